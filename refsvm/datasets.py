@@ -1,0 +1,196 @@
+"""Benchmark data: LIBSVM files from ``$REFSVM_DATA`` and two synthetic generators.
+
+The LIBSVM files are not shipped with refsvm.  Point the environment variable
+``REFSVM_DATA`` at a directory holding ``<name>.bz2`` (training split or whole
+set) and, where the set has one, ``<name>.t.bz2`` (test split); the files and
+their provenance are described in ``SOURCES.md`` of the shared data folder.
+:data:`DATASETS` lists every set from that file's summary table with the
+``n_features`` that must be passed to the svmlight reader (several splits do
+not use their last feature index, e.g. ``a9a.t``).
+
+The generators reproduce the synthetic sets of Wang, Crammer and Vucetic
+(2012), section 7.2: a 4x4 checkerboard and a mixture of two Gaussians.
+"""
+
+import os
+from pathlib import Path
+
+import numpy as np
+
+__all__ = ["DATASETS", "data_dir", "load_libsvm", "checkerboard", "gauss_mixture"]
+
+#: Every data set of SOURCES.md (summary table).  ``test`` is the file stem of
+#: the test split (``None``: the set has no test split).  ``mnist5k`` (a
+#: 5,000-row subset of the MNIST training set) is paired with the full official
+#: test set ``mnist.t``; there is no full MNIST training file.
+DATASETS = {
+    # binary
+    "a9a": dict(n_features=123, task="binary", test="a9a.t"),
+    "ijcnn1": dict(n_features=22, task="binary", test="ijcnn1.t"),
+    "w8a": dict(n_features=300, task="binary", test=None),
+    "phishing": dict(n_features=68, task="binary", test=None),
+    "skin_nonskin": dict(n_features=3, task="binary", test=None),
+    "banana": dict(n_features=2, task="binary", test=None),
+    "german.numer_scale": dict(n_features=24, task="binary", test=None),
+    "spambase": dict(n_features=57, task="binary", test=None),
+    "mushrooms": dict(n_features=112, task="binary", test=None),
+    "svmguide1": dict(n_features=4, task="binary", test="svmguide1.t"),
+    "heart_scale": dict(n_features=13, task="binary", test=None),
+    # multi-class (covtype: 7 classes; covtype.binary is label 2 vs rest)
+    "covtype.first10000": dict(n_features=54, task="multiclass", test=None),
+    "usps": dict(n_features=256, task="multiclass", test="usps.t"),
+    "letter": dict(n_features=16, task="multiclass", test="letter.t"),
+    "pendigits": dict(n_features=16, task="multiclass", test="pendigits.t"),
+    "satimage": dict(n_features=36, task="multiclass", test="satimage.t"),
+    "dna.scale": dict(n_features=180, task="multiclass", test="dna.scale.t"),
+    "shuttle": dict(n_features=9, task="multiclass", test="shuttle.t"),
+    "mnist5k": dict(n_features=784, task="multiclass", test="mnist.t"),
+    # regression
+    "housing_scale": dict(n_features=13, task="regression", test=None),
+    "abalone_scale": dict(n_features=8, task="regression", test=None),
+    "cpusmall": dict(n_features=12, task="regression", test=None),
+    "cadata": dict(n_features=8, task="regression", test=None),
+    "space_ga": dict(n_features=6, task="regression", test=None),
+}
+
+
+def data_dir():
+    """Return the data directory named by the environment variable ``REFSVM_DATA``.
+
+    Raises
+    ------
+    RuntimeError
+        If ``REFSVM_DATA`` is not set.
+    FileNotFoundError
+        If it does not name an existing directory.
+    """
+    value = os.environ.get("REFSVM_DATA")
+    if not value:
+        raise RuntimeError(
+            "REFSVM_DATA is not set: set it to the directory holding the LIBSVM "
+            "data files (<name>.bz2, <name>.t.bz2), e.g. export REFSVM_DATA=../shared/data"
+        )
+    path = Path(value).expanduser()
+    if not path.is_dir():
+        raise FileNotFoundError(f"REFSVM_DATA={value!r} is not a directory")
+    return path
+
+
+def _read(path, n_features):
+    from sklearn.datasets import load_svmlight_file
+
+    if not path.is_file():
+        raise FileNotFoundError(f"data file not found: {path}")
+    X, y = load_svmlight_file(str(path), n_features=n_features, dtype=np.float64)
+    return np.ascontiguousarray(X.toarray()), np.asarray(y, dtype=np.float64)
+
+
+def load_libsvm(name, *, standardize=False):
+    """Load the LIBSVM data set ``name`` from ``$REFSVM_DATA``.
+
+    Reads ``<name>.bz2`` and the test split (``<name>.t.bz2``; for the sets of
+    :data:`DATASETS` the split named there).  For a name not in
+    :data:`DATASETS` the test split is read if ``<name>.t.bz2`` exists, and
+    both splits are given the larger of their feature counts.
+
+    Parameters
+    ----------
+    name : str
+        File stem, e.g. ``"a9a"``, ``"dna.scale"``.
+    standardize : bool, default False
+        Scale every attribute to mean 0 and standard deviation 1 using the
+        mean and (population) standard deviation of the *training* split,
+        applied to both splits, as Wang, Crammer and Vucetic (2012, section
+        7.2) did for all their data sets.  A column that is constant in the
+        training split is only centred (divided by 1), so it is 0 in the
+        training split; this is scikit-learn's ``StandardScaler`` rule.
+
+    Returns
+    -------
+    X_train, y_train, X_test, y_test
+        Dense C-contiguous float64 arrays; labels as in the file (float64, not
+        remapped: conventions differ between sets, e.g. -1/+1, 0/1, 1..7).
+        ``X_test`` and ``y_test`` are ``None`` for a set without a test split.
+
+    Raises
+    ------
+    FileNotFoundError
+        Naming the path, if the training file or a test split listed in
+        :data:`DATASETS` is missing.
+    RuntimeError
+        If ``REFSVM_DATA`` is not set.
+    """
+    directory = data_dir()
+    info = DATASETS.get(name)
+    if info is not None:
+        n_features = info["n_features"]
+        test = info["test"]
+    else:
+        n_features = None
+        test = f"{name}.t" if (directory / f"{name}.t.bz2").is_file() else None
+
+    X_train, y_train = _read(directory / f"{name}.bz2", n_features)
+    X_test = y_test = None
+    if test is not None:
+        X_test, y_test = _read(directory / f"{test}.bz2", n_features)
+        if n_features is None and X_test.shape[1] != X_train.shape[1]:
+            d = max(X_train.shape[1], X_test.shape[1])
+            X_train = _pad(X_train, d)
+            X_test = _pad(X_test, d)
+
+    if standardize:
+        mean = X_train.mean(axis=0)
+        std = X_train.std(axis=0)
+        std[std == 0.0] = 1.0
+        X_train = (X_train - mean) / std
+        if X_test is not None:
+            X_test = (X_test - mean) / std
+    return X_train, y_train, X_test, y_test
+
+
+def _pad(X, d):
+    if X.shape[1] == d:
+        return X
+    out = np.zeros((X.shape[0], d))
+    out[:, : X.shape[1]] = X
+    return out
+
+
+def checkerboard(n, *, random_state=None, grid=4):
+    """Uniform points on a ``grid`` x ``grid`` checkerboard in [0, 1]^2.
+
+    Wang, Crammer and Vucetic (2012, section 7.2): "a uniformly distributed
+    two-dimensional 4x4 checkerboard with alternating class assignments".
+    The label is +1 where the cell indices ``(i, j)`` have an even sum
+    (the corner cell at the origin is +1), -1 otherwise.
+
+    Returns
+    -------
+    X : ndarray of shape (n, 2), float64
+    y : ndarray of shape (n,), int64 with values -1 and +1
+    """
+    rng = np.random.default_rng(random_state)
+    X = rng.uniform(0.0, 1.0, size=(n, 2))
+    cell = np.minimum(np.floor(X * grid).astype(np.int64), grid - 1)
+    y = np.where(cell.sum(axis=1) % 2 == 0, 1, -1).astype(np.int64)
+    return X, y
+
+
+def gauss_mixture(n, *, random_state=None):
+    """Two 2-D Gaussians with equal priors (Wang, Crammer and Vucetic 2012, section 7.2).
+
+    Class +1 is drawn from N((0, 0), I), class -1 from N((2, 0), 4 I)
+    (standard deviation 2).  The labels are drawn first (each +1 with
+    probability 1/2), then the points.
+
+    Returns
+    -------
+    X : ndarray of shape (n, 2), float64
+    y : ndarray of shape (n,), int64 with values -1 and +1
+    """
+    rng = np.random.default_rng(random_state)
+    y = np.where(rng.random(n) < 0.5, 1, -1).astype(np.int64)
+    X = rng.standard_normal((n, 2))
+    neg = y == -1
+    X[neg] = 2.0 * X[neg] + np.array([2.0, 0.0])
+    return X, y
