@@ -1,0 +1,18 @@
+"""refsvm: reference implementations of budgeted kernel SVMs.
+
+Pure-Python reference algorithms (:mod:`refsvm.bsgd`, :mod:`refsvm.budget`,
+:mod:`refsvm.kernels`) with a compiled mirror in :mod:`refsvm._fast`, and a
+scikit-learn estimator on top (:class:`BudgetedSVC`).
+
+Importing :mod:`refsvm` does not import the compiled extension; it is loaded
+when an estimator with ``backend="fast"`` is fitted (see
+:func:`refsvm.backend.get_module`).
+"""
+
+__version__ = "0.1.0"
+
+from .datasets import load_libsvm
+from .estimators import BudgetedSVC
+from .model import BudgetedModel
+
+__all__ = ["BudgetedSVC", "BudgetedModel", "load_libsvm", "__version__"]

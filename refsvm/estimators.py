@@ -1,0 +1,575 @@
+"""scikit-learn estimators built on the algorithm modules of refsvm.
+
+:class:`BudgetedSVC` is a thin layer over :func:`refsvm.bsgd.bsgd` (or its
+compiled mirror :func:`refsvm._fast.bsgd.bsgd`): it validates the input, maps
+the user's class labels to the internal ones, draws the visiting order of the
+examples and calls the algorithm once per epoch.  Everything the algorithm
+does is documented in :mod:`refsvm.bsgd` and :mod:`refsvm.budget`.
+
+The algorithm is that of Z. Wang, K. Crammer, S. Vucetic (2012), Breaking the
+curse of kernelization: budgeted stochastic gradient descent for large-scale SVM
+training, *Journal of Machine Learning Research* 13, 3103-3131.
+"""
+
+import numbers
+import re
+from contextlib import contextmanager
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils import assert_all_finite, column_or_1d
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from .backend import BACKENDS, get_module
+from .model import BudgetedModel
+from .validation import check_budget, check_int, check_option, check_positive
+
+__all__ = ["BudgetedSVC"]
+
+KERNELS = ("rbf", "linear", "poly")
+LEARNING_RATES = ("pegasos", "norma", "perceptron")
+MAINTENANCES = ("removal", "projection", "merge")
+
+
+@contextmanager
+def _naming(name):
+    """Re-raise a ValueError whose message does not mention ``name`` with it prepended.
+
+    scikit-learn's input checks say e.g. "Expected 2D array, got 1D array
+    instead"; every error of refsvm names the offending parameter.
+    """
+    try:
+        yield
+    except ValueError as exc:
+        message = str(exc)
+        if re.search(rf"\b{re.escape(name)}\b", message):
+            raise
+        raise ValueError(f"Invalid {name}: {message}") from exc
+
+
+class BudgetedSVC(ClassifierMixin, BaseEstimator):
+    r"""Kernel SVM trained by budgeted stochastic gradient descent (BSGD).
+
+    BSGD (Wang, Crammer and Vucetic, 2012, Algorithm 1) runs stochastic
+    (sub)gradient descent on the primal SVM objective
+
+    .. math::
+
+        \min_w \; \frac{\lambda}{2} \|w\|^2 + \frac{1}{n} \sum_{i=1}^n
+        \max(0, 1 - y_i \langle w, \phi(x_i) \rangle)
+
+    with ``w`` a kernel expansion over at most ``budget`` support vectors.
+    Whenever a step adds a support vector beyond the budget, one *budget
+    maintenance* step (removal, projection or merging; section 6 of the paper)
+    brings the model back to ``budget`` support vectors.  Two classes give the
+    binary SVM above (one coefficient column); three or more classes give the
+    multi-class SVM of Crammer and Singer (section 5 of the paper; one
+    coefficient column per class).
+
+    Parameters
+    ----------
+    budget : int, default=100
+        B, the maximal number of support vectors (at least 2).
+    lam : float, default=1e-4
+        The regularisation parameter lambda of the paper (``lam = 1 / (n C)``
+        in terms of LIBSVM's C).  Must be > 0 for ``"pegasos"`` and
+        ``"norma"``.  The margin perceptron has no regulariser (the update
+        uses lambda = 0); there ``lam`` only sets the default ``radius``.
+    gamma : float, default=1.0
+        Kernel width: the Gaussian kernel is
+        ``k(x, x') = exp(-gamma ||x - x'||^2)`` (the paper's sigma); the
+        polynomial kernel is ``(gamma x.x' + coef0) ** degree``.  Must be > 0.
+    kernel : {"rbf", "linear", "poly"}, default="rbf"
+        Kernel function (:mod:`refsvm.kernels`).  ``maintenance="merge"``
+        requires ``"rbf"``.
+    degree : int, default=3
+        Degree of the polynomial kernel (at least 1).
+    coef0 : float, default=0.0
+        Constant of the polynomial kernel.
+    learning_rate : {"pegasos", "norma", "perceptron"}, default="pegasos"
+        Step size schedule of Table 2 of the paper, with ``t`` the index of the
+        step (counted over all examples visited, across epochs):
+        ``"pegasos"``: ``1 / (lam t)``; ``"norma"``: ``eta / sqrt(t)``;
+        ``"perceptron"`` (margin perceptron): ``eta``, no regulariser, and
+        after every step ``w`` is projected onto the ball of radius
+        ``radius``.
+    eta : float, default=0.1
+        The constant eta of ``"norma"`` and ``"perceptron"`` (> 0).  Ignored
+        by ``"pegasos"``.
+    radius : float or None, default=None
+        U, the radius of the ball the margin perceptron projects ``w`` onto
+        (> 0; ``numpy.inf`` switches the projection off).  ``None`` means
+        ``1 / sqrt(lam)``, the radius of the ball that contains the minimiser
+        of the regularised objective (Shalev-Shwartz et al., 2011).  Only
+        used by ``learning_rate="perceptron"``.
+    maintenance : {"removal", "projection", "merge"}, default="merge"
+        Budget maintenance strategy (section 6 of the paper,
+        :mod:`refsvm.budget`): remove the support vector with the smallest
+        ``||alpha_p||^2 k(x_p, x_p)``; project it onto the others (eq. 14); or
+        merge it with the partner that minimises the weight degradation
+        (Gaussian kernel only).
+    merge_eps : float, default=0.01
+        Precision (final bracket width) of the golden-section search that
+        places the merged point (> 0).
+    projection_ridge : float, default=1e-10
+        Ridge added to the kernel matrix of the remaining support vectors
+        before solving the projection system (>= 0).
+    fit_bias : bool, default=False
+        Learn an unregularised bias with the subgradient step
+        ``b <- b + beta_t``.  The paper has no bias (its footnote 2); this is
+        an extension.
+    epochs : int, default=1
+        Number of passes over the training data in :meth:`fit` (the paper
+        uses one).  The step counter ``t`` continues across epochs.
+    backend : {"fast", "python"}, default="fast"
+        ``"fast"`` runs the compiled :mod:`refsvm._fast.bsgd`, ``"python"``
+        the reference :mod:`refsvm.bsgd`.  Both give the same model up to
+        floating-point rounding.  ``"fast"`` raises :class:`RuntimeError`
+        when refsvm was installed without its compiled extension.
+    random_state : int, numpy.random.Generator or None, default=None
+        Seed of the visiting order.  :meth:`fit` creates
+        ``rng = numpy.random.default_rng(random_state)`` and visits the
+        examples in the order ``rng.permutation(n)``, drawn anew for every
+        epoch.  :meth:`partial_fit` keeps ``rng`` between calls.  An int gives
+        reproducible results; a ``Generator`` is used (and advanced) as is.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        The class labels, sorted (``numpy.unique(y)``).  Binary problems map
+        ``classes_[0]`` to -1 and ``classes_[1]`` to +1 (a positive decision
+        value predicts ``classes_[1]``); multi-class problems map
+        ``classes_[j]`` to ``j``.
+    support_vectors_ : ndarray of shape (n_sv, n_features)
+        The support vectors (``n_sv <= budget``).  Merged support vectors are
+        points of their own, not training examples.
+    alpha_ : ndarray of shape (n_sv, c)
+        The coefficients of the kernel expansion, ``c = 1`` for binary
+        problems and ``c = n_classes`` otherwise:
+        ``f^(i)(x) = sum_j alpha_[j, i] k(support_vectors_[j], x) + bias_[i]``.
+    bias_ : ndarray of shape (c,)
+        The bias (zero unless ``fit_bias=True``).
+    model_ : refsvm.model.BudgetedModel
+        The same model as a self-contained object (prediction, save/load).
+    n_features_in_ : int
+        Number of features seen during :meth:`fit`.
+    feature_names_in_ : ndarray of shape (n_features,)
+        Names of the features seen during :meth:`fit`; only defined when ``X``
+        had string column names (a data frame).
+    t_ : int or None
+        The step counter: the number of examples visited so far (over all
+        epochs and :meth:`partial_fit` calls).  ``None`` for an estimator
+        made by :meth:`load`.
+    trace_ : list of dict
+        One dictionary per pass over the data (epoch of :meth:`fit` or call of
+        :meth:`partial_fit`): the trace returned by :func:`refsvm.bsgd.bsgd`
+        (keys ``mistakes``, ``n_steps``, ``added``, ``maint_step``,
+        ``maint_index``, ``maint_partner``, ``weight_degradation``,
+        ``gradient_error_sum``, ``maintenance_seconds``; see DESIGN.md)
+        plus ``n_maintenance`` (number of budget maintenance events),
+        ``online_error_rate`` (``mistakes / n_steps``) and
+        ``mean_gradient_error`` (the paper's E-bar,
+        ``gradient_error_sum / n_steps``).
+
+    See Also
+    --------
+    refsvm.bsgd.bsgd : The algorithm (one pass).
+    refsvm.model.BudgetedModel : The fitted model.
+
+    Notes
+    -----
+    Sparse input is accepted and densified (``X.toarray()``): both backends
+    work on one dense, C-contiguous float64 layout.  For very wide sparse data
+    this costs memory.
+
+    Run time per step is O(B d) for prediction and removal, O(B^2) more for
+    projection (O(B^3) in the reference path), and O(B (d + log(1/merge_eps)))
+    for merging.
+
+    References
+    ----------
+    Z. Wang, K. Crammer, S. Vucetic (2012). Breaking the curse of
+    kernelization: budgeted stochastic gradient descent for large-scale SVM
+    training. *Journal of Machine Learning Research* 13, 3103-3131.
+
+    S. Shalev-Shwartz, Y. Singer, N. Srebro, A. Cotter (2011). Pegasos:
+    primal estimated sub-gradient solver for SVM. *Mathematical Programming*
+    127(1), 3-30.
+
+    Examples
+    --------
+    >>> from refsvm import BudgetedSVC
+    >>> from refsvm.datasets import checkerboard
+    >>> X, y = checkerboard(2000, random_state=0)
+    >>> clf = BudgetedSVC(budget=50, gamma=30.0, random_state=0).fit(X, y)
+    >>> clf.support_vectors_.shape
+    (50, 2)
+    """
+
+    def __init__(
+        self,
+        budget=100,
+        lam=1e-4,
+        gamma=1.0,
+        kernel="rbf",
+        degree=3,
+        coef0=0.0,
+        learning_rate="pegasos",
+        eta=0.1,
+        radius=None,
+        maintenance="merge",
+        merge_eps=0.01,
+        projection_ridge=1e-10,
+        fit_bias=False,
+        epochs=1,
+        backend="fast",
+        random_state=None,
+    ):
+        self.budget = budget
+        self.lam = lam
+        self.gamma = gamma
+        self.kernel = kernel
+        self.degree = degree
+        self.coef0 = coef0
+        self.learning_rate = learning_rate
+        self.eta = eta
+        self.radius = radius
+        self.maintenance = maintenance
+        self.merge_eps = merge_eps
+        self.projection_ridge = projection_ridge
+        self.fit_bias = fit_bias
+        self.epochs = epochs
+        self.backend = backend
+        self.random_state = random_state
+
+    # ------------------------------------------------------------------ checks
+
+    def _algorithm_params(self):
+        """Validate the hyper-parameters; return the keyword arguments of ``bsgd``."""
+        learning_rate = check_option(self.learning_rate, "learning_rate", LEARNING_RATES)
+        kernel = check_option(self.kernel, "kernel", KERNELS)
+        maintenance = check_option(self.maintenance, "maintenance", MAINTENANCES)
+        check_option(self.backend, "backend", BACKENDS)
+        if maintenance == "merge" and kernel != "rbf":
+            raise ValueError(
+                f"maintenance='merge' requires kernel='rbf' (merging is derived for the "
+                f"Gaussian kernel); got kernel={kernel!r}"
+            )
+        if learning_rate == "perceptron":
+            if self.radius is None:
+                radius = 1.0 / np.sqrt(check_positive(self.lam, "lam"))
+            else:
+                radius = self._check_radius()
+            lam = 0.0
+        else:
+            lam = check_positive(self.lam, "lam")
+            radius = np.inf
+        if not isinstance(self.fit_bias, (bool, np.bool_)):
+            raise ValueError(f"fit_bias must be True or False; got {self.fit_bias!r}")
+        if isinstance(self.coef0, (bool, np.bool_)) or not isinstance(self.coef0, numbers.Real) \
+                or not np.isfinite(self.coef0):
+            raise ValueError(f"coef0 must be a finite real number; got {self.coef0!r}")
+        check_int(self.epochs, "epochs", 1)
+        return dict(
+            budget=check_budget(self.budget),
+            lam=lam,
+            learning_rate=learning_rate,
+            eta=check_positive(self.eta, "eta"),
+            radius=float(radius),
+            maintenance=maintenance,
+            kernel=kernel,
+            gamma=check_positive(self.gamma, "gamma"),
+            degree=check_int(self.degree, "degree", 1),
+            coef0=float(self.coef0),
+            merge_eps=check_positive(self.merge_eps, "merge_eps"),
+            projection_ridge=check_positive(
+                self.projection_ridge, "projection_ridge", allow_zero=True
+            ),
+            fit_bias=bool(self.fit_bias),
+        )
+
+    def _check_radius(self):
+        if self.radius == np.inf:
+            return np.inf
+        return check_positive(self.radius, "radius")
+
+    def _make_rng(self):
+        state = self.random_state
+        if state is None or isinstance(state, np.random.Generator) or (
+            isinstance(state, (int, np.integer)) and not isinstance(state, (bool, np.bool_))
+        ):
+            try:
+                return np.random.default_rng(state)
+            except ValueError as exc:  # negative seeds
+                raise ValueError(f"random_state: {exc}") from exc
+        raise ValueError(
+            "random_state must be None, a non-negative int or a numpy.random.Generator; "
+            f"got {state!r}"
+        )
+
+    def _check_X(self, X, reset):
+        """Validated dense C-contiguous float64 X; sets or checks the feature count/names."""
+        with _naming("X"):
+            X = validate_data(
+                self, X, reset=reset, accept_sparse=True, dtype=np.float64, order="C"
+            )
+        if hasattr(X, "toarray"):  # sparse: densify (see Notes)
+            X = np.ascontiguousarray(X.toarray())
+            with _naming("X"):
+                assert_all_finite(X, input_name="X")
+        return X
+
+    def _check_X_y(self, X, y, reset):
+        if y is None:
+            raise ValueError(
+                f"This {type(self).__name__} estimator requires y to be passed, "
+                "but the target y is None."
+            )
+        X = self._check_X(X, reset)
+        with _naming("y"):
+            y = column_or_1d(y, warn=True)
+            assert_all_finite(y, input_name="y")
+            check_classification_targets(y)
+        if y.shape[0] != X.shape[0]:
+            raise ValueError(
+                f"X and y have inconsistent numbers of samples: X has {X.shape[0]} rows, "
+                f"y has {y.shape[0]} entries"
+            )
+        return X, y
+
+    # ----------------------------------------------------------------- training
+
+    def fit(self, X, y):
+        """Train from scratch: ``epochs`` passes over ``(X, y)`` in random order.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Training examples (sparse input is densified).
+        y : array-like of shape (n_samples,)
+            Class labels (at least two distinct values; any sortable type).
+
+        Returns
+        -------
+        self : BudgetedSVC
+            The fitted estimator.
+        """
+        params = self._algorithm_params()
+        X, y = self._check_X_y(X, y, reset=True)
+        classes = np.unique(y)
+        if classes.size < 2:
+            raise ValueError(
+                f"y has only one class ({classes[0]!r}); a classifier needs at least 2 classes"
+            )
+        self.classes_ = classes
+        y_internal = self._internal_labels(y)
+        self._rng = self._make_rng()
+        self.t_ = 0
+        self.trace_ = []
+        state = (None, None, None)
+        for _ in range(self.epochs):
+            state = self._one_pass(X, y_internal, params, state)
+        return self
+
+    def partial_fit(self, X, y, classes=None):
+        """One pass over ``(X, y)`` in random order, continuing the current model.
+
+        The step counter ``t_`` and the random generator continue from the
+        previous call (or from :meth:`fit`), so that ``k`` calls of
+        ``partial_fit`` on the same data give the same model as ``fit`` with
+        ``epochs=k`` (and the same ``random_state``).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Training examples (sparse input is densified).
+        y : array-like of shape (n_samples,)
+            Class labels, all of them in ``classes``.
+        classes : array-like of shape (n_classes,), default=None
+            All the classes that can occur.  Required on the first call (the
+            number of classes fixes the model's shape); optional afterwards,
+            where it must agree with ``classes_``.
+
+        Returns
+        -------
+        self : BudgetedSVC
+            The updated estimator.
+        """
+        params = self._algorithm_params()
+        first = not hasattr(self, "model_")  # (a failed fit may have set classes_ only)
+        if first:
+            if classes is None:
+                raise ValueError(
+                    "classes must be passed on the first call to partial_fit "
+                    "(all the labels that can occur)"
+                )
+            with _naming("classes"):
+                classes = np.unique(column_or_1d(classes))
+            if classes.size < 2:
+                raise ValueError(f"classes must hold at least 2 labels; got {classes!r}")
+        else:
+            if self.t_ is None:
+                raise ValueError(
+                    "this estimator was made by BudgetedSVC.load; the file holds the model "
+                    "but not the training state (step counter t_), so partial_fit cannot "
+                    "continue it. Call fit instead."
+                )
+            if classes is not None and not np.array_equal(np.unique(classes), self.classes_):
+                raise ValueError(
+                    f"classes={classes!r} differs from classes_={self.classes_!r} "
+                    "of the previous calls"
+                )
+            classes = self.classes_
+        X, y = self._check_X_y(X, y, reset=first)
+        unknown = ~np.isin(y, classes)
+        if unknown.any():
+            raise ValueError(
+                f"y contains labels not in classes: {np.unique(y[unknown])!r} "
+                f"(classes={classes!r})"
+            )
+        if first:
+            self.classes_ = classes
+            self._rng = self._make_rng()
+            self.t_ = 0
+            self.trace_ = []
+            state = (None, None, None)
+        else:
+            state = (self.support_vectors_, self.alpha_, self.bias_)
+        self._one_pass(X, self._internal_labels(y), params, state)
+        return self
+
+    def _internal_labels(self, y):
+        """Labels for the algorithm: {-1, +1} (binary) or 0..c-1 (multi-class), int64."""
+        index = np.searchsorted(self.classes_, y).astype(np.int64)
+        if self.classes_.size == 2:
+            return np.where(index == 1, 1, -1).astype(np.int64)
+        return index
+
+    def _one_pass(self, X, y, params, state):
+        """Call ``bsgd`` once over ``rng.permutation(n)``; store the model and trace."""
+        bsgd = get_module("bsgd", self.backend).bsgd
+        order = self._rng.permutation(X.shape[0]).astype(np.int64)
+        sv, alpha, bias = state
+        result = bsgd(
+            X, y, order, n_classes=self.classes_.size, sv=sv, alpha=alpha, bias=bias,
+            t0=self.t_, **params,
+        )
+        trace = dict(result.trace)
+        n_steps = trace["n_steps"]
+        trace["n_maintenance"] = int(len(trace["maint_step"]))
+        trace["online_error_rate"] = trace["mistakes"] / n_steps
+        trace["mean_gradient_error"] = trace["gradient_error_sum"] / n_steps
+        self.trace_.append(trace)
+        self.t_ = int(result.t)
+        self._set_model(result.sv, result.alpha, result.bias)
+        return self.support_vectors_, self.alpha_, self.bias_
+
+    def _set_model(self, sv, alpha, bias):
+        self.model_ = BudgetedModel(
+            support_vectors=sv, coef=alpha, kernel=self.kernel, gamma=float(self.gamma),
+            degree=int(self.degree), coef0=float(self.coef0), bias=bias, classes=self.classes_,
+        )
+        self.support_vectors_ = self.model_.support_vectors
+        self.alpha_ = self.model_.coef
+        self.bias_ = self.model_.bias
+
+    # --------------------------------------------------------------- prediction
+
+    def decision_function(self, X):
+        """Values of the decision function(s) for the rows of ``X``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Examples (sparse input is densified).
+
+        Returns
+        -------
+        ndarray of shape (n_samples,) or (n_samples, n_classes)
+            Binary: ``f(x)``; a positive value predicts ``classes_[1]``.
+            Multi-class: ``f^(i)(x)`` for every class ``classes_[i]``.
+        """
+        check_is_fitted(self)
+        X = self._check_X(X, reset=False)
+        return self.model_.decision_function(X)
+
+    def predict(self, X):
+        """Predicted class labels (from ``classes_``) for the rows of ``X``.
+
+        Binary: ``classes_[1]`` where the decision value is > 0, ``classes_[0]``
+        otherwise.  Multi-class: the class with the largest decision value
+        (the first one on ties).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Examples (sparse input is densified).
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            Labels from ``classes_``.
+        """
+        F = self.decision_function(X)
+        if F.ndim == 1:
+            return self.classes_[(F > 0).astype(np.intp)]
+        return self.classes_[np.argmax(F, axis=1)]
+
+    # ---------------------------------------------------------------- save/load
+
+    def save(self, path):
+        """Write the fitted model to ``path`` (``.npz``; see :meth:`refsvm.model.BudgetedModel.save`).
+
+        Only the model is stored (support vectors, coefficients, bias, kernel
+        parameters and classes), not the training hyper-parameters or state.
+
+        Parameters
+        ----------
+        path : str or path-like
+            Destination file (numpy appends ``.npz`` when missing).
+        """
+        check_is_fitted(self)
+        self.model_.save(path)
+
+    @classmethod
+    def load(cls, path):
+        """Make a fitted estimator from a model file written by :meth:`save`.
+
+        The estimator predicts exactly as the saved one.  Its kernel
+        parameters (``kernel``, ``gamma``, ``degree``, ``coef0``) are those of
+        the model; the other hyper-parameters are the defaults (except
+        ``maintenance="removal"`` for a kernel other than ``"rbf"``, which
+        merging needs), since the file does not store them.  ``t_`` is ``None``: :meth:`partial_fit` refuses
+        to continue a loaded model (:meth:`fit` trains a new one).  Class
+        labels of ``object`` dtype come back as strings.
+
+        Parameters
+        ----------
+        path : str or path-like
+            A ``.npz`` file written by :meth:`save` or
+            :meth:`refsvm.model.BudgetedModel.save`.
+
+        Returns
+        -------
+        BudgetedSVC
+            A fitted estimator.
+        """
+        model = BudgetedModel.load(path)
+        est = cls(kernel=model.kernel, gamma=model.gamma, degree=model.degree,
+                  coef0=model.coef0,
+                  maintenance="merge" if model.kernel == "rbf" else "removal")
+        est.classes_ = np.asarray(model.classes)
+        est.n_features_in_ = model.support_vectors.shape[1]
+        est.model_ = model
+        est.support_vectors_ = model.support_vectors
+        est.alpha_ = model.coef
+        est.bias_ = model.bias
+        est.t_ = None
+        est.trace_ = []
+        return est
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
