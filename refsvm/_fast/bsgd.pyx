@@ -1,0 +1,520 @@
+# cython: language_level=3
+"""BSGD: budgeted stochastic gradient descent (compiled mirror of :mod:`refsvm.bsgd`).
+
+Algorithm 1 of Wang, Crammer, Vucetic (2012) with the learning rates of its
+Table 2, Crammer–Singer multi-class (section 5) and the budget maintenance of
+section 6 (:mod:`refsvm._fast.budget`).  Same function, same signature, same
+:class:`refsvm.bsgd.BSGDResult` and trace as the reference; see the reference
+module for the reading of the pseudo-code.  Algorithm 1::
+
+     3: for t = 1, 2, ... do
+     4:   receive (x_t, y_t)
+     5:   w_{t+1} <- (1 - eta_t lambda) w_t
+     6:   if l(w_t; (x_t, y_t)) > 0 then
+     7:     w_{t+1} <- w_{t+1} + Phi(x_t) beta_t        // add an SV
+     8:     b <- b + 1
+     9:     if b > B then
+    10:       w_{t+1} <- w_{t+1} - Delta_t             // budget maintenance
+    11:       b <- b - 1
+
+The ``def bsgd`` validates and converts its arguments (strings to int codes,
+arrays to C-contiguous float64 / int64), allocates every buffer once (room for
+B + 1 SVs) and runs the whole pass in :func:`_bsgd_pass`, a ``nogil`` loop
+without Python objects.  Differences in *how* (not *what*) is computed:
+
+* Projection keeps ``Kinv = (K + ridge I)^{-1}`` of the current SVs up to
+  date: a bordered-inverse update on every append (the new row of K is the
+  kernel row already computed for the margin), the identity
+  ``(K_p + ridge I)^{-1} k_p = -Kinv[-p, p] / Kinv[p, p]`` plus one step of
+  iterative refinement, and the rank-one downdate when SV ``p`` leaves (see
+  :mod:`refsvm._fast.budget`).  The inverse is recomputed from scratch
+  (Cholesky in plain loops, no BLAS threads) every ``B`` appends and whenever
+  an append loses accuracy (Schur complement below ridge / 2, which happens
+  when a near-duplicate of an SV arrives), i.e. amortised O(B^2) per step.
+  The time spent keeping the inverse up to date on appends is counted in
+  ``maintenance_seconds`` (it is part of the cost of projection).
+  ``_last_stats`` holds the number of recomputations of the last call.
+* The Margin Perceptron's ``||w||^2 = sum alpha' K alpha`` uses a kernel
+  matrix of the SVs kept up to date (append: the margin's kernel row;
+  remove: swap-remove; merge: one new row for ``z``) and is evaluated only
+  when ``w`` may have changed (a step that added an SV, and the first step);
+  on other steps ``w`` is unchanged (lambda = 0) and its norm was already
+  at most U.
+* ``maintenance_seconds`` is measured with ``clock_gettime(CLOCK_MONOTONIC)``.
+* Invalid ``learning_rate`` / ``maintenance`` / ``kernel`` strings (and merge
+  with a non-Gaussian kernel) raise the reference's ``ValueError`` before the
+  pass starts instead of at the first step / first maintenance event.
+"""
+
+import numpy as np
+
+from refsvm.bsgd import BSGDResult
+
+from libc.math cimport sqrt
+from libc.stdint cimport int8_t, int64_t
+from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
+
+from refsvm._fast.kernels cimport (KERNEL_RBF, kernel_code, kernel_row_into, kernel_self,
+                                   kernel_value, pw_dot)
+from refsvm._fast.budget cimport (c_maintain_merge, c_maintain_projection_inverse,
+                                  c_maintain_removal, kinv_append, kinv_refresh,
+                                  sym_swap_remove)
+
+LEARNING_RATES = ("pegasos", "norma", "perceptron")
+
+cdef enum:
+    LR_PEGASOS = 0
+    LR_NORMA = 1
+    LR_PERCEPTRON = 2
+
+cdef enum:
+    MAINT_REMOVAL = 0
+    MAINT_PROJECTION = 1
+    MAINT_MERGE = 2
+
+cdef enum:
+    ERR_NONE = 0
+    ERR_SINGULAR = 1
+    ERR_INTERRUPTED = 2
+
+cdef extern from "Python.h":
+    int _check_signals "PyErr_CheckSignals" () noexcept
+    void _clear_error "PyErr_Clear" () noexcept
+
+
+# Projection inside BSGD (see the module docstring); changeable for experiments
+# and tests through _projection_options().
+cdef Py_ssize_t _refresh_every = 0        # 0: every B appends
+cdef int _refine_steps = 1
+#: Counters of the last call (projection): inverse recomputations and failed bordered updates.
+_last_stats = {}
+
+
+def _projection_options(refresh_every=None, refine_steps=None):
+    """Get / set the projection fast path's knobs; returns the previous ``(refresh_every, refine_steps)``.
+
+    ``refresh_every``: appends between recomputations of the inverse from
+    scratch (0 = the budget B).  ``refine_steps``: steps of iterative refinement
+    of ``(K_p + ridge I)^{-1} k_p`` per projection.  Not part of the public API.
+    """
+    global _refresh_every, _refine_steps
+    old = (_refresh_every, _refine_steps)
+    if refresh_every is not None:
+        _refresh_every = int(refresh_every)
+    if refine_steps is not None:
+        _refine_steps = int(refine_steps)
+    return old
+
+
+cdef inline double c_learning_rate(int lr, long long t, double lam, double eta) noexcept nogil:
+    """``eta_t`` of Table 2."""
+    if lr == LR_PEGASOS:
+        return 1.0 / (lam * <double> t)
+    if lr == LR_NORMA:
+        return eta / sqrt(<double> t)
+    return eta
+
+
+cdef int _lr_code(learning_rate) except -1:
+    if learning_rate == "pegasos":
+        return LR_PEGASOS
+    if learning_rate == "norma":
+        return LR_NORMA
+    if learning_rate == "perceptron":
+        return LR_PERCEPTRON
+    raise ValueError(f"learning_rate must be one of {LEARNING_RATES}, got {learning_rate!r}")
+
+
+cdef int _maint_code(maintenance, kernel) except -1:
+    if maintenance == "removal":
+        return MAINT_REMOVAL
+    if maintenance == "projection":
+        return MAINT_PROJECTION
+    if maintenance == "merge":
+        if kernel != "rbf":
+            raise ValueError("maintenance='merge' requires kernel='rbf' (merging relies on the Gaussian kernel)")
+        return MAINT_MERGE
+    raise ValueError(f"maintenance must be one of {('removal', 'projection', 'merge')}, got {maintenance!r}")
+
+
+def learning_rate_at(learning_rate, t, lam, eta):
+    """``eta_t`` of Table 2: pegasos ``1/(lambda t)``, norma ``eta/sqrt(t)``, perceptron ``eta``."""
+    cdef int lr = _lr_code(learning_rate)
+    if lr == LR_PEGASOS and lam * t == 0:
+        raise ZeroDivisionError("float division by zero")
+    if lr == LR_NORMA and t < 0:
+        raise ValueError("math domain error")
+    if lr == LR_NORMA and t == 0:
+        raise ZeroDivisionError("float division by zero")
+    return float(c_learning_rate(lr, t, lam, eta))
+
+
+cdef inline double _now() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return <double> ts.tv_sec + 1e-9 * <double> ts.tv_nsec
+
+
+cdef struct Params:
+    Py_ssize_t n_steps
+    Py_ssize_t d
+    Py_ssize_t c
+    Py_ssize_t budget
+    bint binary
+    bint fit_bias
+    bint keep_K            # kernel matrix of the SVs (projection, perceptron)
+    bint keep_Kinv         # (K + ridge I)^{-1} (projection)
+    int lr
+    int maint
+    int kernel
+    double lam
+    double eta
+    double radius
+    double gamma
+    double degree
+    double coef0
+    double merge_eps
+    double ridge
+    Py_ssize_t refresh_every   # projection: recompute Kinv from scratch every this many appends
+    int refine_steps           # projection: iterative-refinement steps per event
+
+
+cdef struct State:
+    Py_ssize_t b           # number of SVs in use
+    long long t            # step counter, continues across passes
+    Py_ssize_t n_events
+    long long mistakes
+    double gradient_error_sum
+    double maintenance_seconds
+    long long kinv_refreshes
+    long long kinv_append_failures
+
+
+cdef void _set_kernel_row(const Params* P, const double[:, ::1] SV, double[:, ::1] K,
+                          Py_ssize_t b, Py_ssize_t s) noexcept nogil:
+    """K[s, j] = K[j, s] = k(SV[j], SV[s]) for j < b."""
+    cdef Py_ssize_t j
+    cdef double v
+    for j in range(b):
+        v = kernel_value(P.kernel, &SV[j, 0], &SV[s, 0], P.d, P.gamma, P.degree, P.coef0)
+        K[s, j] = v
+        K[j, s] = v
+
+
+cdef inline double _k_times_alpha(const double[:, ::1] K, const double[:, ::1] A, Py_ssize_t b,
+                                  Py_ssize_t j, Py_ssize_t r) noexcept nogil:
+    """``(K @ A)[j, r]``."""
+    cdef double s = 0.0
+    cdef Py_ssize_t i
+    if A.shape[1] == 1:
+        return pw_dot(&K[j, 0], &A[0, 0], b)
+    for i in range(b):
+        s += K[j, i] * A[i, r]
+    return s
+
+
+cdef int _bsgd_pass(const Params* P, State* st,
+                    const double[:, ::1] X, const int64_t[::1] y, const int64_t[::1] order,
+                    double[:, ::1] SV, double[:, ::1] A, double[::1] w0,
+                    double[::1] k_t, double[::1] f, double[::1] beta,
+                    double[:, ::1] K, double[:, ::1] Kinv, double[:, ::1] W,
+                    double[::1] v1, double[::1] v2, int[::1] ipiv, double[::1] mwork,
+                    int8_t[::1] added, int64_t[::1] maint_step, int64_t[::1] maint_index,
+                    int64_t[::1] maint_partner, double[::1] weight_degradation) noexcept nogil:
+    """One pass of Algorithm 1 over ``X[order]``; returns ERR_NONE, ERR_SINGULAR or ERR_INTERRUPTED."""
+    cdef Py_ssize_t d = P.d, c = P.c, budget = P.budget
+    cdef Py_ssize_t step, i, j, r, r_t, p, partner, b_old, zslot
+    cdef Py_ssize_t b = st.b
+    cdef Py_ssize_t appends_since_refresh = 0
+    cdef long long t = st.t
+    cdef int64_t y_t
+    cdef double eta_t, yf, factor, best, wd, start, s, norm_w
+    cdef bint violates, refresh, need_norm = True
+    cdef const double* x_t
+
+    for step in range(P.n_steps):                             # Alg. 1, line 3
+        if (step & 4095) == 4095:                             # let Ctrl-C through on long passes
+            with gil:
+                if _check_signals() != 0:
+                    _clear_error()
+                    st.b = b
+                    st.t = t
+                    return ERR_INTERRUPTED
+        t += 1
+        i = order[step]
+        x_t = &X[i, 0]                                        # Alg. 1, line 4
+        y_t = y[i]
+        eta_t = c_learning_rate(P.lr, t, P.lam, P.eta)
+
+        # f_t(x_t) = sum_j alpha_j k(x_j, x_t) (+ bias), computed with w_t
+        if b > 0:
+            kernel_row_into(P.kernel, &SV[0, 0], b, d, x_t, P.gamma, P.degree, P.coef0, &k_t[0])
+        if P.binary:
+            f[0] = (pw_dot(&k_t[0], &A[0, 0], b) if b > 0 else 0.0) + w0[0]
+            yf = <double> y_t * f[0]
+            st.mistakes += yf <= 0.0
+            violates = yf < 1.0                               # hinge loss l(w_t; (x_t, y_t)) > 0
+            beta[0] = eta_t * <double> y_t                    # eq. 4
+        else:
+            for r in range(c):
+                f[r] = 0.0
+            for j in range(b):
+                s = k_t[j]
+                for r in range(c):
+                    f[r] += s * A[j, r]
+            for r in range(c):
+                f[r] += w0[r]
+            r_t = -1                                          # r_t = argmax_{i != y_t} f^(i)(x_t), eq. 11
+            best = 0.0
+            for r in range(c):
+                if r != y_t and (r_t < 0 or f[r] > best):
+                    r_t = r
+                    best = f[r]
+            st.mistakes += f[r_t] >= f[y_t]
+            violates = (1.0 + f[r_t]) - f[y_t] > 0.0          # multi-class hinge loss (11) > 0
+            for r in range(c):
+                beta[r] = 0.0
+            beta[y_t] = eta_t                                 # beta^(i) = +eta_t for i = y_t
+            beta[r_t] = -eta_t                                #            -eta_t for i = r_t
+
+        factor = 1.0 - eta_t * P.lam                          # Alg. 1, line 5
+        if factor != 1.0:
+            for j in range(b):
+                for r in range(c):
+                    A[j, r] *= factor
+        if violates:                                          # Alg. 1, line 6
+            for r in range(d):                                # Alg. 1, line 7: add an SV
+                SV[b, r] = x_t[r]
+            for r in range(c):
+                A[b, r] = beta[r]
+            if P.keep_K:                                      # K grows by the margin's kernel row
+                for j in range(b):
+                    K[b, j] = k_t[j]
+                    K[j, b] = k_t[j]
+                K[b, b] = kernel_self(P.kernel, x_t, d, P.gamma, P.degree, P.coef0)
+            if P.keep_Kinv:                                   # Kinv grows by a bordered-inverse update
+                start = _now()
+                appends_since_refresh += 1
+                refresh = appends_since_refresh >= P.refresh_every
+                if not refresh and kinv_append(K, Kinv, b, P.ridge, v1) != 0:
+                    st.kinv_append_failures += 1
+                    refresh = True
+                if refresh:
+                    st.kinv_refreshes += 1
+                    if kinv_refresh(K, Kinv, b + 1, P.ridge, W, ipiv, v2) != 0:
+                        st.b = b + 1
+                        st.t = t
+                        return ERR_SINGULAR
+                    appends_since_refresh = 0
+                st.maintenance_seconds += _now() - start
+            b += 1                                            # Alg. 1, line 8
+            added[step] = 1
+            need_norm = True
+            if P.fit_bias:
+                for r in range(c):
+                    w0[r] += beta[r]
+            if b > budget:                                    # Alg. 1, line 9
+                start = _now()
+                b_old = b
+                partner = -1
+                if P.maint == MAINT_REMOVAL:                  # Alg. 1, lines 10-11
+                    b = c_maintain_removal(SV, A, b, P.kernel, P.gamma, P.degree, P.coef0, &p, &wd)
+                    if P.keep_K:
+                        sym_swap_remove(K, b_old, p)
+                elif P.maint == MAINT_PROJECTION:
+                    b = c_maintain_projection_inverse(SV, A, b, P.kernel, P.gamma, P.degree, P.coef0,
+                                                      P.ridge, K, Kinv, v1, v2, P.refine_steps, &p, &wd)
+                else:
+                    b = c_maintain_merge(SV, A, b, P.gamma, P.merge_eps, mwork, &p, &partner, &wd)
+                    if P.keep_K:
+                        if partner < 0:
+                            sym_swap_remove(K, b_old, p)
+                        else:
+                            sym_swap_remove(K, b_old, partner)
+                            zslot = partner if p == b_old - 1 else p   # where z ended up
+                            _set_kernel_row(P, SV, K, b, zslot)
+                st.maintenance_seconds += _now() - start
+                maint_step[st.n_events] = step
+                maint_index[st.n_events] = p
+                maint_partner[st.n_events] = partner
+                weight_degradation[st.n_events] = wd
+                st.n_events += 1
+                st.gradient_error_sum += sqrt(wd) / eta_t     # ||E_t|| = ||Delta_t|| / eta_t (Theorem 1)
+
+        if P.lr == LR_PERCEPTRON and b > 0 and need_norm:     # projection onto the ball of radius U (sec. 4)
+            s = 0.0
+            for j in range(b):
+                for r in range(c):
+                    s += A[j, r] * _k_times_alpha(K, A, b, j, r)
+            norm_w = sqrt(s if s > 0.0 else 0.0)
+            if norm_w > P.radius:
+                factor = P.radius / norm_w
+                for j in range(b):
+                    for r in range(c):
+                        A[j, r] *= factor
+            need_norm = False
+
+    st.b = b
+    st.t = t
+    return ERR_NONE
+
+
+def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
+         maintenance, kernel, gamma, degree, coef0, merge_eps, projection_ridge,
+         fit_bias, sv=None, alpha=None, bias=None, t0=0):
+    """One pass of BSGD (Algorithm 1) over the examples ``X[order]``.
+
+    Same parameters and result as :func:`refsvm.bsgd.bsgd` (see there).
+
+    Returns
+    -------
+    refsvm.bsgd.BSGDResult
+    """
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    y = np.ascontiguousarray(y, dtype=np.int64)
+    order = np.array(order, dtype=np.int64, copy=True, order="C")
+    if X.ndim != 2:
+        raise ValueError(f"X must be a 2-D array, got shape {X.shape}")
+    if y.ndim != 1 or y.shape[0] != X.shape[0]:
+        raise ValueError(f"y must have shape ({X.shape[0]},), got {y.shape}")
+    if order.ndim != 1:
+        raise ValueError(f"order must be a 1-D array, got shape {order.shape}")
+    cdef Py_ssize_t n = X.shape[0]
+    if order.size and (order.min() < -n or order.max() >= n):
+        raise IndexError(f"order contains indices out of range for {n} examples")
+    order[order < 0] += n
+
+    cdef Params P
+    cdef State st
+    P.lr = _lr_code(learning_rate)
+    P.kernel = kernel_code(kernel)
+    P.maint = _maint_code(maintenance, kernel)
+    P.binary = n_classes == 2
+    P.c = 1 if P.binary else int(n_classes)
+    if not P.binary and P.c < 3:
+        raise ValueError(f"n_classes must be 2 or at least 3, got {n_classes!r}")
+    if not P.binary and order.size:
+        yo = y[order]
+        if yo.min() < 0 or yo.max() >= P.c:
+            raise ValueError(f"multi-class labels must lie in 0..{P.c - 1}")
+    P.budget = int(budget)
+    if P.budget < 0:
+        raise ValueError(f"budget must be non-negative, got {budget!r}")
+    P.n_steps = order.shape[0]
+    P.d = X.shape[1]
+    P.fit_bias = bool(fit_bias)
+    if learning_rate == "perceptron":
+        lam = 0.0
+    P.lam = lam
+    P.eta = eta
+    P.radius = radius
+    P.gamma = gamma
+    P.degree = degree
+    P.coef0 = coef0
+    P.merge_eps = merge_eps
+    P.ridge = projection_ridge
+    if P.lr == LR_PEGASOS and P.n_steps > 0 and P.lam == 0.0:
+        raise ZeroDivisionError("float division by zero")
+    if P.maint == MAINT_MERGE and not P.merge_eps > 0.0:
+        raise ValueError(f"merge_eps must be positive, got {merge_eps!r}")
+    P.keep_Kinv = P.maint == MAINT_PROJECTION
+    P.refresh_every = _refresh_every if _refresh_every > 0 else max(P.budget, 1)
+    P.refine_steps = _refine_steps
+    P.keep_K = P.keep_Kinv or P.lr == LR_PERCEPTRON
+
+    # The model M: room for B + 1 SVs; the first b rows are in use.
+    cdef Py_ssize_t cap = P.budget + 1, d = P.d, c = P.c
+    SV = np.zeros((cap, d))
+    A = np.zeros((cap, c))
+    st.b = 0                                                  # Alg. 1, line 2: b = 0, w_1 = 0
+    if sv is not None and len(sv) > 0:
+        st.b = len(sv)
+        SV[:st.b] = sv
+        A[:st.b] = alpha
+    w0 = np.zeros(c) if bias is None else np.array(bias, dtype=np.float64)
+    w0c = np.ascontiguousarray(np.broadcast_to(w0, (c,)), dtype=np.float64).copy()
+    st.t = int(t0)
+    st.n_events = 0
+    st.mistakes = 0
+    st.gradient_error_sum = 0.0
+    st.maintenance_seconds = 0.0
+    st.kinv_refreshes = 0
+    st.kinv_append_failures = 0
+
+    # b never exceeds min(B + 1, len(sv) + n_steps): size the O(B^2) matrices accordingly
+    kdim = min(cap, st.b + P.n_steps + 1) if P.keep_K else 1
+    K = np.zeros((kdim, kdim))
+    Kinv = np.zeros((kdim if P.keep_Kinv else 1,) * 2)
+    W = np.zeros((kdim if P.keep_Kinv else 1,) * 2)
+    v1 = np.zeros(cap)
+    v2 = np.zeros(max(cap, 64))
+    ipiv = np.zeros(cap, dtype=np.intc)
+    k_t = np.zeros(cap)
+    f = np.zeros(c)
+    beta = np.zeros(c)
+    mwork = np.zeros(2 * c)
+    added = np.zeros(P.n_steps, dtype=np.int8)
+    maint_step = np.zeros(P.n_steps, dtype=np.int64)
+    maint_index = np.zeros(P.n_steps, dtype=np.int64)
+    maint_partner = np.zeros(P.n_steps, dtype=np.int64)
+    weight_degradation = np.zeros(P.n_steps, dtype=np.float64)
+
+    cdef double[:, ::1] SVv = SV
+    cdef double[:, ::1] Av = A
+    cdef double[:, ::1] Kv = K
+    cdef double[:, ::1] Kinvv = Kinv
+    cdef double[:, ::1] Wv = W
+    cdef double[::1] v2v = v2
+    cdef int[::1] ipivv = ipiv
+    cdef int info = 0
+    cdef Py_ssize_t j
+    if P.keep_K and st.b > 0:                                 # continuing from a model
+        with nogil:
+            for j in range(st.b):
+                _set_kernel_row(&P, SVv, Kv, st.b, j)
+                Kv[j, j] = kernel_self(P.kernel, &SVv[j, 0], d, P.gamma, P.degree, P.coef0)
+            if P.keep_Kinv:
+                info = kinv_refresh(Kv, Kinvv, st.b, P.ridge, Wv, ipivv, v2v)
+        if info != 0:
+            raise np.linalg.LinAlgError("Singular matrix")
+
+    cdef int err
+    cdef const double[:, ::1] Xv = X
+    cdef const int64_t[::1] yv = y
+    cdef const int64_t[::1] ov = order
+    cdef double[::1] w0v = w0c
+    cdef double[::1] k_tv = k_t
+    cdef double[::1] fv = f
+    cdef double[::1] betav = beta
+    cdef double[::1] v1v = v1
+    cdef double[::1] mworkv = mwork
+    cdef int8_t[::1] addedv = added
+    cdef int64_t[::1] msv = maint_step
+    cdef int64_t[::1] miv = maint_index
+    cdef int64_t[::1] mpv = maint_partner
+    cdef double[::1] wdv = weight_degradation
+    with nogil:
+        err = _bsgd_pass(&P, &st, Xv, yv, ov, SVv, Av, w0v, k_tv, fv, betav, Kv, Kinvv, Wv, v1v, v2v,
+                         ipivv, mworkv, addedv, msv, miv, mpv, wdv)
+    if err == ERR_INTERRUPTED:
+        raise KeyboardInterrupt
+    if err == ERR_SINGULAR:
+        raise np.linalg.LinAlgError("Singular matrix")
+
+    global _last_stats
+    _last_stats = {"kinv_refreshes": int(st.kinv_refreshes),
+                   "kinv_append_failures": int(st.kinv_append_failures)}
+    ne = st.n_events
+    trace = {
+        "mistakes": int(st.mistakes),
+        "n_steps": int(P.n_steps),
+        "added": added,
+        "maint_step": maint_step[:ne].copy(),
+        "maint_index": maint_index[:ne].copy(),
+        "maint_partner": maint_partner[:ne].copy(),
+        "weight_degradation": weight_degradation[:ne].copy(),
+        "gradient_error_sum": float(st.gradient_error_sum),
+        "maintenance_seconds": float(st.maintenance_seconds),
+    }
+    b = st.b
+    return BSGDResult(sv=SV[:b].copy(), alpha=A[:b].copy(), bias=w0c, t=int(st.t), trace=trace)

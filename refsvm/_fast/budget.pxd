@@ -1,0 +1,56 @@
+# cython: language_level=3
+"""C-level budget maintenance, implemented in budget.pyx and used by bsgd.pyx.
+
+All functions work in place on the first ``n_sv`` rows of C-contiguous
+``SV`` (capacity, d) and ``alpha`` (capacity, c) and use the list operations of
+DESIGN.md (append at n_sv; remove(p): last -> p; merge(m, n): z -> m, remove(n);
+ties -> lowest index).  Symmetric matrices ``K`` / ``Kinv`` are stored
+row-major in (capacity, capacity) buffers.
+"""
+
+cdef Py_ssize_t c_remove_sv(double[:, ::1] SV, double[:, ::1] alpha, Py_ssize_t n_sv,
+                            Py_ssize_t p) noexcept nogil
+
+cdef Py_ssize_t c_select_smallest(const double[:, ::1] SV, const double[:, ::1] alpha,
+                                  Py_ssize_t n_sv, int kernel, double gamma, double degree,
+                                  double coef0, double* norm_min) noexcept nogil
+
+cdef double c_merge_objective(double h, const double* am, const double* an, Py_ssize_t c,
+                              double log_kappa, double* az) noexcept nogil
+
+cdef double c_merge_h(const double* am, const double* an, Py_ssize_t c, double log_kappa,
+                      double eps, double* az) noexcept nogil
+
+cdef double c_merge_pair(const double* am, const double* an, Py_ssize_t c, double log_kappa,
+                         double eps, double* h_out, double* az) noexcept nogil
+
+cdef Py_ssize_t c_maintain_removal(double[:, ::1] SV, double[:, ::1] alpha, Py_ssize_t n_sv,
+                                   int kernel, double gamma, double degree, double coef0,
+                                   Py_ssize_t* p_out, double* wd_out) noexcept nogil
+
+cdef Py_ssize_t c_maintain_merge(double[:, ::1] SV, double[:, ::1] alpha, Py_ssize_t n_sv,
+                                 double gamma, double eps, double[::1] work,
+                                 Py_ssize_t* m_out, Py_ssize_t* n_out,
+                                 double* wd_out) noexcept nogil
+
+cdef int c_maintain_projection_solve(double[:, ::1] SV, double[:, ::1] alpha, Py_ssize_t n_sv,
+                                     int kernel, double gamma, double degree, double coef0,
+                                     double ridge, double[::1] Kp, double[::1] rhs, int[::1] ipiv,
+                                     Py_ssize_t* p_out, double* wd_out) noexcept nogil
+
+# --- incremental inverse of (K + ridge I) for the projection step of BSGD ---
+
+cdef void sym_swap_remove(double[:, ::1] M, Py_ssize_t n, Py_ssize_t p) noexcept nogil
+
+cdef int kinv_refresh(const double[:, ::1] K, double[:, ::1] Kinv, Py_ssize_t n, double ridge,
+                      double[:, ::1] W, int[::1] ipiv, double[::1] work) noexcept nogil
+
+cdef int kinv_append(const double[:, ::1] K, double[:, ::1] Kinv, Py_ssize_t n, double ridge,
+                     double[::1] u) noexcept nogil
+
+cdef Py_ssize_t c_maintain_projection_inverse(double[:, ::1] SV, double[:, ::1] alpha,
+                                              Py_ssize_t n_sv, int kernel, double gamma,
+                                              double degree, double coef0, double ridge,
+                                              double[:, ::1] K, double[:, ::1] Kinv,
+                                              double[::1] x, double[::1] r, int refine_steps,
+                                              Py_ssize_t* p_out, double* wd_out) noexcept nogil

@@ -1,0 +1,689 @@
+# cython: language_level=3
+"""Budget maintenance: removal, projection and merging (compiled mirror of :mod:`refsvm.budget`).
+
+Same public functions, same signatures, same in-place list operations as the
+reference (section 6 and Algorithm 2 of Wang, Crammer, Vucetic 2012; the
+choices where the paper is silent are documented in :mod:`refsvm.budget`):
+
+* remove(p): the last SV moves into slot ``p``;
+* merge(m, n): ``z`` is written into slot ``m``, then remove(n);
+* argmin ties go to the lowest index.
+
+Each ``def`` converts / validates its arguments and runs a ``cdef ... nogil``
+core (declared in ``budget.pxd``) that :mod:`refsvm._fast.bsgd` calls directly.
+
+Floating-point fidelity to the reference (what makes the discrete decisions
+agree): sums over features and classes follow numpy's pairwise order,
+``np.dot`` over the classes is mirrored by a sequential fused multiply-add,
+``(1 - h) ** 2`` has the value of libm's ``pow(1 - h, 2)`` as in CPython
+(``py_square`` in kernels.pxd: ``u * u`` where that provably equals it, else
+``pow``), and every ``kappa``
+power is ``exp(a * log_kappa)`` with libm's ``exp`` (as ``math.exp``).  The
+golden-section search makes exactly the reference's comparisons, so ``h`` and
+the merged SVs are bitwise equal to the reference's on the same inputs.
+
+Projection.  :func:`maintain_projection` has no state and solves
+``(K_p + ridge I) x = k_p`` from scratch by LU with partial pivoting, the
+algorithm of LAPACK's ``dgesv`` that ``numpy.linalg.solve`` calls (written out
+here: no build dependency on SciPy's Cython LAPACK, no BLAS threads inside the
+training loop).  Inside BSGD the
+compiled path instead keeps the inverse of ``K + ridge I`` of the current SVs up
+to date in O(B^2) per step (:func:`kinv_append`,
+:func:`c_maintain_projection_inverse`), see those functions.
+"""
+
+import math
+
+import numpy as np
+
+from libc.math cimport exp, fabs, sqrt, INFINITY
+from libc.string cimport memcpy
+
+from refsvm._fast.kernels cimport (KERNEL_RBF, blas_small_dot, kernel_code, kernel_self,
+                                   kernel_value, py_square, pw_dot, pw_sq_dist, pw_sq_sum)
+
+#: ``(sqrt(5) - 1) / 2``, the golden-section ratio.
+GOLDEN_RATIO = (math.sqrt(5.0) - 1.0) / 2.0
+
+#: Default precision of the golden-section search (Wang et al. use 0.01).
+MERGE_EPS = 0.01
+#: Precision of "precise" merging (Glasmachers & Qaadan's tables use 1e-10).
+MERGE_EPS_PRECISE = 1e-10
+#: Default ridge added to the kernel matrix of the projection step.
+PROJECTION_RIDGE = 1e-10
+
+MAINTENANCE = ("removal", "projection", "merge")
+
+cdef double GR = GOLDEN_RATIO
+
+
+# ----------------------------------------------------------------------------
+# C cores: list operations shared by all strategies
+# ----------------------------------------------------------------------------
+
+cdef Py_ssize_t c_remove_sv(double[:, ::1] SV, double[:, ::1] alpha, Py_ssize_t n_sv,
+                            Py_ssize_t p) noexcept nogil:
+    """remove(p): the last SV moves into slot ``p``.  Returns ``n_sv - 1``."""
+    cdef Py_ssize_t last = n_sv - 1, k
+    if p != last:
+        for k in range(SV.shape[1]):
+            SV[p, k] = SV[last, k]
+        for k in range(alpha.shape[1]):
+            alpha[p, k] = alpha[last, k]
+    return last
+
+
+cdef Py_ssize_t c_select_smallest(const double[:, ::1] SV, const double[:, ::1] alpha,
+                                  Py_ssize_t n_sv, int kernel, double gamma, double degree,
+                                  double coef0, double* norm_min) noexcept nogil:
+    """``p = argmin_j ||alpha_j||^2 k(x_j, x_j)`` (sec. 6.1); first index on ties."""
+    cdef Py_ssize_t j, best = 0, c = alpha.shape[1], d = SV.shape[1]
+    cdef double v, best_v = INFINITY
+    for j in range(n_sv):
+        v = pw_sq_sum(&alpha[j, 0], c) * kernel_self(kernel, &SV[j, 0], d, gamma, degree, coef0)
+        if j == 0 or v < best_v:
+            best = j
+            best_v = v
+    norm_min[0] = best_v
+    return best
+
+
+# ----------------------------------------------------------------------------
+# C cores: merging (eq. 16-19)
+# ----------------------------------------------------------------------------
+
+cdef double c_merge_objective(double h, const double* am, const double* an, Py_ssize_t c,
+                              double log_kappa, double* az) noexcept nogil:
+    """``g(h) = ||alpha_m kappa^((1-h)^2) + alpha_n kappa^(h^2)||^2``; ``az`` receives alpha_z(h)."""
+    cdef double km = exp(py_square(1.0 - h) * log_kappa)    # k(x_m, z) = kappa^((1-h)^2)
+    cdef double kn = exp(h * h * log_kappa)                     # k(x_n, z) = kappa^(h^2)
+    cdef Py_ssize_t r
+    for r in range(c):
+        az[r] = am[r] * km + an[r] * kn
+    return blas_small_dot(az, az, c)
+
+
+cdef double _gss_merge(double lo, double hi, double eps, const double* am, const double* an,
+                       Py_ssize_t c, double log_kappa, double* az) noexcept nogil:
+    """``golden_section_search(g, lo, hi, eps)`` for the merging objective, same comparisons."""
+    cdef double a = lo, b = hi
+    cdef double cc = b - GR * (b - a)
+    cdef double dd = a + GR * (b - a)
+    cdef double fc = c_merge_objective(cc, am, an, c, log_kappa, az)
+    cdef double fd = c_merge_objective(dd, am, an, c, log_kappa, az)
+    while b - a > eps:
+        if fc >= fd:          # the maximum lies in [a, d]
+            b = dd
+            dd = cc
+            fd = fc
+            cc = b - GR * (b - a)
+            fc = c_merge_objective(cc, am, an, c, log_kappa, az)
+        else:                 # the maximum lies in [c, b]
+            a = cc
+            cc = dd
+            fc = fd
+            dd = a + GR * (b - a)
+            fd = c_merge_objective(dd, am, an, c, log_kappa, az)
+    return 0.5 * (a + b)
+
+
+cdef double c_merge_h(const double* am, const double* an, Py_ssize_t c, double log_kappa,
+                      double eps, double* az) noexcept nogil:
+    """``h`` of eq. (18), searched on the half of [0, 1] whose end point is better."""
+    if c_merge_objective(1.0, am, an, c, log_kappa, az) >= c_merge_objective(0.0, am, an, c, log_kappa, az):
+        return _gss_merge(0.5, 1.0, eps, am, an, c, log_kappa, az)
+    return _gss_merge(0.0, 0.5, eps, am, an, c, log_kappa, az)
+
+
+cdef double c_merge_pair(const double* am, const double* an, Py_ssize_t c, double log_kappa,
+                         double eps, double* h_out, double* az) noexcept nogil:
+    """Returns WD; ``h_out`` receives h, ``az`` alpha_z (eq. 19)."""
+    cdef double h = c_merge_h(am, an, c, log_kappa, eps, az)
+    cdef double km = exp(py_square(1.0 - h) * log_kappa)
+    cdef double kn = exp(h * h * log_kappa)
+    cdef double kappa, wd
+    cdef Py_ssize_t r
+    for r in range(c):
+        az[r] = am[r] * km + an[r] * kn                         # eq. 19: alpha_z
+    kappa = exp(log_kappa)
+    wd = ((blas_small_dot(am, am, c) + blas_small_dot(an, an, c))
+          + (2.0 * kappa) * blas_small_dot(am, an, c)) - blas_small_dot(az, az, c)
+    h_out[0] = h
+    if 0.0 > wd:
+        wd = 0.0
+    return wd
+
+
+# ----------------------------------------------------------------------------
+# C cores: dense LU with partial pivoting (LAPACK dgetf2 / dgetrs, row-major)
+# ----------------------------------------------------------------------------
+
+cdef int lu_factor(double* M, Py_ssize_t n, Py_ssize_t ld, int* piv) noexcept nogil:
+    """In-place ``P M = L U`` of the row-major (n, n) matrix ``M`` (leading dimension ``ld``).
+
+    Partial pivoting: the first row of largest ``|M[i, k]|``.  Returns 0, or
+    ``k + 1`` if the pivot of column k is exactly zero (LAPACK's ``info``).
+    """
+    cdef Py_ssize_t i, j, k, p
+    cdef double amax, v, inv, l
+    cdef double* rk
+    cdef double* ri
+    for k in range(n):
+        p = k
+        amax = fabs(M[k * ld + k])
+        for i in range(k + 1, n):
+            v = fabs(M[i * ld + k])
+            if v > amax:
+                amax = v
+                p = i
+        piv[k] = <int> p
+        if amax == 0.0:
+            return <int> (k + 1)
+        if p != k:
+            for j in range(n):
+                v = M[k * ld + j]
+                M[k * ld + j] = M[p * ld + j]
+                M[p * ld + j] = v
+        rk = M + k * ld
+        inv = 1.0 / rk[k]
+        for i in range(k + 1, n):
+            ri = M + i * ld
+            l = ri[k] * inv
+            ri[k] = l
+            for j in range(k + 1, n):
+                ri[j] -= l * rk[j]
+    return 0
+
+
+cdef void lu_solve(const double* LU, Py_ssize_t n, Py_ssize_t ld, const int* piv,
+                   double* b) noexcept nogil:
+    """Solve ``M x = b`` in place with the factors of :func:`lu_factor`."""
+    cdef Py_ssize_t i, j
+    cdef double v
+    for i in range(n):                                   # row interchanges
+        if piv[i] != i:
+            v = b[i]
+            b[i] = b[piv[i]]
+            b[piv[i]] = v
+    for i in range(n):                                   # L y = P b (unit diagonal)
+        v = b[i]
+        for j in range(i):
+            v -= LU[i * ld + j] * b[j]
+        b[i] = v
+    for i in range(n - 1, -1, -1):                       # U x = y
+        v = b[i]
+        for j in range(i + 1, n):
+            v -= LU[i * ld + j] * b[j]
+        b[i] = v / LU[i * ld + i]
+
+
+# ----------------------------------------------------------------------------
+# C cores: the three strategies
+# ----------------------------------------------------------------------------
+
+cdef Py_ssize_t c_maintain_removal(double[:, ::1] SV, double[:, ::1] alpha, Py_ssize_t n_sv,
+                                   int kernel, double gamma, double degree, double coef0,
+                                   Py_ssize_t* p_out, double* wd_out) noexcept nogil:
+    cdef Py_ssize_t p = c_select_smallest(SV, alpha, n_sv, kernel, gamma, degree, coef0, wd_out)  # Alg. 2, removal, line 1
+    p_out[0] = p
+    return c_remove_sv(SV, alpha, n_sv, p)                                                         # Alg. 2, removal, line 2
+
+
+cdef Py_ssize_t c_maintain_merge(double[:, ::1] SV, double[:, ::1] alpha, Py_ssize_t n_sv,
+                                 double gamma, double eps, double[::1] work,
+                                 Py_ssize_t* m_out, Py_ssize_t* n_out,
+                                 double* wd_out) noexcept nogil:
+    """Merge the smallest SV ``m`` with the partner of least WD; ``work`` holds >= 2 c doubles."""
+    cdef Py_ssize_t c = alpha.shape[1], d = SV.shape[1], n, k, best_n = -1
+    cdef bint binary = c == 1
+    cdef double wd_removal, best_wd = INFINITY, best_h = 0.0, h, wd, log_kappa, am0
+    cdef double* az = &work[0]
+    cdef double* best_az = &work[c]
+    cdef Py_ssize_t m = c_select_smallest(SV, alpha, n_sv, KERNEL_RBF, gamma, 0.0, 0.0, &wd_removal)  # Alg. 2, merging, line 1: fix m
+    cdef const double* xm = &SV[m, 0]
+    cdef const double* am = &alpha[m, 0]
+    am0 = alpha[m, 0]
+    for n in range(n_sv):                                            # Alg. 2, merging, line 1: choose n
+        if n == m or (binary and am0 * alpha[n, 0] < 0.0):
+            continue
+        log_kappa = -gamma * pw_sq_dist(xm, &SV[n, 0], d)
+        wd = c_merge_pair(am, &alpha[n, 0], c, log_kappa, eps, &h, az)   # eq. 18, 19
+        if wd < best_wd:
+            best_n = n
+            best_wd = wd
+            best_h = h
+            memcpy(best_az, az, c * sizeof(double))
+    m_out[0] = m
+    if best_n < 0:                                   # no partner of equal sign: remove m
+        n_out[0] = -1
+        wd_out[0] = wd_removal
+        return c_remove_sv(SV, alpha, n_sv, m)
+    for k in range(d):
+        SV[m, k] = best_h * SV[m, k] + (1.0 - best_h) * SV[best_n, k]   # eq. 18: z = h x_m + (1-h) x_n
+    for k in range(c):
+        alpha[m, k] = best_az[k]                                        # eq. 19
+    n_out[0] = best_n
+    wd_out[0] = best_wd
+    return c_remove_sv(SV, alpha, n_sv, best_n)                         # Alg. 2, merging, line 2
+
+
+cdef int c_maintain_projection_solve(double[:, ::1] SV, double[:, ::1] alpha, Py_ssize_t n_sv,
+                                     int kernel, double gamma, double degree, double coef0,
+                                     double ridge, double[::1] Kp, double[::1] rhs, int[::1] ipiv,
+                                     Py_ssize_t* p_out, double* wd_out) noexcept nogil:
+    """Projection from scratch (LU with partial pivoting), as the reference.  Returns 0, or
+    a positive number if K_p + ridge I is exactly singular.
+
+    Buffers: ``Kp`` >= (n_sv-1)^2, ``rhs`` >= 2 (n_sv-1), ``ipiv`` >= n_sv-1 (each at least 1).
+    """
+    cdef Py_ssize_t c = alpha.shape[1], d = SV.shape[1], i, j, oi, oj, r, p
+    cdef double dummy, k_pp, wd
+    cdef Py_ssize_t m = n_sv - 1
+    cdef int info = 0
+    p = c_select_smallest(SV, alpha, n_sv, kernel, gamma, degree, coef0, &dummy)   # Alg. 2, projection, line 1
+    p_out[0] = p
+    for i in range(m):                                       # K_p = kernel_matrix(SV[others], SV[others]) + ridge I
+        oi = i if i < p else i + 1
+        for j in range(m):
+            oj = j if j < p else j + 1
+            Kp[i * m + j] = kernel_value(kernel, &SV[oj, 0], &SV[oi, 0], d, gamma, degree, coef0)
+        Kp[i * m + i] += ridge
+        rhs[i] = kernel_value(kernel, &SV[oi, 0], &SV[p, 0], d, gamma, degree, coef0)   # k_p
+        rhs[m + i] = rhs[i]
+    k_pp = kernel_self(kernel, &SV[p, 0], d, gamma, degree, coef0)
+    if m > 0:
+        info = lu_factor(&Kp[0], m, m, &ipiv[0])
+        if info != 0:
+            return info
+        lu_solve(&Kp[0], m, m, &ipiv[0], &rhs[0])        # K_p^{-1} k_p
+    for i in range(m):                                       # eq. 14: Delta alpha^(i) = alpha_p^(i) K_p^{-1} k_p
+        oi = i if i < p else i + 1
+        for r in range(c):
+            alpha[oi, r] += rhs[i] * alpha[p, r]
+    wd = pw_sq_sum(&alpha[p, 0], c) * (k_pp - (blas_small_dot(&rhs[m], &rhs[0], m) if m > 0 else 0.0))  # eq. 15
+    wd_out[0] = 0.0 if 0.0 > wd else wd
+    return 0
+
+
+# ----------------------------------------------------------------------------
+# incremental inverse of K + ridge I (projection inside BSGD)
+# ----------------------------------------------------------------------------
+
+cdef void sym_swap_remove(double[:, ::1] M, Py_ssize_t n, Py_ssize_t p) noexcept nogil:
+    """remove(p) on a symmetric (n, n) matrix: row and column ``n-1`` move into ``p``."""
+    cdef Py_ssize_t last = n - 1, i, j
+    if p == last:
+        return
+    for j in range(n):
+        M[p, j] = M[last, j]
+    for i in range(last):
+        M[i, p] = M[i, last]
+
+
+cdef int kinv_refresh(const double[:, ::1] K, double[:, ::1] Kinv, Py_ssize_t n, double ridge,
+                      double[:, ::1] W, int[::1] ipiv, double[::1] work) noexcept nogil:
+    """``Kinv[:n, :n] = (K[:n, :n] + ridge I)^{-1}`` from scratch.
+
+    Cholesky ``L L' = K + ridge I`` (row-oriented, in ``Kinv``), the rows of
+    ``W = L^{-T}`` (``W[j]`` = column j of ``L^{-1}``) and
+    ``Kinv[i, j] = W[i] . W[j]``: about n^3 / 2 multiply-adds in plain loops
+    (no BLAS threads: this runs inside the training loop).  If the matrix is not
+    numerically positive definite, LU with partial pivoting is used instead
+    (``W`` holds the factors, ``work`` >= n one column of the inverse at a time).
+    ``W`` is a scratch matrix of the same capacity.  Returns 0 on success, a
+    positive number if the matrix is exactly singular.
+    """
+    cdef int info = 0
+    cdef Py_ssize_t i, j, k
+    cdef double s
+    cdef bint ok = True
+    if n == 0:
+        return 0
+    for i in range(n):                                   # Cholesky-Banachiewicz, L in Kinv's lower part
+        for j in range(i + 1):
+            s = K[i, j] + (ridge if i == j else 0.0) - pw_dot(&Kinv[i, 0], &Kinv[j, 0], j)
+            if i == j:
+                if not s > 0.0:
+                    ok = False
+                    break
+                Kinv[i, i] = sqrt(s)
+            else:
+                Kinv[i, j] = s / Kinv[j, j]
+        if not ok:
+            break
+    if ok:
+        for j in range(n):                               # W[j, i] = (L^{-1})[i, j], i >= j
+            for i in range(j):
+                W[j, i] = 0.0
+            W[j, j] = 1.0 / Kinv[j, j]
+            for i in range(j + 1, n):
+                W[j, i] = -pw_dot(&Kinv[i, j], &W[j, j], i - j) / Kinv[i, i]
+        for i in range(n):                               # (K + ridge I)^{-1} = L^{-T} L^{-1}
+            for j in range(i + 1):
+                s = pw_dot(&W[i, i], &W[j, i], n - i)     # sum over k >= i (W[j, k] = 0 for k < j <= i)
+                Kinv[i, j] = s
+                Kinv[j, i] = s
+        return 0
+    # not numerically positive definite: LU with partial pivoting
+    for i in range(n):
+        for j in range(n):
+            W[i, j] = K[i, j]
+        W[i, i] += ridge
+    info = lu_factor(&W[0, 0], n, W.shape[1], &ipiv[0])
+    if info != 0:
+        return info
+    for j in range(n):                                   # column j of the inverse
+        for i in range(n):
+            work[i] = 1.0 if i == j else 0.0
+        lu_solve(&W[0, 0], n, W.shape[1], &ipiv[0], &work[0])
+        for i in range(n):
+            Kinv[i, j] = work[i]
+    return 0
+
+
+cdef int kinv_append(const double[:, ::1] K, double[:, ::1] Kinv, Py_ssize_t n, double ridge,
+                     double[::1] u) noexcept nogil:
+    """Grow ``Kinv`` from the first ``n`` SVs to ``n + 1`` (row/column ``n`` of K already set).
+
+    Bordered inverse: ``u = Kinv k``, Schur complement ``s = k_nn + ridge - k'u``,
+    ``Kinv <- [[Kinv + u u'/s, -u/s], [-u'/s, 1/s]]``.  Returns 1 (nothing
+    changed) when ``s`` is not at least ``ridge / 2``, i.e. when the update has
+    lost its accuracy; the caller then refreshes from scratch.
+    """
+    cdef Py_ssize_t i, j
+    cdef double s, inv_s, ui
+    for i in range(n):
+        u[i] = pw_dot(&Kinv[i, 0], &K[n, 0], n)
+    s = K[n, n] + ridge - pw_dot(&K[n, 0], &u[0], n)
+    if not (s >= 0.5 * ridge) or s == 0.0:
+        return 1
+    inv_s = 1.0 / s
+    for i in range(n):
+        ui = u[i] * inv_s
+        for j in range(n):
+            Kinv[i, j] += ui * u[j]
+        Kinv[i, n] = -ui
+        Kinv[n, i] = -ui
+    Kinv[n, n] = inv_s
+    return 0
+
+
+cdef Py_ssize_t c_maintain_projection_inverse(double[:, ::1] SV, double[:, ::1] alpha,
+                                              Py_ssize_t n_sv, int kernel, double gamma,
+                                              double degree, double coef0, double ridge,
+                                              double[:, ::1] K, double[:, ::1] Kinv,
+                                              double[::1] x, double[::1] r, int refine_steps,
+                                              Py_ssize_t* p_out, double* wd_out) noexcept nogil:
+    """Projection (eq. 14, 15) with the inverse ``Kinv = (K + ridge I)^{-1}`` of all ``n_sv`` SVs.
+
+    ``(K_p + ridge I)^{-1} k_p = -Kinv[-p, p] / Kinv[p, p]``, refined by
+    ``refine_steps`` steps of iterative refinement with the downdated inverse
+    ``Kinv_{-p} = Kinv[-p, -p] - Kinv[-p, p] Kinv[p, -p] / Kinv[p, p]``; then
+    K, Kinv, SV and alpha all lose SV ``p`` by the same swap-remove.
+    """
+    cdef Py_ssize_t c = alpha.shape[1], n = n_sv, i, j, k, p
+    cdef double q, xi, s, wd, dummy
+    cdef int it
+    p = c_select_smallest(SV, alpha, n_sv, kernel, gamma, degree, coef0, &dummy)   # Alg. 2, projection, line 1
+    p_out[0] = p
+    q = Kinv[p, p]
+    for j in range(n):
+        x[j] = -Kinv[j, p] / q if j != p else 0.0       # K_p^{-1} k_p (bordered-inverse identity)
+    for i in range(n):                                  # downdate: Kinv_{-p} (x[p] = 0 leaves column p)
+        if i != p:
+            xi = Kinv[i, p]
+            for j in range(n):
+                Kinv[i, j] += xi * x[j]                 # - Kinv[i,p] Kinv[p,j] / Kinv[p,p]
+    for it in range(refine_steps):                      # iterative refinement:
+        for j in range(n):                              # r = k_p - (K_p + ridge I) x
+            r[j] = 0.0 if j == p else K[p, j] - (pw_dot(&K[j, 0], &x[0], n) + ridge * x[j])
+        for j in range(n):                              # x += Kinv_{-p} r
+            if j != p:
+                x[j] += pw_dot(&Kinv[j, 0], &r[0], n)  # r[p] = 0 hides the stale column p
+    for j in range(n):                                  # eq. 14: Delta alpha^(i) = alpha_p^(i) K_p^{-1} k_p
+        if j != p:
+            for k in range(c):
+                alpha[j, k] += x[j] * alpha[p, k]
+    wd = pw_sq_sum(&alpha[p, 0], c) * (K[p, p] - pw_dot(&K[p, 0], &x[0], n))   # eq. 15 (x[p] = 0)
+    wd_out[0] = 0.0 if 0.0 > wd else wd
+    sym_swap_remove(K, n, p)
+    sym_swap_remove(Kinv, n, p)
+    return c_remove_sv(SV, alpha, n_sv, p)                                  # Alg. 2, projection, line 2
+
+
+# ----------------------------------------------------------------------------
+# Python-level functions (same names and signatures as refsvm.budget)
+# ----------------------------------------------------------------------------
+
+def _inplace(arr, name):
+    """A C-contiguous float64 2-D array to work on; copied (and written back later) if needed."""
+    if not isinstance(arr, np.ndarray):
+        raise TypeError(f"{name} must be a numpy array (it is modified in place), got {type(arr).__name__}")
+    if arr.ndim != 2:
+        raise ValueError(f"{name} must be a 2-D array, got shape {arr.shape}")
+    if arr.dtype == np.float64 and arr.flags.c_contiguous and arr.flags.writeable:
+        return arr, False
+    return np.ascontiguousarray(arr, dtype=np.float64), True
+
+
+def _writeback(arr, work, copied):
+    if copied:
+        arr[...] = work
+
+
+def _check_model(SV, alpha, n_sv):
+    n_sv = int(n_sv)
+    if n_sv < 0 or n_sv > SV.shape[0] or n_sv > alpha.shape[0]:
+        raise ValueError(f"n_sv={n_sv} out of range for arrays of {min(SV.shape[0], alpha.shape[0])} rows")
+    return n_sv
+
+
+def remove_sv(SV, alpha, n_sv, p):
+    """Remove SV ``p``: the last SV moves into slot ``p``.  Returns ``n_sv - 1``."""
+    S, cs = _inplace(SV, "SV")
+    A, ca = _inplace(alpha, "alpha")
+    cdef Py_ssize_t n = _check_model(S, A, n_sv)
+    cdef Py_ssize_t pp = p
+    if pp < 0:
+        pp += n
+    if not 0 <= pp < n:
+        raise IndexError(f"p={p} out of range for n_sv={n}")
+    cdef double[:, ::1] Sv = S
+    cdef double[:, ::1] Av = A
+    with nogil:
+        n = c_remove_sv(Sv, Av, n, pp)
+    _writeback(SV, S, cs)
+    _writeback(alpha, A, ca)
+    return n_sv - 1
+
+
+def select_smallest(SV, alpha, n_sv, kernel, gamma, degree, coef0):
+    """``p = argmin_j ||alpha_j||^2 k(x_j, x_j)`` over the first ``n_sv`` SVs (sec. 6.1)."""
+    S = np.ascontiguousarray(SV, dtype=np.float64)
+    A = np.ascontiguousarray(alpha, dtype=np.float64)
+    if S.ndim != 2 or A.ndim != 2:
+        raise ValueError("SV and alpha must be 2-D arrays")
+    cdef int code = kernel_code(kernel)
+    cdef Py_ssize_t n = _check_model(S, A, n_sv), p
+    if n == 0:
+        raise ValueError("attempt to get argmin of an empty sequence")
+    cdef const double[:, ::1] Sv = S
+    cdef const double[:, ::1] Av = A
+    cdef double g = gamma, deg = degree, c0 = coef0, v
+    with nogil:
+        p = c_select_smallest(Sv, Av, n, code, g, deg, c0, &v)
+    return int(p), float(v)
+
+
+def maintain_removal(SV, alpha, n_sv, kernel, gamma, degree, coef0):
+    """Remove the smallest SV.  Returns ``(n_sv, p, -1, WD)``."""
+    cdef int code = kernel_code(kernel)
+    S, cs = _inplace(SV, "SV")
+    A, ca = _inplace(alpha, "alpha")
+    cdef Py_ssize_t n = _check_model(S, A, n_sv), p
+    if n == 0:
+        raise ValueError("attempt to get argmin of an empty sequence")
+    cdef double[:, ::1] Sv = S
+    cdef double[:, ::1] Av = A
+    cdef double g = gamma, deg = degree, c0 = coef0, wd
+    with nogil:
+        n = c_maintain_removal(Sv, Av, n, code, g, deg, c0, &p, &wd)
+    _writeback(SV, S, cs)
+    _writeback(alpha, A, ca)
+    return int(n), int(p), -1, float(wd)
+
+
+def maintain_projection(SV, alpha, n_sv, kernel, gamma, degree, coef0, ridge):
+    """Project the smallest SV onto the others (eq. 14) and remove it.
+
+    Returns ``(n_sv, p, -1, WD)`` with ``WD = ||alpha_p||^2 (k_pp - k_p' K_p^{-1} k_p)`` (eq. 15).
+    Stateless: solves the regularised system from scratch (LU with partial pivoting).
+    """
+    cdef int code = kernel_code(kernel)
+    S, cs = _inplace(SV, "SV")
+    A, ca = _inplace(alpha, "alpha")
+    cdef Py_ssize_t n = _check_model(S, A, n_sv), p
+    if n == 0:
+        raise ValueError("attempt to get argmin of an empty sequence")
+    cdef Py_ssize_t m = max(n - 1, 1)
+    Kp = np.empty(m * m)
+    rhs = np.empty(2 * m)
+    ipiv = np.empty(m, dtype=np.intc)
+    cdef double[:, ::1] Sv = S
+    cdef double[:, ::1] Av = A
+    cdef double[::1] Kpv = Kp
+    cdef double[::1] rv = rhs
+    cdef int[::1] iv = ipiv
+    cdef double g = gamma, deg = degree, c0 = coef0, rdg = ridge, wd
+    cdef int info
+    with nogil:
+        info = c_maintain_projection_solve(Sv, Av, n, code, g, deg, c0, rdg, Kpv, rv, iv, &p, &wd)
+        if info == 0:
+            n = c_remove_sv(Sv, Av, n, p)                 # Alg. 2, projection, line 2
+    if info != 0:
+        raise np.linalg.LinAlgError("Singular matrix")
+    _writeback(SV, S, cs)
+    _writeback(alpha, A, ca)
+    return int(n), int(p), -1, float(wd)
+
+
+def golden_section_search(f, lo, hi, eps):
+    """Maximise a unimodal ``f`` on ``[lo, hi]`` until the bracket is narrower than ``eps``.
+
+    Returns the midpoint of the final bracket.  Same comparisons in the same
+    order as the reference (and as the C loop used by merging).
+    """
+    cdef double a = lo, b = hi, e = eps
+    cdef double c = b - GR * (b - a)
+    cdef double d = a + GR * (b - a)
+    fc, fd = f(c), f(d)
+    while b - a > e:
+        if fc >= fd:          # the maximum lies in [a, d]
+            b, d, fd = d, c, fc
+            c = b - GR * (b - a)
+            fc = f(c)
+        else:                 # the maximum lies in [c, b]
+            a, c, fc = c, d, fd
+            d = a + GR * (b - a)
+            fd = f(d)
+    return 0.5 * (a + b)
+
+
+def _pair(alpha_m, alpha_n):
+    am = np.asarray(alpha_m, dtype=np.float64)
+    an = np.asarray(alpha_n, dtype=np.float64)
+    scalar = am.ndim == 0 and an.ndim == 0
+    am = np.ascontiguousarray(am.reshape(-1))
+    an = np.ascontiguousarray(an.reshape(-1))
+    if am.shape[0] != an.shape[0] or am.shape[0] == 0:
+        raise ValueError(f"alpha_m and alpha_n must have the same non-zero length, got {am.shape} and {an.shape}")
+    return am, an, scalar
+
+
+def _check_eps(eps):
+    if not eps > 0.0:
+        raise ValueError(f"merge_eps must be positive, got {eps!r}")
+
+
+def merge_objective(h, alpha_m, alpha_n, log_kappa):
+    """``g(h) = ||alpha_m kappa^((1-h)^2) + alpha_n kappa^(h^2)||^2`` = ``||alpha_z(h)||^2``."""
+    am, an, _ = _pair(alpha_m, alpha_n)
+    cdef const double[::1] amv = am
+    cdef const double[::1] anv = an
+    az = np.empty(am.shape[0])
+    cdef double[::1] azv = az
+    return float(c_merge_objective(h, &amv[0], &anv[0], amv.shape[0], log_kappa, &azv[0]))
+
+
+def merge_h(alpha_m, alpha_n, log_kappa, eps):
+    """The merging coefficient ``h`` of eq. (18): ``z = h x_m + (1-h) x_n``.
+
+    ``log_kappa = log k(x_m, x_n) = -gamma ||x_m - x_n||^2``.  Searches the half
+    of ``[0, 1]`` whose end point is better (see :mod:`refsvm.budget`).
+    """
+    _check_eps(eps)
+    am, an, _ = _pair(alpha_m, alpha_n)
+    cdef const double[::1] amv = am
+    cdef const double[::1] anv = an
+    az = np.empty(am.shape[0])
+    cdef double[::1] azv = az
+    cdef double lk = log_kappa, e = eps, h
+    with nogil:
+        h = c_merge_h(&amv[0], &anv[0], amv.shape[0], lk, e, &azv[0])
+    return float(h)
+
+
+def merge_pair(alpha_m, alpha_n, log_kappa, eps):
+    """Merge ``alpha_m phi(x_m) + alpha_n phi(x_n)`` into ``alpha_z phi(z)``.
+
+    Returns ``(h, alpha_z, WD)`` with ``alpha_z = alpha_m k(x_m,z) + alpha_n k(x_n,z)``
+    (the solution of eq. 19), ``k(x_m, z) = kappa^((1-h)^2)``, ``k(x_n, z) = kappa^(h^2)``
+    and ``WD = ||alpha_m||^2 + ||alpha_n||^2 + 2 kappa alpha_m.alpha_n - ||alpha_z||^2``.
+    """
+    _check_eps(eps)
+    am, an, scalar = _pair(alpha_m, alpha_n)
+    cdef const double[::1] amv = am
+    cdef const double[::1] anv = an
+    az = np.empty(am.shape[0])
+    cdef double[::1] azv = az
+    cdef double lk = log_kappa, e = eps, h, wd
+    with nogil:
+        wd = c_merge_pair(&amv[0], &anv[0], amv.shape[0], lk, e, &h, &azv[0])
+    return float(h), (float(az[0]) if scalar else az), float(wd)
+
+
+def maintain_merge(SV, alpha, n_sv, gamma, eps):
+    """Merge the smallest SV ``m`` with the partner ``n`` of least weight degradation.
+
+    Gaussian kernel only (``k(x, x) = 1``).  Returns ``(n_sv, m, n, WD)``; ``n``
+    is -1 when a binary model has no partner of equal sign and ``m`` was removed.
+    """
+    _check_eps(eps)
+    S, cs = _inplace(SV, "SV")
+    A, ca = _inplace(alpha, "alpha")
+    cdef Py_ssize_t n = _check_model(S, A, n_sv), m, partner
+    if n == 0:
+        raise ValueError("attempt to get argmin of an empty sequence")
+    work = np.empty(2 * A.shape[1])
+    cdef double[:, ::1] Sv = S
+    cdef double[:, ::1] Av = A
+    cdef double[::1] wv = work
+    cdef double g = gamma, e = eps, wd
+    with nogil:
+        n = c_maintain_merge(Sv, Av, n, g, e, wv, &m, &partner, &wd)
+    _writeback(SV, S, cs)
+    _writeback(alpha, A, ca)
+    return int(n), int(m), int(partner), float(wd)
+
+
+def maintain(strategy, SV, alpha, n_sv, kernel, gamma, degree, coef0, merge_eps, projection_ridge):
+    """Dispatch one budget-maintenance step (Alg. 1, line 10).  Returns ``(n_sv, p, n, WD)``."""
+    if strategy == "removal":
+        return maintain_removal(SV, alpha, n_sv, kernel, gamma, degree, coef0)
+    if strategy == "projection":
+        return maintain_projection(SV, alpha, n_sv, kernel, gamma, degree, coef0, projection_ridge)
+    if strategy == "merge":
+        if kernel != "rbf":
+            raise ValueError("maintenance='merge' requires kernel='rbf' (merging relies on the Gaussian kernel)")
+        return maintain_merge(SV, alpha, n_sv, gamma, merge_eps)
+    raise ValueError(f"maintenance must be one of {MAINTENANCE}, got {strategy!r}")

@@ -1,0 +1,320 @@
+# cython: language_level=3
+"""C-level kernel helpers shared by the compiled modules (``cimport``-ed by
+:mod:`refsvm._fast.budget` and :mod:`refsvm._fast.bsgd`).
+
+Summation order.  ``numpy.sum`` (also along ``axis=1`` of a C-contiguous
+array) uses numpy's pairwise summation: fewer than 8 terms are added
+sequentially starting from 0; up to 128 terms use 8 interleaved accumulators
+combined as ``((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7))`` followed by the remainder;
+longer runs are split in two (the first half a multiple of 8) and summed
+recursively.  :func:`pw_sq_dist` / :func:`pw_dot` reproduce that order exactly,
+so the squared distances of the Gaussian kernel are bitwise identical to the
+reference's ``np.sum((SV - x) ** 2, axis=1)``; ``exp`` may still differ by one
+ulp (numpy uses its own SIMD ``exp``; :func:`kernel_row_into` uses the
+vectorised ``exp`` of the C block below, :func:`kernel_value` libm's, and so
+does everything whose result decides a tie: the merging objective).
+
+``numpy.dot`` of two 1-D float64 vectors shorter than 16 (OpenBLAS ``ddot``)
+is a sequential fused multiply-add from 0; :func:`blas_small_dot` reproduces it
+(the merging objective over the classes uses it).
+
+``x ** 2`` in Python calls libm's ``pow``, which does not always round like
+``x * x``; :func:`libm_pow` calls libm's ``pow`` through a volatile pointer so
+that the C compiler cannot replace ``pow(x, 2.0)`` by ``x * x``, and
+:func:`py_square` returns ``pow(u, 2.0)``'s value, calling ``pow`` only in the
+rare cases where it can differ from ``u * u`` (see the C comment).
+"""
+
+from libc.math cimport exp, fma
+
+cdef enum:
+    KERNEL_RBF = 0
+    KERNEL_LINEAR = 1
+    KERNEL_POLY = 2
+
+cdef extern from *:
+    """
+    #include <math.h>
+    #include <stdint.h>
+    #include <string.h>
+    static double (* volatile refsvm_libm_pow_ptr)(double, double) = pow;
+    static inline double refsvm_libm_pow(double x, double y) { return refsvm_libm_pow_ptr(x, y); }
+
+    /* u ** 2 exactly as CPython computes it (libm's pow(u, 2.0)), but cheaply.
+       pow's error is below 0.54 ulp (glibc), so pow(u, 2) can differ from the
+       correctly rounded p = u*u only when the exact square lies within 0.04 ulp
+       of the midpoint between p and a neighbour.  The exact rounding error e of
+       p (Dekker's product with Veltkamp's split) tells: if |e| < 0.45 ulp(p),
+       pow returns p; otherwise (about 10 % of the cases), and for zero, powers
+       of two, tiny or non-finite p, ask pow itself (u = 0 and u = 1, the end
+       points of every search, are exact cases of pow). */
+    static inline double refsvm_py_square(double u) {
+        double p = u * u;
+        double c = 134217729.0 * u;
+        double hi = c - (c - u);
+        double lo = u - hi;
+        double e = ((hi * hi - p) + 2.0 * hi * lo) + lo * lo;
+        uint64_t bits, expo, ub;
+        double ulp;
+        if (u == 0.0 || u == 1.0)      /* exact by C99 Annex F: pow(+-0, 2) = +0, pow(1, y) = 1 */
+            return u == 0.0 ? 0.0 : 1.0;
+        memcpy(&bits, &p, sizeof bits);
+        expo = bits & 0x7FF0000000000000ULL;
+        if (expo >= (54ULL << 52) && expo < 0x7FE0000000000000ULL && (bits & 0x000FFFFFFFFFFFFFULL) != 0) {
+            ub = expo - (52ULL << 52);
+            memcpy(&ulp, &ub, sizeof ulp);
+            if (fabs(e) < 0.45 * ulp)
+                return p;
+        }
+        return refsvm_libm_pow(u, 2.0);
+    }
+    """
+    double libm_pow "refsvm_libm_pow" (double x, double y) noexcept nogil
+    double py_square "refsvm_py_square" (double u) noexcept nogil
+
+
+cdef extern from *:
+    """
+    /* Gaussian kernel row for the training loop and prediction: squared
+       distances in numpy's pairwise order (bitwise equal to the reference's),
+       then exp of four lanes at a time (2^n p(r), r = x - n ln2, |r| <= ln2/2,
+       degree-13 Taylor polynomial; at most 1 ulp from libm's exp, as numpy's
+       own SIMD exp).  An AVX2 clone is picked at run time where the CPU has
+       it (GCC function multi-versioning); lanes outside [-700, 700] or NaN go
+       to libm.  Other compilers: a plain loop with libm's exp. */
+    #include <math.h>
+    #include <stdint.h>
+    #include <string.h>
+    static inline double refsvm_pw_sqdist_c(const double* a, const double* b, Py_ssize_t n) {
+        double res, t, r[8];
+        Py_ssize_t i, k, nb, n2;
+        if (n < 8) {
+            res = 0.0;
+            for (i = 0; i < n; i++) { t = a[i] - b[i]; res += t * t; }
+            return res;
+        } else if (n <= 128) {
+            for (k = 0; k < 8; k++) { t = a[k] - b[k]; r[k] = t * t; }
+            nb = n - n % 8;
+            for (i = 8; i < nb; i += 8)
+                for (k = 0; k < 8; k++) { t = a[i + k] - b[i + k]; r[k] += t * t; }
+            res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+            for (; i < n; i++) { t = a[i] - b[i]; res += t * t; }
+            return res;
+        } else {
+            n2 = n / 2;
+            n2 -= n2 % 8;
+            return refsvm_pw_sqdist_c(a, b, n2) + refsvm_pw_sqdist_c(a + n2, b + n2, n - n2);
+        }
+    }
+    #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+    #define REFSVM_MULTIVERSION __attribute__((target_clones("avx2", "default")))
+    #else
+    #define REFSVM_MULTIVERSION
+    #endif
+    #if defined(__GNUC__)
+    typedef double refsvm_v4d __attribute__((vector_size(32)));
+    typedef int64_t refsvm_v4i __attribute__((vector_size(32)));
+    static inline void refsvm_exp4(double* io) {      /* in place on io[0..3] (no vector ABI) */
+        refsvm_v4d x;
+        const refsvm_v4d magic = {0x1.8p52, 0x1.8p52, 0x1.8p52, 0x1.8p52};
+        const double log2e = 0x1.71547652b82fep0;
+        const double ln2hi = 0x1.62e42fefa3800p-1, ln2lo = 0x1.ef35793c76730p-45;
+        refsvm_v4d t, nd, r, p, s;
+        refsvm_v4i ti, mi, e;
+        memcpy(&x, io, sizeof x);
+        t = x * log2e + magic;                      /* magic: round x / ln2 to an integer n */
+        nd = t - magic;
+        r = (x - nd * ln2hi) - nd * ln2lo;
+        p = r * (1.0 / 6227020800.0) + (1.0 / 479001600.0);
+        p = p * r + (1.0 / 39916800.0);
+        p = p * r + (1.0 / 3628800.0);
+        p = p * r + (1.0 / 362880.0);
+        p = p * r + (1.0 / 40320.0);
+        p = p * r + (1.0 / 5040.0);
+        p = p * r + (1.0 / 720.0);
+        p = p * r + (1.0 / 120.0);
+        p = p * r + (1.0 / 24.0);
+        p = p * r + (1.0 / 6.0);
+        p = p * r + 0.5;
+        p = p * r + 1.0;
+        p = p * r + 1.0;
+        memcpy(&ti, &t, sizeof ti);                 /* the low bits of t hold n */
+        memcpy(&mi, &magic, sizeof mi);
+        e = ((ti - mi) + 1023) << 52;               /* 2^n */
+        memcpy(&s, &e, sizeof s);
+        p = p * s;
+        memcpy(io, &p, sizeof p);
+    }
+    #endif
+    REFSVM_MULTIVERSION
+    static void refsvm_rbf_row(const double* SV, Py_ssize_t n, Py_ssize_t d, const double* x,
+                               double gamma, double* out) {
+        Py_ssize_t j = 0, k;
+        for (k = 0; k < n; k++)
+            out[k] = -gamma * refsvm_pw_sqdist_c(SV + k * d, x, d);
+    #if defined(__GNUC__)
+        for (; j + 4 <= n; j += 4) {
+            double* v = out + j;
+            if (v[0] >= -700.0 && v[1] >= -700.0 && v[2] >= -700.0 && v[3] >= -700.0 &&
+                v[0] <= 700.0 && v[1] <= 700.0 && v[2] <= 700.0 && v[3] <= 700.0) {
+                refsvm_exp4(v);
+            } else {
+                for (k = 0; k < 4; k++)
+                    out[j + k] = exp(out[j + k]);
+            }
+        }
+    #endif
+        for (; j < n; j++)
+            out[j] = exp(out[j]);
+    }
+    """
+    void rbf_row "refsvm_rbf_row" (const double* SV, Py_ssize_t n, Py_ssize_t d, const double* x,
+                                   double gamma, double* out) noexcept nogil
+
+
+cdef inline int kernel_code(object kernel) except -1:
+    """``"rbf"`` / ``"linear"`` / ``"poly"`` -> KERNEL_*; ValueError otherwise (as the reference)."""
+    if kernel == "rbf":
+        return KERNEL_RBF
+    if kernel == "linear":
+        return KERNEL_LINEAR
+    if kernel == "poly":
+        return KERNEL_POLY
+    raise ValueError(f"kernel must be one of {('rbf', 'linear', 'poly')}, got {kernel!r}")
+
+
+cdef inline double pw_sq_dist(const double* a, const double* b, Py_ssize_t n) noexcept nogil:
+    """``sum((a - b) ** 2)`` in numpy's pairwise order."""
+    cdef double res, t, r0, r1, r2, r3, r4, r5, r6, r7
+    cdef Py_ssize_t i, n2, nb
+    if n < 8:
+        res = 0.0
+        for i in range(n):
+            t = a[i] - b[i]
+            res += t * t
+        return res
+    elif n <= 128:
+        t = a[0] - b[0]; r0 = t * t
+        t = a[1] - b[1]; r1 = t * t
+        t = a[2] - b[2]; r2 = t * t
+        t = a[3] - b[3]; r3 = t * t
+        t = a[4] - b[4]; r4 = t * t
+        t = a[5] - b[5]; r5 = t * t
+        t = a[6] - b[6]; r6 = t * t
+        t = a[7] - b[7]; r7 = t * t
+        nb = n - n % 8
+        i = 8
+        while i < nb:
+            t = a[i] - b[i]; r0 += t * t
+            t = a[i + 1] - b[i + 1]; r1 += t * t
+            t = a[i + 2] - b[i + 2]; r2 += t * t
+            t = a[i + 3] - b[i + 3]; r3 += t * t
+            t = a[i + 4] - b[i + 4]; r4 += t * t
+            t = a[i + 5] - b[i + 5]; r5 += t * t
+            t = a[i + 6] - b[i + 6]; r6 += t * t
+            t = a[i + 7] - b[i + 7]; r7 += t * t
+            i += 8
+        res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+        while i < n:
+            t = a[i] - b[i]
+            res += t * t
+            i += 1
+        return res
+    else:
+        n2 = n // 2
+        n2 -= n2 % 8
+        return pw_sq_dist(a, b, n2) + pw_sq_dist(a + n2, b + n2, n - n2)
+
+
+cdef inline double pw_dot(const double* a, const double* b, Py_ssize_t n) noexcept nogil:
+    """``sum(a * b)`` in numpy's pairwise order."""
+    cdef double res, r0, r1, r2, r3, r4, r5, r6, r7
+    cdef Py_ssize_t i, n2, nb
+    if n < 8:
+        res = 0.0
+        for i in range(n):
+            res += a[i] * b[i]
+        return res
+    elif n <= 128:
+        r0 = a[0] * b[0]
+        r1 = a[1] * b[1]
+        r2 = a[2] * b[2]
+        r3 = a[3] * b[3]
+        r4 = a[4] * b[4]
+        r5 = a[5] * b[5]
+        r6 = a[6] * b[6]
+        r7 = a[7] * b[7]
+        nb = n - n % 8
+        i = 8
+        while i < nb:
+            r0 += a[i] * b[i]
+            r1 += a[i + 1] * b[i + 1]
+            r2 += a[i + 2] * b[i + 2]
+            r3 += a[i + 3] * b[i + 3]
+            r4 += a[i + 4] * b[i + 4]
+            r5 += a[i + 5] * b[i + 5]
+            r6 += a[i + 6] * b[i + 6]
+            r7 += a[i + 7] * b[i + 7]
+            i += 8
+        res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+        while i < n:
+            res += a[i] * b[i]
+            i += 1
+        return res
+    else:
+        n2 = n // 2
+        n2 -= n2 % 8
+        return pw_dot(a, b, n2) + pw_dot(a + n2, b + n2, n - n2)
+
+
+cdef inline double pw_sq_sum(const double* a, Py_ssize_t n) noexcept nogil:
+    """``np.sum(a ** 2)`` (pairwise order)."""
+    return pw_dot(a, a, n)
+
+
+cdef inline double blas_small_dot(const double* a, const double* b, Py_ssize_t n) noexcept nogil:
+    """``np.dot(a, b)`` for short vectors: sequential fused multiply-add from 0."""
+    cdef double s
+    cdef Py_ssize_t i
+    if n == 1:
+        return a[0] * b[0]            # fma(a, b, 0) == a * b
+    s = 0.0
+    for i in range(n):
+        s = fma(a[i], b[i], s)
+    return s
+
+
+cdef inline double kernel_value(int kernel, const double* a, const double* b, Py_ssize_t d,
+                                double gamma, double degree, double coef0) noexcept nogil:
+    """``k(a, b)``."""
+    if kernel == KERNEL_RBF:
+        return exp(-gamma * pw_sq_dist(a, b, d))
+    if kernel == KERNEL_LINEAR:
+        return pw_dot(a, b, d)
+    return libm_pow(gamma * pw_dot(a, b, d) + coef0, degree)
+
+
+cdef inline double kernel_self(int kernel, const double* a, Py_ssize_t d,
+                               double gamma, double degree, double coef0) noexcept nogil:
+    """``k(a, a)`` as ``kernel_diag`` computes it (1 for the Gaussian kernel)."""
+    if kernel == KERNEL_RBF:
+        return 1.0
+    if kernel == KERNEL_LINEAR:
+        return pw_dot(a, a, d)
+    return libm_pow(gamma * pw_dot(a, a, d) + coef0, degree)
+
+
+cdef inline void kernel_row_into(int kernel, const double* SV, Py_ssize_t n_sv, Py_ssize_t d,
+                                 const double* x, double gamma, double degree, double coef0,
+                                 double* out) noexcept nogil:
+    """``out[j] = k(SV[j], x)`` for the first ``n_sv`` rows of the C-contiguous ``SV`` (n_sv, d)."""
+    cdef Py_ssize_t j
+    if kernel == KERNEL_RBF:
+        rbf_row(SV, n_sv, d, x, gamma, out)    # exp(-gamma * pw_sq_dist(SV[j], x)), vectorised exp
+    elif kernel == KERNEL_LINEAR:
+        for j in range(n_sv):
+            out[j] = pw_dot(SV + j * d, x, d)
+    else:
+        for j in range(n_sv):
+            out[j] = libm_pow(gamma * pw_dot(SV + j * d, x, d) + coef0, degree)
+

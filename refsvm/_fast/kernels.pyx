@@ -1,0 +1,88 @@
+# cython: language_level=3
+"""Kernel functions, compiled mirror of :mod:`refsvm.kernels` (same names, same signatures).
+
+``k(x, x') = exp(-gamma ||x - x'||^2)`` (``"rbf"``), ``x . x'`` (``"linear"``),
+``(gamma x . x' + coef0) ** degree`` (``"poly"``).  The squared distance is
+summed directly (never through ``||x||^2 + ||x'||^2 - 2 x.x'``) and in numpy's
+pairwise order (see ``kernels.pxd``), so it is bitwise equal to the reference's.
+The C helpers ``kernel_row_into`` / ``kernel_value`` / ``kernel_self`` in
+``kernels.pxd`` are what the other compiled modules use in their loops.
+"""
+
+import numpy as np
+
+KERNELS = ("rbf", "linear", "poly")
+
+
+def _as_2d(A, name):
+    A = np.ascontiguousarray(A, dtype=np.float64)
+    if A.ndim != 2:
+        raise ValueError(f"{name} must be a 2-D array, got shape {A.shape}")
+    return A
+
+
+def kernel_row(SV, x, kernel, gamma, degree, coef0):
+    """Kernel values between one point ``x`` (d,) and every row of ``SV`` (B, d).
+
+    Returns a float64 array of shape (B,).
+    """
+    SV = _as_2d(SV, "SV")
+    x = np.ascontiguousarray(x, dtype=np.float64)
+    cdef int code = kernel_code(kernel)
+    if x.ndim != 1 or x.shape[0] != SV.shape[1]:
+        raise ValueError(f"x must have shape ({SV.shape[1]},), got {x.shape}")
+    cdef const double[:, ::1] S = SV
+    cdef const double[::1] xv = x
+    cdef Py_ssize_t n = S.shape[0], d = S.shape[1]
+    cdef double g = gamma, deg = degree, c0 = coef0
+    out = np.empty(n, dtype=np.float64)
+    cdef double[::1] o = out
+    if n > 0 and d > 0:
+        with nogil:
+            kernel_row_into(code, &S[0, 0], n, d, &xv[0], g, deg, c0, &o[0])
+    elif n > 0:
+        out[:] = kernel_value(code, NULL, NULL, 0, g, deg, c0)
+    return out
+
+
+def kernel_diag(SV, kernel, gamma, degree, coef0):
+    """The values ``k(x_j, x_j)`` for every row of ``SV``; shape (B,)."""
+    SV = _as_2d(SV, "SV")
+    cdef int code = kernel_code(kernel)
+    cdef const double[:, ::1] S = SV
+    cdef Py_ssize_t n = S.shape[0], d = S.shape[1], j
+    cdef double g = gamma, deg = degree, c0 = coef0
+    out = np.empty(n, dtype=np.float64)
+    cdef double[::1] o = out
+    if d == 0:
+        out[:] = kernel_self(code, NULL, 0, g, deg, c0)
+        return out
+    with nogil:
+        for j in range(n):
+            o[j] = kernel_self(code, &S[j, 0], d, g, deg, c0)
+    return out
+
+
+def kernel_matrix(A, B, kernel, gamma, degree, coef0):
+    """Kernel matrix between the rows of ``A`` (n, d) and of ``B`` (m, d); shape (n, m).
+
+    Row ``i`` equals ``kernel_row(B, A[i], ...)``; used for prediction.
+    """
+    A = _as_2d(A, "A")
+    B = _as_2d(B, "B")
+    cdef int code = kernel_code(kernel)
+    if A.shape[1] != B.shape[1]:
+        raise ValueError(f"A and B must have the same number of columns, got {A.shape[1]} and {B.shape[1]}")
+    cdef const double[:, ::1] Av = A
+    cdef const double[:, ::1] Bv = B
+    cdef Py_ssize_t n = Av.shape[0], m = Bv.shape[0], d = Av.shape[1], i
+    cdef double g = gamma, deg = degree, c0 = coef0
+    K = np.empty((n, m), dtype=np.float64)
+    cdef double[:, ::1] Kv = K
+    if n > 0 and m > 0 and d > 0:
+        with nogil:
+            for i in range(n):
+                kernel_row_into(code, &Bv[0, 0], m, d, &Av[i, 0], g, deg, c0, &Kv[i, 0])
+    elif n > 0 and m > 0:
+        K[:] = kernel_value(code, NULL, NULL, 0, g, deg, c0)
+    return K
