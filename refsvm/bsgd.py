@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .budget import maintain
+from .budget import check_merge_solver, maintain, merge_compare as _merge_compare
 from .kernels import kernel_matrix, kernel_row
 
 LEARNING_RATES = ("pegasos", "norma", "perceptron")
@@ -77,7 +77,7 @@ def learning_rate_at(learning_rate, t, lam, eta):
 
 def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
          maintenance, kernel, gamma, degree, coef0, merge_eps, projection_ridge,
-         fit_bias, sv=None, alpha=None, bias=None, t0=0):
+         fit_bias, sv=None, alpha=None, bias=None, t0=0, merge_solver="gss", merge_compare=False):
     """One pass of BSGD (Algorithm 1) over the examples ``X[order]``.
 
     Parameters
@@ -105,13 +105,25 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
     kernel, gamma, degree, coef0
         See :mod:`refsvm.kernels`.
     merge_eps : float
-        Precision of the golden-section search of merging.
+        Precision of the golden-section search of merging with
+        ``merge_solver="gss"`` (and of the ``gss`` column of the comparison mode).
     projection_ridge : float
         Ridge added to ``K_p`` in projection.
     fit_bias : bool
         Learn an unregularised bias (extension; the paper has none).
     sv, alpha, bias, t0
         Model to continue from (``None`` = empty model, ``t0 = 0``).
+    merge_solver : {"gss", "gss-precise", "lookup-h", "lookup-wd"}
+        How merging solves each candidate pair (:func:`refsvm.budget.maintain_merge`):
+        golden-section search to ``merge_eps`` or to ``1e-10``, or the lookup
+        tables of :mod:`refsvm.lookup` (binary only; ValueError otherwise).
+    merge_compare : bool
+        Comparison mode (binary merging only): on every maintenance event also
+        evaluate the decisions of all four solvers on the same candidate set
+        (:func:`refsvm.budget.merge_compare`, before the merge; the run itself is
+        unchanged and the time is not counted) and add ``compare_same_decision``,
+        ``compare_wd_factor`` and ``compare_wd`` (n_events x 4, columns
+        gss, gss-precise, lookup-h, lookup-wd) to the trace.
 
     Returns
     -------
@@ -124,6 +136,13 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
     c = 1 if binary else n_classes
     if learning_rate == "perceptron":
         lam = 0.0
+    check_merge_solver(merge_solver, binary or maintenance != "merge")
+    if merge_compare and (maintenance != "merge" or not binary):
+        raise ValueError("merge_compare=True needs maintenance='merge' and a binary model")
+    tables = None
+    if maintenance == "merge" and (merge_compare or merge_solver in ("lookup-h", "lookup-wd")):
+        from .lookup import get_tables
+        tables = get_tables()                                 # loaded once per pass
 
     # The model M: room for B + 1 SVs; the first b rows are in use.
     SV = np.zeros((budget + 1, X.shape[1]))
@@ -139,6 +158,8 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
     maint_step, maint_index, maint_partner, weight_degradation = [], [], [], []
     gradient_error_sum = 0.0
     maintenance_seconds = 0.0
+    merge_seconds = 0.0
+    compare_same, compare_factor, compare_wd = [], [], []
     mistakes = 0
 
     t = t0
@@ -174,10 +195,19 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
             if fit_bias:
                 w0 += beta_t
             if b > budget:                                    # Alg. 1, line 9
+                if merge_compare:                             # diagnostics only, not timed
+                    same, factor, wds = _merge_compare(SV, A, b, gamma, merge_eps, tables)
+                    compare_same.append(same)
+                    compare_factor.append(factor)
+                    compare_wd.append(wds)
                 start = time.perf_counter()
                 b, p, n, wd = maintain(maintenance, SV, A, b, kernel, gamma, degree,
-                                       coef0, merge_eps, projection_ridge)  # Alg. 1, lines 10-11
-                maintenance_seconds += time.perf_counter() - start
+                                       coef0, merge_eps, projection_ridge,
+                                       merge_solver, tables)  # Alg. 1, lines 10-11
+                elapsed = time.perf_counter() - start
+                maintenance_seconds += elapsed
+                if maintenance == "merge":
+                    merge_seconds += elapsed
                 maint_step.append(step)
                 maint_index.append(p)
                 maint_partner.append(n)
@@ -200,5 +230,10 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
         "weight_degradation": np.array(weight_degradation, dtype=np.float64),
         "gradient_error_sum": gradient_error_sum,
         "maintenance_seconds": maintenance_seconds,
+        "merge_seconds": merge_seconds,
     }
+    if merge_compare:
+        trace["compare_same_decision"] = np.array(compare_same, dtype=bool).reshape(-1, 4)
+        trace["compare_wd_factor"] = np.array(compare_factor, dtype=np.float64).reshape(-1, 4)
+        trace["compare_wd"] = np.array(compare_wd, dtype=np.float64).reshape(-1, 4)
     return BSGDResult(sv=SV[:b].copy(), alpha=A[:b].copy(), bias=w0, t=t, trace=trace)

@@ -68,6 +68,14 @@ PROJECTION_RIDGE = 1e-10
 
 MAINTENANCE = ("removal", "projection", "merge")
 
+#: How merging places z (``merge_solver``): golden-section search at the
+#: precision ``merge_eps`` (``"gss"``, default 0.01, Wang et al.'s standard) or at
+#: ``MERGE_EPS_PRECISE`` (``"gss-precise"``, ``merge_eps`` ignored), or table
+#: lookup (Glasmachers & Qaadan; binary models only, ``merge_eps`` ignored).
+MERGE_SOLVERS = ("gss", "gss-precise", "lookup-h", "lookup-wd")
+#: The solvers that read the precomputed tables of :mod:`refsvm.lookup`.
+LOOKUP_SOLVERS = ("lookup-h", "lookup-wd")
+
 
 # ----------------------------------------------------------------------------
 # list operations shared by all strategies
@@ -148,7 +156,7 @@ def golden_section_search(f, lo, hi, eps):
 
 def merge_objective(h, alpha_m, alpha_n, log_kappa):
     """``g(h) = ||alpha_m kappa^((1-h)^2) + alpha_n kappa^(h^2)||^2`` = ``||alpha_z(h)||^2``."""
-    alpha_z = alpha_m * math.exp((1.0 - h) ** 2 * log_kappa) + alpha_n * math.exp(h * h * log_kappa)
+    alpha_z = alpha_m * math.exp((1.0 - h) * (1.0 - h) * log_kappa) + alpha_n * math.exp(h * h * log_kappa)
     return float(np.dot(alpha_z, alpha_z))
 
 
@@ -172,39 +180,170 @@ def merge_pair(alpha_m, alpha_n, log_kappa, eps):
     and ``WD = ||alpha_m||^2 + ||alpha_n||^2 + 2 kappa alpha_m.alpha_n - ||alpha_z||^2``.
     """
     h = merge_h(alpha_m, alpha_n, log_kappa, eps)
-    alpha_z = alpha_m * math.exp((1.0 - h) ** 2 * log_kappa) + alpha_n * math.exp(h * h * log_kappa)
+    alpha_z = alpha_m * math.exp((1.0 - h) * (1.0 - h) * log_kappa) + alpha_n * math.exp(h * h * log_kappa)
     kappa = math.exp(log_kappa)
     wd = (np.dot(alpha_m, alpha_m) + np.dot(alpha_n, alpha_n)
           + 2.0 * kappa * np.dot(alpha_m, alpha_n) - np.dot(alpha_z, alpha_z))
     return h, alpha_z, max(float(wd), 0.0)
 
 
-def maintain_merge(SV, alpha, n_sv, gamma, eps):
+def check_merge_solver(merge_solver, binary=True):
+    """Validate ``merge_solver``; lookup solvers need a binary model.  Returns it."""
+    if not isinstance(merge_solver, str) or merge_solver not in MERGE_SOLVERS:
+        raise ValueError(f"merge_solver must be one of {MERGE_SOLVERS}, got {merge_solver!r}")
+    if merge_solver in LOOKUP_SOLVERS and not binary:
+        raise ValueError(f"merge_solver={merge_solver!r} needs a binary model (the lookup tables cover "
+                         f"equal-sign pairs, m in [0, 1]); use 'gss' or 'gss-precise' for multi-class")
+    return merge_solver
+
+
+def merge_solver_eps(merge_solver, merge_eps):
+    """The GSS precision a solver uses: ``merge_eps`` for ``"gss"``, ``MERGE_EPS_PRECISE`` otherwise."""
+    return merge_eps if merge_solver == "gss" else MERGE_EPS_PRECISE
+
+
+def _merge_tables(merge_solver, tables):
+    """``(h_table, wd_table)`` for a lookup solver (``tables=None``: :func:`refsvm.lookup.get_tables`)."""
+    if merge_solver not in LOOKUP_SOLVERS:
+        return None
+    if tables is None:
+        from .lookup import get_tables  # lazy: refsvm.lookup imports this module
+        tables = get_tables()
+    return tables
+
+
+def maintain_merge(SV, alpha, n_sv, gamma, eps, merge_solver="gss", tables=None):
     """Merge the smallest SV ``m`` with the partner ``n`` of least weight degradation.
 
     Gaussian kernel only (``k(x, x) = 1``).  Returns ``(n_sv, m, n, WD)``; ``n``
     is -1 when a binary model has no partner of equal sign and ``m`` was removed.
+
+    ``merge_solver`` (:data:`MERGE_SOLVERS`) selects how each candidate pair is
+    solved: ``"gss"`` (golden-section search to bracket width ``eps``),
+    ``"gss-precise"`` (width ``MERGE_EPS_PRECISE``, ``eps`` ignored),
+    ``"lookup-h"`` (h from the table, then ``alpha_z`` and WD exactly as in
+    :func:`merge_pair`) or ``"lookup-wd"`` (candidates ranked by
+    ``(alpha_m + alpha_n)^2 WD-table(m, kappa)``; h looked up only for the
+    chosen partner).  Lookup solvers need a binary model and read
+    ``tables = (h_table, wd_table)`` (``None``: :func:`refsvm.lookup.get_tables`).
+    The WD returned is always the exact degradation of the merge performed.
     """
     binary = alpha.shape[1] == 1
+    check_merge_solver(merge_solver, binary)
+    eps = merge_solver_eps(merge_solver, eps)
+    tables = _merge_tables(merge_solver, tables)
+    lk = _lookup() if tables is not None else None
     m, wd_removal = select_smallest(SV, alpha, n_sv, "rbf", gamma, 0, 0.0)  # Alg. 2, merging, line 1: fix m
-    best_n, best_wd, best_h, best_alpha_z = -1, math.inf, 0.0, None
+    best_n, best_wd, best_h, best_alpha_z, best_log_kappa = -1, math.inf, 0.0, None, 0.0
     for n in range(n_sv):                                                   # Alg. 2, merging, line 1: choose n
         if n == m or (binary and alpha[m, 0] * alpha[n, 0] < 0.0):
             continue
         log_kappa = -gamma * float(np.sum((SV[m] - SV[n]) ** 2))
-        h, alpha_z, wd = merge_pair(alpha[m], alpha[n], log_kappa, eps)     # eq. 18, 19
+        if merge_solver == "lookup-wd":                                     # G&Q Alg. 1, lines 5-9 by lookup
+            h, alpha_z, wd = 0.0, None, lk.merge_wd_lookup(alpha[m, 0], alpha[n, 0], log_kappa, tables[1])
+        elif merge_solver == "lookup-h":                                    # G&Q Alg. 1, lines 5-9, h by lookup
+            h, alpha_z, wd = lk.merge_pair_lookup(alpha[m], alpha[n], log_kappa, "lookup-h", tables)
+        else:
+            h, alpha_z, wd = merge_pair(alpha[m], alpha[n], log_kappa, eps)     # eq. 18, 19
         if wd < best_wd:
-            best_n, best_wd, best_h, best_alpha_z = n, wd, h, alpha_z
+            best_n, best_wd, best_h, best_alpha_z, best_log_kappa = n, wd, h, alpha_z, log_kappa
     if best_n < 0:                                   # no partner of equal sign: remove m
         return remove_sv(SV, alpha, n_sv, m), m, -1, wd_removal
+    if merge_solver == "lookup-wd":                  # G&Q Alg. 1, lines 13-14: h only for the chosen partner
+        best_h, best_alpha_z, best_wd = lk.merge_pair_lookup(alpha[m], alpha[best_n], best_log_kappa,
+                                                             "lookup-h", tables)
     SV[m] = best_h * SV[m] + (1.0 - best_h) * SV[best_n]                   # eq. 18: z = h x_m + (1-h) x_n
     alpha[m] = best_alpha_z                                                 # eq. 19
     n_sv = remove_sv(SV, alpha, n_sv, best_n)                               # Alg. 2, merging, line 2
     return n_sv, m, best_n, best_wd
 
 
-def maintain(strategy, SV, alpha, n_sv, kernel, gamma, degree, coef0, merge_eps, projection_ridge):
-    """Dispatch one budget-maintenance step (Alg. 1, line 10).  Returns ``(n_sv, p, n, WD)``."""
+def _lookup():
+    from . import lookup  # lazy: refsvm.lookup imports this module
+    return lookup
+
+
+#: Column order of the comparison mode (:func:`merge_compare`).
+COMPARE_SOLVERS = MERGE_SOLVERS
+
+
+def _exact_wd(a_m, a_n, h, log_kappa):
+    """Exact WD of merging a binary pair with coefficient ``h`` (scalars, as :func:`merge_pair`)."""
+    k_mz = math.exp((1.0 - h) * (1.0 - h) * log_kappa)
+    k_nz = math.exp(h * h * log_kappa)
+    a_z = a_m * k_mz + a_n * k_nz
+    wd = a_m * a_m + a_n * a_n + 2.0 * math.exp(log_kappa) * (a_m * a_n) - a_z * a_z
+    return max(wd, 0.0)
+
+
+def merge_compare(SV, alpha, n_sv, gamma, merge_eps, tables=None):
+    """Comparison mode: the decisions of all four merge solvers on one merge event (nothing changes).
+
+    With ``m`` fixed as in :func:`maintain_merge` and the same candidate set,
+    each solver of :data:`COMPARE_SOLVERS` (``gss`` at ``merge_eps``,
+    ``gss-precise``, ``lookup-h``, ``lookup-wd``) picks its partner by its own
+    criterion; the *actual* weight degradation of its merge (h as that solver
+    would set it, WD recomputed exactly) is then compared with GSS-precise's.
+    Binary models only.
+
+    Returns ``(same, factor, wd)``, arrays of shape (4,): ``same[k]`` whether
+    solver k picks GSS-precise's partner, ``wd[k]`` the exact WD of solver k's
+    merge, ``factor[k] = wd[k] / wd[1]`` (1 when both are 0, inf when only
+    ``wd[1]`` is).  Without a partner of equal sign every solver removes ``m``:
+    all same, factors 1.
+    """
+    if alpha.shape[1] != 1:
+        raise ValueError("merge_compare needs a binary model (the lookup solvers do not apply to multi-class)")
+    lk = _lookup()
+    if tables is None:
+        tables = lk.get_tables()
+    h_table, wd_table = tables
+    m, wd_removal = select_smallest(SV, alpha, n_sv, "rbf", gamma, 0, 0.0)
+    a_m = float(alpha[m, 0])
+    best_n = [-1, -1, -1, -1]
+    best_crit = [math.inf] * 4
+    best_h = [0.0] * 4
+    best_lk = [0.0] * 4
+    for n in range(n_sv):
+        if n == m or a_m * alpha[n, 0] < 0.0:
+            continue
+        a_n = float(alpha[n, 0])
+        log_kappa = -gamma * float(np.sum((SV[m] - SV[n]) ** 2))
+        h0, _, wd0 = merge_pair(alpha[m], alpha[n], log_kappa, merge_eps)
+        h1, _, wd1 = merge_pair(alpha[m], alpha[n], log_kappa, MERGE_EPS_PRECISE)
+        h2, _, wd2 = lk.merge_pair_lookup(a_m, a_n, log_kappa, "lookup-h", tables)
+        wd3 = lk.merge_wd_lookup(a_m, a_n, log_kappa, wd_table)
+        for k, (h, crit) in enumerate(((h0, wd0), (h1, wd1), (h2, wd2), (None, wd3))):
+            if crit < best_crit[k]:
+                best_n[k], best_crit[k], best_h[k], best_lk[k] = n, crit, h, log_kappa
+    same = np.ones(4, dtype=bool)
+    factor = np.ones(4)
+    wd = np.full(4, wd_removal)
+    if best_n[1] < 0:
+        return same, factor, wd
+    for k in range(4):
+        a_n = float(alpha[best_n[k], 0])
+        h = best_h[k]
+        if k == 3:                                   # Lookup-WD looks h up for its chosen partner only
+            h = lk.lookup_h(lk._relative_weight(a_m, a_n), math.exp(best_lk[k]), h_table)
+        wd[k] = _exact_wd(a_m, a_n, h, best_lk[k])
+        same[k] = best_n[k] == best_n[1]
+    for k in range(4):
+        if wd[1] > 0.0:
+            factor[k] = wd[k] / wd[1]
+        else:
+            factor[k] = 1.0 if wd[k] <= 0.0 else math.inf
+    return same, factor, wd
+
+
+def maintain(strategy, SV, alpha, n_sv, kernel, gamma, degree, coef0, merge_eps, projection_ridge,
+             merge_solver="gss", tables=None):
+    """Dispatch one budget-maintenance step (Alg. 1, line 10).  Returns ``(n_sv, p, n, WD)``.
+
+    ``merge_solver`` and ``tables`` are passed to :func:`maintain_merge` (ignored by
+    removal and projection, but validated).
+    """
+    check_merge_solver(merge_solver)
     if strategy == "removal":
         return maintain_removal(SV, alpha, n_sv, kernel, gamma, degree, coef0)
     if strategy == "projection":
@@ -212,5 +351,5 @@ def maintain(strategy, SV, alpha, n_sv, kernel, gamma, degree, coef0, merge_eps,
     if strategy == "merge":
         if kernel != "rbf":
             raise ValueError("maintenance='merge' requires kernel='rbf' (merging relies on the Gaussian kernel)")
-        return maintain_merge(SV, alpha, n_sv, gamma, merge_eps)
+        return maintain_merge(SV, alpha, n_sv, gamma, merge_eps, merge_solver, tables)
     raise ValueError(f"maintenance must be one of {MAINTENANCE}, got {strategy!r}")

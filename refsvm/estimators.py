@@ -30,6 +30,8 @@ __all__ = ["BudgetedSVC"]
 KERNELS = ("rbf", "linear", "poly")
 LEARNING_RATES = ("pegasos", "norma", "perceptron")
 MAINTENANCES = ("removal", "projection", "merge")
+MERGE_SOLVERS = ("gss", "gss-precise", "lookup-h", "lookup-wd")
+LOOKUP_SOLVERS = ("lookup-h", "lookup-wd")
 
 
 @contextmanager
@@ -111,7 +113,14 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
         (Gaussian kernel only).
     merge_eps : float, default=0.01
         Precision (final bracket width) of the golden-section search that
-        places the merged point (> 0).
+        places the merged point (> 0); used by ``merge_solver="gss"``.
+    merge_solver : {"gss", "gss-precise", "lookup-h", "lookup-wd"}, default="gss"
+        How merging solves each candidate pair: golden-section search to
+        ``merge_eps`` (``"gss"``, Wang et al.'s standard with 0.01) or to
+        ``1e-10`` (``"gss-precise"``), or bilinear lookup in precomputed tables
+        (Glasmachers & Qaadan, :mod:`refsvm.lookup`): ``"lookup-h"`` looks up h,
+        ``"lookup-wd"`` the weight degradation.  The lookup solvers apply to
+        binary problems only (ValueError for more than two classes).
     projection_ridge : float, default=1e-10
         Ridge added to the kernel matrix of the remaining support vectors
         before solving the projection system (>= 0).
@@ -166,8 +175,10 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
         :meth:`partial_fit`): the trace returned by :func:`refsvm.bsgd.bsgd`
         (keys ``mistakes``, ``n_steps``, ``added``, ``maint_step``,
         ``maint_index``, ``maint_partner``, ``weight_degradation``,
-        ``gradient_error_sum``, ``maintenance_seconds``; see DESIGN.md)
-        plus ``n_maintenance`` (number of budget maintenance events),
+        ``gradient_error_sum``, ``maintenance_seconds``, ``merge_seconds``; see
+        DESIGN.md) plus ``n_maintenance`` (number of budget maintenance events),
+        ``n_merges`` (events that merged two SVs), ``merging_frequency``
+        (``n_merges / n_steps``, Table 3 of Glasmachers & Qaadan),
         ``online_error_rate`` (``mistakes / n_steps``) and
         ``mean_gradient_error`` (the paper's E-bar,
         ``gradient_error_sum / n_steps``).
@@ -220,6 +231,7 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
         radius=None,
         maintenance="merge",
         merge_eps=0.01,
+        merge_solver="gss",
         projection_ridge=1e-10,
         fit_bias=False,
         epochs=1,
@@ -237,6 +249,7 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
         self.radius = radius
         self.maintenance = maintenance
         self.merge_eps = merge_eps
+        self.merge_solver = merge_solver
         self.projection_ridge = projection_ridge
         self.fit_bias = fit_bias
         self.epochs = epochs
@@ -283,11 +296,21 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
             degree=check_int(self.degree, "degree", 1),
             coef0=float(self.coef0),
             merge_eps=check_positive(self.merge_eps, "merge_eps"),
+            merge_solver=check_option(self.merge_solver, "merge_solver", MERGE_SOLVERS),
             projection_ridge=check_positive(
                 self.projection_ridge, "projection_ridge", allow_zero=True
             ),
             fit_bias=bool(self.fit_bias),
         )
+
+    @staticmethod
+    def _check_solver_classes(params, classes):
+        """Lookup merging needs a binary problem (equal-sign pairs, m in [0, 1])."""
+        if params["maintenance"] == "merge" and params["merge_solver"] in LOOKUP_SOLVERS and len(classes) > 2:
+            raise ValueError(
+                f"merge_solver={params['merge_solver']!r} applies to binary problems only "
+                f"(got {len(classes)} classes); use 'gss' or 'gss-precise'"
+            )
 
     def _check_radius(self):
         if self.radius == np.inf:
@@ -362,6 +385,7 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
             raise ValueError(
                 f"y has only one class ({classes[0]!r}); a classifier needs at least 2 classes"
             )
+        self._check_solver_classes(params, classes)
         self.classes_ = classes
         y_internal = self._internal_labels(y)
         self._rng = self._make_rng()
@@ -421,6 +445,7 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
                     "of the previous calls"
                 )
             classes = self.classes_
+        self._check_solver_classes(params, classes)
         X, y = self._check_X_y(X, y, reset=first)
         unknown = ~np.isin(y, classes)
         if unknown.any():
@@ -458,6 +483,8 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
         trace = dict(result.trace)
         n_steps = trace["n_steps"]
         trace["n_maintenance"] = int(len(trace["maint_step"]))
+        trace["n_merges"] = int(np.count_nonzero(trace["maint_partner"] >= 0))
+        trace["merging_frequency"] = trace["n_merges"] / n_steps if n_steps else 0.0
         trace["online_error_rate"] = trace["mistakes"] / n_steps
         trace["mean_gradient_error"] = trace["gradient_error_sum"] / n_steps
         self.trace_.append(trace)

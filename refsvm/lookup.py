@@ -122,7 +122,9 @@ from .budget import GOLDEN_RATIO, MERGE_EPS_PRECISE
 DEFAULT_GRID_SIZE = 400
 #: Version of the table definition and of the cache file format.  Bump it when
 #: either changes: the version is part of the cache file name and the checksum.
-FORMAT_VERSION = 1
+#: 2: ``(1 - h)^2`` evaluated as ``(1 - h) * (1 - h)`` (was ``** 2``, libm ``pow``),
+#: as in :mod:`refsvm.budget`; the values change in the last bits.
+FORMAT_VERSION = 2
 #: Merge solvers provided by this module.
 SOLVERS = ("lookup-h", "lookup-wd")
 #: ``e^-2``: for ``kappa < e^-2`` the merging objective can have two modes (Lemma 1).
@@ -137,8 +139,8 @@ _MEMORY_CACHE = {}
 
 def _objective_exact(h, alpha_m, alpha_n, log_kappa):
     """``g(h)`` for scalars, with the same floating-point operations as
-    :func:`refsvm.budget.merge_objective` (libm ``pow`` for ``**2``, libm ``exp``)."""
-    alpha_z = alpha_m * math.exp((1.0 - h) ** 2 * log_kappa) + alpha_n * math.exp(h * h * log_kappa)
+    :func:`refsvm.budget.merge_objective` (``(1 - h) * (1 - h)``, libm ``exp``)."""
+    alpha_z = alpha_m * math.exp((1.0 - h) * (1.0 - h) * log_kappa) + alpha_n * math.exp(h * h * log_kappa)
     return alpha_z * alpha_z
 
 
@@ -166,7 +168,7 @@ def gss_h_grid(m, log_kappa, eps=MERGE_EPS_PRECISE, exact=True):
     that of :func:`refsvm.budget.merge_h`: ``[1/2, 1]`` if ``g(1) >= g(0)``.
 
     With ``exact=True`` the objective is evaluated element by element with libm
-    (``math.exp`` and Python's ``** 2``), so the result is bitwise equal to the
+    (``math.exp``, squares as products), so the result is bitwise equal to the
     scalar ``merge_h``.  ``exact=False`` uses numpy's ufuncs (about 3x faster);
     numpy's ``exp`` differs from libm's by one ulp in a few percent of the
     arguments, which flips near-tie comparisons once the bracket is so small
@@ -233,7 +235,7 @@ def gss_h_grid(m, log_kappa, eps=MERGE_EPS_PRECISE, exact=True):
 def _wd_exact(h, m, log_kappa):
     """``WD`` of :func:`refsvm.budget.merge_pair` for ``alpha_m = m, alpha_n = 1 - m`` (same operations)."""
     alpha_n = 1.0 - m
-    alpha_z = m * math.exp((1.0 - h) ** 2 * log_kappa) + alpha_n * math.exp(h * h * log_kappa)
+    alpha_z = m * math.exp((1.0 - h) * (1.0 - h) * log_kappa) + alpha_n * math.exp(h * h * log_kappa)
     kappa = math.exp(log_kappa)
     wd = m * m + alpha_n * alpha_n + 2.0 * kappa * (m * alpha_n) - alpha_z * alpha_z
     return max(wd, 0.0)
@@ -660,7 +662,7 @@ def merge_pair_lookup(alpha_m, alpha_n, log_kappa, solver, tables):
     m = _relative_weight(a_m, a_n)                 # Alg. 1, line 5 (corrected: m = alpha_min / (alpha_min + alpha))
     kappa = math.exp(log_kappa)                    # Alg. 1, line 6: kappa = k(x, x_min)
     h = lookup_h(m, kappa, h_table)                # Alg. 1, line 7: argmax of s, by lookup
-    k_mz = math.exp((1.0 - h) ** 2 * log_kappa)    # k(x_m, z) = kappa^((1-h)^2)
+    k_mz = math.exp((1.0 - h) * (1.0 - h) * log_kappa)    # k(x_m, z) = kappa^((1-h)^2)
     k_nz = math.exp(h * h * log_kappa)             # k(x_n, z) = kappa^(h^2)
     alpha_z = alpha_m * k_mz + alpha_n * k_nz      # Alg. 1, line 8 (and line 14)
     if solver == "lookup-h":

@@ -483,7 +483,7 @@ def test_clone_get_set_params():
     assert params["budget"] == 7 and params["maintenance"] == "removal"
     assert set(params) == {
         "budget", "lam", "gamma", "kernel", "degree", "coef0", "learning_rate", "eta",
-        "radius", "maintenance", "merge_eps", "projection_ridge", "fit_bias", "epochs",
+        "radius", "maintenance", "merge_eps", "merge_solver", "projection_ridge", "fit_bias", "epochs",
         "backend", "random_state",
     }
     other = clone(est)
@@ -502,3 +502,20 @@ def test_pipeline_and_grid_search():
     assert grid.best_score_ > 0.7
     assert grid.predict(X).shape == (400,)
     assert grid.best_estimator_.named_steps["svm"].support_vectors_.shape[0] <= 30
+
+
+@pytest.mark.parametrize("merge_solver", ["gss", "gss-precise", "lookup-h", "lookup-wd"])
+def test_merge_solver_smoke_both_backends_equal(merge_solver):
+    """Issue 3 phase 2: every merge_solver trains on both backends, same model, trace with merge diagnostics."""
+    from refsvm.datasets import checkerboard
+
+    X, y = checkerboard(400, random_state=0)
+    models = [BudgetedSVC(budget=15, gamma=30.0, merge_solver=merge_solver, backend=b, random_state=0).fit(X, y)
+              for b in ("fast", "python")]
+    np.testing.assert_allclose(models[0].alpha_, models[1].alpha_, rtol=1e-9, atol=1e-14)
+    np.testing.assert_array_equal(models[0].predict(X), models[1].predict(X))
+    for clf in models:
+        tr = clf.trace_[0]
+        assert tr["n_merges"] > 0 and 0.0 < tr["merging_frequency"] <= 1.0
+        assert tr["merge_seconds"] >= 0.0
+    assert models[0].get_params()["merge_solver"] == merge_solver

@@ -49,6 +49,8 @@ without Python objects.  Differences in *how* (not *what*) is computed:
 import numpy as np
 
 from refsvm.bsgd import BSGDResult
+from refsvm.budget import check_merge_solver, merge_solver_eps
+from refsvm._fast.budget import _SOLVER_CODES, _c_tables
 
 from libc.math cimport sqrt
 from libc.stdint cimport int8_t, int64_t
@@ -56,7 +58,8 @@ from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 from refsvm._fast.kernels cimport (KERNEL_RBF, kernel_code, kernel_row_into, kernel_self,
                                    kernel_value, pw_dot)
-from refsvm._fast.budget cimport (c_maintain_merge, c_maintain_projection_inverse,
+from refsvm._fast.budget cimport (c_maintain_merge, c_merge_compare,
+                                  c_maintain_projection_inverse,
                                   c_maintain_removal, kinv_append, kinv_refresh,
                                   sym_swap_remove)
 
@@ -173,7 +176,13 @@ cdef struct Params:
     double gamma
     double degree
     double coef0
-    double merge_eps
+    double merge_eps       # GSS precision of the solver (resolved from merge_solver)
+    double compare_eps     # merge_eps as passed (the gss column of the comparison mode)
+    int merge_solver       # MERGE_* code of refsvm._fast.budget
+    bint compare           # comparison mode
+    const double* h_table  # lookup tables (G + 1, G + 1), C-contiguous
+    const double* wd_table
+    Py_ssize_t G
     double ridge
     Py_ssize_t refresh_every   # projection: recompute Kinv from scratch every this many appends
     int refine_steps           # projection: iterative-refinement steps per event
@@ -186,6 +195,7 @@ cdef struct State:
     long long mistakes
     double gradient_error_sum
     double maintenance_seconds
+    double merge_seconds
     long long kinv_refreshes
     long long kinv_append_failures
 
@@ -220,7 +230,9 @@ cdef int _bsgd_pass(const Params* P, State* st,
                     double[:, ::1] K, double[:, ::1] Kinv, double[:, ::1] W,
                     double[::1] v1, double[::1] v2, int[::1] ipiv, double[::1] mwork,
                     int8_t[::1] added, int64_t[::1] maint_step, int64_t[::1] maint_index,
-                    int64_t[::1] maint_partner, double[::1] weight_degradation) noexcept nogil:
+                    int64_t[::1] maint_partner, double[::1] weight_degradation,
+                    unsigned char[:, ::1] cmp_same, double[:, ::1] cmp_factor,
+                    double[:, ::1] cmp_wd) noexcept nogil:
     """One pass of Algorithm 1 over ``X[order]``; returns ERR_NONE, ERR_SINGULAR or ERR_INTERRUPTED."""
     cdef Py_ssize_t d = P.d, c = P.c, budget = P.budget
     cdef Py_ssize_t step, i, j, r, r_t, p, partner, b_old, zslot
@@ -228,7 +240,7 @@ cdef int _bsgd_pass(const Params* P, State* st,
     cdef Py_ssize_t appends_since_refresh = 0
     cdef long long t = st.t
     cdef int64_t y_t
-    cdef double eta_t, yf, factor, best, wd, start, s, norm_w
+    cdef double eta_t, yf, factor, best, wd, start, elapsed, s, norm_w
     cdef bint violates, refresh, need_norm = True
     cdef const double* x_t
 
@@ -314,6 +326,10 @@ cdef int _bsgd_pass(const Params* P, State* st,
                 for r in range(c):
                     w0[r] += beta[r]
             if b > budget:                                    # Alg. 1, line 9
+                if P.compare:                                 # diagnostics only, not timed
+                    c_merge_compare(SV, A, b, P.gamma, P.compare_eps, P.h_table, P.wd_table, P.G,
+                                    &cmp_same[st.n_events, 0], &cmp_factor[st.n_events, 0],
+                                    &cmp_wd[st.n_events, 0])
                 start = _now()
                 b_old = b
                 partner = -1
@@ -325,7 +341,8 @@ cdef int _bsgd_pass(const Params* P, State* st,
                     b = c_maintain_projection_inverse(SV, A, b, P.kernel, P.gamma, P.degree, P.coef0,
                                                       P.ridge, K, Kinv, v1, v2, P.refine_steps, &p, &wd)
                 else:
-                    b = c_maintain_merge(SV, A, b, P.gamma, P.merge_eps, mwork, &p, &partner, &wd)
+                    b = c_maintain_merge(SV, A, b, P.gamma, P.merge_eps, P.merge_solver, P.h_table,
+                                         P.wd_table, P.G, mwork, &p, &partner, &wd)
                     if P.keep_K:
                         if partner < 0:
                             sym_swap_remove(K, b_old, p)
@@ -333,7 +350,10 @@ cdef int _bsgd_pass(const Params* P, State* st,
                             sym_swap_remove(K, b_old, partner)
                             zslot = partner if p == b_old - 1 else p   # where z ended up
                             _set_kernel_row(P, SV, K, b, zslot)
-                st.maintenance_seconds += _now() - start
+                elapsed = _now() - start
+                st.maintenance_seconds += elapsed
+                if P.maint == MAINT_MERGE:
+                    st.merge_seconds += elapsed
                 maint_step[st.n_events] = step
                 maint_index[st.n_events] = p
                 maint_partner[st.n_events] = partner
@@ -361,7 +381,7 @@ cdef int _bsgd_pass(const Params* P, State* st,
 
 def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
          maintenance, kernel, gamma, degree, coef0, merge_eps, projection_ridge,
-         fit_bias, sv=None, alpha=None, bias=None, t0=0):
+         fit_bias, sv=None, alpha=None, bias=None, t0=0, merge_solver="gss", merge_compare=False):
     """One pass of BSGD (Algorithm 1) over the examples ``X[order]``.
 
     Same parameters and result as :func:`refsvm.bsgd.bsgd` (see there).
@@ -411,7 +431,19 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
     P.gamma = gamma
     P.degree = degree
     P.coef0 = coef0
-    P.merge_eps = merge_eps
+    check_merge_solver(merge_solver, P.binary or P.maint != MAINT_MERGE)
+    if merge_compare and (P.maint != MAINT_MERGE or not P.binary):
+        raise ValueError("merge_compare=True needs maintenance='merge' and a binary model")
+    P.merge_solver = _SOLVER_CODES[merge_solver]
+    P.compare = bool(merge_compare)
+    P.merge_eps = merge_solver_eps(merge_solver, merge_eps)
+    P.compare_eps = merge_eps
+    th, tw = _c_tables(None, P.maint == MAINT_MERGE and (P.compare or merge_solver in ("lookup-h", "lookup-wd")))
+    cdef const double[:, ::1] thv = th                        # tables loaded once per pass
+    cdef const double[:, ::1] twv = tw
+    P.h_table = &thv[0, 0]
+    P.wd_table = &twv[0, 0]
+    P.G = thv.shape[0] - 1
     P.ridge = projection_ridge
     if P.lr == LR_PEGASOS and P.n_steps > 0 and P.lam == 0.0:
         raise ZeroDivisionError("float division by zero")
@@ -438,6 +470,7 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
     st.mistakes = 0
     st.gradient_error_sum = 0.0
     st.maintenance_seconds = 0.0
+    st.merge_seconds = 0.0
     st.kinv_refreshes = 0
     st.kinv_append_failures = 0
 
@@ -458,6 +491,13 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
     maint_index = np.zeros(P.n_steps, dtype=np.int64)
     maint_partner = np.zeros(P.n_steps, dtype=np.int64)
     weight_degradation = np.zeros(P.n_steps, dtype=np.float64)
+    ncmp = P.n_steps if P.compare else 1
+    cmp_same = np.zeros((ncmp, 4), dtype=np.uint8)
+    cmp_factor = np.zeros((ncmp, 4))
+    cmp_wd = np.zeros((ncmp, 4))
+    cdef unsigned char[:, ::1] cmp_samev = cmp_same
+    cdef double[:, ::1] cmp_factorv = cmp_factor
+    cdef double[:, ::1] cmp_wdv = cmp_wd
 
     cdef double[:, ::1] SVv = SV
     cdef double[:, ::1] Av = A
@@ -495,7 +535,7 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
     cdef double[::1] wdv = weight_degradation
     with nogil:
         err = _bsgd_pass(&P, &st, Xv, yv, ov, SVv, Av, w0v, k_tv, fv, betav, Kv, Kinvv, Wv, v1v, v2v,
-                         ipivv, mworkv, addedv, msv, miv, mpv, wdv)
+                         ipivv, mworkv, addedv, msv, miv, mpv, wdv, cmp_samev, cmp_factorv, cmp_wdv)
     if err == ERR_INTERRUPTED:
         raise KeyboardInterrupt
     if err == ERR_SINGULAR:
@@ -515,6 +555,11 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
         "weight_degradation": weight_degradation[:ne].copy(),
         "gradient_error_sum": float(st.gradient_error_sum),
         "maintenance_seconds": float(st.maintenance_seconds),
+        "merge_seconds": float(st.merge_seconds),
     }
+    if P.compare:
+        trace["compare_same_decision"] = cmp_same[:ne].astype(bool)
+        trace["compare_wd_factor"] = cmp_factor[:ne].copy()
+        trace["compare_wd"] = cmp_wd[:ne].copy()
     b = st.b
     return BSGDResult(sv=SV[:b].copy(), alpha=A[:b].copy(), bias=w0c, t=int(st.t), trace=trace)

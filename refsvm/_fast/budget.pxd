@@ -8,6 +8,12 @@ ties -> lowest index).  Symmetric matrices ``K`` / ``Kinv`` are stored
 row-major in (capacity, capacity) buffers.
 """
 
+cdef enum:
+    MERGE_GSS = 0            # merge_solver codes, in the order of MERGE_SOLVERS
+    MERGE_GSS_PRECISE = 1
+    MERGE_LOOKUP_H = 2
+    MERGE_LOOKUP_WD = 3
+
 cdef Py_ssize_t c_remove_sv(double[:, ::1] SV, double[:, ::1] alpha, Py_ssize_t n_sv,
                             Py_ssize_t p) noexcept nogil
 
@@ -29,9 +35,15 @@ cdef Py_ssize_t c_maintain_removal(double[:, ::1] SV, double[:, ::1] alpha, Py_s
                                    Py_ssize_t* p_out, double* wd_out) noexcept nogil
 
 cdef Py_ssize_t c_maintain_merge(double[:, ::1] SV, double[:, ::1] alpha, Py_ssize_t n_sv,
-                                 double gamma, double eps, double[::1] work,
+                                 double gamma, double eps, int solver, const double* h_table,
+                                 const double* wd_table, Py_ssize_t G, double[::1] work,
                                  Py_ssize_t* m_out, Py_ssize_t* n_out,
                                  double* wd_out) noexcept nogil
+
+cdef void c_merge_compare(const double[:, ::1] SV, const double[:, ::1] alpha, Py_ssize_t n_sv,
+                          double gamma, double eps, const double* h_table, const double* wd_table,
+                          Py_ssize_t G, unsigned char* same, double* factor,
+                          double* wd) noexcept nogil
 
 cdef int c_maintain_projection_solve(double[:, ::1] SV, double[:, ::1] alpha, Py_ssize_t n_sv,
                                      int kernel, double gamma, double degree, double coef0,

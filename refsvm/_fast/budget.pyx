@@ -15,9 +15,7 @@ core (declared in ``budget.pxd``) that :mod:`refsvm._fast.bsgd` calls directly.
 Floating-point fidelity to the reference (what makes the discrete decisions
 agree): sums over features and classes follow numpy's pairwise order,
 ``np.dot`` over the classes is mirrored by a sequential fused multiply-add,
-``(1 - h) ** 2`` has the value of libm's ``pow(1 - h, 2)`` as in CPython
-(``py_square`` in kernels.pxd: ``u * u`` where that provably equals it, else
-``pow``), and every ``kappa``
+``(1 - h)^2`` is ``(1 - h) * (1 - h)`` in both paths, and every ``kappa``
 power is ``exp(a * log_kappa)`` with libm's ``exp`` (as ``math.exp``).  The
 golden-section search makes exactly the reference's comparisons, so ``h`` and
 the merged SVs are bitwise equal to the reference's on the same inputs.
@@ -40,7 +38,12 @@ from libc.math cimport exp, fabs, sqrt, INFINITY
 from libc.string cimport memcpy
 
 from refsvm._fast.kernels cimport (KERNEL_RBF, blas_small_dot, kernel_code, kernel_self,
-                                   kernel_value, py_square, pw_dot, pw_sq_dist, pw_sq_sum)
+                                   kernel_value, pw_dot, pw_sq_dist, pw_sq_sum)
+from refsvm._fast.lookup cimport (SOLVER_LOOKUP_H, bilinear_ptr, merge_pair_lookup_c,
+                                  merge_wd_lookup_c, relative_weight)
+
+from refsvm.budget import (COMPARE_SOLVERS, LOOKUP_SOLVERS, MERGE_SOLVERS,  # noqa: F401
+                           check_merge_solver, merge_solver_eps)
 
 #: ``(sqrt(5) - 1) / 2``, the golden-section ratio.
 GOLDEN_RATIO = (math.sqrt(5.0) - 1.0) / 2.0
@@ -55,6 +58,7 @@ PROJECTION_RIDGE = 1e-10
 MAINTENANCE = ("removal", "projection", "merge")
 
 cdef double GR = GOLDEN_RATIO
+cdef double EPS_PRECISE = MERGE_EPS_PRECISE
 
 
 # ----------------------------------------------------------------------------
@@ -95,7 +99,8 @@ cdef Py_ssize_t c_select_smallest(const double[:, ::1] SV, const double[:, ::1] 
 cdef double c_merge_objective(double h, const double* am, const double* an, Py_ssize_t c,
                               double log_kappa, double* az) noexcept nogil:
     """``g(h) = ||alpha_m kappa^((1-h)^2) + alpha_n kappa^(h^2)||^2``; ``az`` receives alpha_z(h)."""
-    cdef double km = exp(py_square(1.0 - h) * log_kappa)    # k(x_m, z) = kappa^((1-h)^2)
+    cdef double u = 1.0 - h
+    cdef double km = exp(u * u * log_kappa)                     # k(x_m, z) = kappa^((1-h)^2)
     cdef double kn = exp(h * h * log_kappa)                     # k(x_n, z) = kappa^(h^2)
     cdef Py_ssize_t r
     for r in range(c):
@@ -139,7 +144,8 @@ cdef double c_merge_pair(const double* am, const double* an, Py_ssize_t c, doubl
                          double eps, double* h_out, double* az) noexcept nogil:
     """Returns WD; ``h_out`` receives h, ``az`` alpha_z (eq. 19)."""
     cdef double h = c_merge_h(am, an, c, log_kappa, eps, az)
-    cdef double km = exp(py_square(1.0 - h) * log_kappa)
+    cdef double u = 1.0 - h
+    cdef double km = exp(u * u * log_kappa)
     cdef double kn = exp(h * h * log_kappa)
     cdef double kappa, wd
     cdef Py_ssize_t r
@@ -230,13 +236,19 @@ cdef Py_ssize_t c_maintain_removal(double[:, ::1] SV, double[:, ::1] alpha, Py_s
 
 
 cdef Py_ssize_t c_maintain_merge(double[:, ::1] SV, double[:, ::1] alpha, Py_ssize_t n_sv,
-                                 double gamma, double eps, double[::1] work,
+                                 double gamma, double eps, int solver, const double* h_table,
+                                 const double* wd_table, Py_ssize_t G, double[::1] work,
                                  Py_ssize_t* m_out, Py_ssize_t* n_out,
                                  double* wd_out) noexcept nogil:
-    """Merge the smallest SV ``m`` with the partner of least WD; ``work`` holds >= 2 c doubles."""
+    """Merge the smallest SV ``m`` with the partner of least WD; ``work`` holds >= 2 c doubles.
+
+    ``solver``: a ``MERGE_*`` code (``eps`` already resolved by the caller);
+    the lookup solvers need ``c == 1`` and the ``(G + 1, G + 1)`` tables.
+    """
     cdef Py_ssize_t c = alpha.shape[1], d = SV.shape[1], n, k, best_n = -1
     cdef bint binary = c == 1
-    cdef double wd_removal, best_wd = INFINITY, best_h = 0.0, h, wd, log_kappa, am0
+    cdef double wd_removal, best_wd = INFINITY, best_h = 0.0, h = 0.0, wd, log_kappa, am0
+    cdef double best_lk = 0.0, k_mz, k_nz
     cdef double* az = &work[0]
     cdef double* best_az = &work[c]
     cdef Py_ssize_t m = c_select_smallest(SV, alpha, n_sv, KERNEL_RBF, gamma, 0.0, 0.0, &wd_removal)  # Alg. 2, merging, line 1: fix m
@@ -247,17 +259,30 @@ cdef Py_ssize_t c_maintain_merge(double[:, ::1] SV, double[:, ::1] alpha, Py_ssi
         if n == m or (binary and am0 * alpha[n, 0] < 0.0):
             continue
         log_kappa = -gamma * pw_sq_dist(xm, &SV[n, 0], d)
-        wd = c_merge_pair(am, &alpha[n, 0], c, log_kappa, eps, &h, az)   # eq. 18, 19
+        if solver == MERGE_LOOKUP_WD:                                # G&Q Alg. 1, lines 5-9 by lookup
+            wd = merge_wd_lookup_c(am0, alpha[n, 0], log_kappa, wd_table, G)
+        elif solver == MERGE_LOOKUP_H:                               # G&Q Alg. 1, lines 5-9, h by lookup
+            wd = merge_pair_lookup_c(am0, alpha[n, 0], log_kappa, SOLVER_LOOKUP_H, h_table, wd_table, G,
+                                     &h, &k_mz, &k_nz)
+            az[0] = am0 * k_mz + alpha[n, 0] * k_nz
+        else:
+            wd = c_merge_pair(am, &alpha[n, 0], c, log_kappa, eps, &h, az)   # eq. 18, 19
         if wd < best_wd:
             best_n = n
             best_wd = wd
             best_h = h
-            memcpy(best_az, az, c * sizeof(double))
+            best_lk = log_kappa
+            if solver != MERGE_LOOKUP_WD:
+                memcpy(best_az, az, c * sizeof(double))
     m_out[0] = m
     if best_n < 0:                                   # no partner of equal sign: remove m
         n_out[0] = -1
         wd_out[0] = wd_removal
         return c_remove_sv(SV, alpha, n_sv, m)
+    if solver == MERGE_LOOKUP_WD:                    # G&Q Alg. 1, lines 13-14: h only for the chosen partner
+        best_wd = merge_pair_lookup_c(am0, alpha[best_n, 0], best_lk, SOLVER_LOOKUP_H, h_table, wd_table, G,
+                                      &best_h, &k_mz, &k_nz)
+        best_az[0] = am0 * k_mz + alpha[best_n, 0] * k_nz
     for k in range(d):
         SV[m, k] = best_h * SV[m, k] + (1.0 - best_h) * SV[best_n, k]   # eq. 18: z = h x_m + (1-h) x_n
     for k in range(c):
@@ -265,6 +290,73 @@ cdef Py_ssize_t c_maintain_merge(double[:, ::1] SV, double[:, ::1] alpha, Py_ssi
     n_out[0] = best_n
     wd_out[0] = best_wd
     return c_remove_sv(SV, alpha, n_sv, best_n)                         # Alg. 2, merging, line 2
+
+
+cdef inline double _exact_wd(double a_m, double a_n, double h, double log_kappa) noexcept nogil:
+    """Exact WD of merging a binary pair with coefficient ``h`` (as ``refsvm.budget._exact_wd``)."""
+    cdef double u = 1.0 - h
+    cdef double k_mz = exp(u * u * log_kappa)
+    cdef double k_nz = exp(h * h * log_kappa)
+    cdef double a_z = a_m * k_mz + a_n * k_nz
+    cdef double wd = a_m * a_m + a_n * a_n + 2.0 * exp(log_kappa) * (a_m * a_n) - a_z * a_z
+    return 0.0 if 0.0 > wd else wd
+
+
+cdef void c_merge_compare(const double[:, ::1] SV, const double[:, ::1] alpha, Py_ssize_t n_sv,
+                          double gamma, double eps, const double* h_table, const double* wd_table,
+                          Py_ssize_t G, unsigned char* same, double* factor,
+                          double* wd) noexcept nogil:
+    """Comparison mode (binary): see ``refsvm.budget.merge_compare``; writes 4 entries to each output."""
+    cdef Py_ssize_t d = SV.shape[1], n, k
+    cdef Py_ssize_t best_n[4]
+    cdef double best_crit[4]
+    cdef double best_h[4]
+    cdef double best_lk[4]
+    cdef double crit[4]
+    cdef double hs[4]
+    cdef double wd_removal, a_m, a_n, log_kappa, az, k_mz, k_nz
+    cdef Py_ssize_t m = c_select_smallest(SV, alpha, n_sv, KERNEL_RBF, gamma, 0.0, 0.0, &wd_removal)
+    cdef const double* xm = &SV[m, 0]
+    a_m = alpha[m, 0]
+    for k in range(4):
+        best_n[k] = -1
+        best_crit[k] = INFINITY
+        best_h[k] = 0.0
+        best_lk[k] = 0.0
+    for n in range(n_sv):
+        if n == m or a_m * alpha[n, 0] < 0.0:
+            continue
+        a_n = alpha[n, 0]
+        log_kappa = -gamma * pw_sq_dist(xm, &SV[n, 0], d)
+        crit[0] = c_merge_pair(&alpha[m, 0], &alpha[n, 0], 1, log_kappa, eps, &hs[0], &az)
+        crit[1] = c_merge_pair(&alpha[m, 0], &alpha[n, 0], 1, log_kappa, EPS_PRECISE, &hs[1], &az)
+        crit[2] = merge_pair_lookup_c(a_m, a_n, log_kappa, SOLVER_LOOKUP_H, h_table, wd_table, G,
+                                      &hs[2], &k_mz, &k_nz)
+        crit[3] = merge_wd_lookup_c(a_m, a_n, log_kappa, wd_table, G)
+        hs[3] = 0.0
+        for k in range(4):
+            if crit[k] < best_crit[k]:
+                best_n[k] = n
+                best_crit[k] = crit[k]
+                best_h[k] = hs[k]
+                best_lk[k] = log_kappa
+    for k in range(4):
+        same[k] = 1
+        factor[k] = 1.0
+        wd[k] = wd_removal
+    if best_n[1] < 0:
+        return
+    for k in range(4):
+        a_n = alpha[best_n[k], 0]
+        if k == 3:                                   # Lookup-WD looks h up for its chosen partner only
+            best_h[k] = bilinear_ptr(h_table, G, relative_weight(a_m, a_n), exp(best_lk[k]))
+        wd[k] = _exact_wd(a_m, a_n, best_h[k], best_lk[k])
+        same[k] = best_n[k] == best_n[1]
+    for k in range(4):
+        if wd[1] > 0.0:
+            factor[k] = wd[k] / wd[1]
+        else:
+            factor[k] = 1.0 if wd[k] <= 0.0 else INFINITY
 
 
 cdef int c_maintain_projection_solve(double[:, ::1] SV, double[:, ::1] alpha, Py_ssize_t n_sv,
@@ -652,15 +744,49 @@ def merge_pair(alpha_m, alpha_n, log_kappa, eps):
     return float(h), (float(az[0]) if scalar else az), float(wd)
 
 
-def maintain_merge(SV, alpha, n_sv, gamma, eps):
+_SOLVER_CODES = {"gss": MERGE_GSS, "gss-precise": MERGE_GSS_PRECISE,
+                 "lookup-h": MERGE_LOOKUP_H, "lookup-wd": MERGE_LOOKUP_WD}
+
+
+def _solver_code(merge_solver):
+    return _SOLVER_CODES[merge_solver]
+
+
+def _c_tables(tables, needed):
+    """C-contiguous float64 ``(h_table, wd_table)`` (loaded with ``get_tables()`` if None), or
+    1x1 dummies when no lookup is needed (the C cores then never read them)."""
+    if not needed:
+        dummy = np.zeros((1, 1))
+        return dummy, dummy
+    if tables is None:
+        from refsvm.lookup import get_tables
+        tables = get_tables()
+    h_table, wd_table = tables
+    h_table = np.ascontiguousarray(h_table, dtype=np.float64)
+    wd_table = np.ascontiguousarray(wd_table, dtype=np.float64)
+    if h_table.ndim != 2 or h_table.shape[0] != h_table.shape[1] or h_table.shape[0] < 2 \
+            or wd_table.shape != h_table.shape:
+        raise ValueError(f"tables must be two (G + 1, G + 1) arrays, got shapes {h_table.shape}, {wd_table.shape}")
+    return h_table, wd_table
+
+
+def maintain_merge(SV, alpha, n_sv, gamma, eps, merge_solver="gss", tables=None):
     """Merge the smallest SV ``m`` with the partner ``n`` of least weight degradation.
 
     Gaussian kernel only (``k(x, x) = 1``).  Returns ``(n_sv, m, n, WD)``; ``n``
     is -1 when a binary model has no partner of equal sign and ``m`` was removed.
+    ``merge_solver`` and ``tables``: see :func:`refsvm.budget.maintain_merge`.
     """
     _check_eps(eps)
     S, cs = _inplace(SV, "SV")
     A, ca = _inplace(alpha, "alpha")
+    check_merge_solver(merge_solver, A.shape[1] == 1)
+    cdef int code = _solver_code(merge_solver)
+    cdef double e = merge_solver_eps(merge_solver, eps)
+    th, tw = _c_tables(tables, merge_solver in LOOKUP_SOLVERS)
+    cdef const double[:, ::1] thv = th
+    cdef const double[:, ::1] twv = tw
+    cdef Py_ssize_t G = thv.shape[0] - 1
     cdef Py_ssize_t n = _check_model(S, A, n_sv), m, partner
     if n == 0:
         raise ValueError("attempt to get argmin of an empty sequence")
@@ -668,16 +794,54 @@ def maintain_merge(SV, alpha, n_sv, gamma, eps):
     cdef double[:, ::1] Sv = S
     cdef double[:, ::1] Av = A
     cdef double[::1] wv = work
-    cdef double g = gamma, e = eps, wd
+    cdef double g = gamma, wd
     with nogil:
-        n = c_maintain_merge(Sv, Av, n, g, e, wv, &m, &partner, &wd)
+        n = c_maintain_merge(Sv, Av, n, g, e, code, &thv[0, 0], &twv[0, 0], G, wv, &m, &partner, &wd)
     _writeback(SV, S, cs)
     _writeback(alpha, A, ca)
     return int(n), int(m), int(partner), float(wd)
 
 
-def maintain(strategy, SV, alpha, n_sv, kernel, gamma, degree, coef0, merge_eps, projection_ridge):
-    """Dispatch one budget-maintenance step (Alg. 1, line 10).  Returns ``(n_sv, p, n, WD)``."""
+def merge_compare(SV, alpha, n_sv, gamma, merge_eps, tables=None):
+    """Comparison mode: the decisions of all four merge solvers on one merge event (nothing changes).
+
+    Returns ``(same, factor, wd)``; see :func:`refsvm.budget.merge_compare`.
+    """
+    _check_eps(merge_eps)
+    S = np.ascontiguousarray(SV, dtype=np.float64)
+    A = np.ascontiguousarray(alpha, dtype=np.float64)
+    if S.ndim != 2 or A.ndim != 2:
+        raise ValueError("SV and alpha must be 2-D arrays")
+    if A.shape[1] != 1:
+        raise ValueError("merge_compare needs a binary model (the lookup solvers do not apply to multi-class)")
+    cdef Py_ssize_t n = _check_model(S, A, n_sv)
+    if n == 0:
+        raise ValueError("attempt to get argmin of an empty sequence")
+    th, tw = _c_tables(tables, True)
+    cdef const double[:, ::1] thv = th
+    cdef const double[:, ::1] twv = tw
+    cdef const double[:, ::1] Sv = S
+    cdef const double[:, ::1] Av = A
+    same = np.zeros(4, dtype=np.uint8)
+    factor = np.zeros(4)
+    wd = np.zeros(4)
+    cdef unsigned char[::1] sv_ = same
+    cdef double[::1] fv = factor
+    cdef double[::1] wv = wd
+    cdef double g = gamma, e = merge_eps
+    with nogil:
+        c_merge_compare(Sv, Av, n, g, e, &thv[0, 0], &twv[0, 0], thv.shape[0] - 1, &sv_[0], &fv[0], &wv[0])
+    return same.astype(bool), factor, wd
+
+
+def maintain(strategy, SV, alpha, n_sv, kernel, gamma, degree, coef0, merge_eps, projection_ridge,
+             merge_solver="gss", tables=None):
+    """Dispatch one budget-maintenance step (Alg. 1, line 10).  Returns ``(n_sv, p, n, WD)``.
+
+    ``merge_solver`` and ``tables`` are passed to :func:`maintain_merge` (ignored by
+    removal and projection, but validated).
+    """
+    check_merge_solver(merge_solver)
     if strategy == "removal":
         return maintain_removal(SV, alpha, n_sv, kernel, gamma, degree, coef0)
     if strategy == "projection":
@@ -685,5 +849,5 @@ def maintain(strategy, SV, alpha, n_sv, kernel, gamma, degree, coef0, merge_eps,
     if strategy == "merge":
         if kernel != "rbf":
             raise ValueError("maintenance='merge' requires kernel='rbf' (merging relies on the Gaussian kernel)")
-        return maintain_merge(SV, alpha, n_sv, gamma, merge_eps)
+        return maintain_merge(SV, alpha, n_sv, gamma, merge_eps, merge_solver, tables)
     raise ValueError(f"maintenance must be one of {MAINTENANCE}, got {strategy!r}")

@@ -10,22 +10,11 @@ operations in the same order as its counterpart in :mod:`refsvm.lookup`
 return the same bits on the same libm (no ``-ffast-math``, no FMA contraction
 on x86-64).
 
-``(1 - h) ** 2`` in the reference is Python's ``**``, i.e. libm's ``pow``,
-which does not always round like ``x * x``; ``lookup_libm_pow`` calls libm's
-``pow`` through a volatile pointer so that the compiler cannot replace it by a
-multiplication (the same trick as ``libm_pow`` in ``kernels.pxd``, under its own
-name so that both can be included in one module).
+``(1 - h)^2`` is ``(1 - h) * (1 - h)`` in both paths (the reference used
+Python's ``** 2``, i.e. libm's ``pow``, until table format version 2).
 """
 
 from libc.math cimport exp
-
-cdef extern from *:
-    """
-    #include <math.h>
-    static double (* volatile refsvm_lookup_pow_ptr)(double, double) = pow;
-    static inline double refsvm_lookup_libm_pow(double x, double y) { return refsvm_lookup_pow_ptr(x, y); }
-    """
-    double lookup_libm_pow "refsvm_lookup_libm_pow" (double x, double y) noexcept nogil
 
 cdef enum:
     SOLVER_LOOKUP_H = 0
@@ -95,7 +84,8 @@ cdef inline double merge_pair_lookup_c(double a_m, double a_n, double log_kappa,
     cdef double m = relative_weight(a_m, a_n)        # Alg. 1, line 5 (corrected)
     cdef double kappa = exp(log_kappa)               # Alg. 1, line 6
     cdef double h = bilinear_ptr(h_table, G, m, kappa)   # Alg. 1, line 7 by lookup
-    cdef double k_mz = exp(lookup_libm_pow(1.0 - h, 2.0) * log_kappa)
+    cdef double u = 1.0 - h
+    cdef double k_mz = exp(u * u * log_kappa)
     cdef double k_nz = exp(h * h * log_kappa)
     cdef double a_z, wd, total
     h_out[0] = h
