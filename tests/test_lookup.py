@@ -317,15 +317,18 @@ def test_h_continuous_at_one_half_above_e_minus_2(kappa):
 
 
 def test_h_interpolation_inaccurate_only_across_the_jump(tables):
-    """Documented behaviour: the cell [1/2 - Delta, 1/2] blends the two modes for kappa < e^-2."""
+    """The cell [1/2 - Delta, 1/2] blends the two modes for kappa < e^-2 when
+    interpolated the printed way (``bilinear`` on the h table); ``lookup_h``
+    reads the symmetric half instead and is accurate there."""
     h_table, wd_table = tables
     kappa = 0.05
     m = 0.5 - DELTA / 2                               # centre of the straddling cell
     h_direct, wd_direct = (float(v[0]) for v in lookup.merge_functions([m], [kappa]))
     assert h_direct < 0.2                             # the lower mode is dominant here
-    h_interp = lookup.lookup_h(m, kappa, h_table)
-    assert abs(h_interp - 0.5) < 0.05                 # but interpolation lands near the local minimum of s
-    assert abs(h_interp - h_direct) > 0.3
+    h_printed = lookup.bilinear(m, kappa, h_table)
+    assert abs(h_printed - 0.5) < 0.05                # the printed interpolation lands near the local minimum of s
+    assert abs(h_printed - h_direct) > 0.3
+    assert abs(lookup.lookup_h(m, kappa, h_table) - h_direct) < 1e-3   # the symmetric reading does not
     # WD stays continuous and its interpolation accurate
     assert abs(lookup.lookup_wd(m, kappa, wd_table) - wd_direct) < WD_BOUND
     # one cell to the right both nodes hold the upper mode: accurate again
@@ -626,3 +629,56 @@ def test_plot_merge_functions(tmp_path):
     with pytest.raises(ValueError, match="3-D"):
         plot_merge_functions(grid_size=10, ax=(plt.gca(), plt.gca()))
     plt.close("all")
+
+
+# ----------------------------------------------------------------------------
+# the symmetric reading of the h table (correction of the printed method)
+# ----------------------------------------------------------------------------
+
+def _brute_force_h(m, kappa, n_grid=200_001):
+    """argmax over a fine grid of h in [0, 1] of ||alpha_z(h)||^2 for alpha = (m, 1-m); independent of refsvm."""
+    h = np.linspace(0.0, 1.0, n_grid)
+    s = m * kappa ** ((1.0 - h) ** 2) + (1.0 - m) * kappa ** (h ** 2)
+    wd = m * m + (1 - m) ** 2 + 2 * m * (1 - m) * kappa - s * s
+    return h[np.argmax(s)], wd.min(), h
+
+
+@pytest.mark.parametrize("module", ["refsvm.lookup", "refsvm._fast.lookup"])
+def test_symmetric_h_lookup_in_the_straddling_cell(module):
+    """Just below m = 1/2 with kappa < e^-2 the looked-up h is on the right branch.
+
+    Interpolating across m = 1/2 (the printed method) blends the two modes of
+    Lemma 1; ``lookup_h`` uses h(m, kappa) = 1 - h(1 - m, kappa) instead.  The
+    oracle is a brute-force maximisation over a grid of h, and the weight
+    degradation of the looked-up h must be within 1 % of the optimum.
+    """
+    import importlib
+
+    lk = importlib.import_module(module)
+    h_table, _ = lk.get_tables()
+    G = h_table.shape[0] - 1
+    rng = np.random.default_rng(7)
+    printed_bad = 0
+    for _ in range(40):
+        m = 0.5 - rng.uniform(0.0, 1.0) / G          # inside the cell [1/2 - 1/G, 1/2)
+        kappa = math.exp(-2.0) * rng.uniform(0.0, 0.9)
+        h_best, wd_best, _ = _brute_force_h(m, kappa)
+        h = lk.lookup_h(m, kappa, h_table)
+        s = m * kappa ** ((1 - h) ** 2) + (1 - m) * kappa ** (h ** 2)
+        wd = m * m + (1 - m) ** 2 + 2 * m * (1 - m) * kappa - s * s
+        assert wd <= wd_best * 1.01 + 1e-12, (m, kappa, h, h_best)
+        hp = lk.bilinear(m, kappa, h_table)           # the printed way, for contrast
+        sp = m * kappa ** ((1 - hp) ** 2) + (1 - m) * kappa ** (hp ** 2)
+        printed_bad += (m * m + (1 - m) ** 2 + 2 * m * (1 - m) * kappa - sp * sp) > wd_best * 1.01 + 1e-12
+    assert printed_bad > 10   # the printed interpolation really is wrong here (the test can tell)
+
+
+def test_symmetric_h_lookup_array_matches_scalar():
+    from refsvm import lookup as lk
+
+    h_table, _ = lk.get_tables()
+    rng = np.random.default_rng(3)
+    m = rng.uniform(0, 1, 500)
+    kappa = rng.uniform(0, 1, 500)
+    scalar = np.array([lk.lookup_h(a, b, h_table) for a, b in zip(m, kappa)])
+    np.testing.assert_array_equal(lk.lookup_h_array(m, kappa, h_table), scalar)

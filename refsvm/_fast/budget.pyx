@@ -39,7 +39,7 @@ from libc.string cimport memcpy
 
 from refsvm._fast.kernels cimport (KERNEL_RBF, blas_small_dot, kernel_code, kernel_self,
                                    kernel_value, pw_dot, pw_sq_dist, pw_sq_sum)
-from refsvm._fast.lookup cimport (SOLVER_LOOKUP_H, bilinear_ptr, merge_pair_lookup_c,
+from refsvm._fast.lookup cimport (SOLVER_LOOKUP_H, bilinear_ptr, lookup_h_c, merge_pair_lookup_c,
                                   merge_wd_lookup_c, relative_weight)
 
 from refsvm.budget import (COMPARE_SOLVERS, LOOKUP_SOLVERS, MERGE_SOLVERS,  # noqa: F401
@@ -349,7 +349,7 @@ cdef void c_merge_compare(const double[:, ::1] SV, const double[:, ::1] alpha, P
     for k in range(4):
         a_n = alpha[best_n[k], 0]
         if k == 3:                                   # Lookup-WD looks h up for its chosen partner only
-            best_h[k] = bilinear_ptr(h_table, G, relative_weight(a_m, a_n), exp(best_lk[k]))
+            best_h[k] = lookup_h_c(h_table, G, relative_weight(a_m, a_n), exp(best_lk[k]))
         wd[k] = _exact_wd(a_m, a_n, best_h[k], best_lk[k])
         same[k] = best_n[k] == best_n[1]
     for k in range(4):

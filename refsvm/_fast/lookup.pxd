@@ -54,6 +54,13 @@ cdef inline double bilinear_mv(const double[:, ::1] table, double m, double kapp
     return bilinear_ptr(&table[0, 0], table.shape[0] - 1, m, kappa)
 
 
+cdef inline double lookup_h_c(const double* h_table, Py_ssize_t G, double m, double kappa) noexcept nogil:
+    """``h(m, kappa)`` read from the half ``m >= 1/2``: ``h(m) = 1 - h(1 - m)`` (see ``refsvm.lookup.lookup_h``)."""
+    if m < 0.5:
+        return 1.0 - bilinear_ptr(h_table, G, 1.0 - m, kappa)
+    return bilinear_ptr(h_table, G, m, kappa)
+
+
 cdef inline double relative_weight(double a_m, double a_n) noexcept nogil:
     """``m = alpha_m / (alpha_m + alpha_n)`` (1/2 if both vanish)."""
     cdef double total = a_m + a_n
@@ -83,7 +90,7 @@ cdef inline double merge_pair_lookup_c(double a_m, double a_n, double log_kappa,
     """
     cdef double m = relative_weight(a_m, a_n)        # Alg. 1, line 5 (corrected)
     cdef double kappa = exp(log_kappa)               # Alg. 1, line 6
-    cdef double h = bilinear_ptr(h_table, G, m, kappa)   # Alg. 1, line 7 by lookup
+    cdef double h = lookup_h_c(h_table, G, m, kappa)     # Alg. 1, line 7 by lookup
     cdef double u = 1.0 - h
     cdef double k_mz = exp(u * u * log_kappa)
     cdef double k_nz = exp(h * h * log_kappa)

@@ -74,7 +74,10 @@ def bilinear_array(m, kappa, table):
 
 
 def lookup_h(m, kappa, h_table):
-    """``h(m, kappa)`` by bilinear interpolation (replaces Alg. 1, line 7, GSS)."""
+    """``h(m, kappa)`` by bilinear interpolation (replaces Alg. 1, line 7, GSS); symmetric reading, see the reference."""
+    m = float(m)
+    if m < 0.5:
+        return 1.0 - bilinear(1.0 - m, kappa, h_table)
     return bilinear(m, kappa, h_table)
 
 
@@ -87,8 +90,11 @@ def lookup_wd(m, kappa, wd_table):
 
 
 def lookup_h_array(m, kappa, h_table):
-    """Vectorised :func:`lookup_h`."""
-    return bilinear_array(m, kappa, h_table)
+    """Vectorised :func:`lookup_h` (same symmetric reading)."""
+    m = np.asarray(m, dtype=np.float64)
+    lower = m < 0.5
+    h = bilinear_array(np.where(lower, 1.0 - m, m), kappa, h_table)
+    return np.where(lower, 1.0 - h, h)
 
 
 def lookup_wd_array(m, kappa, wd_table):
