@@ -113,7 +113,7 @@ def _cmd_train(args):
         budget=args.budget, lam=lam, gamma=args.gamma, kernel=args.kernel,
         degree=args.degree, coef0=args.coef0, learning_rate=args.learning_rate,
         eta=args.eta, radius=args.radius, maintenance=args.maintenance,
-        merge_eps=args.merge_eps, fit_bias=args.fit_bias, epochs=args.epochs,
+        merge_eps=args.merge_eps, merge_solver=args.merge_solver, fit_bias=args.fit_bias, epochs=args.epochs,
         backend=args.backend, random_state=args.random_state,
     )
     start = time.perf_counter()
@@ -236,6 +236,9 @@ def build_parser():
                        default="merge")
     train.add_argument("--merge-eps", type=float, default=0.01,
                        help="golden-section search precision of merging")
+    train.add_argument("--merge-solver", choices=["gss", "gss-precise", "lookup-h", "lookup-wd"],
+                       default="gss", help="how merging finds h: golden-section search or a table lookup "
+                       "(Glasmachers & Qaadan; binary problems only)")
     train.add_argument("--fit-bias", action="store_true", help="learn an unregularised bias")
     train.add_argument("--epochs", type=int, default=1, help="passes over the data (default 1)")
     train.add_argument("--backend", choices=["fast", "python"], default="fast")

@@ -143,3 +143,18 @@ def test_command_line_entry_point_has_no_traceback(libsvm_files, tmp_path):
     assert proc.returncode == 2
     assert "gamma must be" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("solver", ["gss-precise", "lookup-wd"])
+def test_merge_solver_option_reaches_the_estimator(libsvm_files, tmp_path, capsys, solver):
+    """``--merge-solver`` trains the same model as ``BudgetedSVC(merge_solver=...)``."""
+    train, _ = libsvm_files
+    model = tmp_path / "m.npz"
+    assert main(["train", str(train), str(model), *TRAIN_OPTS, "--merge-solver", solver]) == 0
+    from sklearn.datasets import load_svmlight_file
+
+    X, y = load_svmlight_file(str(train))          # the very numbers the CLI read
+    X = X.toarray()
+    est = BudgetedSVC(budget=20, gamma=20, epochs=3, random_state=1, merge_solver=solver).fit(X, y)
+    loaded = BudgetedSVC.load(model)
+    np.testing.assert_allclose(loaded.decision_function(X), est.decision_function(X), rtol=1e-12, atol=1e-12)
