@@ -49,6 +49,7 @@ import numpy as np
 
 from .budget import check_merge_solver, maintain, merge_compare as _merge_compare
 from .kernels import kernel_matrix, kernel_row
+from .validation import check_bsgd_arguments
 
 LEARNING_RATES = ("pegasos", "norma", "perceptron")
 
@@ -129,9 +130,11 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
     -------
     BSGDResult
     """
-    X = np.ascontiguousarray(X, dtype=np.float64)
-    y = np.asarray(y, dtype=np.int64)
-    order = np.asarray(order, dtype=np.int64)
+    X, y, order = check_bsgd_arguments(
+        X, y, order, n_classes=n_classes, budget=budget, lam=lam, learning_rate=learning_rate,
+        eta=eta, radius=radius, maintenance=maintenance, kernel=kernel, gamma=gamma, degree=degree,
+        coef0=coef0, merge_eps=merge_eps, projection_ridge=projection_ridge, merge_solver=merge_solver,
+        sv=sv, alpha=alpha, bias=bias, t0=t0)
     binary = n_classes == 2
     c = 1 if binary else n_classes
     if learning_rate == "perceptron":

@@ -164,3 +164,75 @@ def check_option(value, name, allowed):
         choices = ", ".join(repr(a) for a in allowed)
         raise ValueError(f"{name} must be one of {choices}; got {value!r}")
     return value
+
+
+def check_bsgd_arguments(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
+                         maintenance, kernel, gamma, degree, coef0, merge_eps, projection_ridge,
+                         merge_solver, sv, alpha, bias, t0):
+    """Check the arguments of ``bsgd`` (both backends call this before any work).
+
+    The function layer is public API, so it refuses what the estimator
+    refuses, with an error naming the parameter, instead of looping forever
+    (``merge_eps = 0``) or returning a meaningless model (``gamma <= 0``,
+    ``budget < 2``).  Returns ``(X, y, order)`` as C-contiguous float64 /
+    int64 arrays.
+    """
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    if X.ndim != 2:
+        raise ValueError(f"X must be a 2-D array (n_samples, n_features); got shape {X.shape}")
+    if not np.all(np.isfinite(X)):
+        raise ValueError("X contains NaN or infinity")
+    y = np.asarray(y)
+    if y.ndim != 1 or y.shape[0] != X.shape[0]:
+        raise ValueError(f"y must have shape ({X.shape[0]},) to match X; got {y.shape}")
+    if y.size and not np.all(np.asarray(y, dtype=np.float64) == np.round(np.asarray(y, dtype=np.float64))):
+        raise ValueError("y must hold integer labels")
+    y = np.ascontiguousarray(y, dtype=np.int64)
+    order = np.ascontiguousarray(order, dtype=np.int64)
+    if order.ndim != 1:
+        raise ValueError(f"order must be a 1-D array of indices into X; got shape {order.shape}")
+    if order.size and (order.min() < 0 or order.max() >= X.shape[0]):
+        raise ValueError(f"order must hold indices in 0..{X.shape[0] - 1}")
+    n_classes = check_int(n_classes, "n_classes", 2)
+    used = y[order] if order.size else y[:0]
+    if n_classes == 2:
+        if used.size and not np.all(np.abs(used) == 1):
+            raise ValueError("y must hold labels -1 and +1 for a binary problem (n_classes=2)")
+    elif used.size and (used.min() < 0 or used.max() >= n_classes):
+        raise ValueError(f"y must hold labels 0..{n_classes - 1} for n_classes={n_classes}")
+    budget = check_budget(budget)
+    check_option(learning_rate, "learning_rate", ("pegasos", "norma", "perceptron"))
+    check_option(maintenance, "maintenance", ("removal", "projection", "merge"))
+    check_option(kernel, "kernel", ("rbf", "linear", "poly"))
+    check_option(merge_solver, "merge_solver", ("gss", "gss-precise", "lookup-h", "lookup-wd"))
+    if learning_rate in ("pegasos", "norma"):
+        check_positive(lam, "lam")
+    if learning_rate in ("norma", "perceptron"):
+        check_positive(eta, "eta")
+    if learning_rate == "perceptron" and not (isinstance(radius, numbers.Real) and radius > 0):
+        raise ValueError(f"radius must be a number > 0 (inf switches the projection off); got {radius!r}")
+    if kernel in ("rbf", "poly"):
+        check_positive(gamma, "gamma")
+    if kernel == "poly":
+        check_int(degree, "degree", 1)
+        if not (isinstance(coef0, numbers.Real) and np.isfinite(coef0)):
+            raise ValueError(f"coef0 must be a finite number; got {coef0!r}")
+    if maintenance == "merge":
+        if kernel != "rbf":
+            raise ValueError("maintenance='merge' requires kernel='rbf' (merging relies on the Gaussian kernel)")
+        check_positive(merge_eps, "merge_eps")
+    if maintenance == "projection":
+        check_positive(projection_ridge, "projection_ridge", allow_zero=True)
+    check_int(t0, "t0", 0)
+    c = 1 if n_classes == 2 else n_classes
+    if sv is not None and len(sv) > 0:
+        sv_shape, alpha_shape = np.shape(sv), np.shape(alpha)
+        if len(sv_shape) != 2 or sv_shape[1] != X.shape[1]:
+            raise ValueError(f"sv must have shape (n_sv, {X.shape[1]}); got {sv_shape}")
+        if alpha_shape != (sv_shape[0], c):
+            raise ValueError(f"alpha must have shape ({sv_shape[0]}, {c}); got {alpha_shape}")
+        if sv_shape[0] > budget:
+            raise ValueError(f"sv holds {sv_shape[0]} support vectors, more than budget={budget}")
+    if bias is not None and np.shape(bias) != (c,):
+        raise ValueError(f"bias must have shape ({c},); got {np.shape(bias)}")
+    return X, y, order

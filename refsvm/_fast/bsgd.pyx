@@ -49,6 +49,7 @@ without Python objects.  Differences in *how* (not *what*) is computed:
 import numpy as np
 
 from refsvm.bsgd import BSGDResult
+from refsvm.validation import check_bsgd_arguments
 from refsvm.budget import check_merge_solver, merge_solver_eps
 from refsvm._fast.budget import _SOLVER_CODES, _c_tables
 
@@ -390,8 +391,11 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
     -------
     refsvm.bsgd.BSGDResult
     """
-    X = np.ascontiguousarray(X, dtype=np.float64)
-    y = np.ascontiguousarray(y, dtype=np.int64)
+    X, y, order = check_bsgd_arguments(
+        X, y, order, n_classes=n_classes, budget=budget, lam=lam, learning_rate=learning_rate,
+        eta=eta, radius=radius, maintenance=maintenance, kernel=kernel, gamma=gamma, degree=degree,
+        coef0=coef0, merge_eps=merge_eps, projection_ridge=projection_ridge, merge_solver=merge_solver,
+        sv=sv, alpha=alpha, bias=bias, t0=t0)
     order = np.array(order, dtype=np.int64, copy=True, order="C")
     if X.ndim != 2:
         raise ValueError(f"X must be a 2-D array, got shape {X.shape}")
