@@ -138,6 +138,8 @@ def golden_section_search(f, lo, hi, eps):
     Returns the midpoint of the final bracket.  The compiled mirror performs
     exactly the same comparisons in the same order.
     """
+    if not eps > 0.0:                     # eps <= 0 (or NaN) would never end the loop
+        raise ValueError(f"merge_eps must be positive, got {eps!r}")
     a, b = lo, hi
     c = b - GOLDEN_RATIO * (b - a)
     d = a + GOLDEN_RATIO * (b - a)
