@@ -519,7 +519,7 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
         """
         check_is_fitted(self)
         X = self._check_X(X, reset=False)
-        return self.model_.decision_function(X)
+        return self.model_.decision_function(X, backend=self.backend)
 
     def predict(self, X):
         """Predicted class labels (from ``classes_``) for the rows of ``X``.
@@ -560,7 +560,7 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
         self.model_.save(path)
 
     @classmethod
-    def load(cls, path):
+    def load(cls, path, backend="fast"):
         """Make a fitted estimator from a model file written by :meth:`save`.
 
         The estimator predicts exactly as the saved one.  Its kernel
@@ -576,6 +576,9 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
         path : str or path-like
             A ``.npz`` file written by :meth:`save` or
             :meth:`refsvm.model.BudgetedModel.save`.
+        backend : {"fast", "python"}, default="fast"
+            Backend of the returned estimator (used for prediction: the
+            kernel values of the two backends agree to rounding).
 
         Returns
         -------
@@ -584,7 +587,7 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
         """
         model = BudgetedModel.load(path)
         est = cls(kernel=model.kernel, gamma=model.gamma, degree=model.degree,
-                  coef0=model.coef0,
+                  coef0=model.coef0, backend=backend,
                   maintenance="merge" if model.kernel == "rbf" else "removal")
         est.classes_ = np.asarray(model.classes)
         est.n_features_in_ = model.support_vectors.shape[1]

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .kernels import KERNELS, kernel_matrix
+from .backend import get_module
+from .kernels import KERNELS
 
 #: Version of the on-disk format written by :meth:`BudgetedModel.save`.
 FORMAT_VERSION = 1
@@ -61,19 +62,24 @@ class BudgetedModel:
         """Number of support vectors."""
         return self.support_vectors.shape[0]
 
-    def decision_function(self, X):
-        """``f(x)`` for every row of X: shape (n,) for binary, (n, c) for multi-class."""
+    def decision_function(self, X, backend="python"):
+        """``f(x)`` for every row of X: shape (n,) for binary, (n, c) for multi-class.
+
+        ``backend="fast"`` computes the kernel matrix with
+        :mod:`refsvm._fast.kernels` (same values to rounding, much faster).
+        """
         X = np.ascontiguousarray(X, dtype=np.float64)
         if self.n_support == 0:
             F = np.zeros((X.shape[0], self.coef.shape[1])) + self.bias
         else:
-            K = kernel_matrix(X, self.support_vectors, self.kernel, self.gamma, self.degree, self.coef0)
+            kernels = get_module("kernels", backend)
+            K = kernels.kernel_matrix(X, self.support_vectors, self.kernel, self.gamma, self.degree, self.coef0)
             F = K @ self.coef + self.bias
         return F[:, 0] if self.coef.shape[1] == 1 else F
 
-    def predict(self, X):
+    def predict(self, X, backend="python"):
         """Predicted labels, in the user's label set ``classes``."""
-        F = self.decision_function(X)
+        F = self.decision_function(X, backend=backend)
         if F.ndim == 1:
             return self.classes[(F > 0).astype(np.intp)]
         return self.classes[np.argmax(F, axis=1)]
