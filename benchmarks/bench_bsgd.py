@@ -48,6 +48,7 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
 import numpy as np  # noqa: E402
+from _common import cpu_model  # noqa: E402
 
 #: Hyper-parameters per data set (C, gamma): Glasmachers & Qaadan, Table 1.
 PARAMS = {
@@ -75,15 +76,7 @@ TARGET_SPEEDUP = 50.0
 # ----------------------------------------------------------------------------
 
 def machine_info():
-    cpu = platform.processor() or "unknown"
-    try:
-        with open("/proc/cpuinfo") as fh:
-            for line in fh:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
+    cpu = cpu_model()
     try:
         usable = len(os.sched_getaffinity(0))
     except AttributeError:

@@ -51,6 +51,7 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
 import numpy as np  # noqa: E402
+from _common import cpu_model  # noqa: E402
 
 #: (C, gamma, standardise): Glasmachers & Qaadan, Table 1.
 PARAMS = {
@@ -64,15 +65,7 @@ SOLVERS = ("gss", "gss-precise", "lookup-h", "lookup-wd")
 
 
 def machine():
-    cpu = platform.processor() or ""
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
+    cpu = cpu_model()
     try:
         import refsvm
         version = refsvm.__version__

@@ -44,6 +44,7 @@ import pytest
 
 import refsvm._fast.bsgd as fast_bsgd
 import refsvm.bsgd as ref_bsgd
+from _helpers import blobs, checkerboard
 
 RTOL = 1e-9
 ATOL_REL = 1e-12
@@ -52,24 +53,6 @@ ATOL_REL = 1e-12
 # ----------------------------------------------------------------------------
 # fixtures
 # ----------------------------------------------------------------------------
-
-def checkerboard(n=300, seed=0):
-    """2-D 4x4 checkerboard on [-2, 2]^2, labels in {-1, +1}, 5 % label noise."""
-    rng = np.random.default_rng(seed)
-    X = rng.uniform(-2.0, 2.0, size=(n, 2))
-    y = np.where((np.floor(X[:, 0]) + np.floor(X[:, 1])) % 2 == 0, 1, -1)
-    y[rng.random(n) < 0.05] *= -1
-    return X, y.astype(np.int64)
-
-
-def blobs(n=300, n_classes=3, seed=0):
-    """Overlapping 2-D Gaussian blobs, labels in 0..n_classes-1."""
-    rng = np.random.default_rng(seed)
-    centers = rng.uniform(-2.0, 2.0, size=(n_classes, 2))
-    y = rng.integers(0, n_classes, size=n)
-    X = centers[y] + 0.8 * rng.standard_normal((n, 2))
-    return X, y.astype(np.int64)
-
 
 def linear_problem(n=300, n_classes=2, d=30, seed=0):
     """Gaussian points in d = 30 dimensions, labels from random linear scores plus noise.

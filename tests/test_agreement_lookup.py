@@ -38,26 +38,11 @@ import refsvm._fast.budget as fast_budget
 import refsvm.bsgd as ref_bsgd
 import refsvm.budget as ref_budget
 from refsvm.lookup import get_tables
+from _helpers import blobs, checkerboard
 
 SOLVERS = ("gss", "gss-precise", "lookup-h", "lookup-wd")
 RTOL = 1e-9
 DISCRETE = ("added", "maint_step", "maint_index", "maint_partner")
-
-
-def checkerboard(n=300, seed=0):
-    rng = np.random.default_rng(seed)
-    X = rng.uniform(-2.0, 2.0, size=(n, 2))
-    y = np.where((np.floor(X[:, 0]) + np.floor(X[:, 1])) % 2 == 0, 1, -1)
-    y[rng.random(n) < 0.05] *= -1
-    return X, y.astype(np.int64)
-
-
-def blobs(n=300, n_classes=3, seed=0):
-    rng = np.random.default_rng(seed)
-    centers = rng.uniform(-2.0, 2.0, size=(n_classes, 2))
-    y = rng.integers(0, n_classes, size=n)
-    X = centers[y] + 0.8 * rng.standard_normal((n, 2))
-    return X, y.astype(np.int64)
 
 
 def model(n_sv, c, seed, signs="mixed", d=3):

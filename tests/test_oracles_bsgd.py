@@ -30,19 +30,7 @@ import pytest
 
 from refsvm import bsgd as bsgd_module
 from refsvm.model import BudgetedModel
-
-
-def kern(A, B, kernel, gamma=1.0, degree=3, coef0=0.0):
-    A = np.atleast_2d(np.asarray(A, dtype=np.float64))
-    B = np.atleast_2d(np.asarray(B, dtype=np.float64))
-    if kernel == "rbf":
-        diff = A[:, None, :] - B[None, :, :]
-        return np.exp(-gamma * np.einsum("ijk,ijk->ij", diff, diff))
-    if kernel == "linear":
-        return np.einsum("ik,jk->ij", A, B)
-    if kernel == "poly":
-        return (gamma * np.einsum("ik,jk->ij", A, B) + coef0) ** degree
-    raise AssertionError(kernel)
+from _helpers import kern
 
 
 def make_data(seed, n, n_test, d, n_classes):

@@ -28,6 +28,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from refsvm import budget
+from _helpers import kern
 
 # ---------------------------------------------------------------------------
 # independent helpers
@@ -37,20 +38,6 @@ from refsvm import budget
 H_GRID = np.linspace(0.0, 1.0, 100_001)
 H_STEP = H_GRID[1] - H_GRID[0]
 EPS64 = np.finfo(np.float64).eps
-
-
-def kern(A, B, kernel, gamma=1.0, degree=3, coef0=0.0):
-    """Kernel matrix written out from the definitions (broadcast differences)."""
-    A = np.atleast_2d(np.asarray(A, dtype=np.float64))
-    B = np.atleast_2d(np.asarray(B, dtype=np.float64))
-    if kernel == "rbf":
-        diff = A[:, None, :] - B[None, :, :]
-        return np.exp(-gamma * np.einsum("ijk,ijk->ij", diff, diff))
-    if kernel == "linear":
-        return np.einsum("ik,jk->ij", A, B)
-    if kernel == "poly":
-        return (gamma * np.einsum("ik,jk->ij", A, B) + coef0) ** degree
-    raise AssertionError(kernel)
 
 
 def rkhs_sq_norm(X, C, kernel, gamma=1.0, degree=3, coef0=0.0):

@@ -1,0 +1,38 @@
+"""Helpers shared by several test modules (pytest puts ``tests/`` on sys.path:
+``pythonpath`` in pyproject.toml; the repository root is not, so ``refsvm``
+is still the installed package).  Everything here is written out from the
+definitions, independently of the code under test."""
+
+import numpy as np
+
+
+def kern(A, B, kernel, gamma=1.0, degree=3, coef0=0.0):
+    """Kernel matrix written out from the definitions (broadcast differences)."""
+    A = np.atleast_2d(np.asarray(A, dtype=np.float64))
+    B = np.atleast_2d(np.asarray(B, dtype=np.float64))
+    if kernel == "rbf":
+        diff = A[:, None, :] - B[None, :, :]
+        return np.exp(-gamma * np.einsum("ijk,ijk->ij", diff, diff))
+    if kernel == "linear":
+        return np.einsum("ik,jk->ij", A, B)
+    if kernel == "poly":
+        return (gamma * np.einsum("ik,jk->ij", A, B) + coef0) ** degree
+    raise AssertionError(kernel)
+
+
+def checkerboard(n=300, seed=0):
+    """2-D 4x4 checkerboard on [-2, 2]^2, labels in {-1, +1}, 5 % label noise."""
+    rng = np.random.default_rng(seed)
+    X = rng.uniform(-2.0, 2.0, size=(n, 2))
+    y = np.where((np.floor(X[:, 0]) + np.floor(X[:, 1])) % 2 == 0, 1, -1)
+    y[rng.random(n) < 0.05] *= -1
+    return X, y.astype(np.int64)
+
+
+def blobs(n=300, n_classes=3, seed=0):
+    """Overlapping 2-D Gaussian blobs, labels in 0..n_classes-1."""
+    rng = np.random.default_rng(seed)
+    centers = rng.uniform(-2.0, 2.0, size=(n_classes, 2))
+    y = rng.integers(0, n_classes, size=n)
+    X = centers[y] + 0.8 * rng.standard_normal((n, 2))
+    return X, y.astype(np.int64)
