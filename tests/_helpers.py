@@ -36,3 +36,15 @@ def blobs(n=300, n_classes=3, seed=0):
     y = rng.integers(0, n_classes, size=n)
     X = centers[y] + 0.8 * rng.standard_normal((n, 2))
     return X, y.astype(np.int64)
+
+
+def run_passes(module, X, y, orders, kw):
+    """Run one pass per order, continuing model and t; returns the list of results."""
+    sv = alpha = bias = None
+    t = 0
+    results = []
+    for order in orders:
+        res = module.bsgd(X, y, order, sv=sv, alpha=alpha, bias=bias, t0=t, **kw)
+        sv, alpha, bias, t = res.sv, res.alpha, res.bias, res.t
+        results.append(res)
+    return results

@@ -44,7 +44,7 @@ import pytest
 
 import refsvm._fast.bsgd as fast_bsgd
 import refsvm.bsgd as ref_bsgd
-from _helpers import blobs, checkerboard
+from _helpers import blobs, checkerboard, run_passes
 
 RTOL = 1e-9
 ATOL_REL = 1e-12
@@ -93,18 +93,6 @@ def params(n_classes, learning_rate, maintenance, **overrides):
     )
     kw.update(overrides)
     return kw
-
-
-def run_passes(module, X, y, orders, kw):
-    """Run one pass per order, continuing model and t; returns the list of results."""
-    sv = alpha = bias = None
-    t = 0
-    results = []
-    for order in orders:
-        res = module.bsgd(X, y, order, sv=sv, alpha=alpha, bias=bias, t0=t, **kw)
-        sv, alpha, bias, t = res.sv, res.alpha, res.bias, res.t
-        results.append(res)
-    return results
 
 
 # ----------------------------------------------------------------------------

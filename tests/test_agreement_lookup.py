@@ -38,7 +38,7 @@ import refsvm._fast.budget as fast_budget
 import refsvm.bsgd as ref_bsgd
 import refsvm.budget as ref_budget
 from refsvm.lookup import get_tables
-from _helpers import blobs, checkerboard
+from _helpers import blobs, checkerboard, run_passes
 
 SOLVERS = ("gss", "gss-precise", "lookup-h", "lookup-wd")
 RTOL = 1e-9
@@ -65,17 +65,6 @@ def params(n_classes, learning_rate, merge_solver, **overrides):
     )
     kw.update(overrides)
     return kw
-
-
-def run_passes(module, X, y, orders, kw):
-    sv = alpha = bias = None
-    t = 0
-    results = []
-    for order in orders:
-        res = module.bsgd(X, y, order, sv=sv, alpha=alpha, bias=bias, t0=t, **kw)
-        sv, alpha, bias, t = res.sv, res.alpha, res.bias, res.t
-        results.append(res)
-    return results
 
 
 def assert_agree(fast, ref, rtol=RTOL):
