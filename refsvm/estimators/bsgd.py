@@ -1,4 +1,4 @@
-"""scikit-learn estimators built on the algorithm modules of refsvm.
+"""The BSGD estimator, built on the algorithm modules of refsvm.
 
 :class:`BudgetedSVC` is a thin layer over :func:`refsvm.bsgd.bsgd` (or its
 compiled mirror :func:`refsvm._fast.bsgd.bsgd`): it validates the input, maps
@@ -12,18 +12,12 @@ training, *Journal of Machine Learning Research* 13, 3103-3131.
 """
 
 import numbers
-import re
-from contextlib import contextmanager
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils import assert_all_finite, column_or_1d
-from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .backend import BACKENDS, get_module
-from .model import BudgetedModel
-from .validation import check_budget, check_int, check_option, check_positive
+from ..backend import BACKENDS, get_module
+from ..validation import check_budget, check_int, check_option, check_positive
+from ._base import BudgetedClassifierBase
 
 __all__ = ["BudgetedSVC"]
 
@@ -34,23 +28,7 @@ MERGE_SOLVERS = ("gss", "gss-precise", "lookup-h", "lookup-wd")
 LOOKUP_SOLVERS = ("lookup-h", "lookup-wd")
 
 
-@contextmanager
-def _naming(name):
-    """Re-raise a ValueError whose message does not mention ``name`` with it prepended.
-
-    scikit-learn's input checks say e.g. "Expected 2D array, got 1D array
-    instead"; every error of refsvm names the offending parameter.
-    """
-    try:
-        yield
-    except ValueError as exc:
-        message = str(exc)
-        if re.search(rf"\b{re.escape(name)}\b", message):
-            raise
-        raise ValueError(f"Invalid {name}: {message}") from exc
-
-
-class BudgetedSVC(ClassifierMixin, BaseEstimator):
+class BudgetedSVC(BudgetedClassifierBase):
     r"""Kernel SVM trained by budgeted stochastic gradient descent (BSGD).
 
     BSGD (Wang, Crammer and Vucetic, 2012, Algorithm 1) runs stochastic
@@ -303,8 +281,7 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
             fit_bias=bool(self.fit_bias),
         )
 
-    @staticmethod
-    def _check_solver_classes(params, classes):
+    def _check_solver_classes(self, params, classes):
         """Lookup merging needs a binary problem (equal-sign pairs, m in [0, 1])."""
         if params["maintenance"] == "merge" and params["merge_solver"] in LOOKUP_SOLVERS and len(classes) > 2:
             raise ValueError(
@@ -317,159 +294,11 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
             return np.inf
         return check_positive(self.radius, "radius")
 
-    def _make_rng(self):
-        state = self.random_state
-        if state is None or isinstance(state, np.random.Generator) or (
-            isinstance(state, (int, np.integer)) and not isinstance(state, (bool, np.bool_))
-        ):
-            try:
-                return np.random.default_rng(state)
-            except ValueError as exc:  # negative seeds
-                raise ValueError(f"random_state: {exc}") from exc
-        raise ValueError(
-            "random_state must be None, a non-negative int or a numpy.random.Generator; "
-            f"got {state!r}"
-        )
-
-    def _check_X(self, X, reset):
-        """Validated dense C-contiguous float64 X; sets or checks the feature count/names."""
-        with _naming("X"):
-            X = validate_data(
-                self, X, reset=reset, accept_sparse=True, dtype=np.float64, order="C"
-            )
-        if hasattr(X, "toarray"):  # sparse: densify (see Notes)
-            X = np.ascontiguousarray(X.toarray())
-            with _naming("X"):
-                assert_all_finite(X, input_name="X")
-        return X
-
-    def _check_X_y(self, X, y, reset):
-        if y is None:
-            raise ValueError(
-                f"This {type(self).__name__} estimator requires y to be passed, "
-                "but the target y is None."
-            )
-        X = self._check_X(X, reset)
-        with _naming("y"):
-            y = column_or_1d(y, warn=True)
-            assert_all_finite(y, input_name="y")
-            check_classification_targets(y)
-        if y.shape[0] != X.shape[0]:
-            raise ValueError(
-                f"X and y have inconsistent numbers of samples: X has {X.shape[0]} rows, "
-                f"y has {y.shape[0]} entries"
-            )
-        return X, y
-
-    # ----------------------------------------------------------------- training
-
-    def fit(self, X, y):
-        """Train from scratch: ``epochs`` passes over ``(X, y)`` in random order.
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            Training examples (sparse input is densified).
-        y : array-like of shape (n_samples,)
-            Class labels (at least two distinct values; any sortable type).
-
-        Returns
-        -------
-        self : BudgetedSVC
-            The fitted estimator.
-        """
-        params = self._algorithm_params()
-        X, y = self._check_X_y(X, y, reset=True)
-        classes = np.unique(y)
-        if classes.size < 2:
-            raise ValueError(
-                f"y has only one class ({classes[0]!r}); a classifier needs at least 2 classes"
-            )
-        self._check_solver_classes(params, classes)
-        self.classes_ = classes
-        y_internal = self._internal_labels(y)
-        self._rng = self._make_rng()
-        self.t_ = 0
-        self.trace_ = []
-        state = (None, None, None)
-        for _ in range(self.epochs):
-            state = self._one_pass(X, y_internal, params, state)
-        return self
-
-    def partial_fit(self, X, y, classes=None):
-        """One pass over ``(X, y)`` in random order, continuing the current model.
-
-        The step counter ``t_`` and the random generator continue from the
-        previous call (or from :meth:`fit`), so that ``k`` calls of
-        ``partial_fit`` on the same data give the same model as ``fit`` with
-        ``epochs=k`` (and the same ``random_state``).
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            Training examples (sparse input is densified).
-        y : array-like of shape (n_samples,)
-            Class labels, all of them in ``classes``.
-        classes : array-like of shape (n_classes,), default=None
-            All the classes that can occur.  Required on the first call (the
-            number of classes fixes the model's shape); optional afterwards,
-            where it must agree with ``classes_``.
-
-        Returns
-        -------
-        self : BudgetedSVC
-            The updated estimator.
-        """
-        params = self._algorithm_params()
-        first = not hasattr(self, "model_")  # (a failed fit may have set classes_ only)
-        if first:
-            if classes is None:
-                raise ValueError(
-                    "classes must be passed on the first call to partial_fit "
-                    "(all the labels that can occur)"
-                )
-            with _naming("classes"):
-                classes = np.unique(column_or_1d(classes))
-            if classes.size < 2:
-                raise ValueError(f"classes must hold at least 2 labels; got {classes!r}")
-        else:
-            if self.t_ is None:
-                raise ValueError(
-                    "this estimator was made by BudgetedSVC.load; the file holds the model "
-                    "but not the training state (step counter t_), so partial_fit cannot "
-                    "continue it. Call fit instead."
-                )
-            if classes is not None and not np.array_equal(np.unique(classes), self.classes_):
-                raise ValueError(
-                    f"classes={classes!r} differs from classes_={self.classes_!r} "
-                    "of the previous calls"
-                )
-            classes = self.classes_
-        self._check_solver_classes(params, classes)
-        X, y = self._check_X_y(X, y, reset=first)
-        unknown = ~np.isin(y, classes)
-        if unknown.any():
-            raise ValueError(
-                f"y contains labels not in classes: {np.unique(y[unknown])!r} "
-                f"(classes={classes!r})"
-            )
-        if first:
-            self.classes_ = classes
-            self._rng = self._make_rng()
-            self.t_ = 0
-            self.trace_ = []
-            state = (None, None, None)
-        else:
-            state = (self.support_vectors_, self.alpha_, self.bias_)
-        self._one_pass(X, self._internal_labels(y), params, state)
-        return self
-
-    def _internal_labels(self, y):
-        """Labels for the algorithm: {-1, +1} (binary) or 0..c-1 (multi-class), int64."""
-        index = np.searchsorted(self.classes_, y).astype(np.int64)
-        if self.classes_.size == 2:
-            return np.where(index == 1, 1, -1).astype(np.int64)
-        return index
+    @classmethod
+    def _params_from_model(cls, model):
+        params = super()._params_from_model(model)
+        params["maintenance"] = "merge" if model.kernel == "rbf" else "removal"  # merging needs rbf
+        return params
 
     def _one_pass(self, X, y, params, state):
         """Call ``bsgd`` once over ``rng.permutation(n)``; store the model and trace."""
@@ -492,114 +321,3 @@ class BudgetedSVC(ClassifierMixin, BaseEstimator):
         self._set_model(result.sv, result.alpha, result.bias)
         return self.support_vectors_, self.alpha_, self.bias_
 
-    def _set_model(self, sv, alpha, bias):
-        self.model_ = BudgetedModel(
-            support_vectors=sv, coef=alpha, kernel=self.kernel, gamma=float(self.gamma),
-            degree=int(self.degree), coef0=float(self.coef0), bias=bias, classes=self.classes_,
-        )
-        self.support_vectors_ = self.model_.support_vectors
-        self.alpha_ = self.model_.coef
-        self.bias_ = self.model_.bias
-
-    # --------------------------------------------------------------- prediction
-
-    def decision_function(self, X):
-        """Values of the decision function(s) for the rows of ``X``.
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            Examples (sparse input is densified).
-
-        Returns
-        -------
-        ndarray of shape (n_samples,) or (n_samples, n_classes)
-            Binary: ``f(x)``; a positive value predicts ``classes_[1]``.
-            Multi-class: ``f^(i)(x)`` for every class ``classes_[i]``.
-        """
-        check_is_fitted(self)
-        X = self._check_X(X, reset=False)
-        return self.model_.decision_function(X, backend=self.backend)
-
-    def predict(self, X):
-        """Predicted class labels (from ``classes_``) for the rows of ``X``.
-
-        Binary: ``classes_[1]`` where the decision value is > 0, ``classes_[0]``
-        otherwise.  Multi-class: the class with the largest decision value
-        (the first one on ties).
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            Examples (sparse input is densified).
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-            Labels from ``classes_``.
-        """
-        F = self.decision_function(X)
-        if F.ndim == 1:
-            return self.classes_[(F > 0).astype(np.intp)]
-        return self.classes_[np.argmax(F, axis=1)]
-
-    # ---------------------------------------------------------------- save/load
-
-    def save(self, path):
-        """Write the fitted model to ``path`` (``.npz``; see :meth:`refsvm.model.BudgetedModel.save`).
-
-        Only the model is stored (support vectors, coefficients, bias, kernel
-        parameters and classes), not the training hyper-parameters or state.
-
-        Parameters
-        ----------
-        path : str or path-like
-            Destination file (numpy appends ``.npz`` when missing).
-        """
-        check_is_fitted(self)
-        self.model_.save(path)
-
-    @classmethod
-    def load(cls, path, backend="fast"):
-        """Make a fitted estimator from a model file written by :meth:`save`.
-
-        The estimator predicts exactly as the saved one.  Its kernel
-        parameters (``kernel``, ``gamma``, ``degree``, ``coef0``) are those of
-        the model; the other hyper-parameters are the defaults (except
-        ``maintenance="removal"`` for a kernel other than ``"rbf"``, which
-        merging needs), since the file does not store them.  ``t_`` is ``None``: :meth:`partial_fit` refuses
-        to continue a loaded model (:meth:`fit` trains a new one).  Class
-        labels of ``object`` dtype come back as strings.
-
-        Parameters
-        ----------
-        path : str or path-like
-            A ``.npz`` file written by :meth:`save` or
-            :meth:`refsvm.model.BudgetedModel.save`.
-        backend : {"fast", "python"}, default="fast"
-            Backend of the returned estimator (used for prediction: the
-            kernel values of the two backends agree to rounding).
-
-        Returns
-        -------
-        BudgetedSVC
-            A fitted estimator.
-        """
-        model = BudgetedModel.load(path)
-        est = cls(kernel=model.kernel, gamma=model.gamma, degree=model.degree,
-                  coef0=model.coef0, backend=backend,
-                  maintenance="merge" if model.kernel == "rbf" else "removal")
-        est.classes_ = np.asarray(model.classes)
-        est.n_features_in_ = model.support_vectors.shape[1]
-        est.model_ = model
-        est.support_vectors_ = model.support_vectors
-        est.alpha_ = model.coef
-        est.bias_ = model.bias
-        est.t_ = None
-        est.trace_ = []
-        return est
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        return tags

@@ -1,0 +1,14 @@
+"""scikit-learn estimators of refsvm, one module per solver family.
+
+* :mod:`refsvm.estimators._base` -- what every classifier shares (validation,
+  labels, random generator, fit / partial_fit, prediction, save / load);
+* :mod:`refsvm.estimators.bsgd` -- :class:`BudgetedSVC` (BSGD, Wang, Crammer and
+  Vucetic 2012).
+
+The public face is :mod:`refsvm` itself (``from refsvm import BudgetedSVC``).
+"""
+
+from ._base import BudgetedClassifierBase
+from .bsgd import BudgetedSVC
+
+__all__ = ["BudgetedClassifierBase", "BudgetedSVC"]
