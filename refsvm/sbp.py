@@ -236,11 +236,16 @@ def find_gamma_and_bias(y, c, volume):
     y, C, volume = check_responses(c, volume, y)
     Cp = np.ascontiguousarray(C[y == 1])                  # Alg. 3, line 1: C^+
     Cm = np.ascontiguousarray(C[y == -1])                 # Alg. 3, line 2: C^-
-    return _find_gamma_and_bias(Cp, Cm, volume)
+    return _find_gamma_and_bias(Cp, Cm, volume)[:2]
 
 
 def _find_gamma_and_bias(Cp, Cm, volume):
-    """Algorithm 3 on the work arrays ``Cp`` = C^+ and ``Cm`` = C^- (partitioned in place)."""
+    """Algorithm 3 on the work arrays ``Cp`` = C^+ and ``Cm`` = C^- (partitioned in place).
+
+    Returns ``(gamma, b, gamma_p, gamma_m)``; ``gamma_p = gamma - b`` and
+    ``gamma_m = gamma + b`` are the levels relative to the raw responses of each
+    basin (line 42), which line 6 of Algorithm 1 compares with.
+    """
     n_p, n_m = Cp.shape[0], Cm.shape[0]
     K = min(n_p, n_m)                      # at most K responses can be covered in both basins
     if n_p > K:
@@ -278,20 +283,27 @@ def _find_gamma_and_bias(Cp, Cm, volume):
         delta_m = delta
     gamma_p = lower_max_p + 0.5 * (delta + delta_p - delta_m)         # Alg. 3, line 42
     gamma_m = lower_max_m + 0.5 * (delta - delta_p + delta_m)
-    return 0.5 * (gamma_p + gamma_m), 0.5 * (gamma_m - gamma_p)       # Alg. 3, line 43
+    return 0.5 * (gamma_p + gamma_m), 0.5 * (gamma_m - gamma_p), gamma_p, gamma_m   # Alg. 3, line 43
 
 
 # ----------------------------------------------------------------------------
 # Algorithm 1: optimize
 # ----------------------------------------------------------------------------
 
-def _sample(c, y, gamma, b, u_t):
+def _sample(c, y, level_p, level_m, u_t):
     """Alg. 1, line 6: the floor(u_t * count)-th index of {j : c_j + y_j b < gamma}
-    (``{j : ... <= gamma}`` when that set is empty).  Returns ``(i, count)``."""
-    heights = c + y * b if b != 0.0 else c
-    violating = np.flatnonzero(heights < gamma)
+    (``{j : ... <= gamma}`` when that set is empty).  Returns ``(i, count)``.
+
+    ``c_j + y_j b < gamma`` is evaluated as ``c_j < gamma_{y_j}`` with the level
+    of each basin relative to the raw responses (``gamma - b`` for y = +1,
+    ``gamma + b`` for y = -1; both ``gamma`` without bias): the same set,
+    without the rounding of ``c_j + y_j b``, which decides membership at the
+    water line when ``nu = 0``.
+    """
+    level = np.where(y == 1, level_p, level_m)
+    violating = np.flatnonzero(c < level)
     if violating.size == 0:
-        violating = np.flatnonzero(heights <= gamma)
+        violating = np.flatnonzero(c <= level)
     count = violating.size
     k = min(int(u_t * count), count - 1)
     return int(violating[k]), count
@@ -356,11 +368,12 @@ def optimize(X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias=False, cache
         t += 1
         eta_t = eta_0 / math.sqrt(t)                                       # Alg. 1, line 4
         if fit_bias:
-            level, b = _find_gamma_and_bias(np.ascontiguousarray(c[y == 1]),
-                                            np.ascontiguousarray(c[y == -1]), volume)  # line 5 (Alg. 3)
+            level, b, level_p, level_m = _find_gamma_and_bias(
+                np.ascontiguousarray(c[y == 1]), np.ascontiguousarray(c[y == -1]), volume)  # line 5 (Alg. 3)
         else:
             level, b = _find_gamma(c.copy(), volume), 0.0                  # Alg. 1, line 5
-        i, count = _sample(c, y, level, b, u[step])                        # Alg. 1, line 6
+            level_p = level_m = level
+        i, count = _sample(c, y, level_p, level_m, u[step])                # Alg. 1, line 6
         alpha[i] += eta_t                                                  # Alg. 1, line 7
         row = cache.get(i)
         if row is None:
@@ -386,7 +399,7 @@ def optimize(X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias=False, cache
         alpha_bar, c_bar = np.zeros(n), np.zeros(n)
     if fit_bias:
         level_bar, b_bar = _find_gamma_and_bias(np.ascontiguousarray(c_bar[y == 1]),
-                                                np.ascontiguousarray(c_bar[y == -1]), volume)
+                                                np.ascontiguousarray(c_bar[y == -1]), volume)[:2]
     else:
         level_bar, b_bar = _find_gamma(c_bar.copy(), volume), 0.0
     divisor = level_bar if level_bar > 0.0 else 1.0                       # see the module docstring

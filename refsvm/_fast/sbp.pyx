@@ -115,7 +115,7 @@ cdef double _find_gamma(double* C, Py_ssize_t n, double volume) noexcept nogil:
 
 
 cdef void _find_gamma_and_bias(double* Cp, Py_ssize_t n_p, double* Cm, Py_ssize_t n_m, double volume,
-                               double* gamma_out, double* b_out) noexcept nogil:
+                               double* gamma_out, double* b_out, double* gp_out, double* gm_out) noexcept nogil:
     """Algorithm 3 on the work arrays Cp = C^+ and Cm = C^- (partitioned in place)."""
     cdef Py_ssize_t K = n_p if n_p < n_m else n_m
     cdef Py_ssize_t lower = 0, upper, lt, middle, j
@@ -168,6 +168,8 @@ cdef void _find_gamma_and_bias(double* Cp, Py_ssize_t n_p, double* Cm, Py_ssize_
     gamma_m = lower_max_m + 0.5 * (delta - delta_p + delta_m)
     gamma_out[0] = 0.5 * (gamma_p + gamma_m)                                # Alg. 3, line 43
     b_out[0] = 0.5 * (gamma_m - gamma_p)
+    gp_out[0] = gamma_p
+    gm_out[0] = gamma_m
 
 
 def find_gamma(c, volume):
@@ -195,9 +197,9 @@ def find_gamma_and_bias(y, c, volume):
     cdef double[::1] Cpv = Cp
     cdef double[::1] Cmv = Cm
     cdef double v = volume
-    cdef double g, b
+    cdef double g, b, gp, gm
     with nogil:
-        _find_gamma_and_bias(&Cpv[0], Cpv.shape[0], &Cmv[0], Cmv.shape[0], v, &g, &b)
+        _find_gamma_and_bias(&Cpv[0], Cpv.shape[0], &Cmv[0], Cmv.shape[0], v, &g, &b, &gp, &gm)
     return float(g), float(b)
 
 
@@ -225,7 +227,7 @@ cdef void _optimize_loop(const double[:, ::1] X, const int64_t[::1] y, const dou
     cdef Py_ssize_t n = X.shape[0], d = X.shape[1], T = u.shape[0]
     cdef Py_ssize_t step, j, i, count, k, n_p, n_m, slot, used = 0, s
     cdef long long t = st.t, clock = 0
-    cdef double r2 = st.r2, eta_t, level, b, ey, scale, h, ci
+    cdef double r2 = st.r2, eta_t, level, b, ey, scale, h, ci, level_p, level_m
     cdef double* row
     for step in range(T):                                                  # Alg. 1, line 3
         t += 1
@@ -240,39 +242,42 @@ cdef void _optimize_loop(const double[:, ::1] X, const int64_t[::1] y, const dou
                 else:
                     work2[n_m] = c[j]
                     n_m += 1
-            _find_gamma_and_bias(&work[0], n_p, &work2[0], n_m, volume, &level, &b)
+            _find_gamma_and_bias(&work[0], n_p, &work2[0], n_m, volume, &level, &b, &level_p, &level_m)
         else:                                                              # Alg. 1, line 5
             for j in range(n):
                 work[j] = c[j]
             level = _find_gamma(&work[0], n, volume)
             b = 0.0
-        count = 0                                                          # Alg. 1, line 6
+            level_p = level
+            level_m = level
+        # Alg. 1, line 6: c_j + y_j b < gamma evaluated as c_j < gamma_{y_j} (see the reference)
+        count = 0
         for j in range(n):
-            h = c[j] + <double> y[j] * b if b != 0.0 else c[j]
-            if h < level:
+            h = level_p if y[j] == 1 else level_m
+            if c[j] < h:
                 count += 1
         if count > 0:
             k = <Py_ssize_t> (u[step] * <double> count)
             if k > count - 1:
                 k = count - 1
             for j in range(n):
-                h = c[j] + <double> y[j] * b if b != 0.0 else c[j]
-                if h < level:
+                h = level_p if y[j] == 1 else level_m
+                if c[j] < h:
                     if k == 0:
                         i = j
                         break
                     k -= 1
         else:                                                              # empty: {j : height <= level}
             for j in range(n):
-                h = c[j] + <double> y[j] * b if b != 0.0 else c[j]
-                if h <= level:
+                h = level_p if y[j] == 1 else level_m
+                if c[j] <= h:
                     count += 1
             k = <Py_ssize_t> (u[step] * <double> count)
             if k > count - 1:
                 k = count - 1
             for j in range(n):
-                h = c[j] + <double> y[j] * b if b != 0.0 else c[j]
-                if h <= level:
+                h = level_p if y[j] == 1 else level_m
+                if c[j] <= h:
                     if k == 0:
                         i = j
                         break
@@ -414,7 +419,7 @@ def optimize(X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias=False, cache
         "kernel_evaluations": int(st.kernel_evaluations),
         "cache_hits": int(st.hits),
         "cache_misses": int(st.misses),
-        "cache_hit_rate": st.hits / T if T else 0.0,
+        "cache_hit_rate": float(st.hits) / float(T) if T else 0.0,
         "water_level_bar": float(level_bar),
         "bias_bar": float(b_bar),
     }
