@@ -96,6 +96,8 @@ def _model_path(arg):
 
 
 def _cmd_train(args):
+    if getattr(args, "solver", "bsgd") == "sbp":
+        return _cmd_train_sbp(args)
     from .estimators import BudgetedSVC
 
     X, y = _read_data(args.data)
@@ -126,6 +128,36 @@ def _cmd_train(args):
     print(f"lambda:            {lam:.6g}")
     print(f"training time:     {seconds:.3f} s")
     print(f"support vectors:   {est.support_vectors_.shape[0]} (budget {args.budget})")
+    print(f"training accuracy: {est.score(X, y):.4f}")
+    if test is not None:
+        print(f"test accuracy:     {est.score(*test):.4f} ({test[0].shape[0]} examples)")
+    print(f"model saved to {_model_path(args.model)}")
+    return 0
+
+
+def _cmd_train_sbp(args):
+    """``refsvm train --solver sbp``: SBPClassifier (nu, gamma, kernel, epochs, --fit-bias)."""
+    from .estimators import SBPClassifier
+
+    X, y = _read_data(args.data)
+    test = None
+    if args.test is not None:
+        Xt, yt = _read_data(args.test)
+        d = max(X.shape[1], Xt.shape[1])
+        X, Xt = _with_features(X, d, args.data), _with_features(Xt, d, args.test)
+        test = (Xt, yt)
+    est = SBPClassifier(nu=args.nu, gamma=args.gamma, kernel=args.kernel, degree=args.degree,
+                        coef0=args.coef0, epochs=args.epochs, fit_intercept=args.fit_bias,
+                        backend=args.backend, random_state=args.random_state)
+    start = time.perf_counter()
+    est.fit(X, y)
+    seconds = time.perf_counter() - start
+    est.save(args.model)
+    evaluations = sum(tr["kernel_evaluations"] for tr in est.trace_)
+    print(f"trained SBP (nu {args.nu:g}, {'with' if args.fit_bias else 'no'} bias, {args.backend}) on "
+          f"{X.shape[0]} examples with {X.shape[1]} features, {len(est.classes_)} classes")
+    print(f"training time:     {seconds:.3f} s ({args.epochs} epochs, {evaluations} kernel evaluations)")
+    print(f"support vectors:   {est.support_vectors_.shape[0]}")
     print(f"training accuracy: {est.score(X, y):.4f}")
     if test is not None:
         print(f"test accuracy:     {est.score(*test):.4f} ({test[0].shape[0]} examples)")
@@ -246,6 +278,10 @@ def build_parser():
                        help="seed of the visiting order (default 0)")
     train.add_argument("--test", metavar="TESTFILE", default=None,
                        help="also report the accuracy on this LIBSVM file")
+    train.add_argument("--solver", choices=["bsgd", "sbp"], default="bsgd",
+                       help="bsgd (default) or sbp: the stochastic batch perceptron of Cotter et al. (2012), "
+                       "with --nu, --gamma, --kernel, --epochs, --fit-bias; the budget options do not apply")
+    train.add_argument("--nu", type=float, default=0.01, help="SBP: slack per example (default 0.01)")
     train.set_defaults(func=_cmd_train, subparser=train)
 
     predict = sub.add_parser("predict", help="predict a LIBSVM file with a saved model",
