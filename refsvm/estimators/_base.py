@@ -31,6 +31,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..model import BudgetedModel
+from ..validation import check_gamma
 
 __all__ = ["BudgetedClassifierBase"]
 
@@ -152,6 +153,8 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
             )
         self._check_solver_classes(params, classes)
         self.classes_ = classes
+        self.gamma_ = self._resolve_gamma(X)
+        params = self._with_fitted_params(params)
         y_internal = self._internal_labels(y)
         self._rng = self._make_rng()
         self.t_ = 0
@@ -220,14 +223,42 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
             )
         if first:
             self.classes_ = classes
+            self.gamma_ = self._resolve_gamma(X)
             self._rng = self._make_rng()
             self.t_ = 0
             self.trace_ = []
             state = self._initial_state()
         else:
             state = self._current_state()
+        params = self._with_fitted_params(params)
         self._one_pass(X, self._internal_labels(y), params, state)
         return self
+
+    # ------------------------------------------------------------ kernel width
+
+    def _resolve_gamma(self, X):
+        """The numeric kernel width ``gamma_`` for the training matrix ``X`` (dense).
+
+        ``gamma="scale"``: ``1 / (n_features * X.var())`` (``X.var()`` over
+        all entries of the densified training matrix, as scikit-learn's
+        ``SVC``; 1.0 when ``X.var() == 0``); ``"auto"``: ``1 / n_features``;
+        a number: itself.  Resolved once, by :meth:`fit` or the first
+        :meth:`partial_fit`; later ``partial_fit`` calls keep it.
+        """
+        gamma = check_gamma(self.gamma)
+        if gamma == "scale":
+            var = float(X.var()) if X.size else 0.0
+            return 1.0 / (X.shape[1] * var) if var != 0.0 else 1.0
+        if gamma == "auto":
+            return 1.0 / X.shape[1]
+        return gamma
+
+    def _with_fitted_params(self, params):
+        """The algorithm's keyword arguments with the fitted values (``gamma`` -> ``gamma_``)."""
+        params = dict(params)
+        if "gamma" in params:
+            params["gamma"] = self.gamma_
+        return params
 
     # ----------------------------------------------------------------- labels
 
@@ -241,7 +272,7 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
 
     def _set_model(self, sv, alpha, bias):
         self.model_ = BudgetedModel(
-            support_vectors=sv, coef=alpha, kernel=self.kernel, gamma=float(self.gamma),
+            support_vectors=sv, coef=alpha, kernel=self.kernel, gamma=float(self.gamma_),
             degree=int(self.degree), coef0=float(self.coef0), bias=bias, classes=self.classes_,
         )
         self.support_vectors_ = self.model_.support_vectors
@@ -340,6 +371,7 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
         est.support_vectors_ = model.support_vectors
         est.alpha_ = model.coef
         est.bias_ = model.bias
+        est.gamma_ = float(model.gamma)
         est.t_ = None
         est.trace_ = []
         return est

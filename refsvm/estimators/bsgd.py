@@ -16,7 +16,7 @@ import numbers
 import numpy as np
 
 from ..backend import BACKENDS, get_module
-from ..validation import check_budget, check_int, check_option, check_positive
+from ..validation import check_budget, check_gamma, check_int, check_option, check_positive
 from ._base import BudgetedClassifierBase
 
 __all__ = ["BudgetedSVC"]
@@ -56,10 +56,15 @@ class BudgetedSVC(BudgetedClassifierBase):
         in terms of LIBSVM's C).  Must be > 0 for ``"pegasos"`` and
         ``"norma"``.  The margin perceptron has no regulariser (the update
         uses lambda = 0); there ``lam`` only sets the default ``radius``.
-    gamma : float, default=1.0
+    gamma : {"scale", "auto"} or float, default="scale"
         Kernel width: the Gaussian kernel is
         ``k(x, x') = exp(-gamma ||x - x'||^2)`` (the paper's sigma); the
-        polynomial kernel is ``(gamma x.x' + coef0) ** degree``.  Must be > 0.
+        polynomial kernel is ``(gamma x.x' + coef0) ** degree``.  A number
+        must be > 0.  ``"scale"`` (scikit-learn's ``SVC`` default) uses
+        ``1 / (n_features * X.var())`` with ``X.var()`` the variance of all
+        entries of the (densified) training matrix (1.0 if it is 0);
+        ``"auto"`` uses ``1 / n_features``.  The value used is ``gamma_``,
+        fixed by :meth:`fit` or the first :meth:`partial_fit`.
     kernel : {"rbf", "linear", "poly"}, default="rbf"
         Kernel function (:mod:`refsvm.kernels`).  ``maintenance="merge"``
         requires ``"rbf"``.
@@ -135,6 +140,9 @@ class BudgetedSVC(BudgetedClassifierBase):
         The coefficients of the kernel expansion, ``c = 1`` for binary
         problems and ``c = n_classes`` otherwise:
         ``f^(i)(x) = sum_j alpha_[j, i] k(support_vectors_[j], x) + bias_[i]``.
+    gamma_ : float
+        The kernel width used (``gamma`` resolved from the training data
+        when it is ``"scale"`` or ``"auto"``); saved with the model.
     bias_ : ndarray of shape (c,)
         The bias (zero unless ``fit_bias=True``).
     model_ : refsvm.model.BudgetedModel
@@ -200,7 +208,7 @@ class BudgetedSVC(BudgetedClassifierBase):
         self,
         budget=100,
         lam=1e-4,
-        gamma=1.0,
+        gamma="scale",
         kernel="rbf",
         degree=3,
         coef0=0.0,
@@ -270,7 +278,7 @@ class BudgetedSVC(BudgetedClassifierBase):
             radius=float(radius),
             maintenance=maintenance,
             kernel=kernel,
-            gamma=check_positive(self.gamma, "gamma"),
+            gamma=check_gamma(self.gamma),
             degree=check_int(self.degree, "degree", 1),
             coef0=float(self.coef0),
             merge_eps=check_positive(self.merge_eps, "merge_eps"),
