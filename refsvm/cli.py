@@ -114,7 +114,7 @@ def _cmd_train(args):
         degree=args.degree, coef0=args.coef0, learning_rate=args.learning_rate,
         eta=args.eta, radius=args.radius, maintenance=args.maintenance,
         merge_eps=args.merge_eps, merge_solver=args.merge_solver, fit_bias=args.fit_bias, epochs=args.epochs,
-        backend=args.backend, random_state=args.random_state,
+        backend=args.backend, random_state=args.random_state, verbose=args.verbose,
     )
     start = time.perf_counter()
     est.fit(X, y)
@@ -256,6 +256,12 @@ def build_parser():
     train.add_argument("--backend", choices=["fast", "python"], default="fast")
     train.add_argument("--random-state", type=int, default=0,
                        help="seed of the visiting order (default 0)")
+    noise = train.add_mutually_exclusive_group()
+    noise.add_argument("--verbose", dest="verbose", action="store_const", const=1, default=1,
+                       help="progress lines on stderr during training: examples/s, SVs, maintenance "
+                            "events, online error (default on)")
+    noise.add_argument("--quiet", dest="verbose", action="store_const", const=0,
+                       help="no progress lines")
     train.add_argument("--test", metavar="TESTFILE", default=None,
                        help="also report the accuracy on this LIBSVM file")
     train.set_defaults(func=_cmd_train, subparser=train)

@@ -34,7 +34,8 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..model import BudgetedModel
-from ..validation import check_gamma
+from ..progress import PassProgress, chunk_size, merge_traces
+from ..validation import check_gamma, check_int
 
 __all__ = ["BudgetedClassifierBase"]
 
@@ -148,6 +149,7 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
             The fitted estimator.
         """
         params = self._algorithm_params()
+        self._check_verbose()
         X, y = self._check_X_y(X, y, reset=True)
         classes = np.unique(y)
         if classes.size < 2:
@@ -163,7 +165,8 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
         self.t_ = 0
         self.trace_ = []
         state = self._initial_state()
-        for _ in range(self.epochs):
+        for epoch in range(self.epochs):
+            self._progress_label = f"epoch {epoch + 1}/{self.epochs}"
             state = self._one_pass(X, y_internal, params, state)
         return self
 
@@ -192,6 +195,7 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
             The updated estimator.
         """
         params = self._algorithm_params()
+        self._check_verbose()
         first = not hasattr(self, "model_")  # (a failed fit may have set classes_ only)
         if first:
             if classes is None:
@@ -234,8 +238,47 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
         else:
             state = self._current_state()
         params = self._with_fitted_params(params)
+        self._progress_label = f"partial_fit (pass {len(self.trace_) + 1})"
         self._one_pass(X, self._internal_labels(y), params, state)
         return self
+
+    # ------------------------------------------------------------------ progress
+
+    def _check_verbose(self):
+        """``verbose`` (an int >= 0; estimators without the parameter count as 0)."""
+        return check_int(getattr(self, "verbose", 0), "verbose", 0)
+
+    def _run_pass(self, order, run_chunk):
+        """Run one pass over ``order`` through ``run_chunk``; report progress if verbose.
+
+        ``run_chunk(sub_order)`` calls the algorithm once on ``sub_order`` (a
+        contiguous piece of ``order``), continuing from the model and step
+        counter of the previous call, stores the new model, and returns
+        ``(trace, n_sv)``: the algorithm's trace of that call (with at least
+        ``n_steps`` and ``mistakes``; ``maint_step`` or ``n_maintenance`` for
+        the maintenance count) and the number of support vectors after it.
+
+        ``verbose=0``: one call with the whole ``order``.  ``verbose >= 1``:
+        chunks of :func:`refsvm.progress.chunk_size` steps, a progress line
+        after each (:class:`refsvm.progress.PassProgress`), and the chunks'
+        traces merged by :func:`refsvm.progress.merge_traces`.  Returns the
+        trace of the pass.
+        """
+        verbose = self._check_verbose()
+        n = len(order)
+        if verbose == 0:
+            trace, _ = run_chunk(order)
+            return trace
+        progress = PassProgress(type(self).__name__, getattr(self, "_progress_label", "pass"), n)
+        size = chunk_size(n, verbose)
+        traces, offsets = [], []
+        for start in range(0, max(n, 1), size):
+            trace, n_sv = run_chunk(order[start:start + size])
+            traces.append(trace)
+            offsets.append(start)
+            progress.update(trace, n_sv)
+        progress.finish()
+        return merge_traces(traces, offsets)
 
     # ------------------------------------------------------------ kernel width
 

@@ -125,6 +125,14 @@ class BudgetedSVC(BudgetedClassifierBase):
         examples in the order ``rng.permutation(n)``, drawn anew for every
         epoch.  :meth:`partial_fit` keeps ``rng`` between calls.  An int gives
         reproducible results; a ``Generator`` is used (and advanced) as is.
+    verbose : int, default=0
+        ``0``: silent.  ``1``: a progress line on ``sys.stderr`` at the end of
+        every pass (epoch or :meth:`partial_fit` call) and, on passes of more
+        than 1,000 examples, about every 10 % of the pass: examples per second,
+        support vectors, budget maintenance events and the online error so far
+        (:mod:`refsvm.progress`).  ``2``: about every 1 %.  The pass is then
+        computed in pieces (one call of the algorithm per piece, continuing
+        the model): same model, see DESIGN.md.
 
     Attributes
     ----------
@@ -223,6 +231,7 @@ class BudgetedSVC(BudgetedClassifierBase):
         epochs=1,
         backend="fast",
         random_state=None,
+        verbose=0,
     ):
         self.budget = budget
         self.lam = lam
@@ -241,6 +250,7 @@ class BudgetedSVC(BudgetedClassifierBase):
         self.epochs = epochs
         self.backend = backend
         self.random_state = random_state
+        self.verbose = verbose
 
     # ------------------------------------------------------------------ checks
 
@@ -309,15 +319,22 @@ class BudgetedSVC(BudgetedClassifierBase):
         return params
 
     def _one_pass(self, X, y, params, state):
-        """Call ``bsgd`` once over ``rng.permutation(n)``; store the model and trace."""
+        """Run ``bsgd`` over ``rng.permutation(n)`` (in chunks when verbose); store model and trace."""
         bsgd = get_module("bsgd", self.backend).bsgd
         order = self._rng.permutation(X.shape[0]).astype(np.int64)
-        sv, alpha, bias = state
-        result = bsgd(
-            X, y, order, n_classes=self.classes_.size, sv=sv, alpha=alpha, bias=bias,
-            t0=self.t_, **params,
-        )
-        trace = dict(result.trace)
+        model = list(state)
+
+        def run_chunk(sub_order):
+            sv, alpha, bias = model
+            result = bsgd(
+                X, y, sub_order, n_classes=self.classes_.size, sv=sv, alpha=alpha, bias=bias,
+                t0=self.t_, **params,
+            )
+            model[:] = result.sv, result.alpha, result.bias
+            self.t_ = int(result.t)
+            return result.trace, len(result.sv)
+
+        trace = dict(self._run_pass(order, run_chunk))
         n_steps = trace["n_steps"]
         trace["n_maintenance"] = int(len(trace["maint_step"]))
         trace["n_merges"] = int(np.count_nonzero(trace["maint_partner"] >= 0))
@@ -325,7 +342,6 @@ class BudgetedSVC(BudgetedClassifierBase):
         trace["online_error_rate"] = trace["mistakes"] / n_steps
         trace["mean_gradient_error"] = trace["gradient_error_sum"] / n_steps
         self.trace_.append(trace)
-        self.t_ = int(result.t)
-        self._set_model(result.sv, result.alpha, result.bias)
+        self._set_model(*model)
         return self.support_vectors_, self.alpha_, self.bias_
 
