@@ -149,7 +149,7 @@ def _cmd_train_sbp(args):
         test = (Xt, yt)
     est = SBPClassifier(nu=args.nu, gamma=args.gamma, kernel=args.kernel, degree=args.degree,
                         coef0=args.coef0, epochs=args.epochs, fit_intercept=args.fit_bias,
-                        backend=args.backend, random_state=args.random_state)
+                        backend=args.backend, random_state=args.random_state, verbose=args.verbose)
     start = time.perf_counter()
     est.fit(X, y)
     seconds = time.perf_counter() - start
@@ -157,6 +157,7 @@ def _cmd_train_sbp(args):
     evaluations = sum(tr["kernel_evaluations"] for tr in est.trace_)
     print(f"trained SBP (nu {args.nu:g}, {'with' if args.fit_bias else 'no'} bias, {args.backend}) on "
           f"{X.shape[0]} examples with {X.shape[1]} features, {len(est.classes_)} classes")
+    print(f"gamma:             {est.gamma_:.6g}" + (f" ({args.gamma})" if isinstance(args.gamma, str) else ""))
     print(f"training time:     {seconds:.3f} s ({args.epochs} epochs, {evaluations} kernel evaluations)")
     print(f"support vectors:   {est.support_vectors_.shape[0]}")
     print(f"training accuracy: {est.score(X, y):.4f}")
@@ -164,6 +165,15 @@ def _cmd_train_sbp(args):
         print(f"test accuracy:     {est.score(*test):.4f} ({test[0].shape[0]} examples)")
     print(f"model saved to {_model_path(args.model)}")
     return 0
+
+
+def _estimator_class(path, default):
+    """The estimator class named in a model file (``default`` for files without a name)."""
+    from . import estimators
+    from .model import BudgetedModel
+
+    name = getattr(BudgetedModel.load(path), "estimator", None)
+    return getattr(estimators, name, default) if isinstance(name, str) else default
 
 
 def _cmd_predict(args):
@@ -174,7 +184,7 @@ def _cmd_predict(args):
         path = _model_path(path)
     if not Path(path).is_file():
         raise _UsageError(f"{args.model}: no such model file")
-    est = BudgetedSVC.load(path)
+    est = _estimator_class(path, BudgetedSVC).load(path)
     X, y = _read_data(args.data)
     X = _with_features(X, est.n_features_in_, args.data)
     pred = est.predict(X)

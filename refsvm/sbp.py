@@ -363,6 +363,7 @@ def optimize(X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias=False, cache
     projected = np.zeros(T, dtype=np.int8)
     cache = _RowCache(cache_rows, n)
     kernel_evaluations = 0
+    mistakes = 0
 
     for step in range(T):                                                  # Alg. 1, line 3
         t += 1
@@ -374,6 +375,7 @@ def optimize(X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias=False, cache
             level, b = _find_gamma(c.copy(), volume), 0.0                  # Alg. 1, line 5
             level_p = level_m = level
         i, count = _sample(c, y, level_p, level_m, u[step])                # Alg. 1, line 6
+        mistakes += c[i] + y[i] * b <= 0.0                                 # w^(t-1) misclassifies x_i
         alpha[i] += eta_t                                                  # Alg. 1, line 7
         row = cache.get(i)
         if row is None:
@@ -408,6 +410,8 @@ def optimize(X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias=False, cache
 
     trace = {
         "n_iterations": int(T),
+        "n_steps": int(T),
+        "mistakes": int(mistakes),
         "sampled": sampled,
         "water_level": water_level,
         "bias": bias_t,

@@ -5,7 +5,7 @@ import pytest
 from sklearn.datasets import dump_svmlight_file
 
 import refsvm.sbp as ref_sbp
-from refsvm import BudgetedSVC, SBPClassifier
+from refsvm import BudgetedModel, SBPClassifier
 from refsvm.cli import main
 from _helpers import blobs, checkerboard, kern
 
@@ -69,7 +69,8 @@ def test_save_load_and_no_partial_fit(tmp_path):
     est.save(tmp_path / "m.npz")
     loaded = SBPClassifier.load(tmp_path / "m.npz")
     np.testing.assert_array_equal(loaded.predict(X), est.predict(X))
-    np.testing.assert_array_equal(BudgetedSVC.load(tmp_path / "m.npz").predict(X), est.predict(X))
+    np.testing.assert_array_equal(BudgetedModel.load(tmp_path / "m.npz").predict(X), est.predict(X))
+    assert loaded.get_params() == est.get_params()
     assert not hasattr(est, "partial_fit")
 
 
@@ -102,3 +103,15 @@ def test_cli_train_solver_sbp(tmp_path, capsys):
         main(["train", str(train), str(model), "--solver", "sbp", "--nu", "-1"])
     assert exc.value.code == 2
     assert "nu" in capsys.readouterr().err
+
+
+def test_verbose_chunks_give_the_same_model(capsys):
+    X, y = checkerboard(1200, 3)
+    kw = dict(nu=0.05, gamma=3.0, epochs=1, fit_intercept=True, random_state=1)
+    quiet = SBPClassifier(**kw).fit(X, y)
+    loud = SBPClassifier(verbose=1, **kw).fit(X, y)
+    assert "[SBPClassifier] epoch 1/1" in capsys.readouterr().err
+    np.testing.assert_allclose(loud.alpha_, quiet.alpha_, rtol=1e-12)
+    np.testing.assert_array_equal(loud.trace_[0]["sampled"], quiet.trace_[0]["sampled"])
+    assert loud.trace_[0]["kernel_evaluations"] == quiet.trace_[0]["kernel_evaluations"]
+    assert loud.trace_[0]["water_level_bar"] == quiet.trace_[0]["water_level_bar"]

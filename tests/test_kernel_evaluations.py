@@ -29,12 +29,7 @@ def kwargs(n_classes, learning_rate, maintenance):
 @pytest.mark.parametrize("n_classes", [2, 3])
 @pytest.mark.parametrize("learning_rate", ["pegasos", "perceptron"])
 @pytest.mark.parametrize("maintenance", ["removal", "projection", "merge"])
-def test_bsgd_count_equal_on_both_paths(n_classes, learning_rate, maintenance, request):
-    if n_classes > 2 and maintenance == "merge":
-        # multi-class merging: the two paths can take different merge decisions (known
-        # ~1e-6 disagreement of test_agreement_bsgd's multi-class merge grid); the count
-        # follows the decisions
-        request.applymarker(pytest.mark.xfail(reason="known multi-class merge divergence", strict=False))
+def test_bsgd_count_equal_on_both_paths(n_classes, learning_rate, maintenance):
     X, y = checkerboard(150, 0) if n_classes == 2 else blobs(150, 3, 0)
     order = np.random.default_rng(0).permutation(150)
     kw = kwargs(n_classes, learning_rate, maintenance)

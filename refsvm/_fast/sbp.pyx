@@ -213,6 +213,7 @@ cdef struct Stats:
     long long kernel_evaluations
     long long hits
     long long misses
+    long long mistakes
 
 
 cdef void _optimize_loop(const double[:, ::1] X, const int64_t[::1] y, const double[::1] u,
@@ -282,6 +283,8 @@ cdef void _optimize_loop(const double[:, ::1] X, const int64_t[::1] y, const dou
                         i = j
                         break
                     k -= 1
+        if c[i] + <double> y[i] * b <= 0.0:                                # w^(t-1) misclassifies x_i
+            st.mistakes += 1
         alpha[i] += eta_t                                                  # Alg. 1, line 7
         clock += 1                                                         # kernel row K(x_i, .)
         slot = slot_of[i] if capacity > 0 else -1
@@ -380,6 +383,7 @@ def optimize(X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias=False, cache
     st.kernel_evaluations = 0
     st.hits = 0
     st.misses = 0
+    st.mistakes = 0
     cdef bint fb = bool(fit_bias)
     cdef double gm = gamma, dg = degree, c0 = coef0
     cdef const int64_t[::1] yv = y
@@ -411,6 +415,8 @@ def optimize(X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias=False, cache
     bias = b_bar / divisor
     trace = {
         "n_iterations": int(T),
+        "n_steps": int(T),
+        "mistakes": int(st.mistakes),
         "sampled": sampled,
         "water_level": water_level,
         "bias": bias_t,

@@ -16,7 +16,7 @@ import numpy as np
 from sklearn.utils.metaestimators import available_if
 
 from ..backend import BACKENDS, get_module
-from ..validation import check_int, check_option, check_positive
+from ..validation import check_gamma, check_int, check_option, check_positive
 from ._base import BudgetedClassifierBase
 
 __all__ = ["SBPClassifier"]
@@ -61,10 +61,12 @@ class SBPClassifier(BudgetedClassifierBase):
         reference SVM solution (:func:`refsvm.sbp.nu_from_svc`,
         :func:`refsvm.sbp.nu_from_solution`); ``nu = 0`` is the hard-margin
         (separable) problem.
-    gamma : float, default=1.0
+    gamma : {"scale", "auto"} or float, default="scale"
         Kernel width: the Gaussian kernel is ``exp(-gamma ||x - x'||^2)``
         (the paper's ``1 / (2 sigma^2)``); the polynomial kernel is
-        ``(gamma x.x' + coef0) ** degree``.  Must be > 0.
+        ``(gamma x.x' + coef0) ** degree``.  A number > 0, or scikit-learn's
+        ``"scale"`` (``1 / (n_features X.var())``) / ``"auto"``
+        (``1 / n_features``), resolved at fit time into ``gamma_``.
     kernel : {"rbf", "linear", "poly"}, default="rbf"
     degree : int, default=3
     coef0 : float, default=0.0
@@ -81,6 +83,13 @@ class SBPClassifier(BudgetedClassifierBase):
     random_state : int, numpy.random.Generator or None, default=None
         Seed of the uniform numbers of the sampling step:
         ``rng.random(n)`` per epoch (and per class for one-vs-rest).
+    verbose : int, default=0
+        ``1``: a progress line on stderr after about every tenth of an epoch,
+        ``2``: every hundredth (:mod:`refsvm.progress`; "online error" is the
+        fraction of iterations whose sampled example the current iterate
+        misclassifies).  The run is then made of several calls of
+        ``optimize`` continuing the state: the same model; only the kernel
+        row cache starts empty in every call.
 
     Attributes
     ----------
@@ -111,8 +120,8 @@ class SBPClassifier(BudgetedClassifierBase):
     True
     """
 
-    def __init__(self, nu=0.01, gamma=1.0, kernel="rbf", degree=3, coef0=0.0, epochs=10,
-                 fit_intercept=False, cache_rows=0, backend="fast", random_state=None):
+    def __init__(self, nu=0.01, gamma="scale", kernel="rbf", degree=3, coef0=0.0, epochs=10,
+                 fit_intercept=False, cache_rows=0, backend="fast", random_state=None, verbose=0):
         self.nu = nu
         self.gamma = gamma
         self.kernel = kernel
@@ -123,6 +132,7 @@ class SBPClassifier(BudgetedClassifierBase):
         self.cache_rows = cache_rows
         self.backend = backend
         self.random_state = random_state
+        self.verbose = verbose
 
     @available_if(_never)
     def partial_fit(self, X, y, classes=None):  # pragma: no cover - not available
@@ -140,7 +150,7 @@ class SBPClassifier(BudgetedClassifierBase):
         return dict(
             nu=check_positive(self.nu, "nu", allow_zero=True),
             kernel=kernel,
-            gamma=check_positive(self.gamma, "gamma"),
+            gamma=check_gamma(self.gamma),
             degree=check_int(self.degree, "degree", 1),
             coef0=float(self.coef0),
             fit_bias=bool(self.fit_intercept),
@@ -160,22 +170,32 @@ class SBPClassifier(BudgetedClassifierBase):
             problems = [np.where(y == r, 1, -1).astype(np.int64) for r in range(self.classes_.size)]
         if state is None:
             state = [None] * len(problems)
-        results = []
+        results, traces = [], []
         for yr, st in zip(problems, state):
             u = self._rng.random(n)
-            if params["fit_bias"] and np.all(yr == yr[0]):
-                raise ValueError("fit_intercept=True needs every class and its rest to be non-empty")
-            results.append(optimize(X, yr, u, state=st, **params))
+            last = {"state": st}
+
+            def run_chunk(u_chunk, yr=yr, last=last):
+                res = optimize(X, yr, u_chunk, state=last["state"], **params)
+                last["state"], last["result"] = res.state, res
+                return res.trace, int(np.count_nonzero(res.coef))
+
+            trace = dict(self._run_pass(u, run_chunk))
+            res = last["result"]
+            trace["water_level_bar"], trace["bias_bar"] = res.trace["water_level_bar"], res.trace["bias_bar"]
+            trace["cache_hit_rate"] = trace["cache_hits"] / trace["n_iterations"] if n else 0.0
+            results.append(res)
+            traces.append(trace)
         coef = np.column_stack([r.coef for r in results])
         support = np.flatnonzero(np.any(coef != 0.0, axis=1))
         self._set_model(X[support], coef[support], np.array([r.bias for r in results]))
         self.water_level_ = np.array([r.water_level for r in results])
         self.t_ = int(results[0].state.t)
         if len(results) == 1:
-            self.trace_.append(dict(results[0].trace))
+            self.trace_.append(traces[0])
         else:
             self.trace_.append({
-                "per_class": [dict(r.trace) for r in results],
-                "kernel_evaluations": int(sum(r.trace["kernel_evaluations"] for r in results)),
+                "per_class": traces,
+                "kernel_evaluations": int(sum(tr["kernel_evaluations"] for tr in traces)),
             })
         return [r.state for r in results]
