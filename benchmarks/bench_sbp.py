@@ -213,7 +213,8 @@ def print_tables(result):
     lines = []
     for name, res in result.get("curves", {}).items():
         lines.append(f"\n{name}: n_train {res['n_train']}, n_test {res['n_test']}, gamma {res['gamma']:.4g}, "
-                     f"nu {res['nu']:.3g}, lambda 1/n; test error % mean [min, max] over seeds")
+                     f"nu {res['nu']:.3g}, lambda 1/n; test error % mean [min, max] over seeds "
+                     f"@ kernel evaluations (mean over seeds)")
         lines.append(f"{'epochs':>7} | " + " | ".join(f"{m:>34}" for m in ("SBP", "Pegasos (no budget)", "Perceptron")))
         for k, cp in enumerate(CHECKPOINTS):
             cells = []
@@ -221,7 +222,7 @@ def print_tables(result):
                 runs = res["methods"][m]
                 err = np.array([r[k][2] for r in runs]) * 100
                 ev = np.mean([r[k][1] for r in runs])
-                cells.append(f"{err.mean():5.2f} [{err.min():5.2f},{err.max():5.2f}] @ {ev:9.3g} K")
+                cells.append(f"{err.mean():5.2f} [{err.min():5.2f},{err.max():5.2f}] @ {ev:9.3g}")
             lines.append(f"{cp:7.3g} | " + " | ".join(f"{c:>34}" for c in cells))
         lines.append(f"dual CA (BSCA non-budget): {res['methods']['dual CA (BSCA non-budget)']}")
     if "speed" in result:
@@ -270,7 +271,18 @@ def main(argv=None):
     parser.add_argument("--fast-iterations", type=int, default=200)
     parser.add_argument("--json", default=None)
     parser.add_argument("--png", default=None)
+    parser.add_argument("--replot", metavar="JSON", default=None,
+                        help="print the tables (and --png) of an earlier --json output; measure nothing")
     args = parser.parse_args(argv)
+    if args.replot:
+        with open(args.replot) as fh:
+            result = json.load(fh)
+        print(f"command: {result['command']}\ncpu: {result['cpu']}\nload average (1, 5, 15 min) at start "
+              f"{result['load_average_start']}, at end {result['load_average_end']}")
+        print_tables(result)
+        if args.png:
+            plot(result, args.png)
+        return
 
     def log(msg):
         print(msg, file=sys.stderr, flush=True)

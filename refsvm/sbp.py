@@ -346,7 +346,10 @@ def optimize(X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias=False, cache
                                   coef0=coef0, fit_bias=fit_bias, cache_rows=cache_rows, state=state)
     n = X.shape[0]
     volume = n * float(nu)
-    eta_0 = 1.0 / math.sqrt(float(np.max(kernel_diag(X, kernel, gamma, degree, coef0))))  # Alg. 1, line 1
+    k_max = float(np.max(kernel_diag(X, kernel, gamma, degree, coef0)))
+    if not k_max > 0.0:
+        raise ValueError(f"X: max_i K(x_i, x_i) must be > 0 (line 1 divides by its root); got {k_max}")
+    eta_0 = 1.0 / math.sqrt(k_max)                                         # Alg. 1, line 1
     if state is None:                                                      # Alg. 1, line 2
         alpha, c, alpha_sum, c_sum, r2, t = np.zeros(n), np.zeros(n), np.zeros(n), np.zeros(n), 0.0, 0
     else:

@@ -314,6 +314,7 @@ BAD_OPTIMIZE = [
     (dict(y=np.array([1, 1, 1])), "y"),
     (dict(y=np.ones(4, dtype=np.int64), fit_bias=True), "y"),
     (dict(X=np.array([[0.0], [np.nan], [1.0], [2.0]])), "X"),
+    (dict(X=np.zeros((4, 1)), kernel="linear"), "X"),
 ]
 
 

@@ -352,6 +352,8 @@ def optimize(X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias=False, cache
         kv = kernel_self(kcode, &Xv[j, 0], d, gamma, degree, coef0)
         if kv > kmax:
             kmax = kv
+    if not kmax > 0.0:
+        raise ValueError(f"X: max_i K(x_i, x_i) must be > 0 (line 1 divides by its root); got {kmax}")
     cdef double eta_0 = 1.0 / sqrt(kmax)
     if state is None:                                                      # Alg. 1, line 2
         alpha, c, alpha_sum, c_sum = np.zeros(n), np.zeros(n), np.zeros(n), np.zeros(n)
