@@ -187,7 +187,7 @@ def find_gamma(c, volume):
     float
     """
     C, volume = check_responses(c, volume)
-    return _find_gamma(C, volume)
+    return float(_find_gamma(C, volume))
 
 
 def _find_gamma(C, volume):
@@ -236,7 +236,8 @@ def find_gamma_and_bias(y, c, volume):
     y, C, volume = check_responses(c, volume, y)
     Cp = np.ascontiguousarray(C[y == 1])                  # Alg. 3, line 1: C^+
     Cm = np.ascontiguousarray(C[y == -1])                 # Alg. 3, line 2: C^-
-    return _find_gamma_and_bias(Cp, Cm, volume)[:2]
+    gamma, b = _find_gamma_and_bias(Cp, Cm, volume)[:2]
+    return float(gamma), float(b)
 
 
 def _find_gamma_and_bias(Cp, Cm, volume):
