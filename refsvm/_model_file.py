@@ -43,6 +43,8 @@ def _read_arrays(path):
     if not zipfile.is_zipfile(path):
         with open(path, "rb") as fh:
             start = fh.read(4)
+        if start == b"PK\x03\x04":  # a zip archive's start without its directory at the end
+            raise ModelFileError(f"{path}: damaged or truncated model file (incomplete zip archive)")
         kind = "an empty file" if not start else f"its first bytes are {start!r}"
         raise ModelFileError(
             f"{path}: not a refsvm model file (a model file is an .npz zip archive; {kind})"

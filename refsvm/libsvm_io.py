@@ -164,7 +164,7 @@ def _located(path, zero_based, fallback):
 
 
 def read_libsvm(path, *, n_features=None, zero_based=False, pad_features=False,
-                max_memory=DEFAULT_MAX_MEMORY):
+                max_memory=DEFAULT_MAX_MEMORY, n_features_of="n_features"):
     """Read a LIBSVM file into a dense C-contiguous float64 ``X`` and labels ``y``.
 
     Parameters
@@ -184,6 +184,8 @@ def read_libsvm(path, *, n_features=None, zero_based=False, pad_features=False,
     max_memory : int or None, default :data:`DEFAULT_MAX_MEMORY` (4 GiB)
         Largest dense matrix, in bytes, the file may turn into; checked before
         any dense memory is allocated.  ``None``: no limit.
+    n_features_of : str, default "n_features"
+        What ``n_features`` is, for error messages (e.g. ``"the model"``).
 
     Returns
     -------
@@ -241,13 +243,13 @@ def read_libsvm(path, *, n_features=None, zero_based=False, pad_features=False,
         n_features = int(n_features)
         if d_file > n_features:
             raise LibsvmFileError(
-                f"{path}: has {d_file} features (highest index {highest}) but "
-                f"{n_features} are expected (e.g. the model's)"
+                f"{path}: has {d_file} features (highest index {highest}), but "
+                f"{n_features_of} has {n_features}"
             )
         if d_file < n_features and not pad_features:
             raise LibsvmFileError(
-                f"{path}: has {d_file} features (highest index {highest}) but {n_features} are "
-                "expected (e.g. the model's); if the missing trailing features are zeros, "
+                f"{path}: has {d_file} features (highest index {highest}), but "
+                f"{n_features_of} has {n_features}; if the missing trailing features are zeros, "
                 "allow zero-padding (pad_features=True, command line --pad-features)"
             )
         d = n_features
