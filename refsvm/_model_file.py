@@ -31,6 +31,17 @@ class _Contents(dict):
         super().__init__(arrays)
         self.path = path
 
+    def scalar(self, key, kind):
+        """The single value of entry ``key`` as ``kind`` (``float``, ``int``, ``str``)."""
+        value = self[key]
+        if value.shape != () or (kind is str) != (value.dtype.kind in "US") \
+                or (kind is int and value.dtype.kind not in "iu"):
+            raise ModelFileError(
+                f"{self.path}: invalid model file: {key} must be a single "
+                f"{kind.__name__} value; got {value.dtype} array of shape {value.shape}"
+            )
+        return kind(value)
+
     def __missing__(self, key):
         raise ModelFileError(
             f"{self.path}: not a complete refsvm model file: the entry {key!r} is missing "

@@ -54,9 +54,11 @@ class BudgetedModel:
 
     def __post_init__(self):
         self.support_vectors = np.ascontiguousarray(self.support_vectors, dtype=np.float64)
-        self.coef = np.asarray(self.coef, dtype=np.float64).reshape(len(self.support_vectors), -1)
+        self.coef = np.asarray(self.coef, dtype=np.float64)
+        if self.coef.ndim == 1 and self.coef.shape[0] == len(self.support_vectors):
+            self.coef = self.coef.reshape(-1, 1)  # binary model given as a vector
         if self.bias is None:
-            self.bias = np.zeros(self.coef.shape[1])
+            self.bias = np.zeros(self.coef.shape[1] if self.coef.ndim == 2 else 1)
         self.bias = np.asarray(self.bias, dtype=np.float64).reshape(-1)
         self.validate()
 
@@ -161,10 +163,10 @@ class BudgetedModel:
             return cls(
                 support_vectors=data["support_vectors"],
                 coef=data["coef"],
-                kernel=str(data["kernel"]),
-                gamma=float(data["gamma"]),
-                degree=int(data["degree"]),
-                coef0=float(data["coef0"]),
+                kernel=data.scalar("kernel", str),
+                gamma=data.scalar("gamma", float),
+                degree=data.scalar("degree", int),
+                coef0=data.scalar("coef0", float),
                 bias=data["bias"],
                 classes=data["classes"],
             )
