@@ -170,7 +170,10 @@ def _cmd_predict(args):
         raise _UsageError(f"{args.model}: no such model file")
     if args.output is not None:
         _check_writable(args.output, "predictions")
-    est = BudgetedSVC.load(path)
+    try:
+        est = BudgetedSVC.load(path)
+    except ValueError as exc:  # every model-file problem names the file: one line, status 1
+        raise _FileError(str(exc)) from None
     X, y = _read_data(args.data, args, n_features=est.n_features_in_,
                       n_features_of=f"the model ({path})")
     pred = est.predict(X)

@@ -145,3 +145,20 @@ def test_bad_model_through_the_entry_point_has_no_traceback(good_model, tmp_path
     assert proc.stderr.strip().splitlines() == [
         f"refsvm predict: error: {path}: invalid model file: gamma must be a finite number > 0; got nan"
     ]
+
+
+def test_invalid_saved_hyper_parameter_is_refused_by_the_estimator_and_the_cli(
+        good_model, tmp_path, capsys):
+    import json
+
+    params = json.loads(str(entries(good_model)["params_json"]))
+    params["lam"] = float("nan")
+    path = rewrite(good_model, tmp_path / "lam.npz", params_json=np.array(json.dumps(params)))
+    with pytest.raises(ValueError, match="lam") as info:
+        BudgetedSVC.load(path)
+    assert str(path) in str(info.value)
+    data = tmp_path / "data.txt"
+    data.write_text("1 1:0.5 2:0.25\n")
+    assert main(["predict", str(path), str(data)]) == 1
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and err.count("\n") == 1 and str(path) in err and "lam" in err
