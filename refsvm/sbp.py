@@ -47,7 +47,8 @@ Reading of the pseudo-code (errata and choices; see also ``docs/sbp.rst``):
   well, so that set is used whenever the strict one is empty.
 * **Algorithm 2 as printed** does not terminate when the partition returns
   the lowest position of the range (``lower := middle`` leaves the range
-  unchanged) and divides 0 by 0 for ``n = 1`` (``lower - 1 = 0``).  Here the
+  unchanged; on the first pass line 8 then computes ``-inf * 0 = NaN``) and
+  divides 0 by 0 for ``n = 1`` (``lower - 1 = 0``).  Here the
   partition is three-way (smaller / equal / larger than the pivot), which
   always shrinks the range, and ranges are half-open and 0-based, so that the
   final ``lower`` is the *number* of responses under water (>= 1).  The
