@@ -147,9 +147,11 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
         from .lookup import get_tables
         tables = get_tables()                                 # loaded once per pass
 
-    # The model M: room for B + 1 SVs; the first b rows are in use.
-    SV = np.zeros((budget + 1, X.shape[1]))
-    A = np.zeros((budget + 1, c))
+    # The model M: room for min(B, n_sv + len(order)) + 1 SVs (b never exceeds n_sv + len(order):
+    # a huge budget allocates nothing up front); the first b rows are in use.
+    capacity = min(budget, (len(sv) if sv is not None else 0) + len(order)) + 1
+    SV = np.zeros((capacity, X.shape[1]))
+    A = np.zeros((capacity, c))
     b = 0                                                     # Alg. 1, line 2: b = 0, w_1 = 0
     if sv is not None and len(sv) > 0:
         b = len(sv)

@@ -19,7 +19,7 @@ module for the reading of the pseudo-code.  Algorithm 1::
 
 The ``def bsgd`` validates and converts its arguments (strings to int codes,
 arrays to C-contiguous float64 / int64), allocates every buffer once (room for
-B + 1 SVs) and runs the whole pass in :func:`_bsgd_pass`, a ``nogil`` loop
+min(B, n_sv + len(order)) + 1 SVs) and runs the whole pass in :func:`_bsgd_pass`, a ``nogil`` loop
 without Python objects.  Differences in *how* (not *what*) is computed:
 
 * Projection keeps ``Kinv = (K + ridge I)^{-1}`` of the current SVs up to
@@ -34,6 +34,11 @@ without Python objects.  Differences in *how* (not *what*) is computed:
   The time spent keeping the inverse up to date on appends is counted in
   ``maintenance_seconds`` (it is part of the cost of projection).
   ``_last_stats`` holds the number of recomputations of the last call.
+  A call that continues exactly the model the previous call returned (same
+  SVs, bitwise; same kernel, ridge and budget) keeps that call's inverse and
+  its append counter instead of recomputing it, so a pass split into several
+  calls (progress reports) gives the same model as one call; any other model
+  to continue gets its inverse recomputed.
 * The Margin Perceptron's ``||w||^2 = sum alpha' K alpha`` uses a kernel
   matrix of the SVs kept up to date (append: the margin's kernel row;
   remove: swap-remove; merge: one new row for ``z``) and is evaluated only
@@ -92,6 +97,12 @@ cdef Py_ssize_t _refresh_every = 0        # 0: every B appends
 cdef int _refine_steps = 1
 #: Counters of the last call (projection): inverse recomputations and failed bordered updates.
 _last_stats = {}
+# Projection / perceptron: (SV copy, K, Kinv, appends since refresh, settings) left by the last
+# call, so that a call continuing exactly that model (same SVs, same kernel) keeps K and the
+# inverse instead of recomputing them (the training loop's vectorised kernel rows and a
+# recomputation may differ in the last bit): a pass computed in several calls (verbose
+# progress) gives the same model as one call.  Held for one continuation only.
+_kinv_continuation = None
 
 
 def _projection_options(refresh_every=None, refine_steps=None):
@@ -199,6 +210,7 @@ cdef struct State:
     double merge_seconds
     long long kinv_refreshes
     long long kinv_append_failures
+    Py_ssize_t appends_since_refresh   # projection: appends since Kinv was last recomputed
 
 
 cdef void _set_kernel_row(const Params* P, const double[:, ::1] SV, double[:, ::1] K,
@@ -238,7 +250,7 @@ cdef int _bsgd_pass(const Params* P, State* st,
     cdef Py_ssize_t d = P.d, c = P.c, budget = P.budget
     cdef Py_ssize_t step, i, j, r, r_t, p, partner, b_old, zslot
     cdef Py_ssize_t b = st.b
-    cdef Py_ssize_t appends_since_refresh = 0
+    cdef Py_ssize_t appends_since_refresh = st.appends_since_refresh
     cdef long long t = st.t
     cdef int64_t y_t
     cdef double eta_t, yf, factor, best, wd, start, elapsed, s, norm_w
@@ -252,6 +264,7 @@ cdef int _bsgd_pass(const Params* P, State* st,
                     _clear_error()
                     st.b = b
                     st.t = t
+                    st.appends_since_refresh = appends_since_refresh
                     return ERR_INTERRUPTED
         t += 1
         i = order[step]
@@ -377,6 +390,7 @@ cdef int _bsgd_pass(const Params* P, State* st,
 
     st.b = b
     st.t = t
+    st.appends_since_refresh = appends_since_refresh
     return ERR_NONE
 
 
@@ -458,8 +472,10 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
     P.refine_steps = _refine_steps
     P.keep_K = P.keep_Kinv or P.lr == LR_PERCEPTRON
 
-    # The model M: room for B + 1 SVs; the first b rows are in use.
-    cdef Py_ssize_t cap = P.budget + 1, d = P.d, c = P.c
+    # The model M: room for min(B, n_sv + n_steps) + 1 SVs (b can never exceed n_sv + n_steps,
+    # so a huge budget costs nothing up front); the first b rows are in use.
+    cdef Py_ssize_t n_sv0 = len(sv) if sv is not None else 0
+    cdef Py_ssize_t cap = min(P.budget, n_sv0 + P.n_steps) + 1, d = P.d, c = P.c
     SV = np.zeros((cap, d))
     A = np.zeros((cap, c))
     st.b = 0                                                  # Alg. 1, line 2: b = 0, w_1 = 0
@@ -477,6 +493,7 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
     st.merge_seconds = 0.0
     st.kinv_refreshes = 0
     st.kinv_append_failures = 0
+    st.appends_since_refresh = 0
 
     # b never exceeds min(B + 1, len(sv) + n_steps): size the O(B^2) matrices accordingly
     kdim = min(cap, st.b + P.n_steps + 1) if P.keep_K else 1
@@ -512,7 +529,19 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
     cdef int[::1] ipivv = ipiv
     cdef int info = 0
     cdef Py_ssize_t j
-    if P.keep_K and st.b > 0:                                 # continuing from a model
+    cdef bint reuse_k = False
+    global _kinv_continuation
+    settings = (P.kernel, P.gamma, P.degree, P.coef0, P.ridge, P.refresh_every, P.keep_Kinv)
+    if P.keep_K and st.b > 0 and _kinv_continuation is not None:
+        c_sv, c_k, c_kinv, c_appends, c_settings = _kinv_continuation
+        if c_settings == settings and c_sv.shape == (st.b, d) and np.array_equal(c_sv, SV[:st.b]):
+            K[:st.b, :st.b] = c_k                             # continue the kept K (and inverse)
+            if P.keep_Kinv:
+                Kinv[:st.b, :st.b] = c_kinv
+            st.appends_since_refresh = c_appends
+            reuse_k = True
+    _kinv_continuation = None
+    if P.keep_K and st.b > 0 and not reuse_k:                 # continuing from a model
         with nogil:
             for j in range(st.b):
                 _set_kernel_row(&P, SVv, Kv, st.b, j)
@@ -566,4 +595,8 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
         trace["compare_wd_factor"] = cmp_factor[:ne].copy()
         trace["compare_wd"] = cmp_wd[:ne].copy()
     b = st.b
+    if P.keep_K and b > 0:
+        _kinv_continuation = (SV[:b].copy(), K[:b, :b].copy(),
+                              Kinv[:b, :b].copy() if P.keep_Kinv else None,
+                              st.appends_since_refresh, settings)
     return BSGDResult(sv=SV[:b].copy(), alpha=A[:b].copy(), bias=w0c, t=int(st.t), trace=trace)

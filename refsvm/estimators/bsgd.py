@@ -326,8 +326,11 @@ class BudgetedSVC(BudgetedClassifierBase):
 
         def run_chunk(sub_order):
             sv, alpha, bias = model
+            Xc, yc, oc = X, y, sub_order
+            if len(sub_order) < len(order):  # a chunk: validate its rows only, not all of X
+                Xc, yc, oc = X[sub_order], y[sub_order], np.arange(len(sub_order), dtype=np.int64)
             result = bsgd(
-                X, y, sub_order, n_classes=self.classes_.size, sv=sv, alpha=alpha, bias=bias,
+                Xc, yc, oc, n_classes=self.classes_.size, sv=sv, alpha=alpha, bias=bias,
                 t0=self.t_, **params,
             )
             model[:] = result.sv, result.alpha, result.bias
