@@ -54,7 +54,7 @@ without Python objects.  Differences in *how* (not *what*) is computed:
 import numpy as np
 
 from refsvm.bsgd import BSGDResult
-from refsvm.validation import check_bsgd_arguments
+from refsvm.validation import check_bsgd_arguments, check_sample_weight
 from refsvm.budget import check_merge_solver, merge_solver_eps
 from refsvm._fast.budget import _SOLVER_CODES, _c_tables
 
@@ -198,6 +198,7 @@ cdef struct Params:
     double ridge
     Py_ssize_t refresh_every   # projection: recompute Kinv from scratch every this many appends
     int refine_steps           # projection: iterative-refinement steps per event
+    const double* sample_weight  # weight of X[i] (NULL: all 1)
 
 
 cdef struct State:
@@ -253,7 +254,7 @@ cdef int _bsgd_pass(const Params* P, State* st,
     cdef Py_ssize_t appends_since_refresh = st.appends_since_refresh
     cdef long long t = st.t
     cdef int64_t y_t
-    cdef double eta_t, yf, factor, best, wd, start, elapsed, s, norm_w
+    cdef double eta_t, yf, factor, best, wd, start, elapsed, s, norm_w, s_t
     cdef bint violates, refresh, need_norm = True
     cdef const double* x_t
 
@@ -270,6 +271,7 @@ cdef int _bsgd_pass(const Params* P, State* st,
         i = order[step]
         x_t = &X[i, 0]                                        # Alg. 1, line 4
         y_t = y[i]
+        s_t = P.sample_weight[i] if P.sample_weight != NULL else 1.0   # example weight (1: unweighted)
         eta_t = c_learning_rate(P.lr, t, P.lam, P.eta)
 
         # f_t(x_t) = sum_j alpha_j k(x_j, x_t) (+ bias), computed with w_t
@@ -279,8 +281,8 @@ cdef int _bsgd_pass(const Params* P, State* st,
             f[0] = (pw_dot(&k_t[0], &A[0, 0], b) if b > 0 else 0.0) + w0[0]
             yf = <double> y_t * f[0]
             st.mistakes += yf <= 0.0
-            violates = yf < 1.0                               # hinge loss l(w_t; (x_t, y_t)) > 0
-            beta[0] = eta_t * <double> y_t                    # eq. 4
+            violates = yf < 1.0 and s_t > 0.0                 # weighted hinge loss s_t l(w_t; (x_t, y_t)) > 0
+            beta[0] = eta_t * <double> y_t * s_t              # eq. 4, scaled by the weight
         else:
             for r in range(c):
                 f[r] = 0.0
@@ -297,11 +299,11 @@ cdef int _bsgd_pass(const Params* P, State* st,
                     r_t = r
                     best = f[r]
             st.mistakes += f[r_t] >= f[y_t]
-            violates = (1.0 + f[r_t]) - f[y_t] > 0.0          # multi-class hinge loss (11) > 0
+            violates = (1.0 + f[r_t]) - f[y_t] > 0.0 and s_t > 0.0   # weighted multi-class hinge loss (11) > 0
             for r in range(c):
                 beta[r] = 0.0
-            beta[y_t] = eta_t                                 # beta^(i) = +eta_t for i = y_t
-            beta[r_t] = -eta_t                                #            -eta_t for i = r_t
+            beta[y_t] = eta_t * s_t                           # beta^(i) = +eta_t s_t for i = y_t
+            beta[r_t] = -(eta_t * s_t)                        #            -eta_t s_t for i = r_t
 
         factor = 1.0 - eta_t * P.lam                          # Alg. 1, line 5
         if factor != 1.0:
@@ -396,7 +398,8 @@ cdef int _bsgd_pass(const Params* P, State* st,
 
 def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
          maintenance, kernel, gamma, degree, coef0, merge_eps, projection_ridge,
-         fit_bias, sv=None, alpha=None, bias=None, t0=0, merge_solver="gss", merge_compare=False):
+         fit_bias, sv=None, alpha=None, bias=None, t0=0, merge_solver="gss", merge_compare=False,
+         sample_weight=None):
     """One pass of BSGD (Algorithm 1) over the examples ``X[order]``.
 
     Same parameters and result as :func:`refsvm.bsgd.bsgd` (see there).
@@ -410,6 +413,7 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
         eta=eta, radius=radius, maintenance=maintenance, kernel=kernel, gamma=gamma, degree=degree,
         coef0=coef0, merge_eps=merge_eps, projection_ridge=projection_ridge, merge_solver=merge_solver,
         sv=sv, alpha=alpha, bias=bias, t0=t0)
+    sample_weight = check_sample_weight(sample_weight, X.shape[0])
     order = np.array(order, dtype=np.int64, copy=True, order="C")
     if X.ndim != 2:
         raise ValueError(f"X must be a 2-D array, got shape {X.shape}")
@@ -471,6 +475,11 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
     P.refresh_every = _refresh_every if _refresh_every > 0 else max(P.budget, 1)
     P.refine_steps = _refine_steps
     P.keep_K = P.keep_Kinv or P.lr == LR_PERCEPTRON
+    cdef const double[::1] swv
+    P.sample_weight = NULL
+    if sample_weight is not None and sample_weight.shape[0] > 0:
+        swv = sample_weight                                   # kept alive until the pass ends
+        P.sample_weight = &swv[0]
 
     # The model M: room for min(B, n_sv + n_steps) + 1 SVs (b can never exceed n_sv + n_steps,
     # so a huge budget costs nothing up front); the first b rows are in use.
