@@ -194,3 +194,54 @@ def test_class_weight_is_saved(tmp_path):
     est = BudgetedSVC(budget=10, class_weight={1: 2.0, -1: 0.5}, random_state=0).fit(X, y)
     est.save(tmp_path / "m.npz")
     assert BudgetedSVC.load(tmp_path / "m.npz").class_weight == {1: 2.0, -1: 0.5}
+
+
+# ------------------------------------------------------------- probabilities
+# refsvm leaves probabilities to scikit-learn's CalibratedClassifierCV (Platt's sigmoid with
+# method="sigmoid"), the route scikit-learn itself recommends since it deprecated
+# SVC(probability=True) in 1.9; these tests show that it works with BudgetedSVC.
+
+
+def _prior_log_loss(y_train, y_test, classes):
+    from sklearn.metrics import log_loss
+
+    prior = np.bincount(np.searchsorted(classes, y_train)) / len(y_train)
+    return log_loss(y_test, np.tile(prior, (len(y_test), 1)), labels=classes)
+
+
+@pytest.mark.parametrize("problem", ["binary", "multiclass"])
+def test_calibrated_classifier_cv_gives_probabilities(problem):
+    from sklearn.calibration import CalibratedClassifierCV
+    from sklearn.metrics import log_loss
+
+    X, y = checkerboard(1800, seed=4) if problem == "binary" else blobs(1800, seed=4)
+    X, Xt, y, yt = X[:1200], X[1200:], y[:1200], y[1200:]
+    est = BudgetedSVC(budget=40, gamma=3.0 if problem == "binary" else 1.0, lam=1e-3, epochs=2,
+                      random_state=0)
+    assert not hasattr(est, "predict_proba")
+    cal = CalibratedClassifierCV(est, method="sigmoid", cv=3, ensemble=False).fit(X, y)
+    P = cal.predict_proba(Xt)
+    np.testing.assert_allclose(P.sum(axis=1), 1.0)
+    assert log_loss(yt, P, labels=cal.classes_) < 0.75 * _prior_log_loss(y, yt, cal.classes_)
+
+
+def test_calibrating_a_trained_model_on_held_out_data():
+    """One training run: fit on 80 %, Platt's sigmoid on the held-out 20 % (FrozenEstimator)."""
+    from scipy.special import expit
+    from sklearn.calibration import CalibratedClassifierCV
+    from sklearn.frozen import FrozenEstimator
+
+    X, y = checkerboard(2500, seed=6)
+    X, Xh, Xt, y, yh, yt = X[:1600], X[1600:2000], X[2000:], y[:1600], y[1600:2000], y[2000:]
+    est = BudgetedSVC(budget=40, gamma=3.0, lam=1e-3, random_state=0).fit(X, y)
+    alpha = est.alpha_.copy()
+    cal = CalibratedClassifierCV(FrozenEstimator(est), method="sigmoid").fit(Xh, yh)
+    np.testing.assert_array_equal(est.alpha_, alpha)  # the model is not retrained
+    P = cal.predict_proba(Xt)[:, 1]
+    f = est.decision_function(Xt)
+    # a sigmoid of the decision value: increasing in f, and exactly expit(a f + b)
+    order = np.argsort(f)
+    assert np.all(np.diff(P[order]) >= -1e-15)
+    a, b = np.polyfit(f, np.log(P / (1 - P)), 1)
+    np.testing.assert_allclose(P, expit(a * f + b), rtol=1e-8)
+    assert np.mean((P > 0.5) == (yt == 1)) > 0.8
