@@ -189,14 +189,14 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
 
         if binary:
             mistakes += y_t * f[0] <= 0.0
-            violates = y_t * f[0] < 1.0 and s_t > 0.0        # weighted hinge loss s_t l(w_t; (x_t, y_t)) > 0
+            violates = y_t * f[0] < 1.0 and s_t > 0.0        # hinge loss l(w_t; (x_t, y_t)) > 0, weighted: s_t l > 0
             beta_t = np.array([eta_t * y_t * s_t])            # eq. 4, scaled by the weight
         else:
             others = f.copy()
             others[y_t] = -np.inf
             r_t = int(np.argmax(others))                      # r_t = argmax_{i != y_t} f^(i)(x_t), eq. 11
             mistakes += f[r_t] >= f[y_t]
-            violates = 1.0 + f[r_t] - f[y_t] > 0.0 and s_t > 0.0   # weighted multi-class hinge loss (11) > 0
+            violates = 1.0 + f[r_t] - f[y_t] > 0.0 and s_t > 0.0   # multi-class hinge loss (11) > 0, weighted: s_t l > 0
             beta_t = np.zeros(c)
             beta_t[y_t] = eta_t * s_t                         # beta^(i) = +eta_t s_t for i = y_t
             beta_t[r_t] = -(eta_t * s_t)                      #            -eta_t s_t for i = r_t

@@ -281,7 +281,7 @@ cdef int _bsgd_pass(const Params* P, State* st,
             f[0] = (pw_dot(&k_t[0], &A[0, 0], b) if b > 0 else 0.0) + w0[0]
             yf = <double> y_t * f[0]
             st.mistakes += yf <= 0.0
-            violates = yf < 1.0 and s_t > 0.0                 # weighted hinge loss s_t l(w_t; (x_t, y_t)) > 0
+            violates = yf < 1.0 and s_t > 0.0                 # hinge loss l(w_t; (x_t, y_t)) > 0, weighted: s_t l > 0
             beta[0] = eta_t * <double> y_t * s_t              # eq. 4, scaled by the weight
         else:
             for r in range(c):
@@ -299,7 +299,7 @@ cdef int _bsgd_pass(const Params* P, State* st,
                     r_t = r
                     best = f[r]
             st.mistakes += f[r_t] >= f[y_t]
-            violates = (1.0 + f[r_t]) - f[y_t] > 0.0 and s_t > 0.0   # weighted multi-class hinge loss (11) > 0
+            violates = (1.0 + f[r_t]) - f[y_t] > 0.0 and s_t > 0.0   # multi-class hinge loss (11) > 0, weighted: s_t l > 0
             for r in range(c):
                 beta[r] = 0.0
             beta[y_t] = eta_t * s_t                           # beta^(i) = +eta_t s_t for i = y_t
