@@ -152,7 +152,7 @@ def test_bad_verbose_raises_naming_it(verbose):
 def test_cli_progress_on_by_default_quiet_switches_it_off(tmp_path, capsys):
     X, y = checkerboard(1500)
     data = tmp_path / "train.svm"
-    dump_svmlight_file(X, y, str(data))
+    dump_svmlight_file(X, y, str(data), zero_based=False)  # LIBSVM files are 1-based
     assert main(["train", str(data), str(tmp_path / "m.npz"), "--budget", "20"]) == 0
     out = capsys.readouterr()
     assert out.err.count("[BudgetedSVC] epoch 1/1") == 2  # 1000 of 1500, done
