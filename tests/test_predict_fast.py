@@ -84,7 +84,7 @@ def test_block_rows_shrink_for_large_models(monkeypatch):
     import refsvm.model as model_module
 
     monkeypatch.setattr(model_module, "PREDICT_BLOCK_ENTRIES", 1000)
-    model = _model("rbf", 2, n_sv=300)
+    model = _model("rbf", 3, n_sv=300)
     X = np.random.default_rng(4).normal(size=(50, 6))
     _check(model, X, model.decision_function(X, backend="fast"))  # blocks of 3 rows
 
