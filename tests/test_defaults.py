@@ -170,3 +170,11 @@ def test_huge_budget_allocates_only_what_can_arrive(backend, maintenance):
     n1 = est.support_vectors_.shape[0]
     est.partial_fit(X[50:], y[50:])
     assert est.support_vectors_.shape[0] > n1 and est.support_vectors_.shape[0] > 51
+
+
+def test_scale_variance_in_blocks_equals_numpy_var():
+    from refsvm.estimators._base import _variance
+
+    X = np.random.default_rng(0).normal(5.0, 3.0, size=(1001, 7))
+    for rows in (1, 10, 1000, None):
+        assert _variance(X, rows) == pytest.approx(X.var(), rel=1e-12)

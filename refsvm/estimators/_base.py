@@ -12,7 +12,14 @@ the others:
   here, never inside an algorithm);
 * ``fit`` (``epochs`` passes) and ``partial_fit`` (one pass, continuing the
   model, the step counter ``t_`` and the generator);
-* prediction, decision values, save and load.
+* prediction, decision values, save and load (with every hyper-parameter,
+  the class name and the library version);
+* ``gamma="scale"`` / ``"auto"`` resolved into ``gamma_`` (:meth:`_resolve_gamma`);
+* progress lines for ``verbose >= 1`` (:meth:`_run_pass`, :mod:`refsvm.progress`);
+* ``sample_weight`` / ``class_weight`` (:meth:`_sample_weights`) for algorithms
+  that take weights (``_supports_sample_weight = True``).
+
+See "How a new estimator gets these features" in DESIGN.md.
 
 A solver's estimator subclasses :class:`BudgetedClassifierBase` and supplies
 ``_algorithm_params()`` (validated keyword arguments of its algorithm
@@ -55,6 +62,19 @@ def _naming(name):
         if re.search(rf"\b{re.escape(name)}\b", message):
             raise
         raise ValueError(f"Invalid {name}: {message}") from exc
+
+
+def _variance(X, rows=None):
+    """``X.var()`` (all entries) without a temporary copy of ``X``: blocks of rows."""
+    if X.size == 0:
+        return 0.0
+    rows = rows or max(1, 2 ** 20 // max(X.shape[1], 1))
+    mean = float(X.mean())
+    total = 0.0
+    for start in range(0, X.shape[0], rows):
+        block = X[start:start + rows] - mean
+        total += float(np.einsum("ij,ij->", block, block))
+    return total / X.size
 
 
 class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
@@ -353,7 +373,7 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
         """
         gamma = check_gamma(self.gamma)
         if gamma == "scale":
-            var = float(X.var()) if X.size else 0.0
+            var = _variance(X)
             return 1.0 / (X.shape[1] * var) if var != 0.0 else 1.0
         if gamma == "auto":
             return 1.0 / X.shape[1]
