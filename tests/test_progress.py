@@ -159,3 +159,18 @@ def test_cli_progress_on_by_default_quiet_switches_it_off(tmp_path, capsys):
     assert "online error" in out.err and "online error" not in out.out
     assert main(["train", str(data), str(tmp_path / "m.npz"), "--budget", "20", "--quiet"]) == 0
     assert "[BudgetedSVC]" not in capsys.readouterr().err
+
+
+def test_continuation_does_not_depend_on_other_models_trained_in_between():
+    """Fast projection keeps K / the inverse per returned SV array: interleaving another
+    model between two calls changes nothing."""
+    X, y = checkerboard(400)
+    X2, y2 = checkerboard(400, seed=7)
+    kw = dict(budget=15, gamma=3.0, maintenance="projection", random_state=0)
+    plain = BudgetedSVC(**kw)
+    plain.partial_fit(X, y, classes=[-1, 1]).partial_fit(X, y)
+    mixed = BudgetedSVC(**kw).partial_fit(X, y, classes=[-1, 1])
+    BudgetedSVC(**kw).fit(X2, y2)  # another projection model in between
+    mixed.partial_fit(X, y)
+    np.testing.assert_array_equal(mixed.alpha_, plain.alpha_)
+    np.testing.assert_array_equal(BudgetedSVC(epochs=2, **kw).fit(X, y).alpha_, plain.alpha_)

@@ -34,11 +34,12 @@ without Python objects.  Differences in *how* (not *what*) is computed:
   The time spent keeping the inverse up to date on appends is counted in
   ``maintenance_seconds`` (it is part of the cost of projection).
   ``_last_stats`` holds the number of recomputations of the last call.
-  A call that continues exactly the model the previous call returned (same
-  SVs, bitwise; same kernel, ridge and budget) keeps that call's inverse and
-  its append counter instead of recomputing it, so a pass split into several
-  calls (progress reports) gives the same model as one call; any other model
-  to continue gets its inverse recomputed.
+  A call whose ``sv`` is the very array an earlier call returned (still
+  alive and unchanged; same kernel, ridge and budget) keeps that call's K,
+  inverse and append counter instead of recomputing them, so a pass split
+  into several calls (progress reports) gives the same model as one call,
+  whatever else runs in between; any other model to continue gets them
+  recomputed (``_continuations``).
 * The Margin Perceptron's ``||w||^2 = sum alpha' K alpha`` uses a kernel
   matrix of the SVs kept up to date (append: the margin's kernel row;
   remove: swap-remove; merge: one new row for ``z``) and is evaluated only
@@ -50,6 +51,8 @@ without Python objects.  Differences in *how* (not *what*) is computed:
   with a non-Gaussian kernel) raise the reference's ``ValueError`` before the
   pass starts instead of at the first step / first maintenance event.
 """
+
+import weakref
 
 import numpy as np
 
@@ -97,12 +100,17 @@ cdef Py_ssize_t _refresh_every = 0        # 0: every B appends
 cdef int _refine_steps = 1
 #: Counters of the last call (projection): inverse recomputations and failed bordered updates.
 _last_stats = {}
-# Projection / perceptron: (SV copy, K, Kinv, appends since refresh, settings) left by the last
-# call, so that a call continuing exactly that model (same SVs, same kernel) keeps K and the
-# inverse instead of recomputing them (the training loop's vectorised kernel rows and a
-# recomputation may differ in the last bit): a pass computed in several calls (verbose
-# progress) gives the same model as one call.  Held for one continuation only.
-_kinv_continuation = None
+# Projection / perceptron: for every returned ``sv`` array still alive, the state to continue
+# it exactly: id(sv) -> (weakref to sv, copy of sv, K, Kinv, appends since refresh, settings).
+# A call whose ``sv`` is that very array, unchanged, keeps K and the inverse instead of
+# recomputing them (the training loop's vectorised kernel rows and a recomputation may differ
+# in the last bit): a pass computed in several calls (verbose progress) gives the same model as
+# one call, whatever other models are trained in between.  An entry disappears with its array.
+_continuations = {}
+
+
+def _forget(key):
+    _continuations.pop(key, None)
 
 
 def _projection_options(refresh_every=None, refine_steps=None):
@@ -539,17 +547,16 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
     cdef int info = 0
     cdef Py_ssize_t j
     cdef bint reuse_k = False
-    global _kinv_continuation
     settings = (P.kernel, P.gamma, P.degree, P.coef0, P.ridge, P.refresh_every, P.keep_Kinv)
-    if P.keep_K and st.b > 0 and _kinv_continuation is not None:
-        c_sv, c_k, c_kinv, c_appends, c_settings = _kinv_continuation
+    entry = _continuations.get(id(sv)) if (P.keep_K and st.b > 0) else None
+    if entry is not None and entry[0]() is sv:
+        _, c_sv, c_k, c_kinv, c_appends, c_settings = entry
         if c_settings == settings and c_sv.shape == (st.b, d) and np.array_equal(c_sv, SV[:st.b]):
             K[:st.b, :st.b] = c_k                             # continue the kept K (and inverse)
             if P.keep_Kinv:
                 Kinv[:st.b, :st.b] = c_kinv
             st.appends_since_refresh = c_appends
             reuse_k = True
-    _kinv_continuation = None
     if P.keep_K and st.b > 0 and not reuse_k:                 # continuing from a model
         with nogil:
             for j in range(st.b):
@@ -604,8 +611,10 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
         trace["compare_wd_factor"] = cmp_factor[:ne].copy()
         trace["compare_wd"] = cmp_wd[:ne].copy()
     b = st.b
+    sv_out = SV[:b].copy()
     if P.keep_K and b > 0:
-        _kinv_continuation = (SV[:b].copy(), K[:b, :b].copy(),
-                              Kinv[:b, :b].copy() if P.keep_Kinv else None,
-                              st.appends_since_refresh, settings)
-    return BSGDResult(sv=SV[:b].copy(), alpha=A[:b].copy(), bias=w0c, t=int(st.t), trace=trace)
+        key = id(sv_out)
+        _continuations[key] = (weakref.ref(sv_out, lambda _, key=key: _forget(key)), sv_out.copy(),
+                               K[:b, :b].copy(), Kinv[:b, :b].copy() if P.keep_Kinv else None,
+                               st.appends_since_refresh, settings)
+    return BSGDResult(sv=sv_out, alpha=A[:b].copy(), bias=w0c, t=int(st.t), trace=trace)
