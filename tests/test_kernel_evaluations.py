@@ -65,3 +65,16 @@ def test_bsgd_count_against_instrumented_reference(monkeypatch, maintenance):
     assert res.trace["kernel_evaluations"] == counted["rows"] + counted["merge"]
     if maintenance == "removal":
         assert counted["merge"] == 0
+
+
+@pytest.mark.parametrize("module", [ref_bsgd, fast_bsgd], ids=["python", "fast"])
+@pytest.mark.parametrize("learning_rate,maintenance", [("pegasos", "merge"), ("perceptron", "projection")])
+def test_bsgd_count_of_a_pass_split_in_chunks(module, learning_rate, maintenance):
+    X, y = checkerboard(160, 2)
+    order = np.random.default_rng(2).permutation(160)
+    kw = kwargs(2, learning_rate, maintenance)
+    whole = module.bsgd(X, y, order, **kw)
+    first = module.bsgd(X, y, order[:70], **kw)
+    second = module.bsgd(X, y, order[70:], sv=first.sv, alpha=first.alpha, bias=first.bias, t0=first.t, **kw)
+    assert (first.trace["kernel_evaluations"] + second.trace["kernel_evaluations"]
+            == whole.trace["kernel_evaluations"])

@@ -134,8 +134,27 @@ class SBPClassifier(BudgetedClassifierBase):
         self.random_state = random_state
         self.verbose = verbose
 
+    def fit(self, X, y):
+        """Train: ``epochs`` epochs of ``n`` SBP iterations on ``(X, y)``.
+
+        SBP has no example weights (the slack budget ``n nu`` is shared by all
+        examples), so there is no ``sample_weight``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Training examples (sparse input is densified).
+        y : array-like of shape (n_samples,)
+            Class labels (at least two distinct values).
+
+        Returns
+        -------
+        self : SBPClassifier
+        """
+        return super().fit(X, y)
+
     @available_if(_never)
-    def partial_fit(self, X, y, classes=None):  # pragma: no cover - not available
+    def partial_fit(self, X, y, classes=None, sample_weight=None):  # pragma: no cover - not available
         """Not available (SBP is a batch method over a fixed training set)."""
 
     def _algorithm_params(self):
