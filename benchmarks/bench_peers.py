@@ -1,0 +1,412 @@
+#!/usr/bin/env python
+"""The authors' own C++ implementations timed beside refsvm, on this machine and these data.
+
+Peers (built by the user OUTSIDE this repository; nothing of theirs is shipped here):
+
+* ``--budgetedsvm DIR``: directory holding ``budgetedsvm-train`` and ``budgetedsvm-predict`` of
+  djurikom/BudgetedSVM (Djuric, Lan, Vucetic & Wang; BSGD's authors' toolbox), built with its own
+  Makefile (``make`` in the checkout; its flags are ``-g -Wall -Wconversion -O3``).
+* ``--libol DIR``: directory holding the ``KOL`` binary of LIBOL/KOL (Lu, Hoi et al.; the FOGD/NOGD
+  authors' C++ online kernel learning library), built with its own CMakeLists
+  (``cmake .. -DEIGEN_DIR=/usr/include/eigen3/Eigen``; its flags are ``-O2 -s``).
+
+What is measured
+----------------
+BSGD (part ``bsgd``): one epoch of BPegasos with merging, no bias, C = 32 (lambda = 1/(n C)),
+gamma = 2 (ijcnn1) and 2^-7 (a9a), budgets 100 and 500.  For every seed a permutation
+``default_rng(seed).permutation(n)`` of the training set is drawn; the peer reads the LIBSVM
+training file with its lines in that order and runs with ``-r 0`` (no shuffling of its own: its
+``-r 1`` shuffles with ``rand()`` seeded by ``time(NULL)``, so it has no seed option), and refsvm's
+fast path (``refsvm._fast.bsgd.bsgd``) visits the rows in the same order.  Both therefore see the
+same visiting order.  The toolbox's Gaussian kernel is ``exp(-0.5 g ||x - x'||^2)``, so it gets
+``-g 2 gamma``.  Its merging runs golden-section search to 1e-4; refsvm is run at that tolerance
+and at its own benchmark setting 0.01.
+
+* peer seconds: the toolbox's own "Training completed in X seconds", which is ``clock()`` (CPU
+  time of the process) around the training loop only, i.e. WITHOUT reading and parsing the
+  file; the wall time of the whole training process (parsing included) is reported too.
+* refsvm seconds: CPU time (``time.process_time``) and wall time (``time.perf_counter``) of the
+  call to ``bsgd`` on arrays already in memory (median of ``--repeats`` per seed).
+* test accuracy: the peer's model is applied by ``budgetedsvm-predict`` and its output labels
+  compared with the test labels here; refsvm's through its kernel expansion.
+
+LIBOL (part ``libol``): ``KOL -opt kernel-<name>`` with gamma as above (KOL's kernel is
+``exp(-gamma ||x - x'||^2)``), budget ``--libol-budget`` and KOL's defaults otherwise, on the same
+permuted training files (KOL has no shuffling; FOGD's Fourier features and RBP's removals draw
+from generators seeded with ``time(NULL)``, so they are not reproducible).  Per-example time is
+KOL's own "Learning time" (wall clock around ``Learn``) divided by n; KOL reads the file in a
+reader thread WHILE learning, so this time includes parsing and is an upper bound on training.
+refsvm's equivalents are timed only if they exist in the installed refsvm (``FOGDClassifier``,
+``OnlineKernelClassifier``); otherwise a line says they were skipped.
+
+The machine is shared; the load average is printed at start and end of every part.
+"""
+
+import argparse
+import datetime
+import json
+import os
+import re
+import shlex
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+import numpy as np  # noqa: E402
+from bench_bsgd import PARAMS, accuracy, bsgd_args, load_average, machine_info  # noqa: E402
+
+BSGD_BUDGETS = (100, 500)
+#: KOL algorithms timed (``-opt kernel-<name>``); perceptron and ogd keep every SV (no budget).
+LIBOL_ALGOS = ("fogd", "nogd", "perceptron", "rbp", "forgetron", "projectron", "projectronpp",
+               "bpas", "bogd")
+
+
+def git_head(path):
+    """Commit and date of a peer checkout (None if not a git work tree)."""
+    try:
+        out = subprocess.run(["git", "-C", str(path), "log", "-1", "--format=%H %cd"],
+                             capture_output=True, text=True, timeout=10)
+        return out.stdout.strip() or None
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+def find_checkout(binary_dir):
+    """The nearest ancestor of ``binary_dir`` that is a git work tree (the peer's checkout)."""
+    for p in [Path(binary_dir).resolve(), *Path(binary_dir).resolve().parents]:
+        if (p / ".git").exists():
+            return p
+    return None
+
+
+def read_lines(path_bz2):
+    import bz2
+
+    with bz2.open(path_bz2, "rt") as fh:
+        return fh.read().splitlines()
+
+
+def write_lines(path, lines, order=None):
+    with open(path, "w") as fh:
+        for i in (range(len(lines)) if order is None else order):
+            fh.write(lines[i])
+            fh.write("\n")
+
+
+def check_rows(lines, y):
+    """The file's lines are the loader's rows, in order (labels compared line by line)."""
+    labels = np.array([float(s.split(None, 1)[0]) for s in lines])
+    if len(labels) != len(y) or not np.array_equal(np.where(labels > 0, 1, -1), y):
+        raise SystemExit("the LIBSVM file's lines do not match load_libsvm's rows")
+
+
+def median(v):
+    return float(statistics.median(v)) if v else float("nan")
+
+
+# ----------------------------------------------------------------------------
+# BSGD: BudgetedSVM vs refsvm fast path
+# ----------------------------------------------------------------------------
+
+def peer_bsgd(bindir, train_file, test_file, yt, *, budget, lam, gamma, dim, tmp):
+    model = Path(tmp) / "peer.model"
+    pred = Path(tmp) / "peer.pred"
+    cmd = [str(Path(bindir) / "budgetedsvm-train"), "-A", "4", "-B", str(budget), "-L", repr(lam),
+           "-b", "0", "-e", "1", "-K", "0", "-g", repr(2.0 * gamma), "-m", "1", "-r", "0",
+           "-D", str(dim), "-v", "1", str(train_file), str(model)]
+    start = time.perf_counter()
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True)
+    wall = time.perf_counter() - start
+    m = re.search(r"Training completed in\s+([0-9.]+) seconds", out.stdout)
+    steps = re.search(r"budget maintenance steps:\s*(\d+)", out.stdout)
+    subprocess.run([str(Path(bindir) / "budgetedsvm-predict"), str(test_file), str(model), str(pred)],
+                   capture_output=True, text=True, check=True)
+    labels = np.loadtxt(pred)
+    acc = float(np.mean(np.where(labels > 0, 1, -1) == yt))
+    return dict(cpu=float(m.group(1)) if m else float("nan"), wall=wall, accuracy=acc,
+                maintenance=int(steps.group(1)) if steps else None, command=shlex.join(cmd))
+
+
+def ours_bsgd(X, y, Xt, yt, order, *, budget, lam, gamma, merge_eps, repeats):
+    from refsvm._fast import bsgd as fast
+
+    kw = bsgd_args(budget, lam, gamma, merge_eps)
+    cpu, wall = [], []
+    for _ in range(repeats):
+        c0, w0 = time.process_time(), time.perf_counter()
+        res = fast.bsgd(X, y, order, **kw)
+        wall.append(time.perf_counter() - w0)
+        cpu.append(time.process_time() - c0)
+    acc = accuracy(res.sv, res.alpha, res.bias, gamma, Xt, yt)
+    return dict(cpu=median(cpu), wall=median(wall), accuracy=acc,
+                maintenance=int(len(res.trace["maint_step"])))
+
+
+def bench_bsgd(name, data, args, tmp, log):
+    X, y, Xt, yt, lines, test_file = data
+    p = PARAMS[name]
+    n, dim = len(y), X.shape[1]
+    lam = 1.0 / (n * p["C"])
+    log(f"# BSGD {name}: n={n}, n_test={len(yt)}, d={dim}, C={p['C']:g}, lambda=1/(nC)={lam:.6g}, "
+        f"gamma={p['gamma']:g} (peer -g {2 * p['gamma']:g}); load at start {load_average()}")
+    rows = []
+    for budget in args.budgets:
+        per_seed = []
+        for seed in args.seeds:
+            order = np.random.default_rng(seed).permutation(n)
+            train_file = Path(tmp) / f"{name}.seed{seed}"
+            write_lines(train_file, lines, order)
+            rec = dict(seed=seed)
+            if args.budgetedsvm:
+                rec["peer"] = [peer_bsgd(args.budgetedsvm, train_file, test_file, yt, budget=budget,
+                                         lam=lam, gamma=p["gamma"], dim=dim, tmp=tmp)
+                               for _ in range(args.peer_repeats)]
+            for eps in args.merge_eps:
+                rec[f"refsvm_eps{eps:g}"] = ours_bsgd(X, y, Xt, yt, order, budget=budget, lam=lam,
+                                                      gamma=p["gamma"], merge_eps=eps,
+                                                      repeats=args.repeats)
+            train_file.unlink()
+            per_seed.append(rec)
+            pk = rec.get("peer", [{}])[0]
+            log(f"  B={budget} seed={seed}: peer cpu {pk.get('cpu', float('nan')):.2f} s "
+                f"acc {pk.get('accuracy', float('nan')):.4f}; "
+                + "; ".join(f"refsvm eps={eps:g} cpu {rec[f'refsvm_eps{eps:g}']['cpu']:.3f} s "
+                            f"acc {rec[f'refsvm_eps{eps:g}']['accuracy']:.4f}" for eps in args.merge_eps))
+        rows.append(dict(dataset=name, budget=budget, lam=lam, gamma=p["gamma"], runs=per_seed))
+    log(f"  load at end {load_average()}")
+    return rows
+
+
+def summarize_bsgd(row, merge_eps):
+    out = dict(dataset=row["dataset"], budget=row["budget"])
+    runs = row["runs"]
+    if "peer" in runs[0]:
+        pc = [r["cpu"] for rec in runs for r in rec["peer"]]
+        pw = [r["wall"] for rec in runs for r in rec["peer"]]
+        pa = [rec["peer"][0]["accuracy"] for rec in runs]
+        out.update(peer_cpu=median(pc), peer_wall=median(pw), peer_runs=len(pc),
+                   peer_acc_mean=float(np.mean(pa)), peer_acc_min=min(pa), peer_acc_max=max(pa))
+    for eps in merge_eps:
+        key = f"refsvm_eps{eps:g}"
+        oc = [rec[key]["cpu"] for rec in runs]
+        oa = [rec[key]["accuracy"] for rec in runs]
+        out[key] = dict(cpu=median(oc), wall=median([rec[key]["wall"] for rec in runs]),
+                        acc_mean=float(np.mean(oa)), acc_min=min(oa), acc_max=max(oa))
+        if "peer" in runs[0]:
+            ratios = [rec["peer"][0]["cpu"] / rec[key]["cpu"] for rec in runs]
+            out[key]["peer_over_refsvm_cpu"] = median(ratios)
+    return out
+
+
+def render_bsgd(summary, merge_eps):
+    lines = ["BSGD, one epoch (BPegasos + merging, no bias); seconds = median over seeds "
+             "(refsvm: median of repeats per seed first); acc. = test accuracy % mean [min, max] over seeds",
+             f"{'data':7s} {'B':>4s} | {'peer CPU s':>10s} {'peer wall s':>11s} {'peer acc.':>21s} | "
+             + " | ".join(f"{'refsvm(eps=' + format(e, 'g') + ') CPU s':>22s} {'acc.':>21s} {'peer/ours':>9s}"
+                          for e in merge_eps)]
+    for s in summary:
+        if "peer_cpu" in s:
+            peer = (f"{s['peer_cpu']:10.2f} {s['peer_wall']:11.2f} "
+                    f"{100 * s['peer_acc_mean']:6.2f} [{100 * s['peer_acc_min']:5.2f},{100 * s['peer_acc_max']:5.2f}]")
+        else:
+            peer = f"{'(not run)':>44s}"
+        ours = []
+        for e in merge_eps:
+            o = s[f"refsvm_eps{e:g}"]
+            ratio = o.get("peer_over_refsvm_cpu")
+            ours.append(f"{o['cpu']:22.3f} {100 * o['acc_mean']:6.2f} [{100 * o['acc_min']:5.2f},"
+                        f"{100 * o['acc_max']:5.2f}] {('%8.1fx' % ratio) if ratio else '         '}")
+        lines.append(f"{s['dataset']:7s} {s['budget']:4d} | {peer} | " + " | ".join(ours))
+    return "\n".join(lines)
+
+
+# ----------------------------------------------------------------------------
+# LIBOL/KOL vs refsvm's online kernel learners (where they exist)
+# ----------------------------------------------------------------------------
+
+def kol_run(kol, algo, train_file, test_file, gamma, budget):
+    cmd = [str(Path(kol) / "KOL"), "-i", str(train_file), "-t", str(test_file),
+           "-opt", f"kernel-{algo}", "-gamma", repr(gamma), "-B", str(budget)]
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True)
+    t = re.search(r"Learning time:\s*([0-9.]+)", out.stdout)
+    a = re.search(r"Test acuracy:\s*([0-9.]+)", out.stdout)
+    sv = re.search(r"#SV:\s*(\d+)", out.stdout)
+    return dict(seconds=float(t.group(1)), accuracy=float(a.group(1)) / 100.0,
+                n_sv=int(sv.group(1)) if sv else None, command=shlex.join(cmd))
+
+
+def refsvm_online_estimators():
+    """refsvm's online kernel learners present in this install: {KOL name: factory}."""
+    import refsvm
+
+    found = {}
+    fogd = getattr(refsvm, "FOGDClassifier", None)
+    if fogd is not None:
+        found["fogd"] = lambda gamma, budget, seed: fogd(gamma=gamma, random_state=seed)
+    okc = getattr(refsvm, "OnlineKernelClassifier", None)
+    if okc is not None:
+        names = {"perceptron", "forgetron", "projectron", "projectronpp", "bogd", "bpas", "rbp", "nogd"}
+        params = okc().get_params()
+        for kname in names:
+            found[kname] = (lambda k: lambda gamma, budget, seed: okc(
+                **{"algorithm" if "algorithm" in params else "method": k}, gamma=gamma,
+                **({"budget": budget} if "budget" in params else {}), random_state=seed))(kname)
+    return found
+
+
+def bench_libol(name, data, args, tmp, log):
+    X, y, Xt, yt, lines, test_file = data
+    gamma = PARAMS[name]["gamma"]
+    n = len(y)
+    ours = refsvm_online_estimators()
+    log(f"# LIBOL {name}: n={n}, gamma={gamma:g}, B={args.libol_budget}; load at start {load_average()}")
+    missing = [a for a in args.libol_algos if a not in ours]
+    if missing:
+        log(f"  refsvm has no equivalent of {', '.join(missing)} in this install: skipped on the refsvm side")
+    rows = []
+    for algo in args.libol_algos:
+        runs = []
+        for seed in args.seeds:
+            order = np.random.default_rng(seed).permutation(n)
+            train_file = Path(tmp) / f"{name}.seed{seed}"
+            write_lines(train_file, lines, order)
+            rec = dict(seed=seed)
+            if args.libol:
+                rec["peer"] = [kol_run(args.libol, algo, train_file, test_file, gamma, args.libol_budget)
+                               for _ in range(args.peer_repeats)]
+            if algo in ours:
+                times, acc = [], None
+                for _ in range(args.repeats):
+                    est = ours[algo](gamma, args.libol_budget, seed)
+                    w0 = time.perf_counter()
+                    est.fit(X[order], y[order])
+                    times.append(time.perf_counter() - w0)
+                acc = float(np.mean(est.predict(Xt) == yt))
+                rec["refsvm"] = dict(seconds=median(times), accuracy=acc, estimator=repr(est))
+            train_file.unlink()
+            runs.append(rec)
+        row = dict(dataset=name, algo=algo, n=n, runs=runs)
+        if args.libol:
+            ps = [r["seconds"] for rec in runs for r in rec["peer"]]
+            pa = [rec["peer"][0]["accuracy"] for rec in runs]
+            row.update(peer_us_per_example=1e6 * median(ps) / n, peer_acc_mean=float(np.mean(pa)),
+                       peer_acc_min=min(pa), peer_acc_max=max(pa), peer_n_sv=runs[0]["peer"][0]["n_sv"])
+        if algo in ours:
+            os_ = [rec["refsvm"]["seconds"] for rec in runs]
+            oa = [rec["refsvm"]["accuracy"] for rec in runs]
+            row.update(refsvm_us_per_example=1e6 * median(os_) / n, refsvm_acc_mean=float(np.mean(oa)),
+                       refsvm_acc_min=min(oa), refsvm_acc_max=max(oa))
+        rows.append(row)
+        log(f"  {algo}: " + (f"KOL {row.get('peer_us_per_example', float('nan')):.2f} us/example "
+                             f"acc {100 * row.get('peer_acc_mean', float('nan')):.2f}%" if args.libol else "")
+            + (f"; refsvm {row['refsvm_us_per_example']:.2f} us/example acc {100 * row['refsvm_acc_mean']:.2f}%"
+               if algo in ours else "; refsvm: no equivalent (skipped)"))
+    log(f"  load at end {load_average()}")
+    return rows
+
+
+def render_libol(rows, budget):
+    out = [f"LIBOL/KOL, one pass, B = {budget} (KOL defaults otherwise); us/example = median over seeds of "
+           "Learning time / n (KOL: parsing included, read concurrently); acc. = test accuracy % mean [min, max]",
+           f"{'data':7s} {'algorithm':13s} | {'KOL us/ex':>9s} {'#SV':>6s} {'KOL acc.':>21s} | "
+           f"{'refsvm us/ex':>12s} {'refsvm acc.':>21s}"]
+    for r in rows:
+        peer = (f"{r['peer_us_per_example']:9.2f} {r['peer_n_sv']:6d} {100 * r['peer_acc_mean']:6.2f} "
+                f"[{100 * r['peer_acc_min']:5.2f},{100 * r['peer_acc_max']:5.2f}]") if "peer_us_per_example" in r \
+            else f"{'(not run)':>38s}"
+        ours = (f"{r['refsvm_us_per_example']:12.2f} {100 * r['refsvm_acc_mean']:6.2f} "
+                f"[{100 * r['refsvm_acc_min']:5.2f},{100 * r['refsvm_acc_max']:5.2f}]") \
+            if "refsvm_us_per_example" in r else f"{'no refsvm equivalent (skipped)':>34s}"
+        out.append(f"{r['dataset']:7s} {r['algo']:13s} | {peer} | {ours}")
+    return "\n".join(out)
+
+
+# ----------------------------------------------------------------------------
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--budgetedsvm", help="directory with budgetedsvm-train / budgetedsvm-predict")
+    ap.add_argument("--libol", help="directory with LIBOL/KOL's KOL binary")
+    ap.add_argument("--datasets", nargs="+", default=["ijcnn1", "a9a"], choices=sorted(PARAMS))
+    ap.add_argument("--budgets", nargs="+", type=int, default=list(BSGD_BUDGETS))
+    ap.add_argument("--seeds", nargs="+", type=int, default=[0, 1, 2])
+    ap.add_argument("--repeats", type=int, default=3, help="refsvm runs per seed (median)")
+    ap.add_argument("--peer-repeats", type=int, default=1, help="peer runs per seed")
+    ap.add_argument("--merge-eps", nargs="+", type=float, default=[1e-4, 0.01])
+    ap.add_argument("--libol-budget", type=int, default=100)
+    ap.add_argument("--libol-algos", nargs="+", default=list(LIBOL_ALGOS))
+    ap.add_argument("--parts", nargs="+", default=["bsgd", "libol"], choices=["bsgd", "libol"])
+    ap.add_argument("--tmpdir", default=None, help="where the permuted LIBSVM files go (default: system temp)")
+    ap.add_argument("--json", help="write all measurements to this JSON file")
+    args = ap.parse_args(argv)
+    if not args.budgetedsvm and not args.libol:
+        ap.error("give --budgetedsvm and/or --libol")
+
+    from refsvm.datasets import data_dir, load_libsvm
+
+    def log(msg):
+        print(msg, flush=True)
+
+    started = datetime.datetime.now(datetime.timezone.utc)
+    command = "python " + shlex.join([sys.argv[0], *(sys.argv[1:] if argv is None else argv)])
+    info = machine_info()
+    peers = {}
+    for key, path, flags in (("budgetedsvm", args.budgetedsvm, "its Makefile: -g -Wall -Wconversion -O3"),
+                             ("libol", args.libol, "its CMakeLists.txt: -Wno-write-strings -O2 -s")):
+        if path:
+            co = find_checkout(path)
+            peers[key] = dict(binaries=str(Path(path).resolve()), checkout=str(co) if co else None,
+                              commit=git_head(co) if co else None, flags=flags)
+    cxx = subprocess.run(["c++", "--version"], capture_output=True, text=True).stdout.splitlines()
+    log(f"command: {command}")
+    log(f"started {started.isoformat(timespec='seconds')}; cpu: {info.get('cpu')}; "
+        f"usable cpus {info.get('usable_cpus')}; refsvm git {info.get('git')}")
+    log(f"compiler: {cxx[0] if cxx else 'unknown'}")
+    for key, pinfo in peers.items():
+        log(f"peer {key}: commit {pinfo['commit']}; built with {pinfo['flags']}; binaries {pinfo['binaries']}")
+    log(f"load average (1, 5, 15 min) at start: {load_average()}")
+
+    results = dict(command=command, machine=info, peers=peers, compiler=cxx[:1], started=started.isoformat(),
+                   seeds=args.seeds, repeats=args.repeats, peer_repeats=args.peer_repeats,
+                   merge_eps=args.merge_eps, bsgd=[], libol=[])
+    with tempfile.TemporaryDirectory(dir=args.tmpdir, prefix="refsvm_peers_") as tmp:
+        for name in args.datasets:
+            X, y, Xt, yt = load_libsvm(name, standardize=False)
+            y = np.where(y > 0, 1, -1).astype(np.int64)
+            yt = np.where(yt > 0, 1, -1).astype(np.int64)
+            home = data_dir()
+            lines = read_lines(Path(home) / f"{name}.bz2")
+            check_rows(lines, y)
+            test_file = Path(tmp) / f"{name}.t"
+            write_lines(test_file, read_lines(Path(home) / f"{name}.t.bz2"))
+            data = (X, y, Xt, yt, lines, test_file)
+            if "bsgd" in args.parts and args.budgetedsvm:
+                results["bsgd"] += bench_bsgd(name, data, args, tmp, log)
+            if "libol" in args.parts and args.libol:
+                results["libol"] += bench_libol(name, data, args, tmp, log)
+
+    results["bsgd_summary"] = [summarize_bsgd(r, args.merge_eps) for r in results["bsgd"]]
+    results["load_end"] = load_average()
+    results["finished"] = datetime.datetime.now(datetime.timezone.utc).isoformat()
+    log("")
+    if results["bsgd_summary"]:
+        log(render_bsgd(results["bsgd_summary"], args.merge_eps))
+        log("")
+    if results["libol"]:
+        log(render_libol(results["libol"], args.libol_budget))
+        log("")
+    log(f"load average at end: {results['load_end']}; finished {results['finished']}")
+    if args.json:
+        with open(args.json, "w") as fh:
+            json.dump(results, fh, indent=1, default=str)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
