@@ -98,6 +98,10 @@ def _model_path(arg):
 def _cmd_train(args):
     from .estimators import BudgetedSVC
 
+    if args.solver != "bsgd":  # FOGD / NOGD (Lu et al. 2016), see refsvm/_cli_ogd.py
+        from ._cli_ogd import train_ogd
+        return train_ogd(args, _read_data, _with_features, _model_path)
+    args.eta = 0.1 if args.eta is None else args.eta
     X, y = _read_data(args.data)
     test = None
     if args.test is not None:
@@ -141,6 +145,10 @@ def _cmd_predict(args):
         path = _model_path(path)
     if not Path(path).is_file():
         raise _UsageError(f"{args.model}: no such model file")
+    from ._cli_ogd import model_kind, predict_ogd  # FOGD / NOGD model files
+    kind = model_kind(path)
+    if kind is not None:
+        return predict_ogd(path, kind, *_read_data(args.data), args.output, _label_text)
     est = BudgetedSVC.load(path)
     X, y = _read_data(args.data)
     X = _with_features(X, est.n_features_in_, args.data)
@@ -247,6 +255,8 @@ def build_parser():
     train.add_argument("--test", metavar="TESTFILE", default=None,
                        help="also report the accuracy on this LIBSVM file")
     train.set_defaults(func=_cmd_train, subparser=train)
+    from ._cli_ogd import add_ogd_arguments
+    add_ogd_arguments(train)  # --solver fogd|nogd, --regression, ...
 
     predict = sub.add_parser("predict", help="predict a LIBSVM file with a saved model",
                              description="Predict DATA with MODEL and print the accuracy.")
