@@ -7,7 +7,8 @@ reference; see the reference module for the reading of the pseudo-code.
 
 The ``def fogd`` validates (the shared :func:`refsvm.ogd.check_ogd_arguments`),
 allocates once and runs the pass in :func:`_fogd_pass`, a ``nogil`` loop.
-Per step: ``p = U x_t`` (C loops, see :mod:`refsvm._fast.ogd_core`), D
+Per step: ``p = U x_t`` (C loops over the nonzero inputs with ``U'`` stored
+row by row, see :mod:`refsvm._fast.ogd_core`), D
 ``sin``/``cos`` pairs from libm, ``f = W'z`` and the
 update of a column of the row-major ``W``.  The reference's BLAS
 sums in another order, so weights agree with the reference to
@@ -25,14 +26,14 @@ from refsvm._fast.ogd_core cimport (TASK_BINARY, TASK_MULTI, TASK_REGRESSION, fe
                                    ogd_step)
 
 cdef void _fogd_pass(const double[:, ::1] X, const double[::1] yv, const int64_t[::1] order,
-                     int task, const double[:, ::1] U, double eta, double epsilon, double scale,
+                     int task, const double[:, ::1] UT, double eta, double epsilon, double scale,
                      double[:, ::1] W, double[::1] p, double[::1] z, double[::1] f,
                      int8_t[::1] updated, int64_t* mistakes, double* loss_sum) noexcept nogil:
     cdef Py_ssize_t step, i
-    cdef Py_ssize_t D = U.shape[0], d = X.shape[1], c = W.shape[1], n_rows = W.shape[0]
+    cdef Py_ssize_t D = UT.shape[1], d = X.shape[1], c = W.shape[1], n_rows = W.shape[0]
     for step in range(order.shape[0]):                        # Alg. 1, line 4
         i = order[step]
-        feature_map(&U[0, 0], D, d, &X[i, 0], scale, &p[0], &z[0])   # Alg. 1, line 6
+        feature_map(&UT[0, 0], D, d, &X[i, 0], scale, &p[0], &z[0])   # Alg. 1, line 6
         updated[step] = <int8_t>ogd_step(task, &W[0, 0], n_rows, c, &z[0], &f[0], yv[i],
                                          eta, epsilon, mistakes, loss_sum)
 
@@ -57,7 +58,7 @@ def fogd(X, y, order, *, task, n_classes, U, eta, epsilon=0.0, normalize=False, 
     z = np.empty(2 * D)
     f = np.empty(c)
     if X.shape[0] > 0 and order.shape[0] > 0:
-        _fogd_pass(X, yv, order, code, U, float(eta), float(epsilon), scale, W, p, z, f,
+        _fogd_pass(X, yv, order, code, np.ascontiguousarray(U.T), float(eta), float(epsilon), scale, W, p, z, f,
                    updated, &mistakes, &loss_sum)
     trace = {
         "n_steps": int(order.shape[0]),

@@ -11,10 +11,13 @@ Plain C loops, no BLAS: BLAS's threads make a per-example matrix-vector
 product 20x slower on a loaded machine (measured: 3.3 ms instead of 0.13 ms
 for D = 4000, d = 123 with two busy cores), and one example at a time is
 what an online learner does.  Dot products use :func:`pw_dot` (numpy's
-pairwise order with eight accumulators).
+pairwise order with eight accumulators); the feature map skips zero inputs.
 """
 
-from libc.math cimport sin, cos, INFINITY
+from libc.math cimport INFINITY
+
+cdef extern from "math.h" nogil:
+    void sincos(double x, double* s, double* c)     # glibc (GNU extension; Python.h sets _GNU_SOURCE)
 from libc.stdint cimport int64_t
 
 from refsvm._fast.kernels cimport pw_dot
@@ -25,15 +28,30 @@ cdef enum:
     TASK_REGRESSION = 2
 
 
-cdef inline void feature_map(const double* U, Py_ssize_t D, Py_ssize_t d, const double* x,
+cdef inline void feature_map(const double* UT, Py_ssize_t D, Py_ssize_t d, const double* x,
                              double scale, double* p, double* z) noexcept nogil:
-    """``z = scale * (sin(u_1'x), cos(u_1'x), ...)`` (Alg. 1, line 6); p is scratch (D,)."""
-    cdef Py_ssize_t j
+    """``z = scale * (sin(u_1'x), cos(u_1'x), ...)`` (Alg. 1, line 6); p is scratch (D,).
+
+    ``UT`` is ``U`` transposed, (d, D) C-contiguous: ``p = sum_k x_k UT[k]``
+    over the nonzero ``x_k`` only (axpy form: the inner loop vectorises, and
+    sparse inputs such as a9a or w8a, ~12 nonzeros out of 123 / 300, cost
+    nnz x D instead of d x D multiply-adds).
+    """
+    cdef Py_ssize_t j, k
+    cdef double xk
+    cdef const double* row
     for j in range(D):
-        p[j] = pw_dot(U + j * d, x, d)
+        p[j] = 0.0
+    for k in range(d):
+        xk = x[k]
+        if xk != 0.0:
+            row = UT + k * D
+            for j in range(D):
+                p[j] += xk * row[j]
     for j in range(D):
-        z[2 * j] = sin(p[j]) * scale
-        z[2 * j + 1] = cos(p[j]) * scale
+        sincos(p[j], &z[2 * j], &z[2 * j + 1])
+        z[2 * j] *= scale
+        z[2 * j + 1] *= scale
 
 
 cdef inline void matvec(const double* M, Py_ssize_t n_rows, Py_ssize_t n_cols, const double* v,
