@@ -135,3 +135,10 @@ def test_regressor_input_errors():
         FOGDRegressor().fit(X, np.where(np.arange(30) > 3, np.nan, 1.0))
     with pytest.raises(ValueError, match="X"):
         NOGDRegressor().fit(X[:, 0], y)
+
+
+def test_divergence_is_an_error_naming_eta():
+    """Squared loss, printed map: ||z||^2 = D, so eta > 1/D makes every update overshoot."""
+    X, y = data("regression", n=300)
+    with pytest.raises(ValueError, match="eta"):
+        FOGDRegressor(n_components=100, eta=5.0, epsilon=0.0, random_state=0).fit(X, 100 * y)

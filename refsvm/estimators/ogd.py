@@ -63,6 +63,10 @@ class _OGDCommon:
 
     def _one_pass(self, X, y, params, state):
         result = self._run(X, y, self._order(X.shape[0]), params, state)
+        if result.W is not None and not np.all(np.isfinite(result.W)):
+            raise ValueError(
+                f"eta={self.eta!r} is too large: the weights diverged to infinity or NaN. Lower eta "
+                "(squared loss with the printed Fourier map needs eta < 1 / n_components)")
         trace = dict(result.trace)
         n = trace["n_steps"]
         if "mistakes" in trace:
