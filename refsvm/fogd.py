@@ -46,7 +46,7 @@ Reading of the pseudo-code (see also ``docs/ogd.rst``):
 
 import numpy as np
 
-from .ogd import OGDResult, check_ogd_arguments, check_weights, n_columns
+from .ogd import OGDResult, check_ogd_arguments, check_weights, fourier_features, n_columns
 
 
 def fogd(X, y, order, *, task, n_classes, U, eta, epsilon=0.0, normalize=False, W=None, t0=0):
@@ -150,3 +150,17 @@ def fogd(X, y, order, *, task, n_classes, U, eta, epsilon=0.0, normalize=False, 
     else:
         trace["mistakes"] = int(mistakes)
     return OGDResult(W=W, t=t, trace=trace)
+
+
+def decision_values(X, U, W, normalize=False):
+    """``F = z(X) W``, shape (n, c): the model's scores for every row of ``X``.
+
+    Computed 1024 rows at a time (the feature matrix of a whole test set,
+    n x 2D doubles, would not fit in memory for D = 4000).
+    """
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    W = np.asarray(W, dtype=np.float64)
+    F = np.empty((X.shape[0], W.shape[1]))
+    for start in range(0, X.shape[0], 1024):
+        F[start:start + 1024] = fourier_features(U, X[start:start + 1024], normalize) @ W
+    return F

@@ -138,3 +138,16 @@ def test_fogd_chunks_equal_one_call(module):
         W, t = r.W, r.t
     close(whole.W, W)
     assert t == whole.t == len(order)
+
+
+@pytest.mark.parametrize("normalize", [False, True])
+def test_fogd_decision_values_agree(normalize):
+    """Prediction: numpy in chunks of 1024 rows (reference) vs row by row over nonzero inputs (fast)."""
+    rng = np.random.default_rng(6)
+    X = rng.normal(size=(2100, 5)) * (rng.random((2100, 5)) < 0.5)          # half the inputs zero
+    U = fourier_directions(rng, 30, 5, 0.5)
+    W = rng.normal(size=(60, 3))
+    close(fogd_py.decision_values(X, U, W, normalize), fogd_c.decision_values(X, U, W, normalize))
+    Z = np.array([[f(u @ x) for u in U for f in (np.sin, np.cos)] for x in X[:7]])
+    scale = 1 / np.sqrt(30) if normalize else 1.0
+    np.testing.assert_allclose(fogd_c.decision_values(X[:7], U, W, normalize), scale * Z @ W, rtol=1e-9)

@@ -22,7 +22,7 @@ from refsvm.ogd import OGDResult, check_ogd_arguments, check_weights, n_columns
 from libc.math cimport sqrt
 from libc.stdint cimport int8_t, int64_t
 
-from refsvm._fast.ogd_core cimport (TASK_BINARY, TASK_MULTI, TASK_REGRESSION, feature_map,
+from refsvm._fast.ogd_core cimport (TASK_BINARY, TASK_MULTI, TASK_REGRESSION, feature_map, scores,
                                    ogd_step)
 
 cdef void _fogd_pass(const double[:, ::1] X, const double[::1] yv, const int64_t[::1] order,
@@ -72,3 +72,26 @@ def fogd(X, y, order, *, task, n_classes, U, eta, epsilon=0.0, normalize=False, 
     else:
         trace["mistakes"] = int(mistakes)
     return OGDResult(W=W, t=int(t0) + int(order.shape[0]), trace=trace)
+
+
+cdef void _decision_values(const double[:, ::1] X, const double[:, ::1] UT, double scale,
+                           const double[:, ::1] W, double[::1] p, double[::1] z,
+                           double[:, ::1] F) noexcept nogil:
+    cdef Py_ssize_t i, D = UT.shape[1], d = X.shape[1]
+    for i in range(X.shape[0]):
+        feature_map(&UT[0, 0], D, d, &X[i, 0], scale, &p[0], &z[0])
+        scores(&W[0, 0], W.shape[0], W.shape[1], &z[0], &F[i, 0])
+
+
+def decision_values(X, U, W, normalize=False):
+    """``F = z(X) W``, shape (n, c); see :func:`refsvm.fogd.decision_values` (row by row, no BLAS)."""
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    U = np.ascontiguousarray(U, dtype=np.float64)
+    W = np.ascontiguousarray(W, dtype=np.float64)
+    if X.ndim != 2 or U.ndim != 2 or X.shape[1] != U.shape[1] or W.shape[0] != 2 * U.shape[0]:
+        raise ValueError(f"X (n, d), U (D, d) and W (2D, c) do not match: {X.shape}, {U.shape}, {W.shape}")
+    F = np.zeros((X.shape[0], W.shape[1]))
+    if X.shape[0]:
+        _decision_values(X, np.ascontiguousarray(U.T), 1.0 / sqrt(U.shape[0]) if normalize else 1.0, W,
+                         np.empty(U.shape[0]), np.empty(2 * U.shape[0]), F)
+    return F
