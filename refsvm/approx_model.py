@@ -64,12 +64,17 @@ class FourierModel:
 
     Attributes
     ----------
-    directions : ndarray (D, d)     the ``u_j`` (rows), ``u_j ~ N(0, 2 gamma I)``
-    weights : ndarray (2D, c)       ``W``, rows in the order of ``z``
-    gamma : float                   kernel parameter the directions were drawn for
-    normalize : bool                ``z`` divided by ``sqrt(D)``
+    directions : ndarray of shape (D, d)
+        The ``u_j`` (rows), ``u_j ~ N(0, 2 gamma I)``.
+    weights : ndarray of shape (2D, c)
+        ``W``, rows in the order of ``z``.
+    gamma : float
+        Kernel parameter the directions were drawn for.
+    normalize : bool
+        ``z`` divided by ``sqrt(D)``.
     task : {"binary", "multiclass", "regression"}
-    classes : ndarray               the user's labels (empty for regression)
+    classes : ndarray
+        The user's labels (empty for regression).
     """
 
     directions: np.ndarray
@@ -132,13 +137,19 @@ class NystromModel:
 
     Attributes
     ----------
-    support_vectors : ndarray (n_sv, d)
-    gamma : float                   Gaussian kernel ``exp(-gamma ||x - x'||^2)``
-    alpha : ndarray (n_sv, c) or None   kernel-phase coefficients (kept after the switch)
-    projection : ndarray (r, B) or None ``D_k^{-1/2} V_k'``; None in the kernel phase
-    weights : ndarray (r, c) or None    linear weights; None in the kernel phase
+    support_vectors : ndarray of shape (n_sv, d)
+        The SVs (B of them after the switch).
+    gamma : float
+        Gaussian kernel ``exp(-gamma ||x - x'||^2)``.
+    alpha : ndarray of shape (n_sv, c) or None
+        Kernel-phase coefficients (kept after the switch for diagnostics).
+    projection : ndarray of shape (r, B) or None
+        ``P = D_k^{-1/2} V_k'`` after the switch; None in the kernel phase.
+    weights : ndarray of shape (r, c) or None
+        Linear weights after the switch; None in the kernel phase.
     task : {"binary", "multiclass", "regression"}
     classes : ndarray
+        The user's labels (empty for regression).
     """
 
     support_vectors: np.ndarray

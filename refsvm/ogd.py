@@ -14,11 +14,11 @@ twins :mod:`refsvm._fast.fogd`, :mod:`refsvm._fast.nogd`):
 
 Tasks and labels (``task``):
 
-``"binary"``      labels y in {-1, +1}, one weight column, hinge loss (Alg. 1, 2);
-``"multiclass"``  labels 0..c-1, c weight columns, multi-class hinge loss against
-                  the highest-scoring wrong class (Alg. 3, 4, eq. 9-13);
-``"regression"``  real targets, one weight column, squared loss, update only
-                  when the loss exceeds ``epsilon`` (Alg. 5, 6).
+* ``"binary"``: labels y in {-1, +1}, one weight column, hinge loss (Alg. 1, 2);
+* ``"multiclass"``: labels 0..c-1, c weight columns, multi-class hinge loss
+  against the highest-scoring wrong class (Alg. 3, 4, eq. 9-13);
+* ``"regression"``: real targets, one weight column, squared loss, update only
+  when the loss exceeds ``epsilon`` (Alg. 5, 6).
 """
 
 from dataclasses import dataclass, field
