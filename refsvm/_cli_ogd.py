@@ -49,15 +49,15 @@ def make_estimator(args):
     return cls(budget=args.budget, rank=args.rank, **common)
 
 
-def train_ogd(args, read_data, with_features, model_path):
-    """``refsvm train --solver fogd|nogd``: fit, save, report (accuracy or mean squared error)."""
+def train_ogd(args, read_data, model_path):
+    """``refsvm train --solver fogd|nogd``: fit, save, report (accuracy or mean squared error).
+
+    ``read_data(arg, n_features=None, n_features_of=None)`` is the command's reader.
+    """
     X, y = read_data(args.data)
     test = None
     if args.test is not None:
-        Xt, yt = read_data(args.test)
-        d = max(X.shape[1], Xt.shape[1])
-        X, Xt = with_features(X, d, args.data), with_features(Xt, d, args.test)
-        test = (Xt, yt)
+        test = read_data(args.test, n_features=X.shape[1], n_features_of=f"the training data ({args.data})")
     est = make_estimator(args)
     start = time.perf_counter()
     est.fit(X, y)
@@ -84,19 +84,20 @@ def train_ogd(args, read_data, with_features, model_path):
 
 def model_kind(path):
     """``"FourierModel"`` / ``"NystromModel"`` for a FOGD / NOGD file, ``None`` otherwise."""
-    with np.load(path, allow_pickle=False) as data:
-        return str(data["kind"]) if "kind" in data.files else None
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            return str(data["kind"]) if "kind" in data.files else None
+    except (OSError, ValueError):      # not an npz file: left to the BSGD loader's error message
+        return None
 
 
-def predict_ogd(path, kind, X, y, output, label_text):
+def predict_ogd(path, kind, read_data, data, output, label_text):
     """``refsvm predict`` for a FOGD / NOGD model file."""
     from .approx_model import FourierModel, NystromModel
 
     model = (FourierModel if kind == "FourierModel" else NystromModel).load(path)
     d = model.directions.shape[1] if kind == "FourierModel" else model.support_vectors.shape[1]
-    if X.shape[1] < d:
-        X = np.hstack([X, np.zeros((X.shape[0], d - X.shape[1]))])
-    X = np.ascontiguousarray(X[:, :d])
+    X, y = read_data(data, n_features=d, n_features_of=f"the model ({path})")
     pred = model.predict(X, backend="fast")
     text = np.array([f"{v:.17g}" for v in pred]) if model.task == "regression" else label_text(pred)
     if output is not None:

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .backend import get_module
+from .model import params_from_json, params_to_json
 from .ogd import TASKS, fourier_features
 
 #: Version of the on-disk format written by the ``save`` methods of this module.
@@ -43,6 +44,22 @@ def _predict(F, task, classes):
     if F.ndim == 1:
         return classes[(F > 0).astype(np.intp)]
     return classes[np.argmax(F, axis=1)]
+
+
+def _meta(model):
+    """The optional arrays recording the estimator: library version, class name, get_params() as JSON."""
+    from . import __version__
+    extra = {"refsvm_version": np.array(__version__)}
+    if model.params is not None:
+        extra["params_json"] = np.array(params_to_json(model.params))
+        extra["estimator"] = np.array(str(model.estimator))
+    return extra
+
+
+def _meta_back(data):
+    return dict(params=params_from_json(str(data["params_json"])) if "params_json" in data.files else None,
+                estimator=str(data["estimator"]) if "estimator" in data.files else None,
+                version=str(data["refsvm_version"]) if "refsvm_version" in data.files else None)
 
 
 def _open(path, kind):
@@ -83,6 +100,9 @@ class FourierModel:
     normalize: bool = False
     task: str = "binary"
     classes: np.ndarray = field(default_factory=lambda: np.array([-1, 1]))
+    params: dict = None       #: hyper-parameters of the estimator that trained it (or None)
+    estimator: str = None     #: its class name
+    version: str = None       #: refsvm version that wrote the file
 
     def __post_init__(self):
         self.directions = np.ascontiguousarray(self.directions, dtype=np.float64)
@@ -120,7 +140,7 @@ class FourierModel:
         np.savez(path, format_version=np.array(FORMAT_VERSION), kind=np.array("FourierModel"),
                  directions=self.directions, weights=self.weights, gamma=np.array(float(self.gamma)),
                  normalize=np.array(bool(self.normalize)), task=np.array(self.task),
-                 classes=_classes_for_save(self.classes))
+                 classes=_classes_for_save(self.classes), **_meta(self))
 
     @classmethod
     def load(cls, path):
@@ -128,7 +148,7 @@ class FourierModel:
         with _open(path, "FourierModel") as data:
             return cls(directions=data["directions"], weights=data["weights"],
                        gamma=float(data["gamma"]), normalize=bool(data["normalize"]),
-                       task=str(data["task"]), classes=data["classes"])
+                       task=str(data["task"]), classes=data["classes"], **_meta_back(data))
 
 
 @dataclass
@@ -159,6 +179,9 @@ class NystromModel:
     weights: np.ndarray = None
     task: str = "binary"
     classes: np.ndarray = field(default_factory=lambda: np.array([-1, 1]))
+    params: dict = None       #: hyper-parameters of the estimator that trained it (or None)
+    estimator: str = None     #: its class name
+    version: str = None       #: refsvm version that wrote the file
 
     def __post_init__(self):
         self.support_vectors = np.ascontiguousarray(self.support_vectors, dtype=np.float64)
@@ -207,7 +230,7 @@ class NystromModel:
                 arrays[name] = np.asarray(getattr(self, name), dtype=np.float64)
         np.savez(path, format_version=np.array(FORMAT_VERSION), kind=np.array("NystromModel"),
                  support_vectors=self.support_vectors, gamma=np.array(float(self.gamma)),
-                 task=np.array(self.task), classes=_classes_for_save(self.classes), **arrays)
+                 task=np.array(self.task), classes=_classes_for_save(self.classes), **arrays, **_meta(self))
 
     @classmethod
     def load(cls, path):
@@ -216,4 +239,4 @@ class NystromModel:
             get = lambda name: data[name] if name in data.files else None  # noqa: E731
             return cls(support_vectors=data["support_vectors"], gamma=float(data["gamma"]),
                        alpha=get("alpha"), projection=get("projection"), weights=get("weights"),
-                       task=str(data["task"]), classes=data["classes"])
+                       task=str(data["task"]), classes=data["classes"], **_meta_back(data))

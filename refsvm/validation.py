@@ -29,6 +29,8 @@ __all__ = [
     "check_positive",
     "check_int",
     "check_option",
+    "check_gamma",
+    "check_sample_weight",
 ]
 
 
@@ -164,6 +166,36 @@ def check_option(value, name, allowed):
         choices = ", ".join(repr(a) for a in allowed)
         raise ValueError(f"{name} must be one of {choices}; got {value!r}")
     return value
+
+
+def check_gamma(value):
+    """Return ``"scale"``, ``"auto"`` or ``gamma`` as a finite float > 0.
+
+    ``"scale"`` and ``"auto"`` have scikit-learn's meaning and are resolved
+    from the training data when an estimator is fitted
+    (:meth:`refsvm.estimators._base.BudgetedClassifierBase._resolve_gamma`).
+    """
+    if isinstance(value, str):
+        if value in ("scale", "auto"):
+            return value
+        raise ValueError(f"gamma must be 'scale', 'auto' or a number > 0; got {value!r}")
+    return check_positive(value, "gamma")
+
+
+def check_sample_weight(sample_weight, n):
+    """``None`` or ``sample_weight`` as a C-contiguous float64 array of shape (n,), finite, >= 0.
+
+    Used by the function layer (``bsgd(..., sample_weight=...)``, both paths):
+    entry ``i`` weights example ``X[i]`` (indexed like ``y``, not like ``order``).
+    """
+    if sample_weight is None:
+        return None
+    w = np.ascontiguousarray(sample_weight, dtype=np.float64)
+    if w.shape != (n,):
+        raise ValueError(f"sample_weight must have shape ({n},) to match X; got {w.shape}")
+    if not np.all(np.isfinite(w)) or np.any(w < 0):
+        raise ValueError("sample_weight must hold finite numbers >= 0")
+    return w
 
 
 def check_bsgd_arguments(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,

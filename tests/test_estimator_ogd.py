@@ -41,10 +41,12 @@ def model_output(est, X):
 
 @pytest.mark.parametrize("cls, kw, kind", CASES, ids=IDS)
 def test_partial_fit_chunks_equal_fit_on_the_concatenation(cls, kw, kind):
-    """shuffle=False: partial_fit over 9 uneven chunks == fit over all (NOGD's switch inside a chunk)."""
+    """shuffle=False: partial_fit over 9 uneven chunks == fit over all (NOGD's switch inside a chunk).
+
+    A numeric gamma: "scale" is resolved from the data of the first call."""
     X, y = data(kind)
-    whole = cls(shuffle=False, random_state=3, **kw).fit(X, y)
-    est = cls(shuffle=False, random_state=3, **kw)
+    whole = cls(shuffle=False, random_state=3, gamma=1.0, **kw).fit(X, y)
+    est = cls(shuffle=False, random_state=3, gamma=1.0, **kw)
     bounds = [0, 5, 17, 40, 41, 90, 150, 151, 230, 300]
     for a, b in zip(bounds[:-1], bounds[1:]):
         partial(est, X[a:b], y[a:b], np.unique(y))
@@ -81,6 +83,8 @@ def test_save_load_roundtrip(cls, kw, kind, tmp_path):
     est = cls(random_state=0, **kw).fit(X, y)
     est.save(tmp_path / "m.npz")
     back = cls.load(tmp_path / "m.npz", backend="python")
+    assert back.get_params() == dict(est.get_params(), backend="python")     # every hyper-parameter
+    assert back.gamma_ == est.gamma_
     np.testing.assert_allclose(model_output(back, X), model_output(est, X), rtol=1e-10, atol=1e-12)
     if kind != "regression":
         np.testing.assert_array_equal(back.predict(X), est.predict(X))
@@ -94,6 +98,8 @@ def test_save_load_roundtrip(cls, kw, kind, tmp_path):
 def test_model_kinds_are_not_confused(tmp_path):
     X, y = data("binary")
     FOGDClassifier(n_components=10, random_state=0).fit(X, y).save(tmp_path / "f.npz")
+    with pytest.raises(ValueError, match="FOGDClassifier"):
+        FOGDRegressor.load(tmp_path / "f.npz")
     with pytest.raises(ValueError, match="FourierModel"):
         NystromModel.load(tmp_path / "f.npz")
     BudgetedModel(np.ones((2, 3)), np.ones((2, 1))).save(tmp_path / "k.npz")

@@ -32,7 +32,7 @@ from ..approx_model import FourierModel, NystromModel
 from ..backend import BACKENDS, get_module
 from ..nogd import EIG_TOL
 from ..ogd import fourier_directions
-from ..validation import check_int, check_option, check_positive
+from ..validation import check_gamma, check_int, check_option, check_positive
 from ._base import BudgetedClassifierBase, _naming
 
 __all__ = ["FOGDClassifier", "NOGDClassifier", "FOGDRegressor", "NOGDRegressor"]
@@ -54,7 +54,7 @@ class _OGDCommon:
         check_option(self.backend, "backend", BACKENDS)
         check_int(self.epochs, "epochs", 1)
         _check_bool(self.shuffle, "shuffle")
-        params = dict(gamma=check_positive(self.gamma, "gamma"), eta=check_positive(self.eta, "eta"))
+        params = dict(gamma=check_gamma(self.gamma), eta=check_positive(self.eta, "eta"))
         params["epsilon"] = check_positive(getattr(self, "epsilon", 0.0), "epsilon", allow_zero=True)
         return params
 
@@ -81,18 +81,47 @@ class _OGDCommon:
     def _classes_for_model(self):
         return self.classes_ if self._task() != "regression" else np.zeros(0)
 
+    def save(self, path):
+        """Write the fitted model and every hyper-parameter to ``path`` (``.npz``, no pickle).
+
+        The file holds the model (:mod:`refsvm.approx_model`), the class name
+        and ``get_params()`` as JSON; a ``Generator`` random_state is saved as
+        ``None``.  The training state (``t_``, the generator) is not stored.
+        """
+        check_is_fitted(self)
+        params = self.get_params(deep=False)
+        if params.get("random_state") is not None and not isinstance(params["random_state"], (int, np.integer)):
+            params["random_state"] = None
+        self.model_.params, self.model_.estimator = params, type(self).__name__
+        self.model_.save(path)
+
     @classmethod
-    def load(cls, path, backend="fast"):
+    def load(cls, path, backend=None):
         """A fitted estimator predicting exactly as the one that wrote ``path`` (:meth:`save`).
 
-        Only the model is stored; the other hyper-parameters are defaults and
-        ``t_`` is ``None``, so :meth:`partial_fit` refuses to continue it.
+        The saved hyper-parameters are restored and checked as in ``fit``;
+        ``backend`` (None: the saved one) replaces the saved backend.  ``t_``
+        is ``None``, so :meth:`partial_fit` refuses to continue the model.
         """
-        est = cls(backend=backend)
-        est._load_model(path)
-        model = est.model_
-        if (model.task == "regression") != isinstance(est, _RegressorBase):
-            raise ValueError(f"path holds a {model.task} model; {cls.__name__} cannot use it")
+        model = (FourierModel if issubclass(cls, _FOGDMixin) else NystromModel).load(path)
+        if model.estimator is not None and model.estimator != cls.__name__:
+            raise ValueError(f"{path}: the file holds a {model.estimator} model; load it with "
+                             f"{model.estimator}.load, not {cls.__name__}.load")
+        if (model.task == "regression") != issubclass(cls, _RegressorBase):
+            raise ValueError(f"{path} holds a {model.task} model; {cls.__name__} cannot use it")
+        params = dict(model.params or {})
+        if backend is not None or "backend" not in params:
+            params["backend"] = backend or "fast"
+        unknown = sorted(set(params) - set(cls._get_param_names()))
+        if unknown:
+            raise ValueError(f"{path}: parameters {unknown} of the file are unknown to {cls.__name__}")
+        est = cls(**params)
+        try:
+            est._algorithm_params()
+        except ValueError as exc:
+            raise ValueError(f"{path}: invalid parameter in the model file: {exc}") from exc
+        est._use_model(model)
+        est.gamma_ = float(model.gamma)
         est.n_features_in_ = (model.directions if hasattr(model, "directions") else model.support_vectors).shape[1]
         if model.task != "regression":
             est.classes_ = np.asarray(model.classes)
@@ -125,15 +154,15 @@ class _FOGDMixin(_OGDCommon):
 
     def _store(self, result):
         self.coef_ = result.W
-        self.model_ = FourierModel(directions=self.directions_, weights=result.W, gamma=float(self.gamma),
+        self.model_ = FourierModel(directions=self.directions_, weights=result.W, gamma=float(self.gamma_),
                                    normalize=bool(self.normalize), task=self._task(),
                                    classes=self._classes_for_model())
 
-    def _load_model(self, path):
-        self.model_ = FourierModel.load(path)
-        self.directions_, self.coef_ = self.model_.directions, self.model_.weights
-        self.gamma, self.n_components, self.normalize = (self.model_.gamma, self.model_.n_components,
-                                                         self.model_.normalize)
+    def _use_model(self, model):
+        self.model_ = model
+        self.directions_, self.coef_ = model.directions, model.weights
+        if model.params is None:                      # a file without hyper-parameters
+            self.gamma, self.n_components, self.normalize = model.gamma, model.n_components, model.normalize
 
 
 class _NOGDMixin(_OGDCommon):
@@ -171,18 +200,18 @@ class _NOGDMixin(_OGDCommon):
             alpha = np.zeros((0, c))
         self.support_vectors_, self.alpha_ = sv, alpha
         self.projection_, self.coef_ = result.projection, result.W
-        self.model_ = NystromModel(support_vectors=sv, gamma=float(self.gamma), alpha=alpha,
+        self.model_ = NystromModel(support_vectors=sv, gamma=float(self.gamma_), alpha=alpha,
                                    projection=result.projection, weights=result.W, task=self._task(),
                                    classes=self._classes_for_model())
 
-    def _load_model(self, path):
-        self.model_ = NystromModel.load(path)
-        m = self.model_
+    def _use_model(self, model):
+        self.model_ = m = model
         self.support_vectors_, self.alpha_, self.projection_, self.coef_ = (
             m.support_vectors, m.alpha, m.projection, m.weights)
-        self.gamma = m.gamma
-        if m.linear:
-            self.budget = m.support_vectors.shape[0]
+        if m.params is None:                          # a file without hyper-parameters
+            self.gamma = m.gamma
+            if m.linear:
+                self.budget = m.support_vectors.shape[0]
 
 
 class _OGDClassifierBase(BudgetedClassifierBase):
@@ -191,10 +220,13 @@ class _OGDClassifierBase(BudgetedClassifierBase):
     def _task(self):
         return "binary" if self.classes_.size == 2 else "multiclass"
 
-    def save(self, path):
-        """Write the fitted model to ``path`` (``.npz``, no pickle; see :mod:`refsvm.approx_model`)."""
-        check_is_fitted(self)
-        self.model_.save(path)
+    def fit(self, X, y):
+        """Train from scratch: ``epochs`` passes over ``(X, y)`` (see the module notes)."""
+        return super().fit(X, y)
+
+    def partial_fit(self, X, y, classes=None):
+        """One pass over ``(X, y)``, continuing the current state (see the module notes)."""
+        return super().partial_fit(X, y, classes=classes)
 
 
 class _RegressorBase(RegressorMixin, BaseEstimator):
@@ -202,6 +234,8 @@ class _RegressorBase(RegressorMixin, BaseEstimator):
 
     _make_rng = BudgetedClassifierBase._make_rng
     _check_X = BudgetedClassifierBase._check_X
+    _resolve_gamma = BudgetedClassifierBase._resolve_gamma
+    _with_fitted_params = BudgetedClassifierBase._with_fitted_params
 
     def _task(self):
         return "regression"
@@ -223,6 +257,8 @@ class _RegressorBase(RegressorMixin, BaseEstimator):
         """Train from scratch: ``epochs`` passes over ``(X, y)``."""
         params = self._algorithm_params()
         X, y = self._check_X_y(X, y, reset=True)
+        self.gamma_ = self._resolve_gamma(X)
+        params = self._with_fitted_params(params)
         self._rng = self._make_rng()
         self.t_ = 0
         self.trace_ = []
@@ -241,13 +277,14 @@ class _RegressorBase(RegressorMixin, BaseEstimator):
                              "continue it. Call fit instead.")
         X, y = self._check_X_y(X, y, reset=first)
         if first:
+            self.gamma_ = self._resolve_gamma(X)
             self._rng = self._make_rng()
             self.t_ = 0
             self.trace_ = []
             state = self._initial_state()
         else:
             state = self._current_state()
-        self._one_pass(X, y, params, state)
+        self._one_pass(X, y, self._with_fitted_params(params), state)
         return self
 
     def predict(self, X):
@@ -256,11 +293,6 @@ class _RegressorBase(RegressorMixin, BaseEstimator):
         X = self._check_X(X, reset=False)
         return self.model_.decision_function(X, backend=self.backend)
 
-    def save(self, path):
-        """Write the fitted model to ``path`` (``.npz``, no pickle; see :mod:`refsvm.approx_model`)."""
-        check_is_fitted(self)
-        self.model_.save(path)
-
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.sparse = True
@@ -268,9 +300,11 @@ class _RegressorBase(RegressorMixin, BaseEstimator):
 
 
 _SHARED_DOC = """
-    gamma : float, default=1.0
+    gamma : float, "scale" or "auto", default="scale"
         Gaussian kernel ``exp(-gamma ||x - x'||^2)`` (> 0).  The paper writes
         ``exp(-||x - x'||^2 / (2 sigma^2))``: ``gamma = 1 / (2 sigma^2)``.
+        ``"scale"``: ``1 / (n_features X.var())``, ``"auto"``: ``1 / n_features``,
+        resolved into ``gamma_`` by ``fit`` (or the first ``partial_fit``).
     eta : float
         Constant step size (> 0).
     shuffle : bool, default=True
@@ -337,7 +371,7 @@ class FOGDClassifier(_FOGDMixin, _OGDClassifierBase):
     hinge loss against the highest-scoring wrong class.
     """ + _FOGD_DOC
 
-    def __init__(self, n_components=400, gamma=1.0, eta=0.002, normalize=False, shuffle=True, epochs=1,
+    def __init__(self, n_components=400, gamma="scale", eta=0.002, normalize=False, shuffle=True, epochs=1,
                  backend="fast", random_state=None):
         self.n_components = n_components
         self.gamma = gamma
@@ -353,7 +387,7 @@ class NOGDClassifier(_NOGDMixin, _OGDClassifierBase):
     __doc__ = """Nystrom online gradient descent classifier (Lu et al. 2016, Algorithms 2 and 4).
     """ + _NOGD_DOC
 
-    def __init__(self, budget=100, rank=None, gamma=1.0, eta=0.2, eig_tol=EIG_TOL, shuffle=True, epochs=1,
+    def __init__(self, budget=100, rank=None, gamma="scale", eta=0.2, eig_tol=EIG_TOL, shuffle=True, epochs=1,
                  backend="fast", random_state=None):
         self.budget = budget
         self.rank = rank
@@ -376,7 +410,7 @@ class FOGDRegressor(_FOGDMixin, _RegressorBase):
 
     Attributes""", 1)
 
-    def __init__(self, n_components=400, gamma=1.0, eta=0.001, epsilon=0.1, normalize=False, shuffle=True,
+    def __init__(self, n_components=400, gamma="scale", eta=0.001, epsilon=0.1, normalize=False, shuffle=True,
                  epochs=1, backend="fast", random_state=None):
         self.n_components = n_components
         self.gamma = gamma
@@ -396,7 +430,7 @@ class NOGDRegressor(_NOGDMixin, _RegressorBase):
 
     Attributes""", 1)
 
-    def __init__(self, budget=100, rank=None, gamma=1.0, eta=0.1, epsilon=0.1, eig_tol=EIG_TOL, shuffle=True,
+    def __init__(self, budget=100, rank=None, gamma="scale", eta=0.1, epsilon=0.1, eig_tol=EIG_TOL, shuffle=True,
                  epochs=1, backend="fast", random_state=None):
         self.budget = budget
         self.rank = rank
