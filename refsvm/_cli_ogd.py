@@ -9,7 +9,8 @@ Options: ``--solver``, ``--regression`` (real targets: FOGD-R / NOGD-R),
 ``--n-components`` (D), ``--rank`` (k, default 0.2 B), ``--epsilon``,
 ``--normalize``; shared with BSGD: ``--budget`` (B), ``--gamma``, ``--eta``
 (default 0.1 for BSGD; for FOGD / NOGD the estimator's default), ``--epochs``,
-``--backend``, ``--random-state``, ``--test``.
+``--backend``, ``--random-state``, ``--test``, ``--verbose`` / ``--quiet``
+(classifiers only; the regressors print no progress).
 """
 
 import time
@@ -42,6 +43,8 @@ def make_estimator(args):
         common["eta"] = args.eta
     if args.regression:
         common["epsilon"] = args.epsilon
+    else:
+        common["verbose"] = getattr(args, "verbose", 0)     # progress lines (classifiers)
     if args.solver == "fogd":
         cls = FOGDRegressor if args.regression else FOGDClassifier
         return cls(n_components=args.n_components, normalize=args.normalize, **common)

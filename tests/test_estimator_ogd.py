@@ -148,3 +148,18 @@ def test_divergence_is_an_error_naming_eta():
     X, y = data("regression", n=300)
     with pytest.raises(ValueError, match="eta"):
         FOGDRegressor(n_components=100, eta=5.0, epsilon=0.0, random_state=0).fit(X, 100 * y)
+
+
+@pytest.mark.parametrize("cls, kw", [(FOGDClassifier, dict(n_components=30)),
+                                     (NOGDClassifier, dict(budget=25, rank=5))])
+def test_verbose_prints_progress_and_changes_nothing(cls, kw, capsys):
+    X, y = data("multiclass", n=3000)
+    quiet = cls(random_state=0, **kw).fit(X, y)
+    loud = cls(random_state=0, verbose=2, **kw).fit(X, y)
+    assert "done" in capsys.readouterr().err
+    np.testing.assert_array_equal(loud.decision_function(X), quiet.decision_function(X))
+    a, b = quiet.trace_[0], loud.trace_[0]
+    for key in ("mistakes", "n_updates", "kernel_evaluations", "switch_step", "rank_used"):
+        if key in a:
+            assert a[key] == b[key], key
+    np.testing.assert_array_equal(a["updated"], b["updated"])

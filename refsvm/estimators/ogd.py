@@ -62,19 +62,42 @@ class _OGDCommon:
         return 2 if self._task() != "multiclass" else self.classes_.size
 
     def _one_pass(self, X, y, params, state):
-        result = self._run(X, y, self._order(X.shape[0]), params, state)
-        if result.W is not None and not np.all(np.isfinite(result.W)):
-            raise ValueError(
-                f"eta={self.eta!r} is too large: the weights diverged to infinity or NaN. Lower eta "
-                "(squared loss with the printed Fourier map needs eta < 1 / n_components)")
-        trace = dict(result.trace)
+        """One pass; with ``verbose >= 1`` (classifiers) in chunks with progress lines.
+
+        The functions continue their state exactly, so chunking changes nothing
+        but the printed progress (the trace is merged back; ``switch_step`` is
+        recomputed as an index into the whole pass).
+        """
+        order = self._order(X.shape[0])
+        box = {"state": state, "result": None, "done": 0, "switch": -1}
+
+        def run_chunk(sub):
+            result = self._run(X, y, sub, params, box["state"])
+            if result.W is not None and not np.all(np.isfinite(result.W)):
+                raise ValueError(
+                    f"eta={self.eta!r} is too large: the weights diverged to infinity or NaN. Lower eta "
+                    "(squared loss with the printed Fourier map needs eta < 1 / n_components)")
+            if result.trace.get("switch_step", -1) >= 0:
+                box["switch"] = box["done"] + result.trace["switch_step"]
+            box["done"] += len(sub)
+            box["state"], box["result"] = self._state_of(result), result
+            self.t_ = int(result.t)
+            return dict(result.trace), (0 if result.sv is None else len(result.sv))
+
+        if isinstance(self, BudgetedClassifierBase):
+            trace = dict(self._run_pass(order, run_chunk))
+        else:
+            trace, _ = run_chunk(order)
+        result = box["result"]
+        if "switch_step" in trace:
+            trace["switch_step"] = box["switch"]
+            trace["rank_used"] = result.trace["rank_used"]
         n = trace["n_steps"]
         if "mistakes" in trace:
             trace["online_error_rate"] = trace["mistakes"] / n if n else 0.0
         else:
             trace["online_mse"] = trace["squared_loss_sum"] / n if n else 0.0
         self.trace_.append(trace)
-        self.t_ = int(result.t)
         self._store(result)
         return self._current_state()
 
@@ -143,6 +166,9 @@ class _FOGDMixin(_OGDCommon):
     def _current_state(self):
         return (self.directions_, self.coef_)
 
+    def _state_of(self, result):
+        return (self.directions_, result.W)
+
     def _run(self, X, y, order, params, state):
         U, W = state
         if U is None:                                         # Alg. 1, line 3 (outside the algorithm)
@@ -183,6 +209,9 @@ class _NOGDMixin(_OGDCommon):
 
     def _current_state(self):
         return (self.support_vectors_, self.alpha_, self.projection_, self.coef_)
+
+    def _state_of(self, result):
+        return (result.sv, result.alpha, result.projection, result.W)
 
     def _run(self, X, y, order, params, state):
         sv, alpha, projection, W = state
@@ -364,15 +393,23 @@ _NOGD_DOC = """
 """
 
 
+_VERBOSE_DOC = """    verbose : int, default=0
+        ``>= 1``: progress lines on stderr during each pass (examples/s,
+        online error; :mod:`refsvm.progress`); the model is unchanged.
+
+"""
+
+
 class FOGDClassifier(_FOGDMixin, _OGDClassifierBase):
     __doc__ = """Fourier online gradient descent classifier (Lu et al. 2016, Algorithms 1 and 3).
 
     Binary problems use the hinge loss; three or more classes the multi-class
     hinge loss against the highest-scoring wrong class.
-    """ + _FOGD_DOC
+    """ + _FOGD_DOC.replace("    Attributes", _VERBOSE_DOC + "    Attributes", 1)
 
     def __init__(self, n_components=400, gamma="scale", eta=0.002, normalize=False, shuffle=True, epochs=1,
-                 backend="fast", random_state=None):
+                 backend="fast", random_state=None, verbose=0):
+        self.verbose = verbose
         self.n_components = n_components
         self.gamma = gamma
         self.eta = eta
@@ -385,10 +422,11 @@ class FOGDClassifier(_FOGDMixin, _OGDClassifierBase):
 
 class NOGDClassifier(_NOGDMixin, _OGDClassifierBase):
     __doc__ = """Nystrom online gradient descent classifier (Lu et al. 2016, Algorithms 2 and 4).
-    """ + _NOGD_DOC
+    """ + _NOGD_DOC.replace("    Attributes", _VERBOSE_DOC + "    Attributes", 1)
 
     def __init__(self, budget=100, rank=None, gamma="scale", eta=0.2, eig_tol=EIG_TOL, shuffle=True, epochs=1,
-                 backend="fast", random_state=None):
+                 backend="fast", random_state=None, verbose=0):
+        self.verbose = verbose
         self.budget = budget
         self.rank = rank
         self.gamma = gamma
