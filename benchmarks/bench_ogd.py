@@ -280,6 +280,8 @@ def plot(results, path):
             ax.bar(np.arange(len(names)) + j * w, [100 * results[n][proto][m][key] for n in names], w, label=m)
         ax.set_xticks(np.arange(len(names)) + 0.4 - w / 2, names)
         ax.set_ylabel(label)
+        if proto == "batch":
+            ax.set_ylim(75, 100)
         ax.legend(fontsize=7)
     keys = ["FOGD fast D=400", "numpy map D=400", "RBF+SGD D=400", "FOGD fast D=4000", "numpy map D=4000",
             "RBF+SGD D=4000"]
