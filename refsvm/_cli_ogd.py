@@ -5,7 +5,7 @@ Kept out of :mod:`refsvm.cli` so that the command's BSGD part stays as it is:
 parser, :func:`train_ogd` when ``--solver`` is not ``bsgd`` and
 :func:`predict_ogd` when the model file holds a FOGD / NOGD model.
 
-Options: ``--solver``, ``--regression`` (real targets: FOGD-R / NOGD-R),
+Options: ``--solver fogd|nogd`` (the command's option), ``--regression`` (real targets: FOGD-R / NOGD-R),
 ``--n-components`` (D), ``--rank`` (k, default 0.2 B), ``--epsilon``,
 ``--normalize``; shared with BSGD: ``--budget`` (B), ``--gamma``, ``--eta``
 (default 0.1 for BSGD; for FOGD / NOGD the estimator's default), ``--epochs``,
@@ -17,22 +17,20 @@ import time
 
 import numpy as np
 
-SOLVERS = ("bsgd", "fogd", "nogd")
-
-
 def add_ogd_arguments(train):
-    """Add the FOGD / NOGD options to the ``train`` sub-parser."""
+    """Add the FOGD / NOGD options to the ``train`` sub-parser (``--solver`` is the command's)."""
     group = train.add_argument_group("FOGD / NOGD (Lu et al. 2016)")
-    group.add_argument("--solver", choices=SOLVERS, default="bsgd",
-                       help="bsgd (default), fogd (random Fourier features) or nogd (Nystrom)")
     group.add_argument("--regression", action="store_true",
                        help="real-valued targets (FOGD-R / NOGD-R, squared loss)")
-    group.add_argument("--n-components", type=int, default=400, help="FOGD: D (default 400)")
-    group.add_argument("--rank", type=int, default=None, help="NOGD: rank k (default 0.2 * budget)")
+    group.add_argument("--n-components", type=int, default=400, help="FOGD: D, the number of random Fourier directions")
+    group.add_argument("--rank", type=int, default=None, help="NOGD: rank k (None: 0.2 * budget)")
     group.add_argument("--epsilon", type=float, default=0.1,
-                       help="regression: update only when the squared loss exceeds it (default 0.1)")
+                       help="regression: update only when the squared loss exceeds it")
     group.add_argument("--normalize", action="store_true", help="FOGD: divide the feature map by sqrt(D)")
     train.set_defaults(eta=None)          # None: each solver's own default step size
+    train._option_string_actions["--eta"].help = (
+        "BSGD: eta of norma / perceptron (None: 0.1); FOGD / NOGD: the constant step size "
+        "(None: the estimator's default)")
 
 
 def make_estimator(args):

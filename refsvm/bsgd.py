@@ -175,6 +175,8 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
     merge_seconds = 0.0
     compare_same, compare_factor, compare_wd = [], [], []
     mistakes = 0
+    keep_K = maintenance == "projection" or learning_rate == "perceptron"
+    kernel_evaluations = 0                                    # k(x, x') of x != x' (DESIGN.md)
 
     t = t0
     for step, i in enumerate(order):                          # Alg. 1, line 3
@@ -186,6 +188,7 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
         # f_t(x_t) = sum_j alpha_j k(x_j, x_t) (+ bias), computed with w_t
         k_t = kernel_row(SV[:b], x_t, kernel, gamma, degree, coef0)
         f = k_t @ A[:b] + w0
+        kernel_evaluations += b                               # the margin's kernel row
 
         if binary:
             mistakes += y_t * f[0] <= 0.0
@@ -215,6 +218,8 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
                     compare_same.append(same)
                     compare_factor.append(factor)
                     compare_wd.append(wds)
+                signs = A[:b, 0].copy() if binary else None      # for the count of merge candidates
+                b_old = b
                 start = time.perf_counter()
                 b, p, n, wd = maintain(maintenance, SV, A, b, kernel, gamma, degree,
                                        coef0, merge_eps, projection_ridge,
@@ -223,6 +228,11 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
                 maintenance_seconds += elapsed
                 if maintenance == "merge":
                     merge_seconds += elapsed
+                if maintenance == "merge":                    # k(x_m, x_n) of every candidate partner n
+                    kernel_evaluations += (int(np.count_nonzero(signs * signs[p] >= 0.0)) - 1
+                                           if binary else b_old - 1)
+                    if keep_K and n >= 0:                     # the new row of K for z
+                        kernel_evaluations += b - 1
                 maint_step.append(step)
                 maint_index.append(p)
                 maint_partner.append(n)
@@ -246,6 +256,7 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
         "gradient_error_sum": gradient_error_sum,
         "maintenance_seconds": maintenance_seconds,
         "merge_seconds": merge_seconds,
+        "kernel_evaluations": int(kernel_evaluations),
     }
     if merge_compare:
         trace["compare_same_decision"] = np.array(compare_same, dtype=bool).reshape(-1, 4)

@@ -123,6 +123,8 @@ def _model_path(arg):
 
 
 def _cmd_train(args):
+    if getattr(args, "solver", "bsgd") == "sbp":
+        return _cmd_train_sbp(args)
     from .estimators import BudgetedSVC
 
     _check_writable(_model_path(args.model), "model")  # before training, not after
@@ -164,6 +166,45 @@ def _cmd_train(args):
     return 0
 
 
+def _cmd_train_sbp(args):
+    """``refsvm train --solver sbp``: SBPClassifier (nu, gamma, kernel, epochs, --fit-bias)."""
+    from .estimators import SBPClassifier
+
+    _check_writable(_model_path(args.model), "model")  # before training, not after
+    X, y = _read_data(args.data, args)
+    test = None
+    if args.test is not None:
+        test = _read_data(args.test, args, n_features=X.shape[1],
+                          n_features_of=f"the training data ({args.data})")
+    est = SBPClassifier(nu=args.nu, gamma=args.gamma, kernel=args.kernel, degree=args.degree,
+                        coef0=args.coef0, epochs=args.epochs, fit_intercept=args.fit_bias,
+                        backend=args.backend, random_state=args.random_state, verbose=args.verbose)
+    start = time.perf_counter()
+    est.fit(X, y)
+    seconds = time.perf_counter() - start
+    est.save(args.model)
+    evaluations = sum(tr["kernel_evaluations"] for tr in est.trace_)
+    print(f"trained SBP (nu {args.nu:g}, {'with' if args.fit_bias else 'no'} bias, {args.backend}) on "
+          f"{X.shape[0]} examples with {X.shape[1]} features, {len(est.classes_)} classes")
+    print(f"gamma:             {est.gamma_:.6g}" + (f" ({args.gamma})" if isinstance(args.gamma, str) else ""))
+    print(f"training time:     {seconds:.3f} s ({args.epochs} epochs, {evaluations} kernel evaluations)")
+    print(f"support vectors:   {est.support_vectors_.shape[0]}")
+    print(f"training accuracy: {est.score(X, y):.4f}")
+    if test is not None:
+        print(f"test accuracy:     {est.score(*test):.4f} ({test[0].shape[0]} examples)")
+    print(f"model saved to {_model_path(args.model)}")
+    return 0
+
+
+def _estimator_class(path, default):
+    """The estimator class named in a model file (``default`` for files without a name)."""
+    from . import estimators
+    from .model import BudgetedModel
+
+    name = getattr(BudgetedModel.load(path), "estimator", None)
+    return getattr(estimators, name, default) if isinstance(name, str) else default
+
+
 def _cmd_predict(args):
     from .estimators import BudgetedSVC
 
@@ -180,7 +221,7 @@ def _cmd_predict(args):
         return predict_ogd(path, kind, lambda arg, **kw: _read_data(arg, args, **kw), args.data,
                            args.output, _label_text)
     try:
-        est = BudgetedSVC.load(path)
+        est = _estimator_class(path, BudgetedSVC).load(path)
     except ValueError as exc:  # every model-file problem names the file: one line, status 1
         raise _FileError(str(exc)) from None
     X, y = _read_data(args.data, args, n_features=est.n_features_in_,
@@ -348,6 +389,11 @@ def build_parser():
                        help="also report the accuracy on this LIBSVM file (read with the "
                             "training data's number of features)")
     _add_file_options(train, pad="a test file with fewer features than DATA")
+    train.add_argument("--solver", choices=["bsgd", "sbp", "fogd", "nogd"], default="bsgd",
+                       help="bsgd; sbp: the stochastic batch perceptron of Cotter et al. (2012), "
+                       "with --nu, --gamma, --kernel, --epochs, --fit-bias; the budget options do not apply; "
+                       "fogd / nogd: Lu et al. (2016), options below")
+    train.add_argument("--nu", type=float, default=0.01, help="SBP: slack per example (default 0.01)")
     train.set_defaults(func=_cmd_train, subparser=train)
     from ._cli_ogd import add_ogd_arguments
     add_ogd_arguments(train)  # --solver fogd|nogd, --regression, ...

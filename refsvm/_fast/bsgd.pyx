@@ -67,7 +67,7 @@ from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 from refsvm._fast.kernels cimport (KERNEL_RBF, kernel_code, kernel_row_into, kernel_self,
                                    kernel_value, pw_dot)
-from refsvm._fast.budget cimport (c_maintain_merge, c_merge_compare,
+from refsvm._fast.budget cimport (c_maintain_merge, c_merge_compare, c_select_smallest,
                                   c_maintain_projection_inverse,
                                   c_maintain_removal, kinv_append, kinv_refresh,
                                   sym_swap_remove)
@@ -219,6 +219,7 @@ cdef struct State:
     double merge_seconds
     long long kinv_refreshes
     long long kinv_append_failures
+    long long kernel_evaluations   # k(x, x') of x != x' (DESIGN.md)
     Py_ssize_t appends_since_refresh   # projection: appends since Kinv was last recomputed
 
 
@@ -285,6 +286,7 @@ cdef int _bsgd_pass(const Params* P, State* st,
         # f_t(x_t) = sum_j alpha_j k(x_j, x_t) (+ bias), computed with w_t
         if b > 0:
             kernel_row_into(P.kernel, &SV[0, 0], b, d, x_t, P.gamma, P.degree, P.coef0, &k_t[0])
+            st.kernel_evaluations += b                        # the margin's kernel row
         if P.binary:
             f[0] = (pw_dot(&k_t[0], &A[0, 0], b) if b > 0 else 0.0) + w0[0]
             yf = <double> y_t * f[0]
@@ -354,6 +356,14 @@ cdef int _bsgd_pass(const Params* P, State* st,
                     c_merge_compare(SV, A, b, P.gamma, P.compare_eps, P.h_table, P.wd_table, P.G,
                                     &cmp_same[st.n_events, 0], &cmp_factor[st.n_events, 0],
                                     &cmp_wd[st.n_events, 0])
+                if P.maint == MAINT_MERGE:                    # k(x_m, x_n) of every candidate partner n
+                    if P.binary:                              # m as the merge selects it
+                        p = c_select_smallest(SV, A, b, KERNEL_RBF, P.gamma, 0.0, 0.0, &wd)
+                        for j in range(b):
+                            if j != p and A[p, 0] * A[j, 0] >= 0.0:
+                                st.kernel_evaluations += 1
+                    else:
+                        st.kernel_evaluations += b - 1
                 start = _now()
                 b_old = b
                 partner = -1
@@ -374,6 +384,7 @@ cdef int _bsgd_pass(const Params* P, State* st,
                             sym_swap_remove(K, b_old, partner)
                             zslot = partner if p == b_old - 1 else p   # where z ended up
                             _set_kernel_row(P, SV, K, b, zslot)
+                            st.kernel_evaluations += b - 1    # the new row of K for z
                 elapsed = _now() - start
                 st.maintenance_seconds += elapsed
                 if P.maint == MAINT_MERGE:
@@ -510,6 +521,7 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
     st.merge_seconds = 0.0
     st.kinv_refreshes = 0
     st.kinv_append_failures = 0
+    st.kernel_evaluations = 0
     st.appends_since_refresh = 0
 
     # b never exceeds min(B + 1, len(sv) + n_steps): size the O(B^2) matrices accordingly
@@ -605,6 +617,7 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
         "gradient_error_sum": float(st.gradient_error_sum),
         "maintenance_seconds": float(st.maintenance_seconds),
         "merge_seconds": float(st.merge_seconds),
+        "kernel_evaluations": int(st.kernel_evaluations),
     }
     if P.compare:
         trace["compare_same_decision"] = cmp_same[:ne].astype(bool)

@@ -4,6 +4,8 @@
   labels, random generator, fit / partial_fit, prediction, save / load);
 * :mod:`refsvm.estimators.bsgd` -- :class:`BudgetedSVC` (BSGD, Wang, Crammer and
   Vucetic 2012);
+* :mod:`refsvm.estimators.sbp` -- :class:`SBPClassifier` (SBP, Cotter,
+  Shalev-Shwartz and Srebro 2012);
 * :mod:`refsvm.estimators.ogd` -- FOGD / NOGD classifiers and regressors (Lu et al. 2016).
 
 The public face is :mod:`refsvm` itself (``from refsvm import BudgetedSVC``).
@@ -11,7 +13,8 @@ The public face is :mod:`refsvm` itself (``from refsvm import BudgetedSVC``).
 
 from ._base import BudgetedClassifierBase
 from .bsgd import BudgetedSVC
+from .sbp import SBPClassifier
 from .ogd import FOGDClassifier, FOGDRegressor, NOGDClassifier, NOGDRegressor
 
-__all__ = ["BudgetedClassifierBase", "BudgetedSVC"]
+__all__ = ["BudgetedClassifierBase", "BudgetedSVC", "SBPClassifier"]
 __all__ += ["FOGDClassifier", "FOGDRegressor", "NOGDClassifier", "NOGDRegressor"]
