@@ -88,7 +88,7 @@ def model_kind(path):
     try:
         with np.load(path, allow_pickle=False) as data:
             return str(data["kind"]) if "kind" in data.files else None
-    except (OSError, ValueError):      # not an npz file: left to the BSGD loader's error message
+    except Exception:   # damaged or not an npz file: the BSGD loader reports it (one line, status 1)
         return None
 
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ._model_file import ModelFileError, reading
 from .backend import get_module
 from .model import params_from_json, params_to_json
 from .ogd import TASKS, fourier_features
@@ -57,22 +58,15 @@ def _meta(model):
 
 
 def _meta_back(data):
-    return dict(params=params_from_json(str(data["params_json"])) if "params_json" in data.files else None,
-                estimator=str(data["estimator"]) if "estimator" in data.files else None,
-                version=str(data["refsvm_version"]) if "refsvm_version" in data.files else None)
+    return dict(params=params_from_json(str(data["params_json"])) if "params_json" in data else None,
+                estimator=str(data["estimator"]) if "estimator" in data else None,
+                version=str(data["refsvm_version"]) if "refsvm_version" in data else None)
 
 
-def _open(path, kind):
-    data = np.load(path, allow_pickle=False)
-    version = int(data["format_version"])
-    if version != FORMAT_VERSION:
-        data.close()
-        raise ValueError(f"unsupported model format_version {version} (this refsvm reads {FORMAT_VERSION})")
-    if "kind" not in data.files or str(data["kind"]) != kind:
-        found = str(data["kind"]) if "kind" in data.files else "a kernel expansion (BudgetedModel)"
-        data.close()
-        raise ValueError(f"path holds {found}, not a {kind}")
-    return data
+def _check_kind(data, path, kind):
+    found = str(data["kind"]) if "kind" in data else "a kernel expansion (BudgetedModel)"
+    if found != kind:
+        raise ModelFileError(f"{path} holds {found}, not a {kind}")
 
 
 @dataclass
@@ -145,7 +139,8 @@ class FourierModel:
     @classmethod
     def load(cls, path):
         """Read a model written by :meth:`save`; refuses other versions and kinds."""
-        with _open(path, "FourierModel") as data:
+        with reading(path, FORMAT_VERSION) as data:        # any damage: ModelFileError naming the file
+            _check_kind(data, path, "FourierModel")
             return cls(directions=data["directions"], weights=data["weights"],
                        gamma=float(data["gamma"]), normalize=bool(data["normalize"]),
                        task=str(data["task"]), classes=data["classes"], **_meta_back(data))
@@ -235,8 +230,9 @@ class NystromModel:
     @classmethod
     def load(cls, path):
         """Read a model written by :meth:`save`; refuses other versions and kinds."""
-        with _open(path, "NystromModel") as data:
-            get = lambda name: data[name] if name in data.files else None  # noqa: E731
+        with reading(path, FORMAT_VERSION) as data:        # any damage: ModelFileError naming the file
+            _check_kind(data, path, "NystromModel")
+            get = lambda name: data[name] if name in data else None  # noqa: E731
             return cls(support_vectors=data["support_vectors"], gamma=float(data["gamma"]),
                        alpha=get("alpha"), projection=get("projection"), weights=get("weights"),
                        task=str(data["task"]), classes=data["classes"], **_meta_back(data))

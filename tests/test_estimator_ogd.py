@@ -163,3 +163,14 @@ def test_verbose_prints_progress_and_changes_nothing(cls, kw, capsys):
         if key in a:
             assert a[key] == b[key], key
     np.testing.assert_array_equal(a["updated"], b["updated"])
+
+
+@pytest.mark.parametrize("cls", [FourierModel, NystromModel])
+def test_damaged_model_file_is_one_error_naming_the_file(cls, tmp_path):
+    X, y = data("binary")
+    est = (FOGDClassifier(n_components=10) if cls is FourierModel else NOGDClassifier(budget=20)).fit(X, y)
+    est.save(tmp_path / "m.npz")
+    raw = (tmp_path / "m.npz").read_bytes()
+    (tmp_path / "cut.npz").write_bytes(raw[: len(raw) // 2])
+    with pytest.raises(ValueError, match="cut.npz"):
+        cls.load(tmp_path / "cut.npz")
