@@ -15,7 +15,8 @@ kernel-phase SVs and coefficients, or, after the switch, the projection and
 weights; the switch may fall inside any call).  With ``shuffle=False`` the
 examples are visited in the order given, so ``partial_fit`` over chunks gives
 the same model as ``fit`` over their concatenation (the same
-``random_state``).  With ``shuffle=True`` (default) every pass visits its data
+``random_state``, and a numeric ``gamma``: ``"scale"`` / ``"auto"`` are
+resolved from the data of ``fit``, or of the first ``partial_fit`` call).  With ``shuffle=True`` (default) every pass visits its data
 in a random order drawn from ``random_state``.
 
 Randomness: ``rng = numpy.random.default_rng(random_state)`` draws, in this
