@@ -59,7 +59,14 @@ Reading of the pseudo-code, errata and choices (``docs/bsca.rst``):
   ``w(alpha)`` exactly).  With ``"accumulate"`` a budget ``B >= n`` never
   triggers maintenance either.
 * **Steps with delta == 0** change nothing; they are counted
-  (``n_zero_steps``).
+  (``n_zero_steps``).  Revisiting a free variable whose margin was just set
+  to 1 (nothing else changed in between) gives ``g = 1 - y_i f~(x_i)`` of the
+  order of the rounding error of ``f~``, i.e. a "step" of ~1e-16 that would
+  append a noise SV (and, with a full budget, trigger a maintenance event),
+  and whose sign depends on the summation order.  We take ``g = 0`` when
+  ``|g| <= 1e-12 (1 + sum_j |beta_j k(x_j, x_i)|)`` (a bound on that rounding
+  error; the dual gain such a step could make is below 1e-24).  Both paths
+  apply the same rule, so their discrete decisions agree.
 * No bias (the paper has none); ``bias`` is returned as zeros for the
   common model type.
 """
@@ -74,6 +81,10 @@ from .kernels import kernel_diag, kernel_matrix, kernel_row
 from .validation import check_bsca_arguments, check_dual_sample
 
 SV_UPDATES = ("accumulate", "append")
+
+#: ``g = 1 - y_i f~(x_i)`` with ``|g| <= ZERO_GRADIENT_TOL (1 + sum_j |beta_j k(x_j, x_i)|)``
+#: is rounding noise of a margin that is exactly 1 and is taken as 0 (see the module docstring).
+ZERO_GRADIENT_TOL = 1e-12
 
 
 @dataclass
@@ -214,7 +225,10 @@ def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0
         f = float(k_i @ A[:b, 0]) if b > 0 else 0.0          # Alg. 2, line 5: f~(x_i), O(B)
         q_ii = float(kernel_diag(X[i:i + 1], kernel, gamma, degree, coef0)[0])   # Q_ii = k(x_i, x_i)
         kernel_evaluations += b + 1
-        delta = _newton_step(dual[i], 1.0 - y_i * f, q_ii, C)    # Alg. 2, line 6 (eq. 3)
+        g = 1.0 - y_i * f                                     # 1 - y_i f~(x_i) = dD/dalpha_i (budgeted)
+        if abs(g) < 1e-6 and abs(g) <= ZERO_GRADIENT_TOL * (1.0 + float(np.abs(k_i) @ np.abs(A[:b, 0]))):
+            g = 0.0                                           # margin 1 up to rounding: a zero step
+        delta = _newton_step(dual[i], g, q_ii, C)             # Alg. 2, line 6 (eq. 3)
         if delta != 0.0:                                      # Alg. 2, line 7
             dual[i] += delta                                  # Alg. 2, line 8
             changed[step] = 1
