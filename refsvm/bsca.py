@@ -52,7 +52,10 @@ Reading of the pseudo-code, errata and choices (``docs/bsca.rst``):
   no maintenance event is triggered.  ``"append"``: always append a new
   tuple, as printed.  A map slot -> example (``sv_source``, -1 for merged
   points and points of an initial model) follows every list operation of
-  DESIGN.md (append, swap-remove, merge).
+  DESIGN.md (append, swap-remove, merge); so does the inverse map
+  example -> slot (with ``"append"`` an example may hold several slots; the
+  inverse map then points at one of them or is -1, never at a slot that does
+  not hold the example).
 * **Line 10.**  With ``budget=None`` there is no maintenance at all: the
   algorithm is plain kernel stochastic dual coordinate ascent (with
   ``"accumulate"`` M then holds each example at most once and equals

@@ -278,8 +278,8 @@ def check_bsca_arguments(X, y, order, *, budget, C, maintenance, kernel, gamma, 
         if sv_source.shape != (n_sv,):
             raise ValueError(f"sv_source must have shape ({n_sv},) (one entry per SV); got {sv_source.shape}")
         used = sv_source[sv_source >= 0]
-        if np.any(sv_source < -1) or np.any(used >= n) or len(np.unique(used)) != len(used):
-            raise ValueError(f"sv_source must hold distinct indices in 0..{n - 1} or -1")
+        if np.any(sv_source < -1) or np.any(used >= n):
+            raise ValueError(f"sv_source must hold indices in 0..{n - 1} or -1")
         if used.size and not np.array_equal(np.asarray(sv, dtype=np.float64)[sv_source >= 0], X[used]):
             raise ValueError("sv_source must point at examples equal to their SVs (sv[s] == X[sv_source[s]])")
     return X, y, order, dual, sv_source
