@@ -249,7 +249,9 @@ def check_bsca_arguments(X, y, order, *, budget, C, maintenance, kernel, gamma, 
     """
     X, y, order = check_bsgd_arguments(
         X, y, order, n_classes=2, budget=2 if budget is None else budget, lam=1.0,
-        learning_rate="pegasos", eta=1.0, radius=1.0, maintenance=maintenance, kernel=kernel,
+        learning_rate="pegasos", eta=1.0, radius=1.0, kernel=kernel,
+        maintenance="removal" if budget is None and maintenance in ("removal", "projection", "merge")
+        else maintenance,                                   # no budget: maintenance never runs
         gamma=gamma, degree=degree, coef0=coef0, merge_eps=merge_eps,
         projection_ridge=projection_ridge, merge_solver=merge_solver,
         sv=sv if budget is not None else None, alpha=alpha, bias=None, t0=t0)
