@@ -109,6 +109,8 @@ def _cmd_train(args):
         lam = 1.0 / (X.shape[0] * check_positive(args.C, "C"))
     else:
         lam = args.lam
+    if args.solver == "bsca":
+        return _train_bsca(args, X, y, test)
     est = BudgetedSVC(
         budget=args.budget, lam=lam, gamma=args.gamma, kernel=args.kernel,
         degree=args.degree, coef0=args.coef0, learning_rate=args.learning_rate,
@@ -126,6 +128,33 @@ def _cmd_train(args):
     print(f"lambda:            {lam:.6g}")
     print(f"training time:     {seconds:.3f} s")
     print(f"support vectors:   {est.support_vectors_.shape[0]} (budget {args.budget})")
+    print(f"training accuracy: {est.score(X, y):.4f}")
+    if test is not None:
+        print(f"test accuracy:     {est.score(*test):.4f} ({test[0].shape[0]} examples)")
+    print(f"model saved to {_model_path(args.model)}")
+    return 0
+
+
+def _train_bsca(args, X, y, test):
+    """``refsvm train --solver bsca``: BSCAClassifier with C (``--C``, else C = 1 / (n lambda))."""
+    from .estimators import BSCAClassifier
+
+    C = args.C if args.C is not None else 1.0 / (X.shape[0] * check_positive(args.lam, "lam"))
+    est = BSCAClassifier(
+        budget=args.budget, C=C, gamma=args.gamma, kernel=args.kernel, degree=args.degree,
+        coef0=args.coef0, maintenance=args.maintenance, merge_eps=args.merge_eps,
+        merge_solver=args.merge_solver, epochs=args.epochs, backend=args.backend,
+        random_state=args.random_state,
+    )
+    start = time.perf_counter()
+    est.fit(X, y)
+    seconds = time.perf_counter() - start
+    est.save(args.model)
+    print(f"trained BSCA ({args.maintenance}, {args.backend}) on "
+          f"{X.shape[0]} examples with {X.shape[1]} features, {len(est.classes_)} classes")
+    print(f"C:                 {C:.6g}")
+    print(f"training time:     {seconds:.3f} s")
+    print(f"support vectors:   {est.support_vectors_.shape[0]} (budget {args.budget} per machine)")
     print(f"training accuracy: {est.score(X, y):.4f}")
     if test is not None:
         print(f"test accuracy:     {est.score(*test):.4f} ({test[0].shape[0]} examples)")
@@ -219,6 +248,8 @@ def build_parser():
     train.add_argument("data", metavar="DATA", help="LIBSVM file (or data set name, see REFSVM_DATA)")
     train.add_argument("model", metavar="MODEL", help="output model file (.npz)")
     train.add_argument("--budget", type=int, default=100, help="number of support vectors (default 100)")
+    train.add_argument("--solver", choices=["bsgd", "bsca"], default="bsgd",
+                       help="bsgd (primal, default) or bsca (dual coordinate ascent, Qaadan et al. 2019)")
     reg = train.add_mutually_exclusive_group()
     reg.add_argument("--lam", type=float, default=1e-4, help="regularisation lambda (default 1e-4)")
     reg.add_argument("--C", type=float, default=None, help="LIBSVM's C; uses lambda = 1 / (n C)")
