@@ -116,7 +116,7 @@ def _cmd_train(args):
         degree=args.degree, coef0=args.coef0, learning_rate=args.learning_rate,
         eta=args.eta, radius=args.radius, maintenance=args.maintenance,
         merge_eps=args.merge_eps, merge_solver=args.merge_solver, fit_bias=args.fit_bias, epochs=args.epochs,
-        backend=args.backend, random_state=args.random_state,
+        backend=args.backend, random_state=args.random_state, verbose=args.verbose,
     )
     start = time.perf_counter()
     est.fit(X, y)
@@ -126,6 +126,7 @@ def _cmd_train(args):
     print(f"trained BSGD ({args.learning_rate}, {args.maintenance}, {args.backend}) on "
           f"{X.shape[0]} examples with {X.shape[1]} features, {len(est.classes_)} classes")
     print(f"lambda:            {lam:.6g}")
+    print(f"gamma:             {est.gamma_:.6g}" + (f" ({args.gamma})" if isinstance(args.gamma, str) else ""))
     print(f"training time:     {seconds:.3f} s")
     print(f"support vectors:   {est.support_vectors_.shape[0]} (budget {args.budget})")
     print(f"training accuracy: {est.score(X, y):.4f}")
@@ -229,6 +230,16 @@ def _cmd_demo(args):
 # ---------------------------------------------------------------------- parser
 
 
+def _gamma(text):
+    """``--gamma``: ``scale``, ``auto`` or a number (checked by the estimator)."""
+    if text in ("scale", "auto"):
+        return text
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be 'scale', 'auto' or a number; got {text!r}") from None
+
+
 def _optional_float(text):
     return None if text.lower() == "none" else float(text)
 
@@ -253,8 +264,9 @@ def build_parser():
     reg = train.add_mutually_exclusive_group()
     reg.add_argument("--lam", type=float, default=1e-4, help="regularisation lambda (default 1e-4)")
     reg.add_argument("--C", type=float, default=None, help="LIBSVM's C; uses lambda = 1 / (n C)")
-    train.add_argument("--gamma", type=float, default=1.0,
-                       help="kernel width: k(x,x') = exp(-gamma ||x-x'||^2) (default 1.0)")
+    train.add_argument("--gamma", type=_gamma, default="scale",
+                       help="kernel width: k(x,x') = exp(-gamma ||x-x'||^2); a number > 0, 'scale' "
+                            "(1 / (n_features * X.var())) or 'auto' (1 / n_features) (default scale)")
     train.add_argument("--kernel", choices=["rbf", "linear", "poly"], default="rbf")
     train.add_argument("--degree", type=int, default=3, help="polynomial kernel degree")
     train.add_argument("--coef0", type=float, default=0.0, help="polynomial kernel constant")
@@ -275,6 +287,12 @@ def build_parser():
     train.add_argument("--backend", choices=["fast", "python"], default="fast")
     train.add_argument("--random-state", type=int, default=0,
                        help="seed of the visiting order (default 0)")
+    noise = train.add_mutually_exclusive_group()
+    noise.add_argument("--verbose", dest="verbose", action="store_const", const=1, default=1,
+                       help="progress lines on stderr during training: examples/s, SVs, maintenance "
+                            "events, online error (default on)")
+    noise.add_argument("--quiet", dest="verbose", action="store_const", const=0,
+                       help="no progress lines")
     train.add_argument("--test", metavar="TESTFILE", default=None,
                        help="also report the accuracy on this LIBSVM file")
     train.set_defaults(func=_cmd_train, subparser=train)

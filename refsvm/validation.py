@@ -29,6 +29,7 @@ __all__ = [
     "check_positive",
     "check_int",
     "check_option",
+    "check_gamma",
 ]
 
 
@@ -164,6 +165,20 @@ def check_option(value, name, allowed):
         choices = ", ".join(repr(a) for a in allowed)
         raise ValueError(f"{name} must be one of {choices}; got {value!r}")
     return value
+
+
+def check_gamma(value):
+    """Return ``"scale"``, ``"auto"`` or ``gamma`` as a finite float > 0.
+
+    ``"scale"`` and ``"auto"`` have scikit-learn's meaning and are resolved
+    from the training data when an estimator is fitted
+    (:meth:`refsvm.estimators._base.BudgetedClassifierBase._resolve_gamma`).
+    """
+    if isinstance(value, str):
+        if value in ("scale", "auto"):
+            return value
+        raise ValueError(f"gamma must be 'scale', 'auto' or a number > 0; got {value!r}")
+    return check_positive(value, "gamma")
 
 
 def check_bsgd_arguments(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
