@@ -174,7 +174,8 @@ def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0
     Returns
     -------
     BSCAResult
-        Trace keys (DESIGN.md): ``n_steps``, ``n_zero_steps``, ``n_at_bound``,
+        Trace keys (DESIGN.md): ``n_steps``, ``mistakes`` (online errors,
+        ``y_i f~(x_i) <= 0`` before the step), ``n_zero_steps``, ``n_at_bound``,
         ``changed`` and ``added`` (int8 per step), ``maint_step``,
         ``maint_index``, ``maint_partner``, ``weight_degradation``,
         ``maintenance_fraction``, ``kernel_evaluations``,
@@ -219,6 +220,7 @@ def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0
     maintenance_seconds = merge_seconds = 0.0
     n_at_bound = 0
     kernel_evaluations = 0
+    mistakes = 0
 
     t = t0
     for step, i in enumerate(order):                          # Alg. 2, lines 3-4
@@ -226,6 +228,7 @@ def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0
         x_i, y_i = X[i], int(y[i])
         k_i = kernel_row(SV[:b], x_i, kernel, gamma, degree, coef0)
         f = float(k_i @ A[:b, 0]) if b > 0 else 0.0          # Alg. 2, line 5: f~(x_i), O(B)
+        mistakes += y_i * f <= 0.0                            # online error (diagnostics)
         q_ii = float(kernel_diag(X[i:i + 1], kernel, gamma, degree, coef0)[0])   # Q_ii = k(x_i, x_i)
         kernel_evaluations += b + 1
         g = 1.0 - y_i * f                                     # 1 - y_i f~(x_i) = dD/dalpha_i (budgeted)
@@ -265,6 +268,7 @@ def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0
     n_events = len(maint_step)
     trace = {
         "n_steps": n_steps,
+        "mistakes": int(mistakes),
         "n_zero_steps": int(n_steps - int(changed.sum())),
         "n_at_bound": int(n_at_bound),
         "changed": changed,

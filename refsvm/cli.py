@@ -145,7 +145,7 @@ def _train_bsca(args, X, y, test):
         budget=args.budget, C=C, gamma=args.gamma, kernel=args.kernel, degree=args.degree,
         coef0=args.coef0, maintenance=args.maintenance, merge_eps=args.merge_eps,
         merge_solver=args.merge_solver, epochs=args.epochs, backend=args.backend,
-        random_state=args.random_state,
+        random_state=args.random_state, verbose=args.verbose,
     )
     start = time.perf_counter()
     est.fit(X, y)
@@ -154,6 +154,7 @@ def _train_bsca(args, X, y, test):
     print(f"trained BSCA ({args.maintenance}, {args.backend}) on "
           f"{X.shape[0]} examples with {X.shape[1]} features, {len(est.classes_)} classes")
     print(f"C:                 {C:.6g}")
+    print(f"gamma:             {est.gamma_:.6g}" + (f" ({args.gamma})" if isinstance(args.gamma, str) else ""))
     print(f"training time:     {seconds:.3f} s")
     print(f"support vectors:   {est.support_vectors_.shape[0]} (budget {args.budget} per machine)")
     print(f"training accuracy: {est.score(X, y):.4f}")

@@ -38,7 +38,7 @@ from _helpers import checkerboard
 RTOL = 1e-9
 ATOL_REL = 1e-12
 DISCRETE = ("changed", "added", "maint_step", "maint_index", "maint_partner")
-COUNTS = ("n_steps", "n_zero_steps", "n_at_bound", "kernel_evaluations")
+COUNTS = ("n_steps", "mistakes", "n_zero_steps", "n_at_bound", "kernel_evaluations")
 
 
 def run(module, X, y, orders, kw):

@@ -125,6 +125,27 @@ def test_save_load(tmp_path):
     back = BSCAClassifier.load(tmp_path / "m.npz")
     np.testing.assert_array_equal(back.predict(X), clf.predict(X))
     assert isinstance(back.model_, BudgetedModel)
+    assert back.get_params() == clf.get_params()
+
+
+def test_verbose_chunks_give_the_same_model(capsys):
+    X, y = checkerboard(3000, 10)
+    kw = dict(budget=30, C=5.0, gamma=2.0, epochs=2, random_state=0, monitor_every=700)
+    quiet = BSCAClassifier(**kw).fit(X, y)
+    loud = BSCAClassifier(verbose=2, **kw).fit(X, y)
+    err = capsys.readouterr().err
+    assert "[BSCAClassifier] epoch 2/2 done" in err and "online error" in err
+    np.testing.assert_array_equal(loud.dual_, quiet.dual_)
+    np.testing.assert_array_equal(loud.alpha_, quiet.alpha_)
+    assert loud.monitor_["t"] == quiet.monitor_["t"] == [700, 1400, 2100, 2800, 3000, 3500, 4200,
+                                                            4900, 5600, 6000]
+    for a, b in zip(loud.trace_, quiet.trace_):
+        for key in ("changed", "added", "maint_step", "maint_index", "maint_partner"):
+            np.testing.assert_array_equal(a[key], b[key])
+        assert a["mistakes"] == b["mistakes"] and a["n_zero_steps"] == b["n_zero_steps"]
+    # the default gamma is "scale", resolved into gamma_
+    est = BSCAClassifier(budget=10, random_state=0).fit(X, y)
+    assert est.gamma_ == pytest.approx(1.0 / (2 * X.var()))
 
 
 @pytest.mark.parametrize("name,value", [

@@ -88,6 +88,7 @@ cdef struct State:
     long long t
     Py_ssize_t n_events
     long long n_at_bound
+    long long mistakes
     long long kernel_evaluations
     double maintenance_seconds
     double merge_seconds
@@ -170,6 +171,8 @@ cdef int _bsca_pass(const Params* P, State* st,
         if b > 0:                                             # Alg. 2, line 5: f~(x_i), O(B)
             kernel_row_into(P.kernel, &SV[0, 0], b, d, x_i, P.gamma, P.degree, P.coef0, &k_i[0])
             f = pw_dot(&k_i[0], &A[0, 0], b)
+        if y_i * f <= 0.0:                                    # online error (diagnostics)
+            st.mistakes += 1
         q_ii = kernel_self(P.kernel, x_i, d, P.gamma, P.degree, P.coef0)   # Q_ii = k(x_i, x_i)
         st.kernel_evaluations += b + 1
         g = 1.0 - y_i * f                                     # 1 - y_i f~(x_i)
@@ -305,6 +308,7 @@ def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0
     st.t = int(t0)
     st.n_events = 0
     st.n_at_bound = 0
+    st.mistakes = 0
     st.kernel_evaluations = 0
     st.maintenance_seconds = 0.0
     st.merge_seconds = 0.0
@@ -341,6 +345,7 @@ def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0
     n_changed = int(changed.sum())
     trace = {
         "n_steps": int(P.n_steps),
+        "mistakes": int(st.mistakes),
         "n_zero_steps": int(P.n_steps) - n_changed,
         "n_at_bound": int(st.n_at_bound),
         "changed": changed,

@@ -15,7 +15,7 @@ import time
 import numpy as np
 
 from ..backend import BACKENDS, get_module
-from ..validation import check_budget, check_int, check_option, check_positive
+from ..validation import check_budget, check_gamma, check_int, check_option, check_positive
 from ._base import BudgetedClassifierBase
 
 __all__ = ["BSCAClassifier"]
@@ -28,7 +28,7 @@ SAMPLINGS = ("uniform", "permutation")
 #: Trace keys that hold one entry per step / per maintenance event (concatenated over chunks).
 _PER_STEP = ("changed", "added")
 _PER_EVENT = ("maint_step", "maint_index", "maint_partner", "weight_degradation")
-_SUMMED = ("n_steps", "n_zero_steps", "n_at_bound", "kernel_evaluations",
+_SUMMED = ("n_steps", "mistakes", "n_zero_steps", "n_at_bound", "kernel_evaluations",
            "maintenance_seconds", "merge_seconds")
 
 
@@ -79,7 +79,10 @@ class BSCAClassifier(BudgetedClassifierBase):
         ``alpha_i > 0``).
     C : float, default=1.0
         Upper bound of the dual variables (LIBSVM's C; > 0).
-    gamma, kernel, degree, coef0
+    gamma : {"scale", "auto"} or float, default="scale"
+        Kernel width, as for :class:`refsvm.BudgetedSVC` (the value used is
+        ``gamma_``).
+    kernel, degree, coef0
         Kernel, as for :class:`refsvm.BudgetedSVC` (``maintenance="merge"``
         requires ``kernel="rbf"``).
     maintenance : {"removal", "projection", "merge"}, default="merge"
@@ -113,6 +116,10 @@ class BSCAClassifier(BudgetedClassifierBase):
         ``numpy.random.default_rng(random_state)``.  (The sample of the dual
         estimate comes from a generator of its own with a fixed seed, so that
         monitoring never changes the visiting order.)
+    verbose : int, default=0
+        Progress lines on ``sys.stderr`` as for :class:`refsvm.BudgetedSVC`
+        (``1``: about every 10 % of a pass, ``2``: every 1 %); the pass is then
+        computed in pieces continuing the state (same model).
 
     Attributes
     ----------
@@ -125,8 +132,9 @@ class BSCAClassifier(BudgetedClassifierBase):
         The dual variables of the last data passed (one row per machine).
     trace_ : list of dict
         One dictionary per pass: the keys of :func:`refsvm.bsca.bsca`'s trace
-        (summed / concatenated over the machines and monitoring chunks; per
-        machine under ``"machines"`` for multi-class) plus ``monitor``.
+        (summed / concatenated over the machines and chunks; per machine under
+        ``"machines"`` for multi-class) plus ``n_maintenance``, ``n_merges``
+        and ``online_error_rate``.
     monitor_ : dict of lists
         ``t``, ``seconds`` (cumulative solver time), ``primal``, ``dual``,
         ``gap``, ``test_accuracy`` (None without ``eval_set``), ``dual_exact``.
@@ -151,10 +159,10 @@ class BSCAClassifier(BudgetedClassifierBase):
     budget. *ICPRAM 2019*, 94-106.
     """
 
-    def __init__(self, budget=100, C=1.0, gamma=1.0, kernel="rbf", degree=3, coef0=0.0,
+    def __init__(self, budget=100, C=1.0, gamma="scale", kernel="rbf", degree=3, coef0=0.0,
                  maintenance="merge", merge_eps=0.01, merge_solver="gss", projection_ridge=1e-10,
                  sv_update="accumulate", sampling="uniform", monitor_every=None,
-                 monitor_dual_max=5000, epochs=1, backend="fast", random_state=None):
+                 monitor_dual_max=5000, epochs=1, backend="fast", random_state=None, verbose=0):
         self.budget = budget
         self.C = C
         self.gamma = gamma
@@ -172,6 +180,7 @@ class BSCAClassifier(BudgetedClassifierBase):
         self.epochs = epochs
         self.backend = backend
         self.random_state = random_state
+        self.verbose = verbose
 
     # ------------------------------------------------------------------ checks
 
@@ -198,7 +207,7 @@ class BSCAClassifier(BudgetedClassifierBase):
             C=check_positive(self.C, "C"),
             maintenance=maintenance,
             kernel=kernel,
-            gamma=check_positive(self.gamma, "gamma"),
+            gamma=check_gamma(self.gamma),
             degree=check_int(self.degree, "degree", 1),
             coef0=float(self.coef0),
             merge_eps=check_positive(self.merge_eps, "merge_eps"),
@@ -273,32 +282,51 @@ class BSCAClassifier(BudgetedClassifierBase):
             order = self._rng.integers(0, n, n).astype(np.int64)     # Alg. 2, line 4
         else:
             order = self._rng.permutation(n).astype(np.int64)
-        # chunk boundaries: monitor when t is a multiple of monitor_every, and at the end
-        t0 = self.t_
-        bounds = [0]
-        if isinstance(self.monitor_every, numbers.Integral) and not isinstance(self.monitor_every, bool):
-            k = int(self.monitor_every)
-            first = (k - t0 % k) % k or k
-            bounds += list(range(first, n, k))
-        bounds.append(n)
+        every = self.monitor_every if isinstance(self.monitor_every, numbers.Integral) \
+            and not isinstance(self.monitor_every, bool) else None
         traces = [[] for _ in labels]
-        for a, b in zip(bounds[:-1], bounds[1:]):
+        starts = []
+
+        def run_block(sub):
+            """All machines on ``sub``, continuing; timed as solver time."""
             start = time.perf_counter()
             for r, (m, yr) in enumerate(zip(machines, labels)):
-                res = module.bsca(X, yr, order[a:b], t0=t0 + a, **m, **params)
+                res = module.bsca(X, yr, sub, t0=self.t_, **m, **params)
                 machines[r] = dict(sv=res.sv, alpha=res.alpha, dual=res.dual, sv_source=res.sv_source)
                 traces[r].append(res.trace)
             self.solver_seconds_ += time.perf_counter() - start
-            self.t_ = t0 + b
+            starts.append(sum(len(tr["changed"]) for tr in traces[0][:-1]))
+            self.t_ += len(sub)
             self._state = dict(machines=machines, fingerprint=fp)
             self._set_stacked_model(machines)
-            if self.monitor_every is not None:
-                self._monitor(module, X, labels, machines, params)
-        per_machine = [_join_traces(tr, bounds[:-1]) for tr in traces]
+
+        def run_chunk(sub):
+            """A piece of the pass (all of it unless verbose), split at the monitoring points."""
+            first = len(traces[0])
+            a = 0
+            while a < len(sub):
+                b = len(sub) if every is None else min(len(sub), a + every - self.t_ % every)
+                run_block(sub[a:b])
+                if every is not None and self.t_ % every == 0:
+                    self._monitor(module, X, labels, machines, params)
+                a = b
+            if len(sub) == 0:
+                run_block(sub)
+            chunk = [tr for m in traces for tr in m[first:]]
+            trace = dict(n_steps=sum(tr["n_steps"] for tr in chunk),
+                         mistakes=sum(tr["mistakes"] for tr in chunk),
+                         n_maintenance=sum(len(tr["maint_step"]) for tr in chunk))
+            return trace, len(self.support_vectors_)
+
+        self._run_pass(order, run_chunk)
+        if self.monitor_every is not None and (not self.monitor_["t"] or self.monitor_["t"][-1] != self.t_):
+            self._monitor(module, X, labels, machines, params)
+        per_machine = [_join_traces(tr, starts) for tr in traces]
         trace = per_machine[0] if len(per_machine) == 1 else dict(
             _join_traces(per_machine, [0] * len(per_machine)), machines=per_machine)
         trace["n_maintenance"] = int(len(trace["maint_step"]))
         trace["n_merges"] = int(np.count_nonzero(trace["maint_partner"] >= 0))
+        trace["online_error_rate"] = trace["mistakes"] / trace["n_steps"] if trace["n_steps"] else 0.0
         self.trace_.append(trace)
         return self._state
 
