@@ -89,7 +89,7 @@ def curves(solver, X, y, Xt, yt, budget, C, gamma, seed, epochs, dual_max):
     return out
 
 
-def speed(X, y, budget, C, gamma, python_steps, repeats):
+def speed(X, y, budget, C, gamma, python_steps, repeats, merge_solver="gss"):
     """Seconds per epoch of fast BSCA / BSGD, and the Python/fast ratio on the same steps."""
     from refsvm import bsca as py_bsca
     from refsvm._fast import bsca as fast_bsca
@@ -98,10 +98,10 @@ def speed(X, y, budget, C, gamma, python_steps, repeats):
     rng = np.random.default_rng(0)
     order = rng.integers(0, n, n)
     t_bsca, t_bsgd = [], []
-    kw = dict(budget=budget, C=C, gamma=gamma)
+    kw = dict(budget=budget, C=C, gamma=gamma, merge_solver=merge_solver)
     bkw = dict(n_classes=2, budget=budget, lam=1.0 / (C * n), learning_rate="pegasos", eta=1.0,
                radius=1.0, maintenance="merge", kernel="rbf", gamma=gamma, degree=3, coef0=0.0,
-               merge_eps=0.01, projection_ridge=1e-10, fit_bias=False)
+               merge_eps=0.01, projection_ridge=1e-10, fit_bias=False, merge_solver=merge_solver)
     for _ in range(repeats):
         start = time.perf_counter()
         res = fast_bsca.bsca(X, y, order, **kw)
@@ -120,7 +120,8 @@ def speed(X, y, budget, C, gamma, python_steps, repeats):
         start = time.perf_counter()
         fast_bsca.bsca(X, y, steps, **state, **kw)
         t_fa.append(time.perf_counter() - start)
-    return dict(bsca_epoch=min(t_bsca), bsgd_epoch=min(t_bsgd), python_steps=python_steps,
+    return dict(merge_solver=merge_solver, bsca_epoch=min(t_bsca), bsgd_epoch=min(t_bsgd),
+                bsca_maintenance_seconds=res.trace["maintenance_seconds"], python_steps=python_steps,
                 python_seconds=t_py, fast_seconds=min(t_fa), speedup=t_py / min(t_fa),
                 bsca_events=len(res.trace["maint_step"]))
 
@@ -180,6 +181,9 @@ def main(argv=None):
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--quick", action="store_true",
                         help="ijcnn1 and covtype, B = 200, 2 seeds, 3 epochs, 500 Python steps")
+    parser.add_argument("--merge-solver", default="gss", choices=["gss", "gss-precise", "lookup-h", "lookup-wd"],
+                        help="merge solver of both BSCA and BSGD in the speed measurement (default gss)")
+    parser.add_argument("--speed-only", action="store_true", help="only the speed measurements, no curves")
     parser.add_argument("--json", help="write all measurements to this JSON file")
     parser.add_argument("--png", help="plot the curves to this PNG file")
     parser.add_argument("--output", help="also write the printed report to this file")
@@ -205,8 +209,11 @@ def main(argv=None):
         res = results[name] = dict(n=len(y), n_test=len(yt), C=C, gamma=gamma, curves={}, speed={})
         log(f"\n{name}: n = {len(y)}, test {len(yt)}, d = {X.shape[1]}, C = {C:g}, gamma = {gamma:g}")
         for budget in args.budgets:
-            sp = res["speed"][budget] = speed(X, y, budget, C, gamma, args.python_steps, args.repeats)
-            log(f"  B={budget}: fast epoch BSCA {sp['bsca_epoch']:.3f} s, BSGD {sp['bsgd_epoch']:.3f} s "
+            sp = res["speed"][budget] = speed(X, y, budget, C, gamma, args.python_steps, args.repeats,
+                                              args.merge_solver)
+            log(f"  B={budget} ({args.merge_solver}): fast epoch BSCA {sp['bsca_epoch']:.3f} s "
+                f"(maintenance {sp['bsca_maintenance_seconds']:.3f} s, {sp['bsca_events']} events), "
+                f"BSGD {sp['bsgd_epoch']:.3f} s "
                 f"(ratio {sp['bsca_epoch'] / sp['bsgd_epoch']:.2f}, target <= 1.3); "
                 f"Python / fast on {sp['python_steps']} steps: {sp['speedup']:.0f}x (target >= 50); "
                 f"load {load_average()}")
@@ -214,10 +221,12 @@ def main(argv=None):
                 kb = res["kernel_block"] = kernel_block_seconds(X, budget, gamma, args.repeats)
                 log(f"  numpy n x B kernel block: {kb:.3f} s; BSCA epoch / block = "
                     f"{sp['bsca_epoch'] / kb:.2f} (target <= 2)")
-            for solver in ("bsca", "bsgd"):
+            for solver in () if args.speed_only else ("bsca", "bsgd"):
                 runs = [curves(solver, X, y, Xt, yt, budget, C, gamma, seed, args.epochs, args.dual_max)
                         for seed in range(args.seeds)]
                 res["curves"][f"{solver}-{budget}"] = runs
+        if args.speed_only:
+            continue
         log(f"\n  after epoch 1 and epoch {args.epochs} (mean ± sd over {args.seeds} seeds, min-max):")
         log("  solver  B    epoch  solver s   primal        dual          test acc. (min-max)         maint. frac.")
         for key, runs in res["curves"].items():
@@ -239,7 +248,7 @@ def main(argv=None):
     if args.json:
         Path(args.json).write_text(json.dumps(dict(machine=info, args=vars(args), results=results),
                                               indent=1, default=float))
-    if args.png:
+    if args.png and not args.speed_only:
         plot(results, args.png)
     if args.output:
         Path(args.output).write_text("\n".join(lines) + "\n")
