@@ -138,6 +138,59 @@ def kernel_block_seconds(X, budget, gamma, repeats):
     return min(times)
 
 
+def exact_dual_blas(X, y, dual, gamma, block=4000):
+    """D(alpha) exactly, the quadratic term in numpy blocks (BLAS distances, nnz^2 kernel values)."""
+    nz = np.flatnonzero(dual)
+    Z, v = X[nz], dual[nz] * y[nz]
+    sq = (Z * Z).sum(1)
+    quad = 0.0
+    for a in range(0, len(nz), block):
+        d2 = sq[a:a + block, None] + sq[None, :] - 2.0 * Z[a:a + block] @ Z.T
+        quad += float(v[a:a + block] @ np.exp(-gamma * np.maximum(d2, 0.0)) @ v)
+    return float(dual.sum() - 0.5 * quad), len(nz)
+
+
+def exact_dual_curves(name, X, y, budget, C, gamma, epochs, log):
+    """BSCA, seed 0: primal and the exact dual after every epoch (partial_fit = one more epoch)."""
+    from refsvm._fast.bsca import primal_objective
+    est = BSCAClassifier(budget=budget, C=C, gamma=gamma, random_state=0)
+    out = dict(seconds=[], primal=[], dual=[], nnz=[])
+    for _ in range(epochs):
+        est.partial_fit(X, y, classes=[-1, 1])
+        out["seconds"].append(est.solver_seconds_)
+        out["primal"].append(primal_objective(X, y, est.support_vectors_, est.alpha_, C=C, kernel="rbf",
+                                              gamma=gamma, degree=3, coef0=0.0))
+        d, nnz = exact_dual_blas(X, y, est.dual_, gamma)
+        out["dual"].append(d)
+        out["nnz"].append(nnz)
+    log(f"  {name} B={budget}: exact dual per epoch " + " ".join(f"{v:.4g}" for v in out["dual"]))
+    log(f"  {name} B={budget}: primal per epoch     " + " ".join(f"{v:.4g}" for v in out["primal"]))
+    log(f"  {name} B={budget}: nnz(alpha) per epoch " + " ".join(str(v) for v in out["nnz"]))
+    return out
+
+
+def plot_exact(curves_, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    names = sorted({k.split("/")[0] for k in curves_})
+    fig, axes = plt.subplots(1, len(names), figsize=(5 * len(names), 4), squeeze=False)
+    for j, name in enumerate(names):
+        ax = axes[0, j]
+        for key, c in curves_.items():
+            if not key.startswith(name + "/"):
+                continue
+            budget = key.split("/")[1]
+            line, = ax.plot(c["seconds"], c["primal"], "-o", ms=3, label=f"primal B={budget}")
+            ax.plot(c["seconds"], c["dual"], "--s", ms=3, color=line.get_color(), label=f"dual B={budget}")
+        ax.set_yscale("symlog")
+        ax.set_title(f"{name}: BSCA primal and exact dual (seed 0)")
+        ax.set_xlabel("training time (s)")
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=80)
+
+
 def plot(results, path):
     import matplotlib
     matplotlib.use("Agg")
@@ -155,11 +208,18 @@ def plot(results, path):
                 if runs[0][what] is None:
                     continue
                 v = np.array([r[what] for r in runs], dtype=float)
+                keep = np.ones(len(t), dtype=bool)
+                if what == "dual":   # the sampled estimates are too noisy to plot: exact values only
+                    keep = np.all([r["dual_exact"] for r in runs], axis=0)
+                if not keep.any():
+                    continue
                 ax = axes[i, j]
-                ax.plot(t, v.mean(0), "-o", ms=3, color=colors[(solver, budget)],
+                ax.plot(t[keep], v.mean(0)[keep], "-o", ms=3, color=colors[(solver, budget)],
                         label=f"{solver.upper()} B={budget}")
-                ax.fill_between(t, v.min(0), v.max(0), color=colors[(solver, budget)], alpha=0.2)
-        for i, what in enumerate(("primal objective", "dual objective (BSCA)", "test accuracy")):
+                ax.fill_between(t[keep], v.min(0)[keep], v.max(0)[keep], color=colors[(solver, budget)],
+                                alpha=0.2)
+        for i, what in enumerate(("primal objective", "dual objective (BSCA, exact values only)",
+                                  "test accuracy")):
             axes[i, j].set_title(f"{name}: {what}")
             axes[i, j].set_xlabel("training time (s)")
             if i < 2:
@@ -184,10 +244,16 @@ def main(argv=None):
     parser.add_argument("--merge-solver", default="gss", choices=["gss", "gss-precise", "lookup-h", "lookup-wd"],
                         help="merge solver of both BSCA and BSGD in the speed measurement (default gss)")
     parser.add_argument("--speed-only", action="store_true", help="only the speed measurements, no curves")
+    parser.add_argument("--exact-dual", action="store_true",
+                        help="only BSCA seed 0: primal and the exact dual (numpy blocks) after every epoch")
     parser.add_argument("--json", help="write all measurements to this JSON file")
     parser.add_argument("--png", help="plot the curves to this PNG file")
     parser.add_argument("--output", help="also write the printed report to this file")
+    parser.add_argument("--replot", metavar="JSON", help="only redraw --png from a JSON file of an earlier run")
     args = parser.parse_args(argv)
+    if args.replot:
+        plot(json.loads(Path(args.replot).read_text())["results"], args.png)
+        return None
     if args.quick:
         args.datasets = [d for d in args.datasets if d != "a9a"]
         args.budgets, args.seeds, args.epochs, args.python_steps, args.repeats = [200], 2, 3, 500, 1
@@ -203,6 +269,20 @@ def main(argv=None):
     log(f"started {started.isoformat(timespec='seconds')}, load average {load_average()}")
     log(f"machine: {info['cpu']}, {info['usable_cpus']} usable CPUs (shared machine), git {info.get('git')}")
     results = {}
+    if args.exact_dual:
+        exact = {}
+        for name in args.datasets:
+            C, gamma = PARAMS[name]
+            X, y, _, _ = load(name)
+            for budget in args.budgets:
+                exact[f"{name}/{budget}"] = exact_dual_curves(name, X, y, budget, C, gamma, args.epochs, log)
+        if args.json:
+            Path(args.json).write_text(json.dumps(dict(machine=info, args=vars(args), exact=exact), indent=1))
+        if args.png:
+            plot_exact(exact, args.png)
+        if args.output:
+            Path(args.output).write_text("\n".join(lines) + "\n")
+        return exact
     for name in args.datasets:
         C, gamma = PARAMS[name]
         X, y, Xt, yt = load(name)
