@@ -161,7 +161,7 @@ def test_bad_parameters(name, value):
 def test_cli_train_bsca(tmp_path, capsys):
     from sklearn.datasets import dump_svmlight_file
     X, y = checkerboard(200, 9)
-    dump_svmlight_file(X, y, str(tmp_path / "d.txt"))
+    dump_svmlight_file(X, y, str(tmp_path / "d.txt"), zero_based=False)
     assert main(["train", str(tmp_path / "d.txt"), str(tmp_path / "m"), "--solver", "bsca", "--C", "5",
                  "--gamma", "2", "--budget", "20", "--random-state", "1"]) == 0
     out = capsys.readouterr().out

@@ -136,3 +136,45 @@ def test_default_is_not_chance_level_on_standardized_usps(require_data):
     assert default.score(Xt[te], yt[te]) >= 0.82
     old = BudgetedSVC(budget=100, gamma=1.0, random_state=0).fit(X[tr], y[tr])
     assert old.score(Xt[te], yt[te]) < 0.75
+
+
+# ------------------------------------------------------ lazy allocation (huge budget)
+
+
+@pytest.mark.parametrize("maintenance", ["merge", "projection"])
+@pytest.mark.parametrize("backend", ["python", "fast"])
+def test_huge_budget_allocates_only_what_can_arrive(backend, maintenance):
+    """budget=1e9 with d=20: room for min(B, n_sv + len(order)) + 1 SVs, not (B + 1) x d."""
+    import time
+    import tracemalloc
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 20))
+    y = np.where(X[:, 0] + 0.3 * rng.normal(size=300) > 0, 1, -1)
+    kw = dict(gamma=0.05, random_state=0, backend=backend, maintenance=maintenance, epochs=2)
+    tracemalloc.start()
+    try:
+        start = time.perf_counter()
+        huge = BudgetedSVC(budget=10**9, **kw).fit(X, y)
+        seconds = time.perf_counter() - start
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 20e6 and seconds < 10.0  # (B + 1) x d would be 160 GB
+    ref = BudgetedSVC(budget=10**6, **kw).fit(X, y)
+    np.testing.assert_array_equal(huge.alpha_, ref.alpha_)
+    np.testing.assert_array_equal(huge.support_vectors_, ref.support_vectors_)
+    # partial_fit brings more examples: the model grows past the first call's room
+    est = BudgetedSVC(budget=10**9, **kw)
+    est.partial_fit(X[:50], y[:50], classes=[-1, 1])
+    n1 = est.support_vectors_.shape[0]
+    est.partial_fit(X[50:], y[50:])
+    assert est.support_vectors_.shape[0] > n1 and est.support_vectors_.shape[0] > 51
+
+
+def test_scale_variance_in_blocks_equals_numpy_var():
+    from refsvm.estimators._base import _variance
+
+    X = np.random.default_rng(0).normal(5.0, 3.0, size=(1001, 7))
+    for rows in (1, 10, 1000, None):
+        assert _variance(X, rows) == pytest.approx(X.var(), rel=1e-12)

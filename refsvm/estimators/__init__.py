@@ -4,6 +4,8 @@
   labels, random generator, fit / partial_fit, prediction, save / load);
 * :mod:`refsvm.estimators.bsgd` -- :class:`BudgetedSVC` (BSGD, Wang, Crammer and
   Vucetic 2012);
+* :mod:`refsvm.estimators.sbp` -- :class:`SBPClassifier` (SBP, Cotter,
+  Shalev-Shwartz and Srebro 2012);
 * :mod:`refsvm.estimators.bsca` -- :class:`BSCAClassifier` (BSCA, Qaadan, Schüler
   and Glasmachers 2019).
 
@@ -12,6 +14,7 @@ The public face is :mod:`refsvm` itself (``from refsvm import BudgetedSVC``).
 
 from ._base import BudgetedClassifierBase
 from .bsgd import BudgetedSVC
+from .sbp import SBPClassifier
 from .bsca import BSCAClassifier
 
-__all__ = ["BudgetedClassifierBase", "BudgetedSVC", "BSCAClassifier"]
+__all__ = ["BudgetedClassifierBase", "BudgetedSVC", "SBPClassifier", "BSCAClassifier"]

@@ -12,7 +12,14 @@ the others:
   here, never inside an algorithm);
 * ``fit`` (``epochs`` passes) and ``partial_fit`` (one pass, continuing the
   model, the step counter ``t_`` and the generator);
-* prediction, decision values, save and load.
+* prediction, decision values, save and load (with every hyper-parameter,
+  the class name and the library version);
+* ``gamma="scale"`` / ``"auto"`` resolved into ``gamma_`` (:meth:`_resolve_gamma`);
+* progress lines for ``verbose >= 1`` (:meth:`_run_pass`, :mod:`refsvm.progress`);
+* ``sample_weight`` / ``class_weight`` (:meth:`_sample_weights`) for algorithms
+  that take weights (``_supports_sample_weight = True``).
+
+See "How a new estimator gets these features" in DESIGN.md.
 
 A solver's estimator subclasses :class:`BudgetedClassifierBase` and supplies
 ``_algorithm_params()`` (validated keyword arguments of its algorithm
@@ -31,7 +38,8 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import assert_all_finite, column_or_1d
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.class_weight import compute_class_weight
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from ..model import BudgetedModel
 from ..progress import PassProgress, chunk_size, merge_traces
@@ -54,6 +62,19 @@ def _naming(name):
         if re.search(rf"\b{re.escape(name)}\b", message):
             raise
         raise ValueError(f"Invalid {name}: {message}") from exc
+
+
+def _variance(X, rows=None):
+    """``X.var()`` (all entries) without a temporary copy of ``X``: blocks of rows."""
+    if X.size == 0:
+        return 0.0
+    rows = rows or max(1, 2 ** 20 // max(X.shape[1], 1))
+    mean = float(X.mean())
+    total = 0.0
+    for start in range(0, X.shape[0], rows):
+        block = X[start:start + rows] - mean
+        total += float(np.einsum("ij,ij->", block, block))
+    return total / X.size
 
 
 class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
@@ -133,7 +154,7 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
 
     # ----------------------------------------------------------------- training
 
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Train from scratch: ``epochs`` passes over ``(X, y)`` in random order.
 
         Parameters
@@ -142,6 +163,10 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
             Training examples (sparse input is densified).
         y : array-like of shape (n_samples,)
             Class labels (at least two distinct values; any sortable type).
+        sample_weight : array-like of shape (n_samples,), default=None
+            Weights (>= 0) of the examples, multiplied by the ``class_weight``
+            of their class: a weight scales the example's loss, hence its
+            step (see the estimator's ``class_weight``).  ``None``: all 1.
 
         Returns
         -------
@@ -160,6 +185,9 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
         self.classes_ = classes
         self.gamma_ = self._resolve_gamma(X)
         params = self._with_fitted_params(params)
+        weights = self._sample_weights(X, y, sample_weight, partial=False)
+        if weights is not None:
+            params["sample_weight"] = weights
         y_internal = self._internal_labels(y)
         self._rng = self._make_rng()
         self.t_ = 0
@@ -170,7 +198,7 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
             state = self._one_pass(X, y_internal, params, state)
         return self
 
-    def partial_fit(self, X, y, classes=None):
+    def partial_fit(self, X, y, classes=None, sample_weight=None):
         """One pass over ``(X, y)`` in random order, continuing the current model.
 
         The step counter ``t_`` and the random generator continue from the
@@ -188,6 +216,10 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
             All the classes that can occur.  Required on the first call (the
             number of classes fixes the model's shape); optional afterwards,
             where it must agree with ``classes_``.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Weights of the examples (see :meth:`fit`); ``class_weight="balanced"``
+            is refused here (the class frequencies of one batch are not those
+            of the data: pass a dict).
 
         Returns
         -------
@@ -239,6 +271,9 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
             state = self._current_state()
         params = self._with_fitted_params(params)
         self._progress_label = f"partial_fit (pass {len(self.trace_) + 1})"
+        weights = self._sample_weights(X, y, sample_weight, partial=True)
+        if weights is not None:
+            params["sample_weight"] = weights
         self._one_pass(X, self._internal_labels(y), params, state)
         return self
 
@@ -280,6 +315,51 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
         progress.finish()
         return merge_traces(traces, offsets)
 
+    # ------------------------------------------------------------------ weights
+
+    #: Whether the algorithm function takes ``sample_weight`` (set True in subclasses whose
+    #: algorithm does; weights are then handed to ``_one_pass`` as ``params["sample_weight"]``).
+    _supports_sample_weight = False
+
+    def _sample_weights(self, X, y, sample_weight, partial):
+        """Per-example weights ``sample_weight * class_weight[y]`` (float64), or None for none."""
+        class_weight = getattr(self, "class_weight", None)
+        if sample_weight is None and class_weight is None:
+            return None
+        if not self._supports_sample_weight:
+            raise ValueError(
+                f"{type(self).__name__} does not support sample_weight / class_weight"
+            )
+        weights = np.ones(X.shape[0])
+        if sample_weight is not None:
+            with _naming("sample_weight"):
+                weights = _check_sample_weight(sample_weight, X, dtype=np.float64,
+                                               ensure_non_negative=True).copy()
+        if class_weight is not None:
+            if isinstance(class_weight, str) and class_weight == "balanced" and partial:
+                raise ValueError(
+                    "class_weight='balanced' is not supported by partial_fit (one batch does "
+                    "not give the class frequencies); pass a dict, e.g. from "
+                    "sklearn.utils.class_weight.compute_class_weight on all the labels"
+                )
+            if not (class_weight == "balanced" if isinstance(class_weight, str)
+                    else isinstance(class_weight, dict)):
+                raise ValueError(
+                    f"class_weight must be None, 'balanced' or a dict {{class: weight}}; "
+                    f"got {class_weight!r}"
+                )
+            if isinstance(class_weight, dict):
+                for label, value in class_weight.items():
+                    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real) \
+                            or not np.isfinite(value) or value < 0:
+                        raise ValueError(
+                            f"class_weight[{label!r}] must be a finite number >= 0; got {value!r}"
+                        )
+            with _naming("class_weight"):
+                per_class = compute_class_weight(class_weight, classes=self.classes_, y=y)
+            weights *= per_class[np.searchsorted(self.classes_, y)]
+        return weights
+
     # ------------------------------------------------------------ kernel width
 
     def _resolve_gamma(self, X):
@@ -293,7 +373,7 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
         """
         gamma = check_gamma(self.gamma)
         if gamma == "scale":
-            var = float(X.var()) if X.size else 0.0
+            var = _variance(X)
             return 1.0 / (X.shape[1] * var) if var != 0.0 else 1.0
         if gamma == "auto":
             return 1.0 / X.shape[1]

@@ -133,6 +133,16 @@ class BudgetedSVC(BudgetedClassifierBase):
         (:mod:`refsvm.progress`).  ``2``: about every 1 %.  The pass is then
         computed in pieces (one call of the algorithm per piece, continuing
         the model): same model, see DESIGN.md.
+    class_weight : dict, "balanced" or None, default=None
+        Weight of each class: ``{label: weight}``, ``"balanced"``
+        (``n_samples / (n_classes * numpy.bincount(y))``, from the data of
+        :meth:`fit`; refused by :meth:`partial_fit`) or ``None`` (all 1).
+        Multiplies the ``sample_weight`` of :meth:`fit` / :meth:`partial_fit`.
+        The weight ``s_t`` of an example scales its loss, hence its step:
+        Alg. 1, line 7 adds the support vector with ``beta_t = s_t eta_t y_t``
+        (multi-class: ``+-s_t eta_t``), and an example of weight 0 adds
+        nothing (see :func:`refsvm.bsgd.bsgd`).  For imbalanced data
+        (ijcnn1, w8a) ``"balanced"`` trades accuracy for balanced accuracy.
 
     Attributes
     ----------
@@ -212,6 +222,8 @@ class BudgetedSVC(BudgetedClassifierBase):
     (50, 2)
     """
 
+    _supports_sample_weight = True  # bsgd takes sample_weight
+
     def __init__(
         self,
         budget=100,
@@ -232,6 +244,7 @@ class BudgetedSVC(BudgetedClassifierBase):
         backend="fast",
         random_state=None,
         verbose=0,
+        class_weight=None,
     ):
         self.budget = budget
         self.lam = lam
@@ -251,6 +264,7 @@ class BudgetedSVC(BudgetedClassifierBase):
         self.backend = backend
         self.random_state = random_state
         self.verbose = verbose
+        self.class_weight = class_weight
 
     # ------------------------------------------------------------------ checks
 
@@ -326,9 +340,14 @@ class BudgetedSVC(BudgetedClassifierBase):
 
         def run_chunk(sub_order):
             sv, alpha, bias = model
+            Xc, yc, oc, kw = X, y, sub_order, params
+            if len(sub_order) < len(order):  # a chunk: validate its rows only, not all of X
+                Xc, yc, oc = X[sub_order], y[sub_order], np.arange(len(sub_order), dtype=np.int64)
+                if params.get("sample_weight") is not None:
+                    kw = dict(params, sample_weight=params["sample_weight"][sub_order])
             result = bsgd(
-                X, y, sub_order, n_classes=self.classes_.size, sv=sv, alpha=alpha, bias=bias,
-                t0=self.t_, **params,
+                Xc, yc, oc, n_classes=self.classes_.size, sv=sv, alpha=alpha, bias=bias,
+                t0=self.t_, **kw,
             )
             model[:] = result.sv, result.alpha, result.bias
             self.t_ = int(result.t)
