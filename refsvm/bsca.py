@@ -230,7 +230,7 @@ def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0
         f = float(k_i @ A[:b, 0]) if b > 0 else 0.0          # Alg. 2, line 5: f~(x_i), O(B)
         mistakes += y_i * f <= 0.0                            # online error (diagnostics)
         q_ii = float(kernel_diag(X[i:i + 1], kernel, gamma, degree, coef0)[0])   # Q_ii = k(x_i, x_i)
-        kernel_evaluations += b + 1
+        kernel_evaluations += b                               # the margin's kernel row (as BSGD)
         g = 1.0 - y_i * f                                     # 1 - y_i f~(x_i) = dD/dalpha_i (budgeted)
         if abs(g) < 1e-6 and abs(g) <= ZERO_GRADIENT_TOL * (1.0 + float(np.abs(k_i) @ np.abs(A[:b, 0]))):
             g = 0.0                                           # margin 1 up to rounding: a zero step
@@ -248,6 +248,7 @@ def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0
                 b += 1
                 added[step] = 1
                 if budget is not None and b > budget:         # Alg. 2, line 10
+                    signs = A[:b, 0].copy()                   # for the count of merge candidates
                     start = time.perf_counter()
                     b_old = b
                     b, p, partner, wd = maintain(maintenance, SV, A, b, kernel, gamma, degree, coef0,
@@ -258,7 +259,8 @@ def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0
                     if maintenance == "merge":
                         merge_seconds += elapsed
                     _follow_list_operation(src, where, b_old, p, partner)
-                    kernel_evaluations += _maintenance_kernel_evaluations(maintenance, b_old)
+                    kernel_evaluations += _maintenance_kernel_evaluations(
+                        maintenance, b_old, int(np.count_nonzero(signs * signs[p] >= 0.0)))
                     maint_step.append(step)
                     maint_index.append(p)
                     maint_partner.append(partner)
@@ -286,16 +288,17 @@ def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0
                       dual=dual, sv_source=src[:b].copy())
 
 
-def _maintenance_kernel_evaluations(maintenance, b):
-    """Kernel values one maintenance event on ``b`` SVs computes (as the reference does):
-    selection ``b`` (``k(x_j, x_j)``); merging ``b - 1`` more (``kappa`` of every candidate
-    partner, an upper bound: opposite-sign candidates are skipped); projection
-    ``(b - 1)^2 + (b - 1) + 1`` more (``K_p``, ``k_p``, ``k_pp``)."""
+def _maintenance_kernel_evaluations(maintenance, b, same_sign):
+    """Kernel values ``k(x, x')`` of two different points one maintenance event on ``b`` SVs
+    computes, counted as for BSGD (diagonal values ``k(x, x)`` are not counted): removal none;
+    merging ``k(x_m, x_n)`` for every candidate partner (``same_sign - 1``, the SVs of m's sign
+    other than m); projection ``(b - 1)^2`` (``K_p`` without its diagonal, both triangles, as
+    both paths compute it from scratch, and ``k_p``)."""
     if maintenance == "removal":
-        return b
+        return 0
     if maintenance == "merge":
-        return b + (b - 1)
-    return b + (b - 1) * (b - 1) + (b - 1) + 1
+        return same_sign - 1
+    return (b - 1) * (b - 2) + (b - 1)
 
 
 # ----------------------------------------------------------------------------

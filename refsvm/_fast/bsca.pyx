@@ -131,24 +131,27 @@ cdef inline void _follow_list_operation(int64_t[::1] src, int64_t[::1] where, Py
         where[src[moved]] = moved
 
 
-cdef inline long long _maintenance_kernel_evaluations(int maint, long long b) noexcept nogil:
+cdef inline long long _maintenance_kernel_evaluations(int maint, long long b,
+                                                     long long same_sign) noexcept nogil:
+    """As refsvm.bsca._maintenance_kernel_evaluations."""
     if maint == MAINT_REMOVAL:
-        return b
+        return 0
     if maint == MAINT_MERGE:
-        return b + (b - 1)
-    return b + (b - 1) * (b - 1) + (b - 1) + 1
+        return same_sign - 1
+    return (b - 1) * (b - 2) + (b - 1)
 
 
 cdef int _bsca_pass(const Params* P, State* st,
                     const double[:, ::1] X, const int64_t[::1] y, const int64_t[::1] order,
                     double[::1] dual, double[:, ::1] SV, double[:, ::1] A,
-                    int64_t[::1] src, int64_t[::1] where, double[::1] k_i,
+                    int64_t[::1] src, int64_t[::1] where, double[::1] k_i, double[::1] signs,
                     double[::1] Kp, double[::1] rhs, int[::1] ipiv, double[::1] mwork,
                     int8_t[::1] changed, int8_t[::1] added, int64_t[::1] maint_step,
                     int64_t[::1] maint_index, int64_t[::1] maint_partner,
                     double[::1] weight_degradation) noexcept nogil:
     """All steps of Algorithm 2 over ``order``; returns ERR_NONE, ERR_SINGULAR or ERR_INTERRUPTED."""
     cdef Py_ssize_t d = P.d, step, i, r, b_old, p, partner, slot
+    cdef long long same_sign
     cdef Py_ssize_t b = st.b
     cdef long long t = st.t
     cdef double y_i, f, g, s_abs, q_ii, delta, wd, start, elapsed
@@ -174,7 +177,7 @@ cdef int _bsca_pass(const Params* P, State* st,
         if y_i * f <= 0.0:                                    # online error (diagnostics)
             st.mistakes += 1
         q_ii = kernel_self(P.kernel, x_i, d, P.gamma, P.degree, P.coef0)   # Q_ii = k(x_i, x_i)
-        st.kernel_evaluations += b + 1
+        st.kernel_evaluations += b                            # the margin's kernel row (as BSGD)
         g = 1.0 - y_i * f                                     # 1 - y_i f~(x_i)
         if fabs(g) < 1e-6:                                    # margin 1 up to rounding: a zero step
             s_abs = 0.0
@@ -198,6 +201,8 @@ cdef int _bsca_pass(const Params* P, State* st,
                 b += 1
                 added[step] = 1
                 if P.budget >= 0 and b > P.budget:            # Alg. 2, line 10
+                    for r in range(b):                        # for the count of merge candidates
+                        signs[r] = A[r, 0]
                     start = _now()
                     b_old = b
                     partner = -1
@@ -219,7 +224,11 @@ cdef int _bsca_pass(const Params* P, State* st,
                     if P.maint == MAINT_MERGE:
                         st.merge_seconds += elapsed
                     _follow_list_operation(src, where, b_old, p, partner)
-                    st.kernel_evaluations += _maintenance_kernel_evaluations(P.maint, b_old)
+                    same_sign = 0
+                    for r in range(b_old):
+                        if signs[r] * signs[p] >= 0.0:
+                            same_sign += 1
+                    st.kernel_evaluations += _maintenance_kernel_evaluations(P.maint, b_old, same_sign)
                     maint_step[st.n_events] = step
                     maint_index[st.n_events] = p
                     maint_partner[st.n_events] = partner
@@ -296,6 +305,7 @@ def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0
     ipiv = np.zeros(m, dtype=np.intc)
     mwork = np.zeros(2)
     k_i = np.zeros(cap)
+    signs = np.zeros(cap)
     changed = np.zeros(P.n_steps, dtype=np.int8)
     added = np.zeros(P.n_steps, dtype=np.int8)
     ne_cap = P.n_steps if P.budget >= 0 else 0
@@ -323,6 +333,7 @@ def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0
     cdef int64_t[::1] srcv = src
     cdef int64_t[::1] wherev = where
     cdef double[::1] k_iv = k_i
+    cdef double[::1] signsv = signs
     cdef double[::1] Kpv = Kp
     cdef double[::1] rhsv = rhs
     cdef int[::1] ipivv = ipiv
@@ -334,7 +345,7 @@ def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0
     cdef int64_t[::1] mpv = maint_partner
     cdef double[::1] wdv = weight_degradation
     with nogil:
-        err = _bsca_pass(&P, &st, Xv, yv, ov, dualv, SVv, Av, srcv, wherev, k_iv, Kpv, rhsv, ipivv,
+        err = _bsca_pass(&P, &st, Xv, yv, ov, dualv, SVv, Av, srcv, wherev, k_iv, signsv, Kpv, rhsv, ipivv,
                          mworkv, changedv, addedv, msv, miv, mpv, wdv)
     if err == ERR_INTERRUPTED:
         raise KeyboardInterrupt
