@@ -431,7 +431,7 @@ def build_parser():
                        "or bsca: dual coordinate ascent on a budget (Qaadan et al. 2019), with --C (or "
                        "--lam: C = 1/(n lambda)) and the budget and merging options; "
                        "fogd / nogd: Lu et al. (2016), options below")
-    train.add_argument("--nu", type=float, default=0.01, help="SBP: slack per example (default 0.01)")
+    train.add_argument("--nu", type=float, default=0.01, help="SBP: the margin-violation parameter nu (Cotter et al.; volume n nu)")
     train.set_defaults(func=_cmd_train, subparser=train)
     from ._cli_ogd import add_ogd_arguments
     add_ogd_arguments(train)  # --solver fogd|nogd, --regression, ...
