@@ -5,7 +5,10 @@
 * :mod:`refsvm.estimators.bsgd` -- :class:`BudgetedSVC` (BSGD, Wang, Crammer and
   Vucetic 2012);
 * :mod:`refsvm.estimators.sbp` -- :class:`SBPClassifier` (SBP, Cotter,
-  Shalev-Shwartz and Srebro 2012).
+  Shalev-Shwartz and Srebro 2012);
+* :mod:`refsvm.estimators.bsca` -- :class:`BSCAClassifier` (BSCA, Qaadan, Schüler
+  and Glasmachers 2019).
+* :mod:`refsvm.estimators.ogd` -- FOGD / NOGD classifiers and regressors (Lu et al. 2016).
 
 The public face is :mod:`refsvm` itself (``from refsvm import BudgetedSVC``).
 """
@@ -13,5 +16,8 @@ The public face is :mod:`refsvm` itself (``from refsvm import BudgetedSVC``).
 from ._base import BudgetedClassifierBase
 from .bsgd import BudgetedSVC
 from .sbp import SBPClassifier
+from .bsca import BSCAClassifier
+from .ogd import FOGDClassifier, FOGDRegressor, NOGDClassifier, NOGDRegressor
 
-__all__ = ["BudgetedClassifierBase", "BudgetedSVC", "SBPClassifier"]
+__all__ = ["BudgetedClassifierBase", "BudgetedSVC", "SBPClassifier", "BSCAClassifier"]
+__all__ += ["FOGDClassifier", "FOGDRegressor", "NOGDClassifier", "NOGDRegressor"]
