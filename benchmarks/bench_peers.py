@@ -36,8 +36,11 @@ permuted training files (KOL has no shuffling; FOGD's Fourier features and RBP's
 from generators seeded with ``time(NULL)``, so they are not reproducible).  Per-example time is
 KOL's own "Learning time" (wall clock around ``Learn``) divided by n; KOL reads the file in a
 reader thread WHILE learning, so this time includes parsing and is an upper bound on training.
-refsvm's equivalents are timed only if they exist in the installed refsvm (``FOGDClassifier``,
-``OnlineKernelClassifier``); otherwise a line says they were skipped.
+FOGD and NOGD get refsvm's settings on both sides (D = 400, eta = 0.002; B, k = 20, eta = 0.2 for
+both of NOGD's phases), the other algorithms KOL's defaults.  refsvm's equivalents are timed
+(``fit`` on the rows in the same order, ``shuffle=False``) only if they exist in the installed
+refsvm (``FOGDClassifier``, ``NOGDClassifier``, ``OnlineKernelClassifier``); otherwise a line says
+they were skipped.
 
 The machine is shared; the load average is printed at start and end of every part.
 """
@@ -232,7 +235,7 @@ def render_bsgd(summary, merge_eps):
 
 def kol_run(kol, algo, train_file, test_file, gamma, budget):
     cmd = [str(Path(kol) / "KOL"), "-i", str(train_file), "-t", str(test_file),
-           "-opt", f"kernel-{algo}", "-gamma", repr(gamma), "-B", str(budget)]
+           "-opt", f"kernel-{algo}", "-gamma", repr(gamma), "-B", str(budget), *kol_extra(algo)]
     out = subprocess.run(cmd, capture_output=True, text=True, check=True)
     t = re.search(r"Learning time:\s*([0-9.]+)", out.stdout)
     a = re.search(r"Test acuracy:\s*([0-9.]+)", out.stdout)
@@ -241,22 +244,44 @@ def kol_run(kol, algo, train_file, test_file, gamma, budget):
                 n_sv=int(sv.group(1)) if sv else None, command=shlex.join(cmd))
 
 
+#: Matched settings of FOGD / NOGD on both sides (refsvm's defaults; KOL's own defaults otherwise):
+#: D = 400 Fourier directions (KOL's default), step eta; NOGD: budget, rank k = 20 (KOL's default
+#: k = 0.2 B), one step size for both of NOGD's phases (KOL's -eta and -eta1).
+FOGD_D, FOGD_ETA, NOGD_K, NOGD_ETA = 400, 0.002, 20, 0.2
+
+
+def kol_extra(algo):
+    """KOL options matched to refsvm's settings (FOGD, NOGD); KOL's defaults for the rest."""
+    if algo == "fogd":
+        return ["-D", str(FOGD_D), "-eta", repr(FOGD_ETA)]
+    if algo == "nogd":
+        return ["-knogd", str(NOGD_K), "-eta", repr(NOGD_ETA), "-eta1", repr(NOGD_ETA)]
+    return []
+
+
 def refsvm_online_estimators():
-    """refsvm's online kernel learners present in this install: {KOL name: factory}."""
+    """refsvm's online kernel learners present in this install: {KOL name: factory}.
+
+    The factories get the rows already in the visiting order, hence ``shuffle=False``."""
     import refsvm
 
     found = {}
     fogd = getattr(refsvm, "FOGDClassifier", None)
     if fogd is not None:
-        found["fogd"] = lambda gamma, budget, seed: fogd(gamma=gamma, random_state=seed)
+        found["fogd"] = lambda gamma, budget, seed: fogd(
+            gamma=gamma, n_components=FOGD_D, eta=FOGD_ETA, shuffle=False, random_state=seed)
+    nogd = getattr(refsvm, "NOGDClassifier", None)
+    if nogd is not None:
+        found["nogd"] = lambda gamma, budget, seed: nogd(
+            gamma=gamma, budget=budget, rank=NOGD_K, eta=NOGD_ETA, shuffle=False, random_state=seed)
     okc = getattr(refsvm, "OnlineKernelClassifier", None)
     if okc is not None:
-        names = {"perceptron", "forgetron", "projectron", "projectronpp", "bogd", "bpas", "rbp", "nogd"}
         params = okc().get_params()
-        for kname in names:
+        key = "algorithm" if "algorithm" in params else "method"
+        for kname in ("perceptron", "forgetron", "projectron", "projectronpp", "bogd", "bpas", "rbp"):
             found[kname] = (lambda k: lambda gamma, budget, seed: okc(
-                **{"algorithm" if "algorithm" in params else "method": k}, gamma=gamma,
-                **({"budget": budget} if "budget" in params else {}), random_state=seed))(kname)
+                **{key: k}, gamma=gamma, **({"budget": budget} if "budget" in params else {}),
+                random_state=seed))(kname)
     return found
 
 
