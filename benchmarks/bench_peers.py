@@ -34,7 +34,8 @@ LIBOL (part ``libol``): ``KOL -opt kernel-<name>`` with gamma as above (KOL's ke
 ``exp(-gamma ||x - x'||^2)``), budget ``--libol-budget`` and KOL's defaults otherwise, on the same
 permuted training files (KOL has no shuffling; FOGD's Fourier features and RBP's removals draw
 from generators seeded with ``time(NULL)``, so they are not reproducible).  Per-example time is
-KOL's own "Learning time" (wall clock around ``Learn``) divided by n; KOL reads the file in a
+KOL's own "Learning time" (wall clock around ``Learn``) divided by n; KOL's files carry the labels as integers ("-1.0" stops its integer label parser: it
+reads no example of ijcnn1 as distributed).  KOL reads the file in a
 reader thread WHILE learning, so this time includes parsing and is an upper bound on training.
 FOGD and NOGD get refsvm's settings on both sides (D = 400, eta = 0.002; B, k = 20, eta = 0.2 for
 both of NOGD's phases), the other algorithms KOL's defaults.  refsvm's equivalents are timed
@@ -100,6 +101,16 @@ def write_lines(path, lines, order=None):
         for i in (range(len(lines)) if order is None else order):
             fh.write(lines[i])
             fh.write("\n")
+
+
+def int_labels(lines):
+    """The same lines with the label written as an integer: KOL parses labels with an integer
+    parser and stops reading a file at "-1.0" (ijcnn1's labels); features are left as they are."""
+    out = []
+    for s in lines:
+        label, _, rest = s.partition(" ")
+        out.append(f"{int(float(label)):d} {rest}")
+    return out
 
 
 def check_rows(lines, y):
@@ -236,7 +247,11 @@ def render_bsgd(summary, merge_eps):
 def kol_run(kol, algo, train_file, test_file, gamma, budget):
     cmd = [str(Path(kol) / "KOL"), "-i", str(train_file), "-t", str(test_file),
            "-opt", f"kernel-{algo}", "-gamma", repr(gamma), "-B", str(budget), *kol_extra(algo)]
-    out = subprocess.run(cmd, capture_output=True, text=True, check=True)
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    if out.returncode != 0:
+        raise SystemExit(f"KOL failed (exit status {out.returncode}): {shlex.join(cmd)}\n{out.stderr[-2000:]}")
+    if not re.search(r"#Training Instances:\s*[1-9]", out.stdout):
+        raise SystemExit(f"KOL read no training example: {shlex.join(cmd)}")
     t = re.search(r"Learning time:\s*([0-9.]+)", out.stdout)
     a = re.search(r"Test acuracy:\s*([0-9.]+)", out.stdout)
     sv = re.search(r"#SV:\s*(\d+)", out.stdout)
@@ -287,6 +302,9 @@ def refsvm_online_estimators():
 
 def bench_libol(name, data, args, tmp, log):
     X, y, Xt, yt, lines, test_file = data
+    lines = int_labels(lines)
+    test_file = Path(tmp) / f"{name}.int.t"
+    write_lines(test_file, int_labels(read_lines(Path(args.data_dir) / f"{name}.t.bz2")))
     gamma = PARAMS[name]["gamma"]
     n = len(y)
     ours = refsvm_online_estimators()
@@ -405,7 +423,7 @@ def main(argv=None):
             X, y, Xt, yt = load_libsvm(name, standardize=False)
             y = np.where(y > 0, 1, -1).astype(np.int64)
             yt = np.where(yt > 0, 1, -1).astype(np.int64)
-            home = data_dir()
+            home = args.data_dir = data_dir()
             lines = read_lines(Path(home) / f"{name}.bz2")
             check_rows(lines, y)
             test_file = Path(tmp) / f"{name}.t"
