@@ -34,9 +34,10 @@ LIBOL (part ``libol``): ``KOL -opt kernel-<name>`` with gamma as above (KOL's ke
 ``exp(-gamma ||x - x'||^2)``), budget ``--libol-budget`` and KOL's defaults otherwise, on the same
 permuted training files (KOL has no shuffling; FOGD's Fourier features and RBP's removals draw
 from generators seeded with ``time(NULL)``, so they are not reproducible).  Per-example time is
-KOL's own "Learning time" (wall clock around ``Learn``) divided by n; KOL's files carry the labels as integers ("-1.0" stops its integer label parser: it
-reads no example of ijcnn1 as distributed).  KOL reads the file in a
-reader thread WHILE learning, so this time includes parsing and is an upper bound on training.
+KOL's own "Learning time" (wall clock around ``Learn``) divided by n.  KOL's files carry the
+labels as integers ("-1.0" stops its integer label parser: it reads no example of ijcnn1 as
+distributed).  KOL reads the file in a reader thread WHILE learning, so this time includes
+parsing and is an upper bound on training.
 FOGD and NOGD get refsvm's settings on both sides (D = 400, eta = 0.002; B, k = 20, eta = 0.2 for
 both of NOGD's phases), the other algorithms KOL's defaults.  refsvm's equivalents are timed
 (``fit`` on the rows in the same order, ``shuffle=False``) only if they exist in the installed
