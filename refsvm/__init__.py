@@ -13,6 +13,8 @@ __version__ = "0.1.0"
 
 from .datasets import load_libsvm
 from .estimators import BudgetedSVC
+from .estimators import OnlineKernelClassifier
 from .model import BudgetedModel
 
 __all__ = ["BudgetedSVC", "BudgetedModel", "load_libsvm", "__version__"]
+__all__ += ["OnlineKernelClassifier"]

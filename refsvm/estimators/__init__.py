@@ -3,12 +3,15 @@
 * :mod:`refsvm.estimators._base` -- what every classifier shares (validation,
   labels, random generator, fit / partial_fit, prediction, save / load);
 * :mod:`refsvm.estimators.bsgd` -- :class:`BudgetedSVC` (BSGD, Wang, Crammer and
-  Vucetic 2012).
+  Vucetic 2012);
+* :mod:`refsvm.estimators.online` -- :class:`OnlineKernelClassifier` (the classic
+  online baselines: Perceptron, OGD, RBP, Forgetron, Projectron(++), BPA-S, BOGD).
 
 The public face is :mod:`refsvm` itself (``from refsvm import BudgetedSVC``).
 """
 
 from ._base import BudgetedClassifierBase
 from .bsgd import BudgetedSVC
+from .online import OnlineKernelClassifier
 
-__all__ = ["BudgetedClassifierBase", "BudgetedSVC"]
+__all__ = ["BudgetedClassifierBase", "BudgetedSVC", "OnlineKernelClassifier"]
