@@ -265,6 +265,9 @@ def build_parser():
     demo.add_argument("--backend", choices=["both", "python", "fast"], default="both")
     demo.add_argument("--random-state", type=int, default=0, help="seed (default 0)")
     demo.set_defaults(func=_cmd_demo, subparser=demo)
+
+    from .reproduce import add_parser as _add_reproduce  # refsvm reproduce (see refsvm/reproduce.py)
+    _add_reproduce(sub)
     return parser
 
 
