@@ -18,6 +18,14 @@ function                  paper                                                 
 :func:`bogd`              Zhao, Wang, Wu, Jin & Hoi (2012), BOGD, uniform sampling    B
 ========================  ==========================================================  ==================
 
+Sources.  The five papers are not in the shared paper folder; each update
+below was written from the paper's description (as summarised by Lu et al.
+2016 and Wang et al. 2012) and checked against the published implementations
+read for understanding only (the MATLAB code released with Lu et al., JSAT);
+where those disagree with the paper the docstring says so and the paper's form
+is used.  Equation and figure numbers of the original papers are therefore not
+cited.
+
 Conventions shared by all learners (see DESIGN.md):
 
 * binary labels y in {-1, +1}; the model is ``f(x) = sum_j alpha_j k(x_j, x)``
@@ -138,7 +146,7 @@ def _capacity(sv, order, budget):
 # ----------------------------------------------------------------------------
 
 def perceptron(X, y, order, *, kernel, gamma, degree, coef0, sv=None, alpha=None, t0=0, state=None):
-    """Kernel perceptron, no budget (Freund & Schapire 1999, section 2 / Fig. 1, last hypothesis).
+    """Kernel perceptron, no budget (Freund & Schapire 1999; the plain last hypothesis).
 
     For t = 1, 2, ...: predict ``sign(f_t(x_t))``; on a mistake
     (``y_t f_t(x_t) <= 0``) add ``x_t`` with coefficient ``y_t``:
@@ -166,7 +174,7 @@ def perceptron(X, y, order, *, kernel, gamma, degree, coef0, sv=None, alpha=None
 def ogd(X, y, order, *, eta, kernel, gamma, degree, coef0, sv=None, alpha=None, t0=0, state=None):
     """Kernel online gradient descent on the hinge loss, no budget.
 
-    NORMA of Kivinen, Smola & Williamson (2004), eq. (9) / Alg. "NORMA",
+    NORMA of Kivinen, Smola & Williamson (2004), the stochastic gradient step
     ``f_{t+1} = (1 - eta_t lambda) f_t - eta_t l'(f_t(x_t), y_t) k(x_t, .)``,
     in the form Lu et al. (2016) run it: hinge loss, constant step
     ``eta_t = eta``, lambda = 0, so that a step with ``y_t f_t(x_t) < 1`` adds
@@ -194,7 +202,7 @@ def ogd(X, y, order, *, eta, kernel, gamma, degree, coef0, sv=None, alpha=None, 
         f_t, _ = R.f(x_t, kernel, gamma, degree, coef0)
         R.mistakes += y_t * f_t <= 0.0
         if y_t * f_t < 1.0:                                # hinge loss > 0: gradient -y_t k(x_t, .)
-            R.append(x_t, eta * y_t)                       # NORMA eq. (9), lambda = 0
+            R.append(x_t, eta * y_t)                       # NORMA step, lambda = 0
             R.updates += 1
             R.update_kind[step] = 1
         R.n_sv[step] = R.b
@@ -207,7 +215,7 @@ def ogd(X, y, order, *, eta, kernel, gamma, degree, coef0, sv=None, alpha=None, 
 
 def rbp(X, y, order, uniforms, *, budget, kernel, gamma, degree, coef0, sv=None, alpha=None,
         t0=0, state=None):
-    """Randomized budget perceptron (Cavallanti, Cesa-Bianchi & Gentile 2007, Fig. 1).
+    """Randomized budget perceptron (Cavallanti, Cesa-Bianchi & Gentile 2007).
 
     On a mistake: if the model already holds B SVs, discard one chosen
     uniformly at random (slot ``floor(u_t B)``, ``u_t = uniforms[step]``), then
@@ -235,7 +243,7 @@ def rbp(X, y, order, uniforms, *, budget, kernel, gamma, degree, coef0, sv=None,
 
 
 def forgetron_shrink(sigma, mu, Q, M):
-    """The shrinking coefficient ``phi_t`` of the self-tuned Forgetron (Dekel et al. 2008, eq. (12)).
+    """The shrinking coefficient ``phi_t`` of the self-tuned Forgetron (Dekel et al. 2008).
 
     ``phi_t = max{phi in (0, 1] : Q_{t-1} + Psi(sigma phi, phi mu) <= (15/32) M_t}`` with
     ``Psi(lam, mu) = lam^2 + 2 lam - 2 lam mu``; ``sigma`` is the weight of the SV
@@ -263,7 +271,7 @@ def forgetron_shrink(sigma, mu, Q, M):
 
 def forgetron(X, y, order, *, budget, kernel, gamma, degree, coef0, sv=None, alpha=None, t0=0,
               state=None):
-    """Self-tuned Forgetron (Dekel, Shalev-Shwartz & Singer 2008, Fig. 3).
+    """Self-tuned Forgetron (Dekel, Shalev-Shwartz & Singer 2008).
 
     On a mistake (``M <- M + 1``): perceptron step ``f'_t = f_t + y_t k(x_t, .)``
     (the new SV gets age ``t``).  If ``f'_t`` holds more than B SVs: ``r`` = the
@@ -318,14 +326,14 @@ def forgetron(X, y, order, *, budget, kernel, gamma, degree, coef0, sv=None, alp
 
 def projectron(X, y, order, *, eta, budget, plusplus, kernel, gamma, degree, coef0, sv=None,
                alpha=None, t0=0, state=None):
-    """Projectron and Projectron++ (Orabona, Keshet & Caputo 2009, Fig. 1 and Fig. 2).
+    """Projectron and Projectron++ (Orabona, Keshet & Caputo 2009, JMLR 10).
 
     With ``K`` the kernel matrix of the SVs (its inverse kept up to date),
     ``d* = K^{-1} k_t`` and ``delta_t = ||P^perp k(x_t, .)|| = sqrt(k(x_t, x_t) - k_t' d*)``
-    (eq. 7-8; a negative rounding error is clipped to 0):
+    (a negative rounding error is clipped to 0):
 
     * mistake (``y_t f_t(x_t) <= 0``): if ``delta_t <= eta`` project,
-      ``alpha += y_t d*`` (eq. 9); otherwise add ``x_t`` with coefficient
+      ``alpha += y_t d*``; otherwise add ``x_t`` with coefficient
       ``y_t`` and grow ``K^{-1}`` by the block formula
       ``[[K^{-1}, 0], [0, 0]] + (1/delta_t^2) [d*; -1][d*; -1]'``;
     * Projectron++ only, margin error (``0 < y_t f_t(x_t) < 1``):
@@ -337,6 +345,11 @@ def projectron(X, y, order, *, eta, budget, plusplus, kernel, gamma, degree, coe
     ``budget``: ``None`` is the paper's algorithm (the size is bounded through
     ``eta`` only).  An integer B gives the fixed-budget variant Lu et al. (2016)
     compare against: a mistake made with B SVs is always projected.
+
+    A mistake made by the empty model always adds ``x_t`` (the span is {0}, so
+    ``delta_t = sqrt(k(x_t, x_t))`` and with ``eta >= delta_t`` the model would
+    stay empty for ever; JSAT and Lu et al.'s code add the first example
+    unconditionally too).
 
     ``eta = 0`` makes the Projectron the kernel perceptron (it adds on every
     mistake unless ``k(x_t, .)`` is exactly in the span); with ``eta = 0``
@@ -377,13 +390,13 @@ def projectron(X, y, order, *, eta, budget, plusplus, kernel, gamma, degree, coe
             b = R.b
             k_tt = float(kernel_diag(x_t[None, :], kernel, gamma, degree, coef0)[0])
             R.kernel_evaluations += 1
-            d_star = Kinv @ k_t                            # eq. (7): d* = K^{-1} k_t
+            d_star = Kinv @ k_t                            # d* = K^{-1} k_t
             Pk_sq = float(k_t @ d_star)                    # ||P k_t||^2 = k_t' K^{-1} k_t
-            delta_sq = max(k_tt - Pk_sq, 0.0)              # eq. (8): delta_t^2
+            delta_sq = max(k_tt - Pk_sq, 0.0)              # delta_t^2 = ||k(x_t,.) - P k(x_t,.)||^2
             delta = math.sqrt(delta_sq)
             if mistake:
-                if delta <= eta or (budget is not None and b == budget) or delta_sq == 0.0:
-                    R.A[:b] += y_t * d_star                # eq. (9): f += y_t P k(x_t, .)
+                if b > 0 and (delta <= eta or (budget is not None and b == budget) or delta_sq == 0.0):
+                    R.A[:b] += y_t * d_star                # f += y_t P k(x_t, .)
                     R.update_kind[step] = 2
                 else:
                     d_ext = np.append(d_star, -1.0)        # grow K^{-1} (block inverse)
@@ -415,7 +428,7 @@ def projectron(X, y, order, *, eta, budget, plusplus, kernel, gamma, degree, coe
 
 def bpas(X, y, order, *, budget, C, kernel, gamma, degree, coef0, sv=None, alpha=None, t0=0,
          state=None):
-    """Budgeted passive-aggressive, simple variant BPA-S (Wang & Vucetic 2010, Alg. 1 and sec. 3.1).
+    """Budgeted passive-aggressive, simple variant BPA-S (Wang & Vucetic 2010, AISTATS).
 
     With ``l_t = max(0, 1 - y_t f_t(x_t)) > 0`` and ``tau_t = min(C, l_t / k(x_t, x_t))``
     (PA-I): below the budget add ``x_t`` with ``y_t tau_t``.  With B SVs, for
@@ -468,7 +481,7 @@ def bpas(X, y, order, *, budget, C, kernel, gamma, degree, coef0, sv=None, alpha
 
 def bogd(X, y, order, uniforms, *, budget, eta, lam, max_coef, kernel, gamma, degree, coef0,
          sv=None, alpha=None, t0=0, state=None):
-    """Bounded online gradient descent, uniform sampling (Zhao et al. 2012, Alg. 1, BOGD).
+    """Bounded online gradient descent, uniform sampling (Zhao et al. 2012, ICML; BOGD, not BOGD++).
 
     Every step shrinks, ``f <- (1 - eta lambda) f`` (the regulariser's
     gradient).  On a hinge-loss step (``y_t f_t(x_t) < 1``): below the budget

@@ -228,7 +228,7 @@ def _machine():
 
 
 def reproduce(name, *, quick=False, n_jobs=1, backend="loky", scheduler=None, seeds=None, datasets=None,
-              entries=None, json_path=None, png_path=None, out=sys.stdout):
+              entries=None, json_path=None, png_path=None, out=None):
     """Run table ``name``; print it beside the paper; return the result dict (also written as JSON / PNG).
 
     ``datasets`` / ``entries``: optional subsets (labels or file stems / entry labels).
@@ -291,7 +291,7 @@ def reproduce(name, *, quick=False, n_jobs=1, backend="loky", scheduler=None, se
         command="refsvm reproduce " + " ".join(shlex.quote(a) for a in sys.argv[2:]) if sys.argv[1:2] == ["reproduce"] else None,
         note=table.note, rows=rows,
     )
-    print(format_table(result), file=out)
+    print(format_table(result), file=sys.stdout if out is None else out)
     if json_path:
         with open(json_path, "w") as f:
             json.dump(result, f, indent=1, default=_json_default)

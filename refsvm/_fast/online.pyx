@@ -212,7 +212,7 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const double[:, ::1] X, const int6
                     delta_sq = 0.0
                 delta = sqrt(delta_sq)
                 if mistake:
-                    if delta <= P.eta or (P.budget >= 0 and b == P.budget) or delta_sq == 0.0:
+                    if b > 0 and (delta <= P.eta or (P.budget >= 0 and b == P.budget) or delta_sq == 0.0):
                         for j in range(b):
                             A[j] += y_t * aux[j]
                         update_kind[step] = 2
