@@ -104,7 +104,7 @@ class _Run:
         """``f_t(x) = sum_j alpha_j k(x_j, x)`` and the kernel row ``k_t``."""
         k = kernel_row(self.SV[:self.b], x, kernel, gamma, degree, coef0)
         self.kernel_evaluations += self.b
-        return float(k @ self.A[:self.b]), k
+        return float(np.sum(k * self.A[:self.b])), k     # pairwise sum (the fast path sums alike)
 
     def append(self, x, a):
         self.SV[self.b] = x
@@ -310,7 +310,7 @@ def forgetron(X, y, order, *, budget, kernel, gamma, degree, coef0, sv=None, alp
                 y_r = 1.0 if R.A[r] >= 0.0 else -1.0
                 k_r = kernel_row(R.SV[:R.b], R.SV[r], kernel, gamma, degree, coef0)
                 R.kernel_evaluations += R.b
-                mu = y_r * float(k_r @ R.A[:R.b])          # mu_t = y_r f'_t(x_r)
+                mu = y_r * float(np.sum(k_r * R.A[:R.b]))  # mu_t = y_r f'_t(x_r)
                 phi, psi = forgetron_shrink(sigma, mu, Q, M)
                 Q += psi                                   # Q_t = Q_{t-1} + Psi(sigma phi, phi mu)
                 R.A[:R.b] *= phi                           # f''_t = phi_t f'_t

@@ -10,8 +10,12 @@ Python objects that branches on the learner.  How (not what) differs:
 
 * kernel rows come from :func:`refsvm._fast.kernels.kernel_row_into` (the
   squared distances bitwise equal to numpy's, ``exp`` within one ulp);
-* dot products are plain sequential loops (numpy uses BLAS), so
-  coefficients agree with the reference to rounding, not bitwise;
+* ``f_t(x_t)`` is summed in numpy's pairwise order (``pw_dot``, as the
+  reference's ``np.sum(k * alpha)``), the Projectron's ``K^{-1} k_t`` in plain
+  loops (numpy: BLAS), so coefficients agree to rounding, not always bitwise;
+  a decision can flip only at an exact tie (``y f = 0``, ``beta = 0`` or equal
+  BPA-S objectives) perturbed by those roundings or by the 1-ulp ``exp``
+  differences of the kernel rows;
 * the Projectron's ``K^{-1}`` lives in a square buffer that doubles when the
   SV set outgrows it (the loop returns to Python to reallocate, then resumes).
 """
@@ -24,7 +28,7 @@ from refsvm.validation import check_online_arguments
 from libc.math cimport fabs, sqrt, INFINITY
 from libc.stdint cimport int8_t, int64_t
 
-from refsvm._fast.kernels cimport kernel_code, kernel_row_into, kernel_self
+from refsvm._fast.kernels cimport kernel_code, kernel_row_into, kernel_self, pw_dot
 
 cdef enum:
     ALG_PERCEPTRON = 0
@@ -132,9 +136,7 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const double[:, ::1] X, const int6
         if b > 0:
             kernel_row_into(P.kernel, &SV[0, 0], b, d, x_t, P.gamma, P.degree, P.coef0, &k[0])
         c.kernel_evaluations += b
-        f = 0.0
-        for j in range(b):
-            f += k[j] * A[j]
+        f = pw_dot(&k[0], &A[0], b) if b > 0 else 0.0      # numpy's pairwise order, as the reference
         margin = y_t * f
         mistake = margin <= 0.0
         if mistake:
@@ -169,10 +171,7 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const double[:, ::1] X, const int6
                     y_r = 1.0 if A[r] >= 0.0 else -1.0
                     kernel_row_into(P.kernel, &SV[0, 0], b, d, &SV[r, 0], P.gamma, P.degree, P.coef0, &k[0])
                     c.kernel_evaluations += b
-                    s = 0.0
-                    for j in range(b):
-                        s += k[j] * A[j]
-                    mu = y_r * s                            # y_r f'_t(x_r)
+                    mu = y_r * pw_dot(&k[0], &A[0], b)      # y_r f'_t(x_r)
                     c_forgetron_shrink(sigma, mu, c.Q, <double> c.M, &phi, &psi)
                     c.Q += psi
                     for j in range(b):
