@@ -45,18 +45,18 @@ Conventions shared by all learners (see DESIGN.md):
 
 Trace (both paths):
 
-================== ===========================================================
-``mistakes``        number of steps with ``y_t f_t(x_t) <= 0``
-``n_steps``         ``len(order)``
-``updates``         steps on which the loss triggered an update of the model
-``removals``        number of SVs discarded (or replaced, BPA-S)
-``kernel_evaluations`` kernel values computed (the papers' unit of cost)
-``update_kind``     int8 per step: 0 none, 1 an SV was added, 2 coefficients
-                    changed without adding an SV (projection)
-``n_sv``            int64 per step: number of SVs after the step
-``removal_step``    int64 per removal: index into ``order`` of the step
-``removal_index``   int64 per removal: slot of the SV discarded / replaced
-================== ===========================================================
+====================== ===========================================================
+``mistakes``            number of steps with ``y_t f_t(x_t) <= 0``
+``n_steps``             ``len(order)``
+``updates``             steps on which the loss triggered an update of the model
+``removals``            number of SVs discarded (or replaced, BPA-S)
+``kernel_evaluations``  kernel values computed (the papers' unit of cost)
+``update_kind``         int8 per step: 0 none, 1 an SV was added, 2 coefficients
+                        changed without adding an SV (projection)
+``n_sv``                int64 per step: number of SVs after the step
+``removal_step``        int64 per removal: index into ``order`` of the step
+``removal_index``       int64 per removal: slot of the SV discarded / replaced
+====================== ===========================================================
 """
 
 import math

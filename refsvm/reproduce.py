@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["Entry", "Dataset", "Table", "tables", "reproduce", "run_online", "run_bsgd"]
+__all__ = ["Entry", "Dataset", "Table", "tables", "reproduce", "run_online", "run_estimator", "run_bsgd"]
 
 
 @dataclass
@@ -132,6 +132,24 @@ def run_online(X, y, X_test, y_test, seed, *, algorithm, backend="fast", **param
         out["error"] = _test_error(res.sv, res.alpha, res.bias, params["gamma"], X_test, y_test, backend)
         out["online_error"] = 100.0 * res.trace["mistakes"] / len(order)
     return out
+
+
+def run_estimator(X, y, X_test, y_test, seed, *, estimator, **params):
+    """Any refsvm estimator by dotted name (``"refsvm.OnlineKernelClassifier"``), ``random_state=seed``.
+
+    ``error``: the test error with a test split, else the online mistake rate
+    of the (first) pass, ``trace_[0]["online_error_rate"]``, in percent.
+    """
+    module, _, cls = estimator.rpartition(".")
+    est = getattr(importlib.import_module(module), cls)(random_state=seed, **params)
+    start = time.perf_counter()
+    est.fit(X, y)
+    seconds = time.perf_counter() - start
+    if X_test is not None:
+        error = 100.0 * float(np.mean(est.predict(X_test) != y_test))
+    else:
+        error = 100.0 * float(est.trace_[0]["online_error_rate"])
+    return dict(error=error, seconds=seconds, n_sv=int(len(getattr(est, "support_vectors_", ()))))
 
 
 def run_bsgd(X, y, X_test, y_test, seed, *, C, gamma, budget, maintenance, merge_solver="gss",

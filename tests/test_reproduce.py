@@ -54,9 +54,14 @@ def test_one_line_registration(monkeypatch):
     table = tables()["lu2016-table5"]
     monkeypatch.setattr(table, "entries", list(table.entries))
     table.add(Entry("Kernel OGD eta=0.2", "refsvm.reproduce:run_online", dict(algorithm="ogd", gamma=1 / 128, eta=0.2)))
-    res = reproduce("lu2016-table5", quick=True, datasets=["german"], entries=["Kernel OGD eta=0.2", "OGD"],
-                    out=io.StringIO())
+    table.add(Entry("via estimator", "refsvm.reproduce:run_estimator",
+                    dict(estimator="refsvm.OnlineKernelClassifier", algorithm="forgetron", gamma=1 / 128, budget=100)))
+    res = reproduce("lu2016-table5", quick=True, datasets=["german"],
+                    entries=["Kernel OGD eta=0.2", "OGD", "via estimator", "Forgetron"], out=io.StringIO())
     by = {r["algorithm"]: r for r in res["rows"]}
+    # the estimator draws the order and uniforms from default_rng(seed) as run_online does
+    assert [s["error"] for s in by["via estimator"]["per_seed"]] == \
+        pytest.approx([s["error"] for s in by["Forgetron"]["per_seed"]], rel=1e-12)
     assert by["Kernel OGD eta=0.2"]["available"] and by["Kernel OGD eta=0.2"]["params"]["eta"] == 0.2
     # the same runs as the eta = 0.2 column of OGD's grid (same seeds, same parameters)
     assert by["Kernel OGD eta=0.2"]["error_mean"] == pytest.approx(by["OGD"]["grid"][str({"eta": 0.2})])
