@@ -42,7 +42,9 @@ def extensions():
     from setuptools import Extension
 
     libraries = [] if os.name == "nt" else ["m"]
-    compile_args = [] if os.name == "nt" else ["-O3"]
+    # -ffp-contract=off: never fuse a * b + c into one rounding (the reference's
+    # Python arithmetic rounds twice; the paths must take the same discrete decisions).
+    compile_args = [] if os.name == "nt" else ["-O3", "-ffp-contract=off"]
     exts = [
         Extension(
             "refsvm._fast." + os.path.splitext(os.path.basename(src))[0],

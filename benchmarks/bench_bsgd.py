@@ -56,14 +56,14 @@ PARAMS = {
     "a9a": dict(C=32.0, gamma=2.0 ** -7),
 }
 
-#: Reference numbers of the issue: the authors' C++ toolbox BudgetedSVM (with
+#: Quoted reference numbers (not measured here): the authors' C++ toolbox BudgetedSVM (with
 #: fast pow), seconds per epoch at B = 100 / 500.
 BUDGETEDSVM_SECONDS = {
     ("ijcnn1", 100): 1.6, ("ijcnn1", 500): 7.2,
     ("a9a", 100): 3.5, ("a9a", 500): 15.0,
 }
 
-#: Targets of the issue for the fast path (B = 500): seconds per epoch at most,
+#: Targets for the fast path (B = 500): seconds per epoch at most,
 #: test accuracy at least.
 TARGET_SECONDS = {("ijcnn1", 500): 7.0, ("a9a", 500): 15.0}
 TARGET_ACCURACY = {("ijcnn1", 500): 0.970, ("a9a", 500): 0.833}
@@ -322,7 +322,7 @@ def _fmt(v, spec):
 
 
 def verdicts(row):
-    """Pass/fail against the issue's targets; list of (what, ok, detail)."""
+    """Pass/fail against the targets; list of (what, ok, detail)."""
     key = (row["dataset"], row["budget"])
     out = []
     if key in TARGET_SECONDS and "fast_epoch_seconds" in row:
@@ -399,7 +399,7 @@ def render(rows, info, command, started, finished):
     lines.append("seg x     : python / fast seconds measured on the identical segment (same start model, same steps)")
     lines.append("maint%    : share of the fast epoch spent in budget maintenance (trace['maintenance_seconds'])")
     lines.append("acc%, #SV : test accuracy and SV count of the fast backend's one-pass model")
-    lines.append("BSVM s/ep : reference: the authors' C++ BudgetedSVM (fast pow), seconds per epoch (issue)")
+    lines.append("BSVM s/ep : reference: the authors' C++ BudgetedSVM (fast pow), seconds per epoch (quoted, not measured)")
     lines.append("SVC       : scikit-learn SVC (LIBSVM, exact), same C and gamma: fit seconds, test accuracy, #SV")
     seg = [r for r in rows if "segment_steps" in r]
     if seg:
@@ -413,7 +413,7 @@ def render(rows, info, command, started, finished):
             + ("" if r["segment_same_decisions"] else " [DECISIONS DIFFER]")
             for r in seg))
     lines.append("")
-    lines.append("Targets (issue): fast <= 7 s/epoch on ijcnn1 B=500 and <= 15 s on a9a B=500 at accuracy "
+    lines.append("Targets: fast <= 7 s/epoch on ijcnn1 B=500 and <= 15 s on a9a B=500 at accuracy "
                  ">= 97.0% / 83.3%; fast >= 50x faster than the Python path")
     n_fail = 0
     for r in rows:

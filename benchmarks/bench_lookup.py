@@ -177,7 +177,7 @@ def table(results):
 
 
 def verdicts(results):
-    """The issue's targets: lookup-wd never slower than gss; >= 25 % total saving on ijcnn1, B = 500."""
+    """The targets: lookup-wd never slower than gss; >= 25 % total saving on ijcnn1, B = 500."""
     lines = []
     for r in results:
         s = r["solvers"]["lookup-wd"]

@@ -49,7 +49,7 @@ import numpy as np
 
 from .budget import check_merge_solver, maintain, merge_compare as _merge_compare
 from .kernels import kernel_matrix, kernel_row
-from .validation import check_bsgd_arguments
+from .validation import check_bsgd_arguments, check_sample_weight
 
 LEARNING_RATES = ("pegasos", "norma", "perceptron")
 
@@ -78,7 +78,8 @@ def learning_rate_at(learning_rate, t, lam, eta):
 
 def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
          maintenance, kernel, gamma, degree, coef0, merge_eps, projection_ridge,
-         fit_bias, sv=None, alpha=None, bias=None, t0=0, merge_solver="gss", merge_compare=False):
+         fit_bias, sv=None, alpha=None, bias=None, t0=0, merge_solver="gss", merge_compare=False,
+         sample_weight=None):
     """One pass of BSGD (Algorithm 1) over the examples ``X[order]``.
 
     Parameters
@@ -125,6 +126,13 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
         unchanged and the time is not counted) and add ``compare_same_decision``,
         ``compare_wd_factor`` and ``compare_wd`` (n_events x 4, columns
         gss, gss-precise, lookup-h, lookup-wd) to the trace.
+    sample_weight : ndarray of shape (n,), float64, or None
+        Weight ``s_i >= 0`` of example ``X[i]`` (``None``: all 1).  The
+        weighted loss ``s_i l(w; (x_i, y_i))`` scales the subgradient, so
+        Alg. 1, line 7 adds the SV with ``beta_t = s_i eta_t y_t`` (binary;
+        multi-class ``+-s_i eta_t``; the bias step likewise); an example with
+        ``s_i = 0`` has zero loss and adds nothing (line 6).  Line 5 (the
+        regulariser) and the online mistake count are unchanged.
 
     Returns
     -------
@@ -135,6 +143,7 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
         eta=eta, radius=radius, maintenance=maintenance, kernel=kernel, gamma=gamma, degree=degree,
         coef0=coef0, merge_eps=merge_eps, projection_ridge=projection_ridge, merge_solver=merge_solver,
         sv=sv, alpha=alpha, bias=bias, t0=t0)
+    sample_weight = check_sample_weight(sample_weight, X.shape[0])
     binary = n_classes == 2
     c = 1 if binary else n_classes
     if learning_rate == "perceptron":
@@ -147,9 +156,11 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
         from .lookup import get_tables
         tables = get_tables()                                 # loaded once per pass
 
-    # The model M: room for B + 1 SVs; the first b rows are in use.
-    SV = np.zeros((budget + 1, X.shape[1]))
-    A = np.zeros((budget + 1, c))
+    # The model M: room for min(B, n_sv + len(order)) + 1 SVs (b never exceeds n_sv + len(order):
+    # a huge budget allocates nothing up front); the first b rows are in use.
+    capacity = min(budget, (len(sv) if sv is not None else 0) + len(order)) + 1
+    SV = np.zeros((capacity, X.shape[1]))
+    A = np.zeros((capacity, c))
     b = 0                                                     # Alg. 1, line 2: b = 0, w_1 = 0
     if sv is not None and len(sv) > 0:
         b = len(sv)
@@ -164,30 +175,34 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
     merge_seconds = 0.0
     compare_same, compare_factor, compare_wd = [], [], []
     mistakes = 0
+    keep_K = maintenance == "projection" or learning_rate == "perceptron"
+    kernel_evaluations = 0                                    # k(x, x') of x != x' (DESIGN.md)
 
     t = t0
     for step, i in enumerate(order):                          # Alg. 1, line 3
         t += 1
         x_t, y_t = X[i], int(y[i])                            # Alg. 1, line 4
+        s_t = 1.0 if sample_weight is None else float(sample_weight[i])   # example weight (1: unweighted)
         eta_t = learning_rate_at(learning_rate, t, lam, eta)
 
         # f_t(x_t) = sum_j alpha_j k(x_j, x_t) (+ bias), computed with w_t
         k_t = kernel_row(SV[:b], x_t, kernel, gamma, degree, coef0)
         f = k_t @ A[:b] + w0
+        kernel_evaluations += b                               # the margin's kernel row
 
         if binary:
             mistakes += y_t * f[0] <= 0.0
-            violates = y_t * f[0] < 1.0                       # hinge loss l(w_t; (x_t, y_t)) > 0
-            beta_t = np.array([eta_t * y_t])                  # eq. 4
+            violates = y_t * f[0] < 1.0 and s_t > 0.0        # hinge loss l(w_t; (x_t, y_t)) > 0, weighted: s_t l > 0
+            beta_t = np.array([eta_t * y_t * s_t])            # eq. 4, scaled by the weight
         else:
             others = f.copy()
             others[y_t] = -np.inf
             r_t = int(np.argmax(others))                      # r_t = argmax_{i != y_t} f^(i)(x_t), eq. 11
             mistakes += f[r_t] >= f[y_t]
-            violates = 1.0 + f[r_t] - f[y_t] > 0.0            # multi-class hinge loss (11) > 0
+            violates = 1.0 + f[r_t] - f[y_t] > 0.0 and s_t > 0.0   # multi-class hinge loss (11) > 0, weighted: s_t l > 0
             beta_t = np.zeros(c)
-            beta_t[y_t] = eta_t                               # beta^(i) = +eta_t for i = y_t
-            beta_t[r_t] = -eta_t                              #            -eta_t for i = r_t
+            beta_t[y_t] = eta_t * s_t                         # beta^(i) = +eta_t s_t for i = y_t
+            beta_t[r_t] = -(eta_t * s_t)                      #            -eta_t s_t for i = r_t
 
         A[:b] *= 1.0 - eta_t * lam                            # Alg. 1, line 5
         if violates:                                          # Alg. 1, line 6
@@ -203,6 +218,8 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
                     compare_same.append(same)
                     compare_factor.append(factor)
                     compare_wd.append(wds)
+                signs = A[:b, 0].copy() if binary else None      # for the count of merge candidates
+                b_old = b
                 start = time.perf_counter()
                 b, p, n, wd = maintain(maintenance, SV, A, b, kernel, gamma, degree,
                                        coef0, merge_eps, projection_ridge,
@@ -211,6 +228,11 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
                 maintenance_seconds += elapsed
                 if maintenance == "merge":
                     merge_seconds += elapsed
+                if maintenance == "merge":                    # k(x_m, x_n) of every candidate partner n
+                    kernel_evaluations += (int(np.count_nonzero(signs * signs[p] >= 0.0)) - 1
+                                           if binary else b_old - 1)
+                    if keep_K and n >= 0:                     # the new row of K for z
+                        kernel_evaluations += b - 1
                 maint_step.append(step)
                 maint_index.append(p)
                 maint_partner.append(n)
@@ -234,6 +256,7 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
         "gradient_error_sum": gradient_error_sum,
         "maintenance_seconds": maintenance_seconds,
         "merge_seconds": merge_seconds,
+        "kernel_evaluations": int(kernel_evaluations),
     }
     if merge_compare:
         trace["compare_same_decision"] = np.array(compare_same, dtype=bool).reshape(-1, 4)

@@ -156,10 +156,26 @@ def golden_section_search(f, lo, hi, eps):
     return 0.5 * (a + b)
 
 
+def class_dot(a, b):
+    """``sum_i a[i] b[i]`` over the classes, added in index order from 0.
+
+    Written out instead of ``numpy.dot``: for short vectors numpy hands the
+    product to BLAS, whose summation (with or without fused multiply-add)
+    depends on the CPU kernel OpenBLAS picks.  The merging objective decides
+    the golden-section search's comparisons, so both paths must compute it the
+    same way on every machine; :mod:`refsvm._fast.kernels` ``seq_dot`` is the
+    same loop.  Scalars count as vectors of length 1.
+    """
+    s = 0.0
+    for a_i, b_i in zip(np.atleast_1d(a).tolist(), np.atleast_1d(b).tolist()):
+        s += a_i * b_i
+    return s
+
+
 def merge_objective(h, alpha_m, alpha_n, log_kappa):
     """``g(h) = ||alpha_m kappa^((1-h)^2) + alpha_n kappa^(h^2)||^2`` = ``||alpha_z(h)||^2``."""
     alpha_z = alpha_m * math.exp((1.0 - h) * (1.0 - h) * log_kappa) + alpha_n * math.exp(h * h * log_kappa)
-    return float(np.dot(alpha_z, alpha_z))
+    return class_dot(alpha_z, alpha_z)
 
 
 def merge_h(alpha_m, alpha_n, log_kappa, eps):
@@ -184,8 +200,8 @@ def merge_pair(alpha_m, alpha_n, log_kappa, eps):
     h = merge_h(alpha_m, alpha_n, log_kappa, eps)
     alpha_z = alpha_m * math.exp((1.0 - h) * (1.0 - h) * log_kappa) + alpha_n * math.exp(h * h * log_kappa)
     kappa = math.exp(log_kappa)
-    wd = (np.dot(alpha_m, alpha_m) + np.dot(alpha_n, alpha_n)
-          + 2.0 * kappa * np.dot(alpha_m, alpha_n) - np.dot(alpha_z, alpha_z))
+    wd = (class_dot(alpha_m, alpha_m) + class_dot(alpha_n, alpha_n)
+          + 2.0 * kappa * class_dot(alpha_m, alpha_n) - class_dot(alpha_z, alpha_z))
     return h, alpha_z, max(float(wd), 0.0)
 
 

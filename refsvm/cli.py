@@ -7,14 +7,22 @@
     refsvm demo [--n N] [--budget B] [--backend both|python|fast]
 
 ``DATA`` (and ``--test``) is a file in LIBSVM (svmlight) format, read with
-:func:`sklearn.datasets.load_svmlight_file` (``.gz`` and ``.bz2`` files are
-decompressed).  When no such file exists and the environment variable
-``REFSVM_DATA`` is set, ``DATA`` is taken as the name of a data set there and
-read with :func:`refsvm.datasets.load_libsvm` (its training split).
+:func:`refsvm.libsvm_io.read_libsvm` (``.gz`` and ``.bz2`` files are
+decompressed): feature indices are 1-based unless ``--zero-based`` is given,
+and the test file of ``train --test`` and the data of ``predict`` must have
+the model's number of features (``--pad-features`` allows a file with fewer,
+filling zeros).  A file that would need more than ``--max-memory`` as a dense
+matrix (default 4G) is refused before it is made dense.  When no such file
+exists and the environment variable ``REFSVM_DATA`` is set, ``DATA`` is taken
+as the name of a data set there and read with
+:func:`refsvm.datasets.load_libsvm` (its training split).
 
 Models are ``.npz`` files (:meth:`refsvm.model.BudgetedModel.save`).  Invalid
 values (e.g. ``--budget 1``) print the validation message and exit with status
-2, as argparse does for unknown options.
+2, as argparse does for unknown options.  A damaged or invalid data or model
+file, an unwritable model path (checked before training) or a lack of memory
+prints one line ``refsvm COMMAND: error: ...`` and exits with status 1;
+Ctrl-C prints ``refsvm COMMAND: interrupted`` and exits with status 130.
 """
 
 import argparse
@@ -25,6 +33,8 @@ from pathlib import Path
 
 import numpy as np
 
+from ._model_file import ModelFileError
+from .libsvm_io import DEFAULT_MAX_MEMORY, LibsvmFileError, format_bytes, parse_memory_size
 from .validation import check_positive
 
 DEMO_GAMMA = 50.0
@@ -35,48 +45,65 @@ class _UsageError(Exception):
     """A bad argument value; reported like an argparse error (exit status 2)."""
 
 
+class _FileError(Exception):
+    """A file cannot be read or written; reported in one line (exit status 1)."""
+
+
 # ----------------------------------------------------------------- data files
 
 
-def _read_data(arg):
-    """Dense ``(X, y)`` from a LIBSVM file, or from a data set name under REFSVM_DATA."""
+def _read_data(arg, args, n_features=None, n_features_of=None):
+    """Dense ``(X, y)`` from a LIBSVM file, or from a data set name under REFSVM_DATA.
+
+    ``n_features``: the number of features the data must have (the model's or
+    the training data's); a mismatch is an error unless ``--pad-features``
+    allows zero-padding a file with fewer.
+    """
+    pad = getattr(args, "pad_features", False)
     path = Path(arg)
     if path.is_file():
-        from sklearn.datasets import load_svmlight_file
+        from .libsvm_io import read_libsvm
 
-        try:
-            X, y = load_svmlight_file(str(path), dtype=np.float64)
-        except ValueError as exc:
-            raise _UsageError(f"{arg}: not a valid LIBSVM file: {exc}") from exc
-        return np.ascontiguousarray(X.toarray()), y
+        return read_libsvm(path, n_features=n_features, zero_based=args.zero_based,
+                           pad_features=pad, max_memory=args.max_memory,
+                           n_features_of=n_features_of or "n_features")
     if os.environ.get("REFSVM_DATA"):
         from .datasets import load_libsvm
 
         try:
-            X, y, _, _ = load_libsvm(arg)
+            X, y, _, _ = load_libsvm(arg, zero_based=args.zero_based, max_memory=args.max_memory)
         except (FileNotFoundError, RuntimeError) as exc:
             raise _UsageError(f"{arg}: no such file, and not a data set in REFSVM_DATA: {exc}") from exc
+        if n_features is not None and X.shape[1] != n_features:
+            if X.shape[1] > n_features or not pad:
+                raise LibsvmFileError(
+                    f"{arg}: has {X.shape[1]} features, but {n_features_of} has {n_features}"
+                    + ("" if X.shape[1] > n_features else "; --pad-features allows zero-padding")
+                )
+            X = np.hstack([X, np.zeros((X.shape[0], n_features - X.shape[1]))])
         return X, y
     raise _UsageError(
         f"{arg}: no such file (REFSVM_DATA is not set, so it is not looked up as a data set name)"
     )
 
 
-def _with_features(X, d, what):
-    """``X`` with exactly ``d`` columns: zero-pad, or drop trailing all-zero columns.
+def _check_writable(path, what):
+    """Fail now (before any work) if ``path`` cannot be written.
 
-    LIBSVM files do not store the number of features; a file whose highest
-    feature index is smaller than the model's simply has zeros there.
+    Opens the file for appending (creating it, and removing it again, when it
+    did not exist), so the check is the operating system's own.
     """
-    if X.shape[1] == d:
-        return X
-    if X.shape[1] < d:
-        return np.hstack([X, np.zeros((X.shape[0], d - X.shape[1]))])
-    if np.any(X[:, d:]):
-        raise _UsageError(
-            f"{what} has non-zero features beyond index {d}, the model's n_features"
-        )
-    return np.ascontiguousarray(X[:, :d])
+    path = Path(path)
+    if path.is_dir():
+        raise _FileError(f"{path}: is a directory; give a file name for the {what}")
+    existed = path.exists()
+    try:
+        with open(path, "ab"):
+            pass
+    except OSError as exc:
+        raise _FileError(f"{path}: cannot write the {what} ({exc.strerror or exc})") from None
+    if not existed:
+        path.unlink()
 
 
 def _label_text(labels):
@@ -96,15 +123,16 @@ def _model_path(arg):
 
 
 def _cmd_train(args):
+    if getattr(args, "solver", "bsgd") == "sbp":
+        return _cmd_train_sbp(args)
     from .estimators import BudgetedSVC
 
-    X, y = _read_data(args.data)
+    _check_writable(_model_path(args.model), "model")  # before training, not after
+    X, y = _read_data(args.data, args)
     test = None
     if args.test is not None:
-        Xt, yt = _read_data(args.test)
-        d = max(X.shape[1], Xt.shape[1])
-        X, Xt = _with_features(X, d, args.data), _with_features(Xt, d, args.test)
-        test = (Xt, yt)
+        test = _read_data(args.test, args, n_features=X.shape[1],
+                          n_features_of=f"the training data ({args.data})")
     if args.C is not None:
         lam = 1.0 / (X.shape[0] * check_positive(args.C, "C"))
     else:
@@ -114,7 +142,7 @@ def _cmd_train(args):
         degree=args.degree, coef0=args.coef0, learning_rate=args.learning_rate,
         eta=args.eta, radius=args.radius, maintenance=args.maintenance,
         merge_eps=args.merge_eps, merge_solver=args.merge_solver, fit_bias=args.fit_bias, epochs=args.epochs,
-        backend=args.backend, random_state=args.random_state,
+        backend=args.backend, random_state=args.random_state, verbose=args.verbose,
     )
     start = time.perf_counter()
     est.fit(X, y)
@@ -124,6 +152,7 @@ def _cmd_train(args):
     print(f"trained BSGD ({args.learning_rate}, {args.maintenance}, {args.backend}) on "
           f"{X.shape[0]} examples with {X.shape[1]} features, {len(est.classes_)} classes")
     print(f"lambda:            {lam:.6g}")
+    print(f"gamma:             {est.gamma_:.6g}" + (f" ({args.gamma})" if isinstance(args.gamma, str) else ""))
     print(f"training time:     {seconds:.3f} s")
     print(f"support vectors:   {est.support_vectors_.shape[0]} (budget {args.budget})")
     print(f"training accuracy: {est.score(X, y):.4f}")
@@ -131,6 +160,45 @@ def _cmd_train(args):
         print(f"test accuracy:     {est.score(*test):.4f} ({test[0].shape[0]} examples)")
     print(f"model saved to {_model_path(args.model)}")
     return 0
+
+
+def _cmd_train_sbp(args):
+    """``refsvm train --solver sbp``: SBPClassifier (nu, gamma, kernel, epochs, --fit-bias)."""
+    from .estimators import SBPClassifier
+
+    _check_writable(_model_path(args.model), "model")  # before training, not after
+    X, y = _read_data(args.data, args)
+    test = None
+    if args.test is not None:
+        test = _read_data(args.test, args, n_features=X.shape[1],
+                          n_features_of=f"the training data ({args.data})")
+    est = SBPClassifier(nu=args.nu, gamma=args.gamma, kernel=args.kernel, degree=args.degree,
+                        coef0=args.coef0, epochs=args.epochs, fit_intercept=args.fit_bias,
+                        backend=args.backend, random_state=args.random_state, verbose=args.verbose)
+    start = time.perf_counter()
+    est.fit(X, y)
+    seconds = time.perf_counter() - start
+    est.save(args.model)
+    evaluations = sum(tr["kernel_evaluations"] for tr in est.trace_)
+    print(f"trained SBP (nu {args.nu:g}, {'with' if args.fit_bias else 'no'} bias, {args.backend}) on "
+          f"{X.shape[0]} examples with {X.shape[1]} features, {len(est.classes_)} classes")
+    print(f"gamma:             {est.gamma_:.6g}" + (f" ({args.gamma})" if isinstance(args.gamma, str) else ""))
+    print(f"training time:     {seconds:.3f} s ({args.epochs} epochs, {evaluations} kernel evaluations)")
+    print(f"support vectors:   {est.support_vectors_.shape[0]}")
+    print(f"training accuracy: {est.score(X, y):.4f}")
+    if test is not None:
+        print(f"test accuracy:     {est.score(*test):.4f} ({test[0].shape[0]} examples)")
+    print(f"model saved to {_model_path(args.model)}")
+    return 0
+
+
+def _estimator_class(path, default):
+    """The estimator class named in a model file (``default`` for files without a name)."""
+    from . import estimators
+    from .model import BudgetedModel
+
+    name = getattr(BudgetedModel.load(path), "estimator", None)
+    return getattr(estimators, name, default) if isinstance(name, str) else default
 
 
 def _cmd_predict(args):
@@ -141,9 +209,14 @@ def _cmd_predict(args):
         path = _model_path(path)
     if not Path(path).is_file():
         raise _UsageError(f"{args.model}: no such model file")
-    est = BudgetedSVC.load(path)
-    X, y = _read_data(args.data)
-    X = _with_features(X, est.n_features_in_, args.data)
+    if args.output is not None:
+        _check_writable(args.output, "predictions")
+    try:
+        est = _estimator_class(path, BudgetedSVC).load(path)
+    except ValueError as exc:  # every model-file problem names the file: one line, status 1
+        raise _FileError(str(exc)) from None
+    X, y = _read_data(args.data, args, n_features=est.n_features_in_,
+                      n_features_of=f"the model ({path})")
     pred = est.predict(X)
     text = _label_text(pred)
     if args.output is not None:
@@ -200,14 +273,62 @@ def _cmd_demo(args):
 # ---------------------------------------------------------------------- parser
 
 
+def _gamma(text):
+    """``--gamma``: ``scale``, ``auto`` or a number (checked by the estimator)."""
+    if text in ("scale", "auto"):
+        return text
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be 'scale', 'auto' or a number; got {text!r}") from None
+
+
 def _optional_float(text):
     return None if text.lower() == "none" else float(text)
+
+
+def _memory_size(text):
+    try:
+        return parse_memory_size(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+class _HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    """Shows every option's default (also for options whose default is None or False)."""
+
+    def _get_help_string(self, action):
+        text = action.help or ""
+        if "%(default)" in text or "(default" in text or action.default is argparse.SUPPRESS \
+                or not action.option_strings:
+            return text  # no default, or the help states it in its own words
+        default = action.default
+        if action.dest == "max_memory" and isinstance(default, int):
+            default = f"{format_bytes(default)}"
+        return f"{text} (default: {default})"
+
+
+def _add_file_options(parser, *, pad):
+    """Options of how LIBSVM files are read (train and predict)."""
+    parser.add_argument("--zero-based", action="store_true",
+                        help="feature indices in the files start at 0; without it they start "
+                             "at 1 (LIBSVM's convention) and an index 0 is an error")
+    parser.add_argument("--max-memory", type=_memory_size, default=DEFAULT_MAX_MEMORY,
+                        metavar="SIZE",
+                        help="refuse a file whose dense matrix (rows x features x 8 bytes) would "
+                             "need more, e.g. 512M, 16G or none")
+    if pad:
+        parser.add_argument("--pad-features", action="store_true",
+                            help=f"allow {pad} (the missing "
+                                 "trailing features are zeros); without it a feature-count "
+                                 "mismatch is an error")
 
 
 def build_parser():
     """The argument parser of the ``refsvm`` command."""
     parser = argparse.ArgumentParser(
-        prog="refsvm", description="Budgeted kernel SVMs (BSGD of Wang, Crammer, Vucetic 2012)."
+        prog="refsvm", description="Budgeted kernel SVMs (BSGD of Wang, Crammer, Vucetic 2012).",
+        formatter_class=_HelpFormatter,
     )
     from . import __version__
 
@@ -215,55 +336,76 @@ def build_parser():
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     train = sub.add_parser("train", help="train a BudgetedSVC on a LIBSVM file, save the model",
-                           description="Train BSGD on DATA and save the model to MODEL (.npz).")
+                           description="Train BSGD on DATA and save the model to MODEL (.npz).",
+                           formatter_class=_HelpFormatter)
     train.add_argument("data", metavar="DATA", help="LIBSVM file (or data set name, see REFSVM_DATA)")
     train.add_argument("model", metavar="MODEL", help="output model file (.npz)")
-    train.add_argument("--budget", type=int, default=100, help="number of support vectors (default 100)")
+    train.add_argument("--budget", type=int, default=100, help="number of support vectors")
     reg = train.add_mutually_exclusive_group()
-    reg.add_argument("--lam", type=float, default=1e-4, help="regularisation lambda (default 1e-4)")
-    reg.add_argument("--C", type=float, default=None, help="LIBSVM's C; uses lambda = 1 / (n C)")
-    train.add_argument("--gamma", type=float, default=1.0,
-                       help="kernel width: k(x,x') = exp(-gamma ||x-x'||^2) (default 1.0)")
-    train.add_argument("--kernel", choices=["rbf", "linear", "poly"], default="rbf")
+    reg.add_argument("--lam", type=float, default=1e-4, help="regularisation lambda")
+    reg.add_argument("--C", type=float, default=None,
+                     help="LIBSVM's C; uses lambda = 1 / (n C) instead of --lam")
+    train.add_argument("--gamma", type=_gamma, default="scale",
+                       help="kernel width: k(x,x') = exp(-gamma ||x-x'||^2); a number > 0, 'scale' "
+                            "(1 / (n_features * X.var())) or 'auto' (1 / n_features)")
+    train.add_argument("--kernel", choices=["rbf", "linear", "poly"], default="rbf",
+                       help="kernel function")
     train.add_argument("--degree", type=int, default=3, help="polynomial kernel degree")
     train.add_argument("--coef0", type=float, default=0.0, help="polynomial kernel constant")
     train.add_argument("--learning-rate", choices=["pegasos", "norma", "perceptron"],
-                       default="pegasos")
+                       default="pegasos", help="learning-rate schedule (BSGD variant)")
     train.add_argument("--eta", type=float, default=0.1, help="eta of norma / perceptron")
     train.add_argument("--radius", type=_optional_float, default=None,
-                       help="perceptron ball radius U (default 1/sqrt(lambda))")
+                       help="perceptron ball radius U (None: 1/sqrt(lambda))")
     train.add_argument("--maintenance", choices=["removal", "projection", "merge"],
-                       default="merge")
+                       default="merge", help="budget maintenance")
     train.add_argument("--merge-eps", type=float, default=0.01,
                        help="golden-section search precision of merging")
     train.add_argument("--merge-solver", choices=["gss", "gss-precise", "lookup-h", "lookup-wd"],
                        default="gss", help="how merging finds h: golden-section search or a table lookup "
                        "(Glasmachers & Qaadan; binary problems only)")
     train.add_argument("--fit-bias", action="store_true", help="learn an unregularised bias")
-    train.add_argument("--epochs", type=int, default=1, help="passes over the data (default 1)")
-    train.add_argument("--backend", choices=["fast", "python"], default="fast")
+    train.add_argument("--epochs", type=int, default=1, help="passes over the data")
+    train.add_argument("--backend", choices=["fast", "python"], default="fast",
+                       help="compiled or pure-Python reference path")
     train.add_argument("--random-state", type=int, default=0,
-                       help="seed of the visiting order (default 0)")
+                       help="seed of the visiting order")
+    noise = train.add_mutually_exclusive_group()
+    noise.add_argument("--verbose", dest="verbose", action="store_const", const=1, default=1,
+                       help="progress lines on stderr during training: examples/s, SVs, maintenance "
+                            "events, online error (default: on)")
+    noise.add_argument("--quiet", dest="verbose", action="store_const", const=0,
+                       help="no progress lines (default: off)")
     train.add_argument("--test", metavar="TESTFILE", default=None,
-                       help="also report the accuracy on this LIBSVM file")
+                       help="also report the accuracy on this LIBSVM file (read with the "
+                            "training data's number of features)")
+    _add_file_options(train, pad="a test file with fewer features than DATA")
+    train.add_argument("--solver", choices=["bsgd", "sbp"], default="bsgd",
+                       help="bsgd (default) or sbp: the stochastic batch perceptron of Cotter et al. (2012), "
+                       "with --nu, --gamma, --kernel, --epochs, --fit-bias; the budget options do not apply")
+    train.add_argument("--nu", type=float, default=0.01, help="SBP: slack per example (default 0.01)")
     train.set_defaults(func=_cmd_train, subparser=train)
 
     predict = sub.add_parser("predict", help="predict a LIBSVM file with a saved model",
-                             description="Predict DATA with MODEL and print the accuracy.")
+                             description="Predict DATA with MODEL and print the accuracy.",
+                             formatter_class=_HelpFormatter)
     predict.add_argument("model", metavar="MODEL", help="model file written by refsvm train")
     predict.add_argument("data", metavar="DATA", help="LIBSVM file (or data set name)")
     predict.add_argument("--output", metavar="FILE", default=None,
                          help="write the predicted labels, one per line")
+    _add_file_options(predict, pad="DATA with fewer features than the model")
     predict.set_defaults(func=_cmd_predict, subparser=predict)
 
     demo = sub.add_parser("demo", help="BSGD on a synthetic checkerboard, both backends",
                           description="Train BSGD-merge (Pegasos) on a 4x4 checkerboard "
-                                      "(no download) and print accuracy, time and #SV.")
-    demo.add_argument("--n", type=int, default=10000, help="training points (default 10000)")
-    demo.add_argument("--n-test", type=int, default=5000, help="test points (default 5000)")
-    demo.add_argument("--budget", type=int, default=100, help="budget (default 100)")
-    demo.add_argument("--backend", choices=["both", "python", "fast"], default="both")
-    demo.add_argument("--random-state", type=int, default=0, help="seed (default 0)")
+                                      "(no download) and print accuracy, time and #SV.",
+                          formatter_class=_HelpFormatter)
+    demo.add_argument("--n", type=int, default=10000, help="training points")
+    demo.add_argument("--n-test", type=int, default=5000, help="test points")
+    demo.add_argument("--budget", type=int, default=100, help="budget")
+    demo.add_argument("--backend", choices=["both", "python", "fast"], default="both",
+                      help="which paths to run")
+    demo.add_argument("--random-state", type=int, default=0, help="seed")
     demo.set_defaults(func=_cmd_demo, subparser=demo)
 
     from .reproduce import add_parser as _add_reproduce  # refsvm reproduce (see refsvm/reproduce.py)
@@ -271,16 +413,34 @@ def build_parser():
     return parser
 
 
+def _one_line(exc):
+    return " ".join(str(exc).split())
+
+
 def main(argv=None):
-    """Run the ``refsvm`` command with ``argv`` (default: ``sys.argv[1:]``); return the exit status."""
+    """Run the ``refsvm`` command with ``argv`` (default: ``sys.argv[1:]``); return the exit status.
+
+    Exit status: 0 on success, 2 for invalid arguments, 1 for files that
+    cannot be read or written and other errors (one line on stderr, no
+    traceback), 130 when interrupted (Ctrl-C).
+    """
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
         return args.func(args)
+    except KeyboardInterrupt:
+        print(f"refsvm {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except (_FileError, LibsvmFileError, ModelFileError) as exc:
+        print(f"refsvm {args.command}: error: {_one_line(exc)}", file=sys.stderr)
+        return 1
     except (_UsageError, ValueError) as exc:
-        args.subparser.error(str(exc))  # prints usage and message, exits with status 2
+        args.subparser.error(_one_line(exc))  # prints usage and message, exits with status 2
+    except MemoryError as exc:
+        print(f"refsvm {args.command}: error: out of memory ({_one_line(exc)})", file=sys.stderr)
+        return 1
     except (RuntimeError, OSError) as exc:  # e.g. compiled extension missing, unwritable file
-        print(f"refsvm {args.command}: error: {exc}", file=sys.stderr)
+        print(f"refsvm {args.command}: error: {_one_line(exc)}", file=sys.stderr)
         return 1
 
 

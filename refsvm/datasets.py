@@ -17,6 +17,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .libsvm_io import DEFAULT_MAX_MEMORY, read_libsvm
+
 __all__ = ["DATASETS", "data_dir", "load_libsvm", "checkerboard", "gauss_mixture"]
 
 #: Every data set of SOURCES.md (summary table).  ``test`` is the file stem of
@@ -76,16 +78,14 @@ def data_dir():
     return path
 
 
-def _read(path, n_features):
-    from sklearn.datasets import load_svmlight_file
-
-    if not path.is_file():
-        raise FileNotFoundError(f"data file not found: {path}")
-    X, y = load_svmlight_file(str(path), n_features=n_features, dtype=np.float64)
-    return np.ascontiguousarray(X.toarray()), np.asarray(y, dtype=np.float64)
+def _read(path, n_features, zero_based, max_memory):
+    # The table's n_features is authoritative: a split that does not use its
+    # last features (a9a.t) is padded; one with more features is an error.
+    return read_libsvm(path, n_features=n_features, zero_based=zero_based,
+                       pad_features=True, max_memory=max_memory)
 
 
-def load_libsvm(name, *, standardize=False):
+def load_libsvm(name, *, standardize=False, zero_based=False, max_memory=DEFAULT_MAX_MEMORY):
     """Load the LIBSVM data set ``name`` from ``$REFSVM_DATA``.
 
     Reads ``<name>.bz2`` and the test split (``<name>.t.bz2``; for the sets of
@@ -104,6 +104,12 @@ def load_libsvm(name, *, standardize=False):
         7.2) did for all their data sets.  A column that is constant in the
         training split is only centred (divided by 1), so it is 0 in the
         training split; this is scikit-learn's ``StandardScaler`` rule.
+    zero_based : bool, default False
+        Whether the files' feature indices start at 0; by default they are
+        read as 1-based (LIBSVM's convention) and an index 0 is an error.
+    max_memory : int or None, default 4 GiB
+        Largest dense matrix (bytes) a split may turn into, checked before it
+        is allocated (see :func:`refsvm.libsvm_io.read_libsvm`).
 
     Returns
     -------
@@ -119,6 +125,10 @@ def load_libsvm(name, *, standardize=False):
         :data:`DATASETS` is missing.
     RuntimeError
         If ``REFSVM_DATA`` is not set.
+    refsvm.libsvm_io.LibsvmFileError
+        (a ``ValueError``) naming the file (and line) if a file is damaged,
+        holds NaN, index 0, more features than :data:`DATASETS` lists, or
+        would exceed ``max_memory``.
     """
     directory = data_dir()
     info = DATASETS.get(name)
@@ -129,10 +139,10 @@ def load_libsvm(name, *, standardize=False):
         n_features = None
         test = f"{name}.t" if (directory / f"{name}.t.bz2").is_file() else None
 
-    X_train, y_train = _read(directory / f"{name}.bz2", n_features)
+    X_train, y_train = _read(directory / f"{name}.bz2", n_features, zero_based, max_memory)
     X_test = y_test = None
     if test is not None:
-        X_test, y_test = _read(directory / f"{test}.bz2", n_features)
+        X_test, y_test = _read(directory / f"{test}.bz2", n_features, zero_based, max_memory)
         if n_features is None and X_test.shape[1] != X_train.shape[1]:
             d = max(X_train.shape[1], X_test.shape[1])
             X_train = _pad(X_train, d)

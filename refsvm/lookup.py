@@ -661,11 +661,21 @@ def merge_pair_lookup(alpha_m, alpha_n, log_kappa, solver, tables):
 
     Returns
     -------
-    ``(h, alpha_z, WD)`` as :func:`refsvm.budget.merge_pair`; ``alpha_z`` has
-    the type of ``alpha_m``.
+    h : float
+        Position of the merged point ``z = h x_m + (1 - h) x_n``, from the h
+        table.
+    alpha_z : float or ndarray of shape (1,)
+        Coefficient of ``z``, ``alpha_m k(x_m, z) + alpha_n k(x_n, z)`` (as in
+        :func:`refsvm.budget.merge_pair`); the same type as ``alpha_m``.
+    WD : float
+        Weight degradation of the merge: computed exactly from ``h`` for
+        ``"lookup-h"``, looked up in the WD table and scaled by
+        ``(alpha_m + alpha_n)**2`` for ``"lookup-wd"``.
 
-    Errata of the printed algorithm (module docstring): line 5 must read
-    ``m <- alpha_min / (alpha_min + alpha)`` (the weight of the point h
+    Notes
+    -----
+    Errata of the printed algorithm (see the module docstring): line 5 must
+    read ``m <- alpha_min / (alpha_min + alpha)`` (the weight of the point h
     multiplies), and the WD of Lemma 1 scales with ``(alpha_min + alpha)^2``.
     """
     if solver not in SOLVERS:

@@ -29,6 +29,8 @@ __all__ = [
     "check_positive",
     "check_int",
     "check_option",
+    "check_gamma",
+    "check_sample_weight",
 ]
 
 
@@ -166,6 +168,36 @@ def check_option(value, name, allowed):
     return value
 
 
+def check_gamma(value):
+    """Return ``"scale"``, ``"auto"`` or ``gamma`` as a finite float > 0.
+
+    ``"scale"`` and ``"auto"`` have scikit-learn's meaning and are resolved
+    from the training data when an estimator is fitted
+    (:meth:`refsvm.estimators._base.BudgetedClassifierBase._resolve_gamma`).
+    """
+    if isinstance(value, str):
+        if value in ("scale", "auto"):
+            return value
+        raise ValueError(f"gamma must be 'scale', 'auto' or a number > 0; got {value!r}")
+    return check_positive(value, "gamma")
+
+
+def check_sample_weight(sample_weight, n):
+    """``None`` or ``sample_weight`` as a C-contiguous float64 array of shape (n,), finite, >= 0.
+
+    Used by the function layer (``bsgd(..., sample_weight=...)``, both paths):
+    entry ``i`` weights example ``X[i]`` (indexed like ``y``, not like ``order``).
+    """
+    if sample_weight is None:
+        return None
+    w = np.ascontiguousarray(sample_weight, dtype=np.float64)
+    if w.shape != (n,):
+        raise ValueError(f"sample_weight must have shape ({n},) to match X; got {w.shape}")
+    if not np.all(np.isfinite(w)) or np.any(w < 0):
+        raise ValueError("sample_weight must hold finite numbers >= 0")
+    return w
+
+
 def check_bsgd_arguments(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
                          maintenance, kernel, gamma, degree, coef0, merge_eps, projection_ridge,
                          merge_solver, sv, alpha, bias, t0):
@@ -236,6 +268,77 @@ def check_bsgd_arguments(X, y, order, *, n_classes, budget, lam, learning_rate, 
     if bias is not None and np.shape(bias) != (c,):
         raise ValueError(f"bias must have shape ({c},); got {np.shape(bias)}")
     return X, y, order
+
+
+def check_responses(c, volume, y=None):
+    """Check the arguments of ``find_gamma`` / ``find_gamma_and_bias`` (both backends).
+
+    Returns ``(c, volume)`` (or ``(y, c, volume)`` when ``y`` is given) with
+    ``c`` a fresh C-contiguous float64 copy (the water-level routines partition
+    their own copy) and ``y`` int64.  ``y`` must hold both labels -1 and +1:
+    with one class only, the bias of Algorithm 3 is unbounded.
+    """
+    c = np.array(c, dtype=np.float64, copy=True, order="C")
+    if c.ndim != 1 or c.size == 0:
+        raise ValueError(f"c must be a non-empty 1-D array of responses; got shape {c.shape}")
+    if not np.all(np.isfinite(c)):
+        raise ValueError("c contains NaN or infinity")
+    if isinstance(volume, (bool, np.bool_)) or not isinstance(volume, numbers.Real) \
+            or not np.isfinite(volume) or volume < 0:
+        raise ValueError(f"volume must be a finite number >= 0 (n nu); got {volume!r}")
+    if y is None:
+        return c, float(volume)
+    y = np.asarray(y)
+    if y.shape != c.shape:
+        raise ValueError(f"y must have the shape of c, {c.shape}; got {y.shape}")
+    if not np.all((y == 1) | (y == -1)):
+        raise ValueError("y must hold labels -1 and +1")
+    if not (np.any(y == 1) and np.any(y == -1)):
+        raise ValueError("y must hold both labels -1 and +1 (with one class the bias is unbounded)")
+    return np.ascontiguousarray(y, dtype=np.int64), c, float(volume)
+
+
+def check_sbp_arguments(X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias, cache_rows, state):
+    """Check the arguments of ``sbp.optimize`` (both backends call this before any work).
+
+    Returns ``(X, y, u)`` as C-contiguous float64 / int64 / float64 arrays.
+    """
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    if X.ndim != 2 or X.shape[0] == 0:
+        raise ValueError(f"X must be a non-empty 2-D array (n_samples, n_features); got shape {X.shape}")
+    if not np.all(np.isfinite(X)):
+        raise ValueError("X contains NaN or infinity")
+    y = np.asarray(y)
+    if y.ndim != 1 or y.shape[0] != X.shape[0]:
+        raise ValueError(f"y must have shape ({X.shape[0]},) to match X; got {y.shape}")
+    if not np.all((y == 1) | (y == -1)):
+        raise ValueError("y must hold labels -1 and +1")
+    y = np.ascontiguousarray(y, dtype=np.int64)
+    u = np.ascontiguousarray(u, dtype=np.float64)
+    if u.ndim != 1:
+        raise ValueError(f"u must be a 1-D array of uniform numbers (one per iteration); got shape {u.shape}")
+    if u.size and not (np.all(u >= 0.0) and np.all(u < 1.0)):
+        raise ValueError("u must hold numbers in [0, 1)")
+    check_positive(nu, "nu", allow_zero=True)
+    check_option(kernel, "kernel", ("rbf", "linear", "poly"))
+    if kernel in ("rbf", "poly"):
+        check_positive(gamma, "gamma")
+    if kernel == "poly":
+        check_int(degree, "degree", 1)
+        if not (isinstance(coef0, numbers.Real) and np.isfinite(coef0)):
+            raise ValueError(f"coef0 must be a finite number; got {coef0!r}")
+    if not isinstance(fit_bias, (bool, np.bool_)):
+        raise ValueError(f"fit_bias must be True or False; got {fit_bias!r}")
+    if fit_bias and not (np.any(y == 1) and np.any(y == -1)):
+        raise ValueError("y must hold both labels -1 and +1 when fit_bias=True (the bias is unbounded otherwise)")
+    check_int(cache_rows, "cache_rows", 0)
+    if state is not None:
+        n = X.shape[0]
+        for name in ("alpha", "c", "alpha_sum", "c_sum"):
+            if np.shape(getattr(state, name)) != (n,):
+                raise ValueError(f"state.{name} must have shape ({n},); got {np.shape(getattr(state, name))}")
+        check_int(state.t, "state.t", 0)
+    return X, y, u
 
 
 ONLINE_ALGORITHMS = ("perceptron", "ogd", "rbp", "forgetron", "projectron", "projectron++", "bpas", "bogd")

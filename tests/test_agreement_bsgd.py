@@ -19,7 +19,7 @@ What must agree, and why these tolerances
   few hundred steps rounding accumulates to ~1e-14 relative, 1e-9 leaves a wide
   margin (DESIGN.md, "Tolerances").  Removal and merging are in practice
   bitwise equal: the compiled path reproduces numpy's pairwise summation,
-  ``np.dot``'s fused multiply-adds over the classes and CPython's ``pow``.
+  the sequential class sums of ``budget.class_dot`` and CPython's ``pow``.
 * Projection is the exception that needs care: the reference solves
   ``(K_p + ridge I) x = k_p`` from scratch while the compiled path keeps the
   inverse up to date (bordered update, downdate, one refinement step, a fresh

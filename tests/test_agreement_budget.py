@@ -7,7 +7,7 @@ Tolerances: discrete outputs (selected index, merge partner, new ``n_sv``)
 must be equal, and so must the in-place list operations (which rows moved
 where).  Floating-point outputs of a single call are compared to
 ``rtol = 1e-12``: the compiled path reproduces numpy's pairwise summation
-and ``np.dot``'s fused multiply-adds, so most agree bitwise; the Gaussian
+and the sequential class sums of ``budget.class_dot``, so most agree bitwise; the Gaussian
 kernel's ``exp`` (numpy's SIMD ``exp`` versus the compiled path's vectorised
 one, each within an ulp of the exact value) and linear-algebra kernels
 (BLAS/LAPACK versus the compiled loops) may differ by a few ulps.

@@ -65,7 +65,7 @@ def test_C_is_converted_to_lambda(libsvm_files, tmp_path, capsys):
 
 
 def test_predict_pads_missing_trailing_features(tmp_path, capsys):
-    """A LIBSVM file does not store n_features; absent trailing features are zeros."""
+    """With --pad-features, absent trailing features are zeros (without it: tests/test_libsvm_files.py)."""
     X, y = checkerboard(100, random_state=0)
     X = np.c_[X, np.zeros(100)]
     X[:5, 2] = 1.0
@@ -73,7 +73,7 @@ def test_predict_pads_missing_trailing_features(tmp_path, capsys):
     dump_svmlight_file(X[5:, :2], y[5:], str(tmp_path / "test.txt"), zero_based=False)
     assert main(["train", str(tmp_path / "train.txt"), str(tmp_path / "m.npz"),
                  "--backend", "python", "--budget", "10"]) == 0
-    assert main(["predict", str(tmp_path / "m.npz"), str(tmp_path / "test.txt")]) == 0
+    assert main(["predict", str(tmp_path / "m.npz"), str(tmp_path / "test.txt"), "--pad-features"]) == 0
     assert "accuracy:" in capsys.readouterr().out
 
 

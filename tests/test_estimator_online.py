@@ -82,3 +82,28 @@ def test_multiclass_refused():
 )
 def test_sklearn_compatible(estimator, check):
     check(estimator)
+
+
+@pytest.mark.parametrize("algorithm", ["forgetron", "projectron++", "bogd", "rbp"])
+def test_verbose_chunks_give_the_same_model(algorithm, capsys):
+    """verbose=1 runs a pass in chunks that continue each other: same model, same trace counts."""
+    X, y = _data(2500, seed=5)
+    kw = dict(algorithm=algorithm, budget=30, gamma=30.0, eta=0.1, lam=1e-4, random_state=2)
+    quiet = OnlineKernelClassifier(**kw).fit(X, y)
+    loud = OnlineKernelClassifier(verbose=1, **kw).fit(X, y)
+    assert "OnlineKernelClassifier" in capsys.readouterr().err
+    np.testing.assert_array_equal(loud.support_vectors_, quiet.support_vectors_)
+    np.testing.assert_allclose(loud.alpha_, quiet.alpha_, rtol=1e-12, atol=1e-15)
+    for key in ("mistakes", "updates", "removals", "kernel_evaluations"):
+        assert loud.trace_[0][key] == quiet.trace_[0][key], key
+    np.testing.assert_array_equal(loud.trace_[0]["removal_step"], quiet.trace_[0]["removal_step"])
+
+
+def test_gamma_scale_and_saved_parameters(tmp_path):
+    X, y = _data(300)
+    clf = OnlineKernelClassifier("bpas", budget=25, C=0.5, random_state=0).fit(X, y)
+    assert clf.gamma_ == pytest.approx(1.0 / (X.shape[1] * X.var()))
+    clf.save(tmp_path / "m.npz")
+    back = OnlineKernelClassifier.load(tmp_path / "m.npz")
+    assert (back.algorithm, back.budget, back.C, back.gamma) == ("bpas", 25, 0.5, "scale")
+    np.testing.assert_array_equal(back.predict(X), clf.predict(X))

@@ -216,8 +216,10 @@ KERNEL_PARAMS = {
 
 
 def _model_agrees(res, kp, X_test, F):
+    c = res.alpha.shape[1]
     model = BudgetedModel(res.sv, res.alpha, kernel=kp["kernel"], gamma=kp.get("gamma", 1.0),
-                          degree=kp.get("degree", 3), coef0=kp.get("coef0", 0.0), bias=res.bias)
+                          degree=kp.get("degree", 3), coef0=kp.get("coef0", 0.0), bias=res.bias,
+                          classes=np.array([-1, 1]) if c == 1 else np.arange(c))
     assert_same_function(model.decision_function(X_test), F)
 
 

@@ -19,7 +19,7 @@ module for the reading of the pseudo-code.  Algorithm 1::
 
 The ``def bsgd`` validates and converts its arguments (strings to int codes,
 arrays to C-contiguous float64 / int64), allocates every buffer once (room for
-B + 1 SVs) and runs the whole pass in :func:`_bsgd_pass`, a ``nogil`` loop
+min(B, n_sv + len(order)) + 1 SVs) and runs the whole pass in :func:`_bsgd_pass`, a ``nogil`` loop
 without Python objects.  Differences in *how* (not *what*) is computed:
 
 * Projection keeps ``Kinv = (K + ridge I)^{-1}`` of the current SVs up to
@@ -34,6 +34,12 @@ without Python objects.  Differences in *how* (not *what*) is computed:
   The time spent keeping the inverse up to date on appends is counted in
   ``maintenance_seconds`` (it is part of the cost of projection).
   ``_last_stats`` holds the number of recomputations of the last call.
+  A call whose ``sv`` is the very array an earlier call returned (still
+  alive and unchanged; same kernel, ridge and budget) keeps that call's K,
+  inverse and append counter instead of recomputing them, so a pass split
+  into several calls (progress reports) gives the same model as one call,
+  whatever else runs in between; any other model to continue gets them
+  recomputed (``_continuations``).
 * The Margin Perceptron's ``||w||^2 = sum alpha' K alpha`` uses a kernel
   matrix of the SVs kept up to date (append: the margin's kernel row;
   remove: swap-remove; merge: one new row for ``z``) and is evaluated only
@@ -46,10 +52,12 @@ without Python objects.  Differences in *how* (not *what*) is computed:
   pass starts instead of at the first step / first maintenance event.
 """
 
+import weakref
+
 import numpy as np
 
 from refsvm.bsgd import BSGDResult
-from refsvm.validation import check_bsgd_arguments
+from refsvm.validation import check_bsgd_arguments, check_sample_weight
 from refsvm.budget import check_merge_solver, merge_solver_eps
 from refsvm._fast.budget import _SOLVER_CODES, _c_tables
 
@@ -59,7 +67,7 @@ from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 from refsvm._fast.kernels cimport (KERNEL_RBF, kernel_code, kernel_row_into, kernel_self,
                                    kernel_value, pw_dot)
-from refsvm._fast.budget cimport (c_maintain_merge, c_merge_compare,
+from refsvm._fast.budget cimport (c_maintain_merge, c_merge_compare, c_select_smallest,
                                   c_maintain_projection_inverse,
                                   c_maintain_removal, kinv_append, kinv_refresh,
                                   sym_swap_remove)
@@ -92,6 +100,17 @@ cdef Py_ssize_t _refresh_every = 0        # 0: every B appends
 cdef int _refine_steps = 1
 #: Counters of the last call (projection): inverse recomputations and failed bordered updates.
 _last_stats = {}
+# Projection / perceptron: for every returned ``sv`` array still alive, the state to continue
+# it exactly: id(sv) -> (weakref to sv, copy of sv, K, Kinv, appends since refresh, settings).
+# A call whose ``sv`` is that very array, unchanged, keeps K and the inverse instead of
+# recomputing them (the training loop's vectorised kernel rows and a recomputation may differ
+# in the last bit): a pass computed in several calls (verbose progress) gives the same model as
+# one call, whatever other models are trained in between.  An entry disappears with its array.
+_continuations = {}
+
+
+def _forget(key):
+    _continuations.pop(key, None)
 
 
 def _projection_options(refresh_every=None, refine_steps=None):
@@ -187,6 +206,7 @@ cdef struct Params:
     double ridge
     Py_ssize_t refresh_every   # projection: recompute Kinv from scratch every this many appends
     int refine_steps           # projection: iterative-refinement steps per event
+    const double* sample_weight  # weight of X[i] (NULL: all 1)
 
 
 cdef struct State:
@@ -199,6 +219,8 @@ cdef struct State:
     double merge_seconds
     long long kinv_refreshes
     long long kinv_append_failures
+    long long kernel_evaluations   # k(x, x') of x != x' (DESIGN.md)
+    Py_ssize_t appends_since_refresh   # projection: appends since Kinv was last recomputed
 
 
 cdef void _set_kernel_row(const Params* P, const double[:, ::1] SV, double[:, ::1] K,
@@ -238,10 +260,10 @@ cdef int _bsgd_pass(const Params* P, State* st,
     cdef Py_ssize_t d = P.d, c = P.c, budget = P.budget
     cdef Py_ssize_t step, i, j, r, r_t, p, partner, b_old, zslot
     cdef Py_ssize_t b = st.b
-    cdef Py_ssize_t appends_since_refresh = 0
+    cdef Py_ssize_t appends_since_refresh = st.appends_since_refresh
     cdef long long t = st.t
     cdef int64_t y_t
-    cdef double eta_t, yf, factor, best, wd, start, elapsed, s, norm_w
+    cdef double eta_t, yf, factor, best, wd, start, elapsed, s, norm_w, s_t
     cdef bint violates, refresh, need_norm = True
     cdef const double* x_t
 
@@ -252,22 +274,25 @@ cdef int _bsgd_pass(const Params* P, State* st,
                     _clear_error()
                     st.b = b
                     st.t = t
+                    st.appends_since_refresh = appends_since_refresh
                     return ERR_INTERRUPTED
         t += 1
         i = order[step]
         x_t = &X[i, 0]                                        # Alg. 1, line 4
         y_t = y[i]
+        s_t = P.sample_weight[i] if P.sample_weight != NULL else 1.0   # example weight (1: unweighted)
         eta_t = c_learning_rate(P.lr, t, P.lam, P.eta)
 
         # f_t(x_t) = sum_j alpha_j k(x_j, x_t) (+ bias), computed with w_t
         if b > 0:
             kernel_row_into(P.kernel, &SV[0, 0], b, d, x_t, P.gamma, P.degree, P.coef0, &k_t[0])
+            st.kernel_evaluations += b                        # the margin's kernel row
         if P.binary:
             f[0] = (pw_dot(&k_t[0], &A[0, 0], b) if b > 0 else 0.0) + w0[0]
             yf = <double> y_t * f[0]
             st.mistakes += yf <= 0.0
-            violates = yf < 1.0                               # hinge loss l(w_t; (x_t, y_t)) > 0
-            beta[0] = eta_t * <double> y_t                    # eq. 4
+            violates = yf < 1.0 and s_t > 0.0                 # hinge loss l(w_t; (x_t, y_t)) > 0, weighted: s_t l > 0
+            beta[0] = eta_t * <double> y_t * s_t              # eq. 4, scaled by the weight
         else:
             for r in range(c):
                 f[r] = 0.0
@@ -284,11 +309,11 @@ cdef int _bsgd_pass(const Params* P, State* st,
                     r_t = r
                     best = f[r]
             st.mistakes += f[r_t] >= f[y_t]
-            violates = (1.0 + f[r_t]) - f[y_t] > 0.0          # multi-class hinge loss (11) > 0
+            violates = (1.0 + f[r_t]) - f[y_t] > 0.0 and s_t > 0.0   # multi-class hinge loss (11) > 0, weighted: s_t l > 0
             for r in range(c):
                 beta[r] = 0.0
-            beta[y_t] = eta_t                                 # beta^(i) = +eta_t for i = y_t
-            beta[r_t] = -eta_t                                #            -eta_t for i = r_t
+            beta[y_t] = eta_t * s_t                           # beta^(i) = +eta_t s_t for i = y_t
+            beta[r_t] = -(eta_t * s_t)                        #            -eta_t s_t for i = r_t
 
         factor = 1.0 - eta_t * P.lam                          # Alg. 1, line 5
         if factor != 1.0:
@@ -331,6 +356,14 @@ cdef int _bsgd_pass(const Params* P, State* st,
                     c_merge_compare(SV, A, b, P.gamma, P.compare_eps, P.h_table, P.wd_table, P.G,
                                     &cmp_same[st.n_events, 0], &cmp_factor[st.n_events, 0],
                                     &cmp_wd[st.n_events, 0])
+                if P.maint == MAINT_MERGE:                    # k(x_m, x_n) of every candidate partner n
+                    if P.binary:                              # m as the merge selects it
+                        p = c_select_smallest(SV, A, b, KERNEL_RBF, P.gamma, 0.0, 0.0, &wd)
+                        for j in range(b):
+                            if j != p and A[p, 0] * A[j, 0] >= 0.0:
+                                st.kernel_evaluations += 1
+                    else:
+                        st.kernel_evaluations += b - 1
                 start = _now()
                 b_old = b
                 partner = -1
@@ -351,6 +384,7 @@ cdef int _bsgd_pass(const Params* P, State* st,
                             sym_swap_remove(K, b_old, partner)
                             zslot = partner if p == b_old - 1 else p   # where z ended up
                             _set_kernel_row(P, SV, K, b, zslot)
+                            st.kernel_evaluations += b - 1    # the new row of K for z
                 elapsed = _now() - start
                 st.maintenance_seconds += elapsed
                 if P.maint == MAINT_MERGE:
@@ -377,12 +411,14 @@ cdef int _bsgd_pass(const Params* P, State* st,
 
     st.b = b
     st.t = t
+    st.appends_since_refresh = appends_since_refresh
     return ERR_NONE
 
 
 def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
          maintenance, kernel, gamma, degree, coef0, merge_eps, projection_ridge,
-         fit_bias, sv=None, alpha=None, bias=None, t0=0, merge_solver="gss", merge_compare=False):
+         fit_bias, sv=None, alpha=None, bias=None, t0=0, merge_solver="gss", merge_compare=False,
+         sample_weight=None):
     """One pass of BSGD (Algorithm 1) over the examples ``X[order]``.
 
     Same parameters and result as :func:`refsvm.bsgd.bsgd` (see there).
@@ -396,6 +432,7 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
         eta=eta, radius=radius, maintenance=maintenance, kernel=kernel, gamma=gamma, degree=degree,
         coef0=coef0, merge_eps=merge_eps, projection_ridge=projection_ridge, merge_solver=merge_solver,
         sv=sv, alpha=alpha, bias=bias, t0=t0)
+    sample_weight = check_sample_weight(sample_weight, X.shape[0])
     order = np.array(order, dtype=np.int64, copy=True, order="C")
     if X.ndim != 2:
         raise ValueError(f"X must be a 2-D array, got shape {X.shape}")
@@ -457,9 +494,16 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
     P.refresh_every = _refresh_every if _refresh_every > 0 else max(P.budget, 1)
     P.refine_steps = _refine_steps
     P.keep_K = P.keep_Kinv or P.lr == LR_PERCEPTRON
+    cdef const double[::1] swv
+    P.sample_weight = NULL
+    if sample_weight is not None and sample_weight.shape[0] > 0:
+        swv = sample_weight                                   # kept alive until the pass ends
+        P.sample_weight = &swv[0]
 
-    # The model M: room for B + 1 SVs; the first b rows are in use.
-    cdef Py_ssize_t cap = P.budget + 1, d = P.d, c = P.c
+    # The model M: room for min(B, n_sv + n_steps) + 1 SVs (b can never exceed n_sv + n_steps,
+    # so a huge budget costs nothing up front); the first b rows are in use.
+    cdef Py_ssize_t n_sv0 = len(sv) if sv is not None else 0
+    cdef Py_ssize_t cap = min(P.budget, n_sv0 + P.n_steps) + 1, d = P.d, c = P.c
     SV = np.zeros((cap, d))
     A = np.zeros((cap, c))
     st.b = 0                                                  # Alg. 1, line 2: b = 0, w_1 = 0
@@ -477,6 +521,8 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
     st.merge_seconds = 0.0
     st.kinv_refreshes = 0
     st.kinv_append_failures = 0
+    st.kernel_evaluations = 0
+    st.appends_since_refresh = 0
 
     # b never exceeds min(B + 1, len(sv) + n_steps): size the O(B^2) matrices accordingly
     kdim = min(cap, st.b + P.n_steps + 1) if P.keep_K else 1
@@ -512,7 +558,18 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
     cdef int[::1] ipivv = ipiv
     cdef int info = 0
     cdef Py_ssize_t j
-    if P.keep_K and st.b > 0:                                 # continuing from a model
+    cdef bint reuse_k = False
+    settings = (P.kernel, P.gamma, P.degree, P.coef0, P.ridge, P.refresh_every, P.keep_Kinv)
+    entry = _continuations.get(id(sv)) if (P.keep_K and st.b > 0) else None
+    if entry is not None and entry[0]() is sv:
+        _, c_sv, c_k, c_kinv, c_appends, c_settings = entry
+        if c_settings == settings and c_sv.shape == (st.b, d) and np.array_equal(c_sv, SV[:st.b]):
+            K[:st.b, :st.b] = c_k                             # continue the kept K (and inverse)
+            if P.keep_Kinv:
+                Kinv[:st.b, :st.b] = c_kinv
+            st.appends_since_refresh = c_appends
+            reuse_k = True
+    if P.keep_K and st.b > 0 and not reuse_k:                 # continuing from a model
         with nogil:
             for j in range(st.b):
                 _set_kernel_row(&P, SVv, Kv, st.b, j)
@@ -560,10 +617,17 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
         "gradient_error_sum": float(st.gradient_error_sum),
         "maintenance_seconds": float(st.maintenance_seconds),
         "merge_seconds": float(st.merge_seconds),
+        "kernel_evaluations": int(st.kernel_evaluations),
     }
     if P.compare:
         trace["compare_same_decision"] = cmp_same[:ne].astype(bool)
         trace["compare_wd_factor"] = cmp_factor[:ne].copy()
         trace["compare_wd"] = cmp_wd[:ne].copy()
     b = st.b
-    return BSGDResult(sv=SV[:b].copy(), alpha=A[:b].copy(), bias=w0c, t=int(st.t), trace=trace)
+    sv_out = SV[:b].copy()
+    if P.keep_K and b > 0:
+        key = id(sv_out)
+        _continuations[key] = (weakref.ref(sv_out, lambda _, key=key: _forget(key)), sv_out.copy(),
+                               K[:b, :b].copy(), Kinv[:b, :b].copy() if P.keep_Kinv else None,
+                               st.appends_since_refresh, settings)
+    return BSGDResult(sv=sv_out, alpha=A[:b].copy(), bias=w0c, t=int(st.t), trace=trace)

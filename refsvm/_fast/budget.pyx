@@ -14,7 +14,7 @@ core (declared in ``budget.pxd``) that :mod:`refsvm._fast.bsgd` calls directly.
 
 Floating-point fidelity to the reference (what makes the discrete decisions
 agree): sums over features and classes follow numpy's pairwise order,
-``np.dot`` over the classes is mirrored by a sequential fused multiply-add,
+dot products over the classes are sequential sums (``seq_dot`` = the reference's ``class_dot``),
 ``(1 - h)^2`` is ``(1 - h) * (1 - h)`` in both paths, and every ``kappa``
 power is ``exp(a * log_kappa)`` with libm's ``exp`` (as ``math.exp``).  The
 golden-section search makes exactly the reference's comparisons, so ``h`` and
@@ -37,7 +37,7 @@ import numpy as np
 from libc.math cimport exp, fabs, sqrt, INFINITY
 from libc.string cimport memcpy
 
-from refsvm._fast.kernels cimport (KERNEL_RBF, blas_small_dot, kernel_code, kernel_self,
+from refsvm._fast.kernels cimport (KERNEL_RBF, seq_dot, kernel_code, kernel_self,
                                    kernel_value, pw_dot, pw_sq_dist, pw_sq_sum)
 from refsvm._fast.lookup cimport (SOLVER_LOOKUP_H, bilinear_ptr, lookup_h_c, merge_pair_lookup_c,
                                   merge_wd_lookup_c, relative_weight)
@@ -105,7 +105,7 @@ cdef double c_merge_objective(double h, const double* am, const double* an, Py_s
     cdef Py_ssize_t r
     for r in range(c):
         az[r] = am[r] * km + an[r] * kn
-    return blas_small_dot(az, az, c)
+    return seq_dot(az, az, c)
 
 
 cdef double _gss_merge(double lo, double hi, double eps, const double* am, const double* an,
@@ -152,8 +152,8 @@ cdef double c_merge_pair(const double* am, const double* an, Py_ssize_t c, doubl
     for r in range(c):
         az[r] = am[r] * km + an[r] * kn                         # eq. 19: alpha_z
     kappa = exp(log_kappa)
-    wd = ((blas_small_dot(am, am, c) + blas_small_dot(an, an, c))
-          + (2.0 * kappa) * blas_small_dot(am, an, c)) - blas_small_dot(az, az, c)
+    wd = ((seq_dot(am, am, c) + seq_dot(an, an, c))
+          + (2.0 * kappa) * seq_dot(am, an, c)) - seq_dot(az, az, c)
     h_out[0] = h
     if 0.0 > wd:
         wd = 0.0
@@ -392,7 +392,7 @@ cdef int c_maintain_projection_solve(double[:, ::1] SV, double[:, ::1] alpha, Py
         oi = i if i < p else i + 1
         for r in range(c):
             alpha[oi, r] += rhs[i] * alpha[p, r]
-    wd = pw_sq_sum(&alpha[p, 0], c) * (k_pp - (blas_small_dot(&rhs[m], &rhs[0], m) if m > 0 else 0.0))  # eq. 15
+    wd = pw_sq_sum(&alpha[p, 0], c) * (k_pp - (seq_dot(&rhs[m], &rhs[0], m) if m > 0 else 0.0))  # eq. 15
     wd_out[0] = 0.0 if 0.0 > wd else wd
     return 0
 

@@ -14,9 +14,12 @@ ulp (numpy uses its own SIMD ``exp``; :func:`kernel_row_into` uses the
 vectorised ``exp`` of the C block below, :func:`kernel_value` libm's, and so
 does everything whose result decides a tie: the merging objective).
 
-``numpy.dot`` of two 1-D float64 vectors shorter than 16 (OpenBLAS ``ddot``)
-is a sequential fused multiply-add from 0; :func:`blas_small_dot` reproduces it
-(the merging objective over the classes uses it).
+Dot products over the classes (the merging objective, its weight
+degradation) are plain sequential sums from 0 in both paths:
+:func:`seq_dot` here, ``refsvm.budget.class_dot`` in the reference (not
+``numpy.dot``, whose BLAS kernel, with or without fused multiply-add, depends
+on the machine).  setup.py compiles with ``-ffp-contract=off`` so the C
+compiler never fuses ``s + a * b`` either.
 
 ``x ** 2`` in Python calls libm's ``pow``, which does not always round like
 ``x * x``; :func:`libm_pow` calls libm's ``pow`` through a volatile pointer so
@@ -25,7 +28,7 @@ that the C compiler cannot replace ``pow(x, 2.0)`` by ``x * x``, and
 rare cases where it can differ from ``u * u`` (see the C comment).
 """
 
-from libc.math cimport exp, fma
+from libc.math cimport exp
 
 cdef enum:
     KERNEL_RBF = 0
@@ -278,15 +281,12 @@ cdef inline double pw_sq_sum(const double* a, Py_ssize_t n) noexcept nogil:
     return pw_dot(a, a, n)
 
 
-cdef inline double blas_small_dot(const double* a, const double* b, Py_ssize_t n) noexcept nogil:
-    """``np.dot(a, b)`` for short vectors: sequential fused multiply-add from 0."""
-    cdef double s
+cdef inline double seq_dot(const double* a, const double* b, Py_ssize_t n) noexcept nogil:
+    """``sum a[i] * b[i]`` added in index order from 0 (``refsvm.budget.class_dot``)."""
+    cdef double s = 0.0
     cdef Py_ssize_t i
-    if n == 1:
-        return a[0] * b[0]            # fma(a, b, 0) == a * b
-    s = 0.0
     for i in range(n):
-        s = fma(a[i], b[i], s)
+        s = s + a[i] * b[i]
     return s
 
 

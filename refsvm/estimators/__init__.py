@@ -4,6 +4,8 @@
   labels, random generator, fit / partial_fit, prediction, save / load);
 * :mod:`refsvm.estimators.bsgd` -- :class:`BudgetedSVC` (BSGD, Wang, Crammer and
   Vucetic 2012);
+* :mod:`refsvm.estimators.sbp` -- :class:`SBPClassifier` (SBP, Cotter,
+  Shalev-Shwartz and Srebro 2012);
 * :mod:`refsvm.estimators.online` -- :class:`OnlineKernelClassifier` (the classic
   online baselines: Perceptron, OGD, RBP, Forgetron, Projectron(++), BPA-S, BOGD).
 
@@ -13,5 +15,6 @@ The public face is :mod:`refsvm` itself (``from refsvm import BudgetedSVC``).
 from ._base import BudgetedClassifierBase
 from .bsgd import BudgetedSVC
 from .online import OnlineKernelClassifier
+from .sbp import SBPClassifier
 
-__all__ = ["BudgetedClassifierBase", "BudgetedSVC", "OnlineKernelClassifier"]
+__all__ = ["BudgetedClassifierBase", "BudgetedSVC", "SBPClassifier", "OnlineKernelClassifier"]

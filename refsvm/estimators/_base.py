@@ -12,7 +12,14 @@ the others:
   here, never inside an algorithm);
 * ``fit`` (``epochs`` passes) and ``partial_fit`` (one pass, continuing the
   model, the step counter ``t_`` and the generator);
-* prediction, decision values, save and load.
+* prediction, decision values, save and load (with every hyper-parameter,
+  the class name and the library version);
+* ``gamma="scale"`` / ``"auto"`` resolved into ``gamma_`` (:meth:`_resolve_gamma`);
+* progress lines for ``verbose >= 1`` (:meth:`_run_pass`, :mod:`refsvm.progress`);
+* ``sample_weight`` / ``class_weight`` (:meth:`_sample_weights`) for algorithms
+  that take weights (``_supports_sample_weight = True``).
+
+See "How a new estimator gets these features" in DESIGN.md.
 
 A solver's estimator subclasses :class:`BudgetedClassifierBase` and supplies
 ``_algorithm_params()`` (validated keyword arguments of its algorithm
@@ -21,16 +28,22 @@ storing model and trace) and, if needed, ``_check_solver_classes`` and
 ``_initial_state``.
 """
 
+import dataclasses
+import numbers
 import re
+import warnings
 from contextlib import contextmanager
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import assert_all_finite, column_or_1d
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.class_weight import compute_class_weight
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from ..model import BudgetedModel
+from ..progress import PassProgress, chunk_size, merge_traces
+from ..validation import check_gamma, check_int
 
 __all__ = ["BudgetedClassifierBase"]
 
@@ -49,6 +62,19 @@ def _naming(name):
         if re.search(rf"\b{re.escape(name)}\b", message):
             raise
         raise ValueError(f"Invalid {name}: {message}") from exc
+
+
+def _variance(X, rows=None):
+    """``X.var()`` (all entries) without a temporary copy of ``X``: blocks of rows."""
+    if X.size == 0:
+        return 0.0
+    rows = rows or max(1, 2 ** 20 // max(X.shape[1], 1))
+    mean = float(X.mean())
+    total = 0.0
+    for start in range(0, X.shape[0], rows):
+        block = X[start:start + rows] - mean
+        total += float(np.einsum("ij,ij->", block, block))
+    return total / X.size
 
 
 class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
@@ -128,7 +154,7 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
 
     # ----------------------------------------------------------------- training
 
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Train from scratch: ``epochs`` passes over ``(X, y)`` in random order.
 
         Parameters
@@ -137,6 +163,10 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
             Training examples (sparse input is densified).
         y : array-like of shape (n_samples,)
             Class labels (at least two distinct values; any sortable type).
+        sample_weight : array-like of shape (n_samples,), default=None
+            Weights (>= 0) of the examples, multiplied by the ``class_weight``
+            of their class: a weight scales the example's loss, hence its
+            step (see the estimator's ``class_weight``).  ``None``: all 1.
 
         Returns
         -------
@@ -144,6 +174,7 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
             The fitted estimator.
         """
         params = self._algorithm_params()
+        self._check_verbose()
         X, y = self._check_X_y(X, y, reset=True)
         classes = np.unique(y)
         if classes.size < 2:
@@ -152,16 +183,22 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
             )
         self._check_solver_classes(params, classes)
         self.classes_ = classes
+        self.gamma_ = self._resolve_gamma(X)
+        params = self._with_fitted_params(params)
+        weights = self._sample_weights(X, y, sample_weight, partial=False)
+        if weights is not None:
+            params["sample_weight"] = weights
         y_internal = self._internal_labels(y)
         self._rng = self._make_rng()
         self.t_ = 0
         self.trace_ = []
         state = self._initial_state()
-        for _ in range(self.epochs):
+        for epoch in range(self.epochs):
+            self._progress_label = f"epoch {epoch + 1}/{self.epochs}"
             state = self._one_pass(X, y_internal, params, state)
         return self
 
-    def partial_fit(self, X, y, classes=None):
+    def partial_fit(self, X, y, classes=None, sample_weight=None):
         """One pass over ``(X, y)`` in random order, continuing the current model.
 
         The step counter ``t_`` and the random generator continue from the
@@ -179,6 +216,10 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
             All the classes that can occur.  Required on the first call (the
             number of classes fixes the model's shape); optional afterwards,
             where it must agree with ``classes_``.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Weights of the examples (see :meth:`fit`); ``class_weight="balanced"``
+            is refused here (the class frequencies of one batch are not those
+            of the data: pass a dict).
 
         Returns
         -------
@@ -186,6 +227,7 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
             The updated estimator.
         """
         params = self._algorithm_params()
+        self._check_verbose()
         first = not hasattr(self, "model_")  # (a failed fit may have set classes_ only)
         if first:
             if classes is None:
@@ -220,14 +262,129 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
             )
         if first:
             self.classes_ = classes
+            self.gamma_ = self._resolve_gamma(X)
             self._rng = self._make_rng()
             self.t_ = 0
             self.trace_ = []
             state = self._initial_state()
         else:
             state = self._current_state()
+        params = self._with_fitted_params(params)
+        self._progress_label = f"partial_fit (pass {len(self.trace_) + 1})"
+        weights = self._sample_weights(X, y, sample_weight, partial=True)
+        if weights is not None:
+            params["sample_weight"] = weights
         self._one_pass(X, self._internal_labels(y), params, state)
         return self
+
+    # ------------------------------------------------------------------ progress
+
+    def _check_verbose(self):
+        """``verbose`` (an int >= 0; estimators without the parameter count as 0)."""
+        return check_int(getattr(self, "verbose", 0), "verbose", 0)
+
+    def _run_pass(self, order, run_chunk):
+        """Run one pass over ``order`` through ``run_chunk``; report progress if verbose.
+
+        ``run_chunk(sub_order)`` calls the algorithm once on ``sub_order`` (a
+        contiguous piece of ``order``), continuing from the model and step
+        counter of the previous call, stores the new model, and returns
+        ``(trace, n_sv)``: the algorithm's trace of that call (with at least
+        ``n_steps`` and ``mistakes``; ``maint_step`` or ``n_maintenance`` for
+        the maintenance count) and the number of support vectors after it.
+
+        ``verbose=0``: one call with the whole ``order``.  ``verbose >= 1``:
+        chunks of :func:`refsvm.progress.chunk_size` steps, a progress line
+        after each (:class:`refsvm.progress.PassProgress`), and the chunks'
+        traces merged by :func:`refsvm.progress.merge_traces`.  Returns the
+        trace of the pass.
+        """
+        verbose = self._check_verbose()
+        n = len(order)
+        if verbose == 0:
+            trace, _ = run_chunk(order)
+            return trace
+        progress = PassProgress(type(self).__name__, getattr(self, "_progress_label", "pass"), n)
+        size = chunk_size(n, verbose)
+        traces, offsets = [], []
+        for start in range(0, max(n, 1), size):
+            trace, n_sv = run_chunk(order[start:start + size])
+            traces.append(trace)
+            offsets.append(start)
+            progress.update(trace, n_sv)
+        progress.finish()
+        return merge_traces(traces, offsets)
+
+    # ------------------------------------------------------------------ weights
+
+    #: Whether the algorithm function takes ``sample_weight`` (set True in subclasses whose
+    #: algorithm does; weights are then handed to ``_one_pass`` as ``params["sample_weight"]``).
+    _supports_sample_weight = False
+
+    def _sample_weights(self, X, y, sample_weight, partial):
+        """Per-example weights ``sample_weight * class_weight[y]`` (float64), or None for none."""
+        class_weight = getattr(self, "class_weight", None)
+        if sample_weight is None and class_weight is None:
+            return None
+        if not self._supports_sample_weight:
+            raise ValueError(
+                f"{type(self).__name__} does not support sample_weight / class_weight"
+            )
+        weights = np.ones(X.shape[0])
+        if sample_weight is not None:
+            with _naming("sample_weight"):
+                weights = _check_sample_weight(sample_weight, X, dtype=np.float64,
+                                               ensure_non_negative=True).copy()
+        if class_weight is not None:
+            if isinstance(class_weight, str) and class_weight == "balanced" and partial:
+                raise ValueError(
+                    "class_weight='balanced' is not supported by partial_fit (one batch does "
+                    "not give the class frequencies); pass a dict, e.g. from "
+                    "sklearn.utils.class_weight.compute_class_weight on all the labels"
+                )
+            if not (class_weight == "balanced" if isinstance(class_weight, str)
+                    else isinstance(class_weight, dict)):
+                raise ValueError(
+                    f"class_weight must be None, 'balanced' or a dict {{class: weight}}; "
+                    f"got {class_weight!r}"
+                )
+            if isinstance(class_weight, dict):
+                for label, value in class_weight.items():
+                    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real) \
+                            or not np.isfinite(value) or value < 0:
+                        raise ValueError(
+                            f"class_weight[{label!r}] must be a finite number >= 0; got {value!r}"
+                        )
+            with _naming("class_weight"):
+                per_class = compute_class_weight(class_weight, classes=self.classes_, y=y)
+            weights *= per_class[np.searchsorted(self.classes_, y)]
+        return weights
+
+    # ------------------------------------------------------------ kernel width
+
+    def _resolve_gamma(self, X):
+        """The numeric kernel width ``gamma_`` for the training matrix ``X`` (dense).
+
+        ``gamma="scale"``: ``1 / (n_features * X.var())`` (``X.var()`` over
+        all entries of the densified training matrix, as scikit-learn's
+        ``SVC``; 1.0 when ``X.var() == 0``); ``"auto"``: ``1 / n_features``;
+        a number: itself.  Resolved once, by :meth:`fit` or the first
+        :meth:`partial_fit`; later ``partial_fit`` calls keep it.
+        """
+        gamma = check_gamma(self.gamma)
+        if gamma == "scale":
+            var = _variance(X)
+            return 1.0 / (X.shape[1] * var) if var != 0.0 else 1.0
+        if gamma == "auto":
+            return 1.0 / X.shape[1]
+        return gamma
+
+    def _with_fitted_params(self, params):
+        """The algorithm's keyword arguments with the fitted values (``gamma`` -> ``gamma_``)."""
+        params = dict(params)
+        if "gamma" in params:
+            params["gamma"] = self.gamma_
+        return params
 
     # ----------------------------------------------------------------- labels
 
@@ -241,7 +398,7 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
 
     def _set_model(self, sv, alpha, bias):
         self.model_ = BudgetedModel(
-            support_vectors=sv, coef=alpha, kernel=self.kernel, gamma=float(self.gamma),
+            support_vectors=sv, coef=alpha, kernel=self.kernel, gamma=float(self.gamma_),
             degree=int(self.degree), coef0=float(self.coef0), bias=bias, classes=self.classes_,
         )
         self.support_vectors_ = self.model_.support_vectors
@@ -293,10 +450,15 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
     # ---------------------------------------------------------------- save/load
 
     def save(self, path):
-        """Write the fitted model to ``path`` (``.npz``; see :meth:`refsvm.model.BudgetedModel.save`).
+        """Write the fitted model and every hyper-parameter to ``path`` (``.npz``).
 
-        Only the model is stored (support vectors, coefficients, bias, kernel
-        parameters and classes), not the training hyper-parameters or state.
+        The file holds the model (support vectors, coefficients, bias, kernel
+        parameters with the fitted ``gamma_``, classes), the estimator's class
+        name, ``get_params()`` as a JSON string (no pickle) and the version of
+        refsvm (see :meth:`refsvm.model.BudgetedModel.save`).  A
+        ``random_state`` that is a ``numpy.random.Generator`` cannot be
+        stored: it is saved as ``None`` (with a warning).  The training state
+        (``t_``, the generator) is not stored.
 
         Parameters
         ----------
@@ -304,28 +466,40 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
             Destination file (numpy appends ``.npz`` when missing).
         """
         check_is_fitted(self)
-        self.model_.save(path)
+        params = self.get_params(deep=False)
+        state = params.get("random_state")
+        if state is not None and not isinstance(state, (numbers.Integral, np.integer)):
+            warnings.warn(
+                f"random_state={state!r} cannot be stored in a model file; it is saved as None",
+                UserWarning, stacklevel=2,
+            )
+            params["random_state"] = None
+        dataclasses.replace(self.model_, params=params, estimator=type(self).__name__).save(path)
 
     @classmethod
-    def load(cls, path, backend="fast"):
+    def load(cls, path, backend=None):
         """Make a fitted estimator from a model file written by :meth:`save`.
 
-        The estimator predicts exactly as the saved one.  Its kernel
-        parameters (``kernel``, ``gamma``, ``degree``, ``coef0``) are those of
-        the model; the other hyper-parameters are the defaults (adjusted by
-        the subclass's ``_params_from_model``), since the file does not store
-        them.  ``t_`` is ``None``: :meth:`partial_fit` refuses
-        to continue a loaded model (:meth:`fit` trains a new one).  Class
-        labels of ``object`` dtype come back as strings.
+        The estimator predicts exactly as the saved one and has the saved
+        hyper-parameters, checked as on construction (the estimator's own
+        validation runs: an invalid value in the file raises ValueError
+        naming the parameter and the file).  :meth:`fit` on it trains with
+        these parameters.  Files without parameters (written by
+        :meth:`refsvm.model.BudgetedModel.save` or by refsvm before 0.1.0
+        recorded them) give the defaults, with the model's kernel parameters
+        (adjusted by the subclass's ``_params_from_model``).  ``t_`` is
+        ``None``: :meth:`partial_fit` refuses to continue a loaded model
+        (:meth:`fit` trains a new one).  Class labels of ``object`` dtype
+        come back as strings.
 
         Parameters
         ----------
         path : str or path-like
             A ``.npz`` file written by :meth:`save` or
             :meth:`refsvm.model.BudgetedModel.save`.
-        backend : {"fast", "python"}, default="fast"
-            Backend of the returned estimator (used for prediction: the
-            kernel values of the two backends agree to rounding).
+        backend : {"fast", "python"} or None, default=None
+            Backend of the returned estimator; ``None`` keeps the saved one
+            (``"fast"`` for files without parameters).
 
         Returns
         -------
@@ -333,16 +507,55 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
             A fitted estimator.
         """
         model = BudgetedModel.load(path)
-        est = cls(backend=backend, **cls._params_from_model(model))
+        if model.params is None:
+            params = dict(cls._params_from_model(model), backend=backend or "fast")
+        else:
+            params = cls._checked_saved_params(model, path)
+            if backend is not None:
+                params["backend"] = backend
+        est = cls(**params)
+        try:
+            est._algorithm_params()  # the estimator's own checks, as in fit
+        except ValueError as exc:
+            raise ValueError(f"{path}: invalid parameter in the model file: {exc}") from exc
         est.classes_ = np.asarray(model.classes)
         est.n_features_in_ = model.support_vectors.shape[1]
         est.model_ = model
         est.support_vectors_ = model.support_vectors
         est.alpha_ = model.coef
         est.bias_ = model.bias
+        est.gamma_ = float(model.gamma)
         est.t_ = None
         est.trace_ = []
         return est
+
+    @classmethod
+    def _checked_saved_params(cls, model, path):
+        """The saved ``get_params()``: same estimator class, known names, kernel as the model's."""
+        if model.estimator != cls.__name__:
+            raise ValueError(
+                f"{path}: the file holds a {model.estimator} model; load it with "
+                f"{model.estimator}.load, not {cls.__name__}.load"
+            )
+        params = dict(model.params)
+        unknown = sorted(set(params) - set(cls._get_param_names()))
+        if unknown:
+            raise ValueError(
+                f"{path}: parameters {unknown} of the file are unknown to {cls.__name__} of this "
+                f"refsvm (file written by refsvm {model.version})"
+            )
+        for name in ("kernel", "degree", "coef0"):
+            if name in params and params[name] != getattr(model, name):
+                raise ValueError(
+                    f"{path}: parameter {name}={params[name]!r} disagrees with the model's "
+                    f"{name}={getattr(model, name)!r}"
+                )
+        gamma = params.get("gamma")
+        if gamma is not None and not isinstance(gamma, str) and gamma != model.gamma:
+            raise ValueError(
+                f"{path}: parameter gamma={gamma!r} disagrees with the model's gamma={model.gamma!r}"
+            )
+        return params
 
     @classmethod
     def _params_from_model(cls, model):

@@ -16,7 +16,7 @@ import numbers
 import numpy as np
 
 from ..backend import BACKENDS, get_module
-from ..validation import check_budget, check_int, check_option, check_positive
+from ..validation import check_budget, check_gamma, check_int, check_option, check_positive
 from ._base import BudgetedClassifierBase
 
 __all__ = ["BudgetedSVC"]
@@ -56,10 +56,15 @@ class BudgetedSVC(BudgetedClassifierBase):
         in terms of LIBSVM's C).  Must be > 0 for ``"pegasos"`` and
         ``"norma"``.  The margin perceptron has no regulariser (the update
         uses lambda = 0); there ``lam`` only sets the default ``radius``.
-    gamma : float, default=1.0
+    gamma : {"scale", "auto"} or float, default="scale"
         Kernel width: the Gaussian kernel is
         ``k(x, x') = exp(-gamma ||x - x'||^2)`` (the paper's sigma); the
-        polynomial kernel is ``(gamma x.x' + coef0) ** degree``.  Must be > 0.
+        polynomial kernel is ``(gamma x.x' + coef0) ** degree``.  A number
+        must be > 0.  ``"scale"`` (scikit-learn's ``SVC`` default) uses
+        ``1 / (n_features * X.var())`` with ``X.var()`` the variance of all
+        entries of the (densified) training matrix (1.0 if it is 0);
+        ``"auto"`` uses ``1 / n_features``.  The value used is ``gamma_``,
+        fixed by :meth:`fit` or the first :meth:`partial_fit`.
     kernel : {"rbf", "linear", "poly"}, default="rbf"
         Kernel function (:mod:`refsvm.kernels`).  ``maintenance="merge"``
         requires ``"rbf"``.
@@ -120,6 +125,24 @@ class BudgetedSVC(BudgetedClassifierBase):
         examples in the order ``rng.permutation(n)``, drawn anew for every
         epoch.  :meth:`partial_fit` keeps ``rng`` between calls.  An int gives
         reproducible results; a ``Generator`` is used (and advanced) as is.
+    verbose : int, default=0
+        ``0``: silent.  ``1``: a progress line on ``sys.stderr`` at the end of
+        every pass (epoch or :meth:`partial_fit` call) and, on passes of more
+        than 1,000 examples, about every 10 % of the pass: examples per second,
+        support vectors, budget maintenance events and the online error so far
+        (:mod:`refsvm.progress`).  ``2``: about every 1 %.  The pass is then
+        computed in pieces (one call of the algorithm per piece, continuing
+        the model): same model, see DESIGN.md.
+    class_weight : dict, "balanced" or None, default=None
+        Weight of each class: ``{label: weight}``, ``"balanced"``
+        (``n_samples / (n_classes * numpy.bincount(y))``, from the data of
+        :meth:`fit`; refused by :meth:`partial_fit`) or ``None`` (all 1).
+        Multiplies the ``sample_weight`` of :meth:`fit` / :meth:`partial_fit`.
+        The weight ``s_t`` of an example scales its loss, hence its step:
+        Alg. 1, line 7 adds the support vector with ``beta_t = s_t eta_t y_t``
+        (multi-class: ``+-s_t eta_t``), and an example of weight 0 adds
+        nothing (see :func:`refsvm.bsgd.bsgd`).  For imbalanced data
+        (ijcnn1, w8a) ``"balanced"`` trades accuracy for balanced accuracy.
 
     Attributes
     ----------
@@ -135,6 +158,9 @@ class BudgetedSVC(BudgetedClassifierBase):
         The coefficients of the kernel expansion, ``c = 1`` for binary
         problems and ``c = n_classes`` otherwise:
         ``f^(i)(x) = sum_j alpha_[j, i] k(support_vectors_[j], x) + bias_[i]``.
+    gamma_ : float
+        The kernel width used (``gamma`` resolved from the training data
+        when it is ``"scale"`` or ``"auto"``); saved with the model.
     bias_ : ndarray of shape (c,)
         The bias (zero unless ``fit_bias=True``).
     model_ : refsvm.model.BudgetedModel
@@ -196,11 +222,13 @@ class BudgetedSVC(BudgetedClassifierBase):
     (50, 2)
     """
 
+    _supports_sample_weight = True  # bsgd takes sample_weight
+
     def __init__(
         self,
         budget=100,
         lam=1e-4,
-        gamma=1.0,
+        gamma="scale",
         kernel="rbf",
         degree=3,
         coef0=0.0,
@@ -215,6 +243,8 @@ class BudgetedSVC(BudgetedClassifierBase):
         epochs=1,
         backend="fast",
         random_state=None,
+        verbose=0,
+        class_weight=None,
     ):
         self.budget = budget
         self.lam = lam
@@ -233,6 +263,8 @@ class BudgetedSVC(BudgetedClassifierBase):
         self.epochs = epochs
         self.backend = backend
         self.random_state = random_state
+        self.verbose = verbose
+        self.class_weight = class_weight
 
     # ------------------------------------------------------------------ checks
 
@@ -270,7 +302,7 @@ class BudgetedSVC(BudgetedClassifierBase):
             radius=float(radius),
             maintenance=maintenance,
             kernel=kernel,
-            gamma=check_positive(self.gamma, "gamma"),
+            gamma=check_gamma(self.gamma),
             degree=check_int(self.degree, "degree", 1),
             coef0=float(self.coef0),
             merge_eps=check_positive(self.merge_eps, "merge_eps"),
@@ -301,15 +333,27 @@ class BudgetedSVC(BudgetedClassifierBase):
         return params
 
     def _one_pass(self, X, y, params, state):
-        """Call ``bsgd`` once over ``rng.permutation(n)``; store the model and trace."""
+        """Run ``bsgd`` over ``rng.permutation(n)`` (in chunks when verbose); store model and trace."""
         bsgd = get_module("bsgd", self.backend).bsgd
         order = self._rng.permutation(X.shape[0]).astype(np.int64)
-        sv, alpha, bias = state
-        result = bsgd(
-            X, y, order, n_classes=self.classes_.size, sv=sv, alpha=alpha, bias=bias,
-            t0=self.t_, **params,
-        )
-        trace = dict(result.trace)
+        model = list(state)
+
+        def run_chunk(sub_order):
+            sv, alpha, bias = model
+            Xc, yc, oc, kw = X, y, sub_order, params
+            if len(sub_order) < len(order):  # a chunk: validate its rows only, not all of X
+                Xc, yc, oc = X[sub_order], y[sub_order], np.arange(len(sub_order), dtype=np.int64)
+                if params.get("sample_weight") is not None:
+                    kw = dict(params, sample_weight=params["sample_weight"][sub_order])
+            result = bsgd(
+                Xc, yc, oc, n_classes=self.classes_.size, sv=sv, alpha=alpha, bias=bias,
+                t0=self.t_, **kw,
+            )
+            model[:] = result.sv, result.alpha, result.bias
+            self.t_ = int(result.t)
+            return result.trace, len(result.sv)
+
+        trace = dict(self._run_pass(order, run_chunk))
         n_steps = trace["n_steps"]
         trace["n_maintenance"] = int(len(trace["maint_step"]))
         trace["n_merges"] = int(np.count_nonzero(trace["maint_partner"] >= 0))
@@ -317,7 +361,6 @@ class BudgetedSVC(BudgetedClassifierBase):
         trace["online_error_rate"] = trace["mistakes"] / n_steps
         trace["mean_gradient_error"] = trace["gradient_error_sum"] / n_steps
         self.trace_.append(trace)
-        self.t_ = int(result.t)
-        self._set_model(result.sv, result.alpha, result.bias)
+        self._set_model(*model)
         return self.support_vectors_, self.alpha_, self.bias_
 

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..backend import BACKENDS, get_module
 from ..online import ALGORITHMS
-from ..validation import check_budget, check_int, check_option, check_positive
+from ..validation import check_budget, check_gamma, check_int, check_option, check_positive
 from ._base import BudgetedClassifierBase
 
 __all__ = ["OnlineKernelClassifier"]
@@ -51,9 +51,11 @@ class OnlineKernelClassifier(BudgetedClassifierBase):
         Projectrons ``None`` gives the paper's algorithm (size bounded through
         ``eta``) and an integer the fixed-budget variant of Lu et al.
         Ignored by ``"perceptron"`` and ``"ogd"``.
-    gamma : float, default=1.0
+    gamma : {"scale", "auto"} or float, default="scale"
         Kernel width, ``k(x, x') = exp(-gamma ||x - x'||^2)`` (Lu et al.'s
-        bandwidth sigma is ``gamma = 1 / (2 sigma^2)``); > 0.
+        bandwidth sigma is ``gamma = 1 / (2 sigma^2)``); a number > 0, or
+        ``"scale"`` (``1 / (n_features * X.var())``) / ``"auto"``
+        (``1 / n_features``), resolved into ``gamma_`` by :meth:`fit`.
     kernel : {"rbf", "linear", "poly"}, default="rbf"
     degree : int, default=3
     coef0 : float, default=0.0
@@ -71,6 +73,10 @@ class OnlineKernelClassifier(BudgetedClassifierBase):
     epochs : int, default=1
         Passes over the data in :meth:`fit` (the papers use one).
     backend : {"fast", "python"}, default="fast"
+    verbose : int, default=0
+        0: silent; 1 / 2: a progress line on stderr after every tenth /
+        hundredth of a pass (the pass runs in chunks that continue each other
+        exactly, so the model is the same).
     random_state : int, numpy.random.Generator or None, default=None
         :meth:`fit` makes ``rng = numpy.random.default_rng(random_state)`` and
         for every pass draws the visiting order ``rng.permutation(n)`` and
@@ -102,7 +108,7 @@ class OnlineKernelClassifier(BudgetedClassifierBase):
         self,
         algorithm="perceptron",
         budget=100,
-        gamma=1.0,
+        gamma="scale",
         kernel="rbf",
         degree=3,
         coef0=0.0,
@@ -112,6 +118,7 @@ class OnlineKernelClassifier(BudgetedClassifierBase):
         max_coef=10.0,
         epochs=1,
         backend="fast",
+        verbose=0,
         random_state=None,
     ):
         self.algorithm = algorithm
@@ -126,7 +133,43 @@ class OnlineKernelClassifier(BudgetedClassifierBase):
         self.max_coef = max_coef
         self.epochs = epochs
         self.backend = backend
+        self.verbose = verbose
         self.random_state = random_state
+
+    def fit(self, X, y):
+        """Train from scratch: ``epochs`` passes over ``(X, y)`` in random order.
+
+        The learners have no example weights (the papers' updates weight every
+        mistake alike), so there is no ``sample_weight``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Training examples (sparse input is densified).
+        y : array-like of shape (n_samples,)
+            Two class labels.
+
+        Returns
+        -------
+        self : OnlineKernelClassifier
+        """
+        return super().fit(X, y)
+
+    def partial_fit(self, X, y, classes=None):
+        """One pass over ``(X, y)`` in random order, continuing the model and the learner's state.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        classes : array-like of shape (2,), default=None
+            Required on the first call.
+
+        Returns
+        -------
+        self : OnlineKernelClassifier
+        """
+        return super().partial_fit(X, y, classes=classes)
 
     def _algorithm_params(self):
         algorithm = check_option(self.algorithm, "algorithm", ALGORITHMS)
@@ -136,7 +179,7 @@ class OnlineKernelClassifier(BudgetedClassifierBase):
         if isinstance(self.coef0, (bool, np.bool_)) or not isinstance(self.coef0, numbers.Real) \
                 or not np.isfinite(self.coef0):
             raise ValueError(f"coef0 must be a finite real number; got {self.coef0!r}")
-        common = dict(kernel=kernel, gamma=check_positive(self.gamma, "gamma"),
+        common = dict(kernel=kernel, gamma=check_gamma(self.gamma),
                       degree=check_int(self.degree, "degree", 1), coef0=float(self.coef0))
         if algorithm in ("perceptron",):
             return common
@@ -171,22 +214,34 @@ class OnlineKernelClassifier(BudgetedClassifierBase):
         return (self.support_vectors_, self.alpha_, getattr(self, "_learner_state", None))
 
     def _one_pass(self, X, y, params, state):
+        """One pass over ``rng.permutation(n)`` (uniforms ``rng.random(n)``), in chunks when verbose."""
         module = get_module("online", self.backend)
         name = "projectron" if self.algorithm == "projectron++" else self.algorithm
         learner = getattr(module, name)
         order = self._rng.permutation(X.shape[0]).astype(np.int64)
         uniforms = self._rng.random(X.shape[0])
-        sv, alpha, learner_state = state
-        if name in ("rbp", "bogd"):
-            result = learner(X, y, order, uniforms, sv=sv, alpha=alpha, t0=self.t_, state=learner_state, **params)
-        else:
-            result = learner(X, y, order, sv=sv, alpha=alpha, t0=self.t_, state=learner_state, **params)
-        trace = dict(result.trace)
-        trace["online_error_rate"] = trace["mistakes"] / trace["n_steps"]
+        current = list(state)          # sv, alpha, learner state
+        done = [0]                     # steps of this pass run so far (chunks are consecutive)
+
+        def run_chunk(sub_order):
+            sv, alpha, learner_state = current
+            Xc, yc, oc = X, y, sub_order
+            if len(sub_order) < len(order):      # a chunk: hand over its rows only
+                Xc, yc, oc = X[sub_order], y[sub_order], np.arange(len(sub_order), dtype=np.int64)
+            uc = uniforms[done[0]:done[0] + len(sub_order)]
+            kw = dict(params, sv=sv, alpha=alpha, t0=self.t_, state=learner_state)
+            result = learner(Xc, yc, oc, uc, **kw) if name in ("rbp", "bogd") else learner(Xc, yc, oc, **kw)
+            current[:] = result.sv, result.alpha, result.state
+            done[0] += len(sub_order)
+            self.t_ = int(result.t)
+            trace = dict(result.trace, n_maintenance=result.trace["removals"])
+            return trace, len(result.sv)
+
+        trace = dict(self._run_pass(order, run_chunk))
+        trace["online_error_rate"] = trace["mistakes"] / trace["n_steps"] if trace["n_steps"] else 0.0
         self.trace_.append(trace)
-        self.t_ = int(result.t)
-        self._learner_state = result.state
-        self._set_model(result.sv, result.alpha, result.bias)
+        self._learner_state = current[2]
+        self._set_model(current[0], current[1], np.zeros(1))
         return self.support_vectors_, self.alpha_, self._learner_state
 
     def __sklearn_tags__(self):

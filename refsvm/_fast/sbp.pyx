@@ -1,0 +1,436 @@
+# cython: language_level=3
+"""SBP: the kernelized Stochastic Batch Perceptron (compiled mirror of :mod:`refsvm.sbp`).
+
+Algorithms 1-3 of Appendix B of Cotter, Shalev-Shwartz, Srebro (2012): same
+functions, same signatures, same :class:`refsvm.sbp.SBPResult` and trace as
+the reference; see the reference module for the reading of the pseudo-code
+(sampling rule, the three-way partition, the pivot rule, Algorithm 3, the
+output when the water level is not positive).
+
+How (not what) differs:
+
+* The whole run is one ``nogil`` loop (:func:`_optimize_loop`) over buffers
+  allocated once: the partition works on a copy of the responses in a work
+  array, the kernel row of each iteration is written straight into a
+  preallocated row (or into its slot of the row cache) by the kernel cores of
+  :mod:`refsvm._fast.kernels` (``kernel_row_into``: squared distances in
+  numpy's pairwise order, vectorised ``exp``); no temporaries per iteration.
+* The partition, selection and gap sums are the reference's loops statement
+  for statement, so on the same responses both paths visit the same ranges
+  and compute bitwise the same water levels.  The responses themselves may
+  differ by rounding (the compiled ``exp`` is within 1 ulp of numpy's), so
+  agreement is asserted to a tolerance, and the sampled indices exactly.
+"""
+
+import numpy as np
+
+from refsvm.sbp import SBPResult, SBPState
+from refsvm.validation import check_responses, check_sbp_arguments
+
+from libc.math cimport INFINITY, sqrt
+from libc.stdint cimport int8_t, int64_t
+
+from refsvm._fast.kernels cimport kernel_code, kernel_row_into, kernel_self
+
+__all__ = ["find_gamma", "find_gamma_and_bias", "optimize"]
+
+
+# ----------------------------------------------------------------------------
+# partition (Algorithms 2 and 3)
+# ----------------------------------------------------------------------------
+
+cdef inline double _pivot(const double* C, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
+    """Median of C[lo], C[lo + (hi - lo) // 2], C[hi - 1] (as the reference)."""
+    cdef double a = C[lo], b = C[lo + (hi - lo) // 2], c = C[hi - 1]
+    # Python's min / max keep the first argument on ties
+    cdef double mn = b if b < a else a          # min(a, b)
+    cdef double mx = b if b > a else a          # max(a, b)
+    cdef double m2 = c if c < mx else mx        # min(max(a, b), c)
+    return m2 if m2 > mn else mn                # max(min(a, b), min(max(a, b), c))
+
+
+cdef inline void _partition(double* C, Py_ssize_t lo, Py_ssize_t hi,
+                            Py_ssize_t* lt_out, Py_ssize_t* gt_out) noexcept nogil:
+    """Three-way partition of C[lo:hi] in place (Dutch national flag, as the reference)."""
+    cdef double p = _pivot(C, lo, hi)
+    cdef Py_ssize_t lt = lo, i = lo, gt = hi
+    cdef double v
+    while i < gt:
+        v = C[i]
+        if v < p:
+            C[i] = C[lt]
+            C[lt] = v
+            lt += 1
+            i += 1
+        elif v > p:
+            gt -= 1
+            C[i] = C[gt]
+            C[gt] = v
+        else:
+            i += 1
+    lt_out[0] = lt
+    gt_out[0] = gt
+
+
+cdef inline void _select_count(double* C, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t count) noexcept nogil:
+    """C[lo:count] = the count - lo smallest of C[lo:hi], C[count - 1] their largest."""
+    cdef Py_ssize_t lt, gt
+    while True:
+        _partition(C, lo, hi, &lt, &gt)
+        if count <= lt:
+            hi = lt
+        elif count > gt:
+            lo = gt
+        else:
+            return
+
+
+cdef inline double _gap_sum(const double* C, Py_ssize_t lo, Py_ssize_t hi, double level) noexcept nogil:
+    cdef double s = 0.0
+    cdef Py_ssize_t j
+    for j in range(lo, hi):
+        s += level - C[j]
+    return s
+
+
+cdef double _find_gamma(double* C, Py_ssize_t n, double volume) noexcept nogil:
+    """Algorithm 2 on the work array C (partitioned in place)."""
+    cdef Py_ssize_t lower = 0, upper = n, lt, middle           # Alg. 2, line 1
+    cdef double lower_max = -INFINITY, lower_volume = 0.0      # Alg. 2, line 2
+    cdef double middle_max, middle_volume
+    while lower < upper:                                       # Alg. 2, line 3
+        _partition(C, lower, upper, &lt, &middle)              # Alg. 2, line 5
+        middle_max = C[lt]                                     # Alg. 2, line 6
+        middle_volume = 0.0                                    # Alg. 2, lines 7-8
+        if lower > 0:
+            middle_volume = lower_volume + <double> lower * (middle_max - lower_max)
+        middle_volume += _gap_sum(C, lower, middle, middle_max)
+        if middle_volume > volume:                             # Alg. 2, line 8
+            upper = lt                                         # Alg. 2, line 9
+        else:                                                  # Alg. 2, line 11
+            lower = middle
+            lower_max = middle_max
+            lower_volume = middle_volume
+    return (volume - lower_volume) / <double> lower + lower_max    # Alg. 2, line 12
+
+
+cdef void _find_gamma_and_bias(double* Cp, Py_ssize_t n_p, double* Cm, Py_ssize_t n_m, double volume,
+                               double* gamma_out, double* b_out, double* gp_out, double* gm_out) noexcept nogil:
+    """Algorithm 3 on the work arrays Cp = C^+ and Cm = C^- (partitioned in place)."""
+    cdef Py_ssize_t K = n_p if n_p < n_m else n_m
+    cdef Py_ssize_t lower = 0, upper, lt, middle, j
+    cdef double lower_max_p = -INFINITY, lower_max_m = -INFINITY
+    cdef double lower_volume_p = 0.0, lower_volume_m = 0.0
+    cdef double middle_max_p, middle_max_m, vp, vm, delta, delta_p, delta_m, gamma_p, gamma_m, mn
+    if n_p > K:
+        _select_count(Cp, 0, n_p, K)
+    if n_m > K:
+        _select_count(Cm, 0, n_m, K)
+    upper = K
+    while lower < upper:                                       # Alg. 3, line 7
+        _partition(Cp, lower, upper, &lt, &middle)             # partition C^+
+        _select_count(Cm, lower, upper, middle)                # same count in C^-
+        middle_max_p = Cp[lt]
+        middle_max_m = Cm[middle - 1]
+        vp = 0.0
+        vm = 0.0
+        if lower > 0:
+            vp = lower_volume_p + <double> lower * (middle_max_p - lower_max_p)
+            vm = lower_volume_m + <double> lower * (middle_max_m - lower_max_m)
+        vp += _gap_sum(Cp, lower, middle, middle_max_p)
+        vm += _gap_sum(Cm, lower, middle, middle_max_m)
+        if vp + vm > volume:                                   # Alg. 3, line 16
+            upper = middle - 1
+        else:
+            lower = middle
+            lower_max_p = middle_max_p
+            lower_volume_p = vp
+            lower_max_m = middle_max_m
+            lower_volume_m = vm
+    delta = (volume - lower_volume_p - lower_volume_m) / <double> lower     # Alg. 3, line 39
+    delta_p = delta                                                         # Alg. 3, line 40
+    if lower < n_p:
+        mn = Cp[lower]
+        for j in range(lower + 1, n_p):
+            if Cp[j] < mn:
+                mn = Cp[j]
+        if mn - lower_max_p < delta_p:
+            delta_p = mn - lower_max_p
+    delta_m = delta                                                         # Alg. 3, line 41
+    if lower < n_m:
+        mn = Cm[lower]
+        for j in range(lower + 1, n_m):
+            if Cm[j] < mn:
+                mn = Cm[j]
+        if mn - lower_max_m < delta_m:
+            delta_m = mn - lower_max_m
+    gamma_p = lower_max_p + 0.5 * (delta + delta_p - delta_m)              # Alg. 3, line 42
+    gamma_m = lower_max_m + 0.5 * (delta - delta_p + delta_m)
+    gamma_out[0] = 0.5 * (gamma_p + gamma_m)                                # Alg. 3, line 43
+    b_out[0] = 0.5 * (gamma_m - gamma_p)
+    gp_out[0] = gamma_p
+    gm_out[0] = gamma_m
+
+
+def find_gamma(c, volume):
+    """Water level gamma with ``sum_i max(0, gamma - c_i) = volume`` (Algorithm 2).
+
+    Same as :func:`refsvm.sbp.find_gamma`.
+    """
+    C, volume = check_responses(c, volume)
+    cdef double[::1] Cv = C
+    cdef double v = volume
+    cdef double g
+    with nogil:
+        g = _find_gamma(&Cv[0], Cv.shape[0], v)
+    return float(g)
+
+
+def find_gamma_and_bias(y, c, volume):
+    """Water level gamma and bias b of two basins (Algorithm 3).
+
+    Same as :func:`refsvm.sbp.find_gamma_and_bias`.
+    """
+    y, C, volume = check_responses(c, volume, y)
+    Cp = np.ascontiguousarray(C[y == 1])
+    Cm = np.ascontiguousarray(C[y == -1])
+    cdef double[::1] Cpv = Cp
+    cdef double[::1] Cmv = Cm
+    cdef double v = volume
+    cdef double g, b, gp, gm
+    with nogil:
+        _find_gamma_and_bias(&Cpv[0], Cpv.shape[0], &Cmv[0], Cmv.shape[0], v, &g, &b, &gp, &gm)
+    return float(g), float(b)
+
+
+# ----------------------------------------------------------------------------
+# Algorithm 1
+# ----------------------------------------------------------------------------
+
+cdef struct Stats:
+    long long t
+    double r2
+    long long kernel_evaluations
+    long long hits
+    long long misses
+    long long mistakes
+
+
+cdef void _optimize_loop(const double[:, ::1] X, const int64_t[::1] y, const double[::1] u,
+                         int kernel, double gamma, double degree, double coef0,
+                         double volume, double eta_0, bint fit_bias,
+                         double[::1] alpha, double[::1] c, double[::1] alpha_sum, double[::1] c_sum,
+                         double[::1] work, double[::1] work2, double[::1] row_buf,
+                         double[:, ::1] cache, int64_t[::1] slot_of, int64_t[::1] owner,
+                         int64_t[::1] stamp, Py_ssize_t capacity,
+                         int64_t[::1] sampled, double[::1] water_level, double[::1] bias_t,
+                         int64_t[::1] n_violating, int8_t[::1] projected, Stats* st) noexcept nogil:
+    cdef Py_ssize_t n = X.shape[0], d = X.shape[1], T = u.shape[0]
+    cdef Py_ssize_t step, j, i, count, k, n_p, n_m, slot, used = 0, s
+    cdef long long t = st.t, clock = 0
+    cdef double r2 = st.r2, eta_t, level, b, ey, scale, h, ci, level_p, level_m
+    cdef double* row
+    for step in range(T):                                                  # Alg. 1, line 3
+        t += 1
+        eta_t = eta_0 / sqrt(<double> t)                                   # Alg. 1, line 4
+        if fit_bias:                                                       # line 5 (Alg. 3)
+            n_p = 0
+            n_m = 0
+            for j in range(n):
+                if y[j] == 1:
+                    work[n_p] = c[j]
+                    n_p += 1
+                else:
+                    work2[n_m] = c[j]
+                    n_m += 1
+            _find_gamma_and_bias(&work[0], n_p, &work2[0], n_m, volume, &level, &b, &level_p, &level_m)
+        else:                                                              # Alg. 1, line 5
+            for j in range(n):
+                work[j] = c[j]
+            level = _find_gamma(&work[0], n, volume)
+            b = 0.0
+            level_p = level
+            level_m = level
+        # Alg. 1, line 6: c_j + y_j b < gamma evaluated as c_j < gamma_{y_j} (see the reference)
+        count = 0
+        for j in range(n):
+            h = level_p if y[j] == 1 else level_m
+            if c[j] < h:
+                count += 1
+        if count > 0:
+            k = <Py_ssize_t> (u[step] * <double> count)
+            if k > count - 1:
+                k = count - 1
+            for j in range(n):
+                h = level_p if y[j] == 1 else level_m
+                if c[j] < h:
+                    if k == 0:
+                        i = j
+                        break
+                    k -= 1
+        else:                                                              # empty: {j : height <= level}
+            for j in range(n):
+                h = level_p if y[j] == 1 else level_m
+                if c[j] <= h:
+                    count += 1
+            k = <Py_ssize_t> (u[step] * <double> count)
+            if k > count - 1:
+                k = count - 1
+            for j in range(n):
+                h = level_p if y[j] == 1 else level_m
+                if c[j] <= h:
+                    if k == 0:
+                        i = j
+                        break
+                    k -= 1
+        if c[i] + <double> y[i] * b <= 0.0:                                # w^(t-1) misclassifies x_i
+            st.mistakes += 1
+        alpha[i] += eta_t                                                  # Alg. 1, line 7
+        clock += 1                                                         # kernel row K(x_i, .)
+        slot = slot_of[i] if capacity > 0 else -1
+        if slot >= 0:
+            st.hits += 1
+            stamp[slot] = clock
+            row = &cache[slot, 0]
+        else:
+            st.misses += 1
+            if capacity > 0:
+                if used < capacity:
+                    slot = used
+                    used += 1
+                else:
+                    slot = 0                                               # least recently used
+                    for s in range(1, capacity):
+                        if stamp[s] < stamp[slot]:
+                            slot = s
+                    slot_of[owner[slot]] = -1
+                slot_of[i] = slot
+                owner[slot] = i
+                stamp[slot] = clock
+                row = &cache[slot, 0]
+            else:
+                row = &row_buf[0]
+            kernel_row_into(kernel, &X[0, 0], n, d, &X[i, 0], gamma, degree, coef0, row)
+            st.kernel_evaluations += n
+        ci = c[i]
+        r2 = r2 + 2.0 * eta_t * ci + eta_t * eta_t * row[i]               # Alg. 1, line 8
+        ey = eta_t * <double> y[i]
+        for j in range(n):                                                 # Alg. 1, lines 9-10
+            c[j] += (ey * <double> y[j]) * row[j]
+        if r2 > 1.0:                                                       # Alg. 1, line 11
+            scale = 1.0 / sqrt(r2)
+            for j in range(n):                                             # Alg. 1, line 12
+                alpha[j] *= scale
+                c[j] *= scale
+            r2 = 1.0
+            projected[step] = 1
+        for j in range(n):                                                 # for line 13
+            alpha_sum[j] += alpha[j]
+            c_sum[j] += c[j]
+        sampled[step] = i
+        water_level[step] = level
+        bias_t[step] = b
+        n_violating[step] = count
+    st.t = t
+    st.r2 = r2
+
+
+def optimize(X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias=False, cache_rows=0,
+             state=None):
+    """``len(u)`` iterations of Algorithm 1 (SBP) on ``(X, y)``.
+
+    Same parameters and result as :func:`refsvm.sbp.optimize` (see there).
+    """
+    X, y, u = check_sbp_arguments(X, y, u, nu=nu, kernel=kernel, gamma=gamma, degree=degree,
+                                  coef0=coef0, fit_bias=fit_bias, cache_rows=cache_rows, state=state)
+    cdef int kcode = kernel_code(kernel)
+    cdef Py_ssize_t n = X.shape[0], d = X.shape[1], j
+    cdef const double[:, ::1] Xv = X
+    cdef double volume = n * float(nu)
+    cdef double kmax = -INFINITY, kv
+    for j in range(n):                                                     # Alg. 1, line 1
+        kv = kernel_self(kcode, &Xv[j, 0], d, gamma, degree, coef0)
+        if kv > kmax:
+            kmax = kv
+    if not kmax > 0.0:
+        raise ValueError(f"X: max_i K(x_i, x_i) must be > 0 (line 1 divides by its root); got {kmax}")
+    cdef double eta_0 = 1.0 / sqrt(kmax)
+    if state is None:                                                      # Alg. 1, line 2
+        alpha, c, alpha_sum, c_sum = np.zeros(n), np.zeros(n), np.zeros(n), np.zeros(n)
+        r2, t = 0.0, 0
+    else:
+        alpha = np.array(state.alpha, dtype=np.float64, order="C")
+        c = np.array(state.c, dtype=np.float64, order="C")
+        alpha_sum = np.array(state.alpha_sum, dtype=np.float64, order="C")
+        c_sum = np.array(state.c_sum, dtype=np.float64, order="C")
+        r2, t = float(state.r2), int(state.t)
+    cdef Py_ssize_t T = u.shape[0]
+    cdef Py_ssize_t capacity = int(cache_rows)
+    sampled = np.zeros(T, dtype=np.int64)
+    water_level = np.zeros(T)
+    bias_t = np.zeros(T)
+    n_violating = np.zeros(T, dtype=np.int64)
+    projected = np.zeros(T, dtype=np.int8)
+    work = np.zeros(n)
+    work2 = np.zeros(n)
+    row_buf = np.zeros(n)
+    cache = np.zeros((int(capacity), int(n)) if capacity > 0 else (1, 1))
+    slot_of = np.full(n, -1, dtype=np.int64)
+    owner = np.full(max(capacity, 1), -1, dtype=np.int64)
+    stamp = np.zeros(max(capacity, 1), dtype=np.int64)
+
+    cdef Stats st
+    st.t = t
+    st.r2 = r2
+    st.kernel_evaluations = 0
+    st.hits = 0
+    st.misses = 0
+    st.mistakes = 0
+    cdef bint fb = bool(fit_bias)
+    cdef double gm = gamma, dg = degree, c0 = coef0
+    cdef const int64_t[::1] yv = y
+    cdef const double[::1] uv = u
+    cdef double[::1] av = alpha, cv = c, asv = alpha_sum, csv = c_sum
+    cdef double[::1] wv = work, w2v = work2, rv = row_buf
+    cdef double[:, ::1] cachev = cache
+    cdef int64_t[::1] slotv = slot_of, ownerv = owner, stampv = stamp
+    cdef int64_t[::1] sv = sampled, nvv = n_violating
+    cdef double[::1] wlv = water_level, btv = bias_t
+    cdef int8_t[::1] pv = projected
+    with nogil:
+        _optimize_loop(Xv, yv, uv, kcode, gm, dg, c0, volume, eta_0, fb, av, cv, asv, csv,
+                       wv, w2v, rv, cachev, slotv, ownerv, stampv, capacity,
+                       sv, wlv, btv, nvv, pv, &st)
+
+    t = st.t
+    # Alg. 1, line 13
+    if t > 0:
+        alpha_bar, c_bar = alpha_sum / t, c_sum / t
+    else:
+        alpha_bar, c_bar = np.zeros(n), np.zeros(n)
+    if fit_bias:
+        level_bar, b_bar = find_gamma_and_bias(y, c_bar, volume)
+    else:
+        level_bar, b_bar = find_gamma(c_bar, volume), 0.0
+    divisor = level_bar if level_bar > 0.0 else 1.0
+    coef = y * (alpha_bar / divisor)                                       # Alg. 1, line 14
+    bias = b_bar / divisor
+    trace = {
+        "n_iterations": int(T),
+        "n_steps": int(T),
+        "mistakes": int(st.mistakes),
+        "sampled": sampled,
+        "water_level": water_level,
+        "bias": bias_t,
+        "n_violating": n_violating,
+        "projected": projected,
+        "kernel_evaluations": int(st.kernel_evaluations),
+        "cache_hits": int(st.hits),
+        "cache_misses": int(st.misses),
+        "cache_hit_rate": float(st.hits) / float(T) if T else 0.0,
+        "water_level_bar": float(level_bar),
+        "bias_bar": float(b_bar),
+    }
+    new_state = SBPState(alpha=alpha, c=c, alpha_sum=alpha_sum, c_sum=c_sum, r2=float(st.r2), t=int(t))
+    return SBPResult(coef=coef, bias=float(bias), water_level=float(level_bar), state=new_state,
+                     trace=trace)

@@ -1,0 +1,116 @@
+"""Reading model files defensively (used by :meth:`refsvm.model.BudgetedModel.load`).
+
+A model file is an ``.npz`` archive (a zip of ``.npy`` arrays) read with
+``allow_pickle=False``.  Whatever is wrong with a file -- not a zip archive
+(e.g. a text file), truncated, bit-flipped (bad CRC, broken ``.npy``
+header), a key missing, an unknown format version, a value of the wrong
+shape or type, an invalid hyper-parameter -- :func:`reading` turns it into
+one :class:`ModelFileError` (a ``ValueError``) whose message names the file
+and what is wrong, instead of ``BadZipFile``, ``KeyError``, ``IndexError`` or
+numpy's "pickled data" message.
+"""
+
+import zipfile
+import zlib
+from contextlib import contextmanager
+from pathlib import Path
+
+import numpy as np
+
+__all__ = ["ModelFileError", "reading"]
+
+
+class ModelFileError(ValueError):
+    """A model file cannot be loaded; the message names the file and the reason."""
+
+
+class _Contents(dict):
+    """The arrays of a model file; a missing key is a :class:`ModelFileError`."""
+
+    def __init__(self, path, arrays):
+        super().__init__(arrays)
+        self.path = path
+
+    def scalar(self, key, kind):
+        """The single value of entry ``key`` as ``kind`` (``float``, ``int``, ``str``)."""
+        value = self[key]
+        if value.shape != () or (kind is str) != (value.dtype.kind in "US") \
+                or (kind is int and value.dtype.kind not in "iu"):
+            raise ModelFileError(
+                f"{self.path}: invalid model file: {key} must be a single "
+                f"{kind.__name__} value; got {value.dtype} array of shape {value.shape}"
+            )
+        return kind(value)
+
+    def __missing__(self, key):
+        raise ModelFileError(
+            f"{self.path}: not a complete refsvm model file: the entry {key!r} is missing "
+            f"(it holds {', '.join(sorted(self)) or 'nothing'})"
+        )
+
+
+def _read_arrays(path):
+    """Every array of the ``.npz`` file ``path``, read now (so damage shows here)."""
+    if not zipfile.is_zipfile(path):
+        with open(path, "rb") as fh:
+            start = fh.read(4)
+        if start == b"PK\x03\x04":  # a zip archive's start without its directory at the end
+            raise ModelFileError(f"{path}: damaged or truncated model file (incomplete zip archive)")
+        kind = "an empty file" if not start else f"its first bytes are {start!r}"
+        raise ModelFileError(
+            f"{path}: not a refsvm model file (a model file is an .npz zip archive; {kind})"
+        )
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            return {name: data[name] for name in data.files}
+    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError, KeyError) as exc:
+        raise ModelFileError(
+            f"{path}: damaged or truncated model file ({type(exc).__name__}: {exc})"
+        ) from None
+
+
+@contextmanager
+def reading(path, versions):
+    """Open the model file ``path``; yield its arrays as a dict.
+
+    Checks that ``format_version`` is one of ``versions`` (an int or a
+    tuple of ints).  A ``ValueError``, ``TypeError``, ``KeyError`` or
+    ``IndexError`` raised in the ``with`` block (converting the arrays,
+    constructing and validating the model) becomes a :class:`ModelFileError`
+    naming the file.
+
+    Raises
+    ------
+    FileNotFoundError
+        If ``path`` does not exist.
+    ModelFileError
+        For everything else that is wrong with the file.
+    """
+    path = Path(path)
+    if not path.exists():
+        raise FileNotFoundError(f"model file not found: {path}")
+    if path.is_dir():
+        raise ModelFileError(f"{path}: is a directory, not a model file")
+    versions = (versions,) if isinstance(versions, int) else tuple(versions)
+    data = _Contents(path, _read_arrays(path))
+    try:
+        version = data["format_version"]
+        if version.shape != () or version.dtype.kind not in "iu":
+            raise ValueError(f"format_version must be an integer scalar; got {version!r}")
+        version = int(version)
+    except ModelFileError:
+        raise
+    except (ValueError, TypeError) as exc:
+        raise ModelFileError(f"{path}: invalid model file: {exc}") from None
+    if version not in versions:
+        supported = ", ".join(str(v) for v in versions)
+        raise ModelFileError(
+            f"{path}: model format_version {version} is not supported (this refsvm reads "
+            f"format_version {supported}); was it written by another version of refsvm?"
+        )
+    try:
+        yield data
+    except ModelFileError:
+        raise
+    except (ValueError, TypeError, KeyError, IndexError) as exc:
+        raise ModelFileError(f"{path}: invalid model file: {exc}") from None

@@ -1,0 +1,220 @@
+"""The SBP estimator: the kernelized Stochastic Batch Perceptron.
+
+:class:`SBPClassifier` is a thin layer over :func:`refsvm.sbp.optimize` (or
+its compiled mirror :func:`refsvm._fast.sbp.optimize`): it validates the input,
+maps the labels, draws the uniform numbers of the sampling step and calls the
+algorithm once per epoch (``n`` iterations), continuing its state.
+
+A. Cotter, S. Shalev-Shwartz, N. Srebro (2012). The kernelized stochastic
+batch perceptron. *Proceedings of the 29th International Conference on
+Machine Learning (ICML)*.
+"""
+
+import numbers
+
+import numpy as np
+from sklearn.utils.metaestimators import available_if
+
+from ..backend import BACKENDS, get_module
+from ..validation import check_gamma, check_int, check_option, check_positive
+from ._base import BudgetedClassifierBase
+
+__all__ = ["SBPClassifier"]
+
+KERNELS = ("rbf", "linear", "poly")
+
+
+def _never(self):
+    return False
+
+
+class SBPClassifier(BudgetedClassifierBase):
+    r"""Kernel SVM trained by the Stochastic Batch Perceptron (SBP).
+
+    SBP (Cotter, Shalev-Shwartz and Srebro, 2012) solves the slack-constrained
+    SVM problem
+
+    .. math::
+
+        \max_{\|w\| \le 1} \; \max_{\xi \ge 0,\ \mathbf 1^T\xi \le n\nu}
+        \; \min_i \; y_i \langle w, \phi(x_i) \rangle + \xi_i
+
+    by stochastic supergradient ascent: every iteration finds the *water
+    level* of the responses ``c_i = y_i <w, phi(x_i)>`` (the volume ``n nu``
+    poured over them), samples one example uniformly below the level and
+    adds it to ``w`` (``n`` kernel evaluations per iteration).  The output is
+    the averaged iterate divided by its water level.  It is a batch method:
+    every iteration looks at the whole training set.
+
+    Two classes give the binary SVM above.  More classes are trained
+    one-vs-rest: one binary SBP per class (``classes_[r]`` against the rest,
+    its own uniform numbers), stacked into one model whose column ``r`` holds
+    the coefficients of class ``r`` (zero where a training point is not a
+    support vector of that class); the prediction is the class of the largest
+    decision value.
+
+    Parameters
+    ----------
+    nu : float, default=0.01
+        The slack per example (>= 0); the total slack is ``n nu``.  The
+        paper derives it from a regularisation parameter lambda and a
+        reference SVM solution (:func:`refsvm.sbp.nu_from_svc`,
+        :func:`refsvm.sbp.nu_from_solution`); ``nu = 0`` is the hard-margin
+        (separable) problem.
+    gamma : {"scale", "auto"} or float, default="scale"
+        Kernel width: the Gaussian kernel is ``exp(-gamma ||x - x'||^2)``
+        (the paper's ``1 / (2 sigma^2)``); the polynomial kernel is
+        ``(gamma x.x' + coef0) ** degree``.  A number > 0, or scikit-learn's
+        ``"scale"`` (``1 / (n_features X.var())``) / ``"auto"``
+        (``1 / n_features``), resolved at fit time into ``gamma_``.
+    kernel : {"rbf", "linear", "poly"}, default="rbf"
+    degree : int, default=3
+    coef0 : float, default=0.0
+    epochs : int, default=10
+        Number of epochs of ``n`` iterations each (the paper runs ten).
+    fit_intercept : bool, default=False
+        Learn an unregularised bias (section 3.6 of the paper): the water
+        level of Algorithm 3 (two basins) instead of Algorithm 2.
+    cache_rows : int, default=0
+        Keep up to this many kernel rows between iterations (least recently
+        used evicted; memory ``cache_rows * n * 8`` bytes).  Never changes the
+        model, only the number of kernel evaluations (``trace_``).
+    backend : {"fast", "python"}, default="fast"
+    random_state : int, numpy.random.Generator or None, default=None
+        Seed of the uniform numbers of the sampling step:
+        ``rng.random(n)`` per epoch (and per class for one-vs-rest).
+    verbose : int, default=0
+        ``1``: a progress line on stderr after about every tenth of an epoch,
+        ``2``: every hundredth (:mod:`refsvm.progress`; "online error" is the
+        fraction of iterations whose sampled example the current iterate
+        misclassifies).  The run is then made of several calls of
+        ``optimize`` continuing the state: the same model; only the kernel
+        row cache starts empty in every call.
+
+    Attributes
+    ----------
+    classes_, support_vectors_, alpha_, bias_, model_, n_features_in_
+        As :class:`refsvm.BudgetedSVC`: ``f(x) = sum_j alpha_[j] k(sv_j, x) + bias_``
+        with ``alpha_ = y_j alpha_bar_j / gamma_bar`` over the training points
+        with non-zero ``alpha_bar`` (the support vectors).
+    water_level_ : ndarray of shape (c,)
+        ``gamma_bar`` of each binary problem (line 13 of Algorithm 1).
+    t_ : int
+        Iterations done per binary problem.
+    trace_ : list of dict
+        One dict per epoch: the trace of :func:`refsvm.sbp.optimize` (binary)
+        or ``{"per_class": [...], "kernel_evaluations": total}`` (one-vs-rest).
+
+    Notes
+    -----
+    There is no ``partial_fit``: SBP's iterate is a vector over the training
+    set, so it cannot continue on other data.
+
+    Examples
+    --------
+    >>> from refsvm import SBPClassifier
+    >>> from refsvm.datasets import checkerboard
+    >>> X, y = checkerboard(400, random_state=0)
+    >>> clf = SBPClassifier(nu=0.05, gamma=30.0, epochs=5, random_state=0).fit(X, y)
+    >>> clf.score(X, y) > 0.8
+    True
+    """
+
+    def __init__(self, nu=0.01, gamma="scale", kernel="rbf", degree=3, coef0=0.0, epochs=10,
+                 fit_intercept=False, cache_rows=0, backend="fast", random_state=None, verbose=0):
+        self.nu = nu
+        self.gamma = gamma
+        self.kernel = kernel
+        self.degree = degree
+        self.coef0 = coef0
+        self.epochs = epochs
+        self.fit_intercept = fit_intercept
+        self.cache_rows = cache_rows
+        self.backend = backend
+        self.random_state = random_state
+        self.verbose = verbose
+
+    def fit(self, X, y):
+        """Train: ``epochs`` epochs of ``n`` SBP iterations on ``(X, y)``.
+
+        SBP has no example weights (the slack budget ``n nu`` is shared by all
+        examples), so there is no ``sample_weight``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Training examples (sparse input is densified).
+        y : array-like of shape (n_samples,)
+            Class labels (at least two distinct values).
+
+        Returns
+        -------
+        self : SBPClassifier
+        """
+        return super().fit(X, y)
+
+    @available_if(_never)
+    def partial_fit(self, X, y, classes=None, sample_weight=None):  # pragma: no cover - not available
+        """Not available (SBP is a batch method over a fixed training set)."""
+
+    def _algorithm_params(self):
+        kernel = check_option(self.kernel, "kernel", KERNELS)
+        check_option(self.backend, "backend", BACKENDS)
+        if not isinstance(self.fit_intercept, (bool, np.bool_)):
+            raise ValueError(f"fit_intercept must be True or False; got {self.fit_intercept!r}")
+        if isinstance(self.coef0, (bool, np.bool_)) or not isinstance(self.coef0, numbers.Real) \
+                or not np.isfinite(self.coef0):
+            raise ValueError(f"coef0 must be a finite real number; got {self.coef0!r}")
+        check_int(self.epochs, "epochs", 1)
+        return dict(
+            nu=check_positive(self.nu, "nu", allow_zero=True),
+            kernel=kernel,
+            gamma=check_gamma(self.gamma),
+            degree=check_int(self.degree, "degree", 1),
+            coef0=float(self.coef0),
+            fit_bias=bool(self.fit_intercept),
+            cache_rows=check_int(self.cache_rows, "cache_rows", 0),
+        )
+
+    def _initial_state(self):
+        return None
+
+    def _one_pass(self, X, y, params, state):
+        """One epoch (n iterations) of every binary problem; store the stacked model."""
+        optimize = get_module("sbp", self.backend).optimize
+        n = X.shape[0]
+        if self.classes_.size == 2:
+            problems = [y]
+        else:
+            problems = [np.where(y == r, 1, -1).astype(np.int64) for r in range(self.classes_.size)]
+        if state is None:
+            state = [None] * len(problems)
+        results, traces = [], []
+        for yr, st in zip(problems, state):
+            u = self._rng.random(n)
+            last = {"state": st}
+
+            def run_chunk(u_chunk, yr=yr, last=last):
+                res = optimize(X, yr, u_chunk, state=last["state"], **params)
+                last["state"], last["result"] = res.state, res
+                return res.trace, int(np.count_nonzero(res.coef))
+
+            trace = dict(self._run_pass(u, run_chunk))
+            res = last["result"]
+            trace["water_level_bar"], trace["bias_bar"] = res.trace["water_level_bar"], res.trace["bias_bar"]
+            trace["cache_hit_rate"] = trace["cache_hits"] / trace["n_iterations"] if n else 0.0
+            results.append(res)
+            traces.append(trace)
+        coef = np.column_stack([r.coef for r in results])
+        support = np.flatnonzero(np.any(coef != 0.0, axis=1))
+        self._set_model(X[support], coef[support], np.array([r.bias for r in results]))
+        self.water_level_ = np.array([r.water_level for r in results])
+        self.t_ = int(results[0].state.t)
+        if len(results) == 1:
+            self.trace_.append(traces[0])
+        else:
+            self.trace_.append({
+                "per_class": traces,
+                "kernel_evaluations": int(sum(tr["kernel_evaluations"] for tr in traces)),
+            })
+        return [r.state for r in results]

@@ -1,0 +1,174 @@
+"""The command line under failure: one-line errors, exit codes, Ctrl-C, early checks, --help.
+
+File-format errors themselves are in tests/test_libsvm_files.py and
+tests/test_model_files.py; this file checks how ``refsvm`` reports failures
+and that it checks what it can before spending time on training.
+"""
+
+import argparse
+import re
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from sklearn.datasets import dump_svmlight_file
+
+from refsvm import BudgetedSVC
+from refsvm.cli import build_parser, main
+from refsvm.datasets import checkerboard
+
+
+@pytest.fixture
+def train_file(tmp_path):
+    X, y = checkerboard(60, random_state=0)
+    path = tmp_path / "train.txt"
+    dump_svmlight_file(X, y, str(path), zero_based=False)
+    return path
+
+
+@pytest.fixture
+def fit_must_not_run(monkeypatch):
+    def fit(self, X, y):
+        pytest.fail("training started although the model path cannot be written")
+
+    monkeypatch.setattr(BudgetedSVC, "fit", fit)
+
+
+def run(argv):
+    """``main(argv)``; a KeyboardInterrupt escaping it fails the test (instead of stopping pytest)."""
+    try:
+        return main(argv)
+    except KeyboardInterrupt:
+        pytest.fail("KeyboardInterrupt escaped refsvm.cli.main")
+
+
+def single_line(err):
+    assert "Traceback" not in err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    return lines[0]
+
+
+# ------------------------------------------------------ model path checked first
+
+
+@pytest.mark.parametrize("where", ["missing directory", "under a file", "a directory"])
+def test_unwritable_model_path_fails_before_training(train_file, tmp_path, capsys,
+                                                     fit_must_not_run, where):
+    target = {
+        "missing directory": tmp_path / "no" / "such" / "dir" / "m.npz",
+        "under a file": train_file / "m.npz",   # a regular file cannot hold files
+        "a directory": tmp_path / "dir.npz",
+    }[where]
+    if where == "a directory":
+        target.mkdir()
+    assert main(["train", str(train_file), str(target)]) == 1
+    line = single_line(capsys.readouterr().err)
+    assert line.startswith("refsvm train: error: ")
+    assert str(target) in line
+
+
+def test_writable_check_leaves_no_file_behind(train_file, tmp_path, capsys, monkeypatch):
+    seen = {}
+
+    def fit(self, X, y):
+        seen["exists during training"] = (tmp_path / "m.npz").exists()
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(BudgetedSVC, "fit", fit)
+    assert run(["train", str(train_file), str(tmp_path / "m")]) == 130
+    assert seen == {"exists during training": False}   # the probe was removed again
+    assert not (tmp_path / "m.npz").exists()
+
+
+def test_existing_model_file_is_not_damaged_by_the_check(train_file, tmp_path, capsys,
+                                                          monkeypatch):
+    model = tmp_path / "m.npz"
+    model.write_bytes(b"previous content")
+
+    def fit(self, X, y):
+        assert model.read_bytes() == b"previous content"
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(BudgetedSVC, "fit", fit)
+    assert run(["train", str(train_file), str(model)]) == 130
+
+
+def test_unwritable_prediction_output_fails_before_predicting(train_file, tmp_path, capsys,
+                                                               monkeypatch):
+    model = tmp_path / "m.npz"
+    assert main(["train", str(train_file), str(model), "--budget", "5", "--backend", "python"]) == 0
+    capsys.readouterr()
+    monkeypatch.setattr(BudgetedSVC, "predict", lambda self, X: pytest.fail("predicted"))
+    out = tmp_path / "missing" / "pred.txt"
+    assert main(["predict", str(model), str(train_file), "--output", str(out)]) == 1
+    assert str(out) in single_line(capsys.readouterr().err)
+
+
+# ---------------------------------------------------------------- Ctrl-C, memory
+
+
+def test_ctrl_c_stops_with_one_line_and_status_130(train_file, tmp_path, capsys, monkeypatch):
+    def fit(self, X, y):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(BudgetedSVC, "fit", fit)
+    assert run(["train", str(train_file), str(tmp_path / "m.npz")]) == 130
+    assert single_line(capsys.readouterr().err) == "refsvm train: interrupted"
+    assert not (tmp_path / "m.npz").exists()
+
+
+def test_memory_error_is_one_line(train_file, tmp_path, capsys, monkeypatch):
+    def fit(self, X, y):
+        raise MemoryError("Unable to allocate 96.9 GiB for an array with shape (1000000001, 13)")
+
+    monkeypatch.setattr(BudgetedSVC, "fit", fit)
+    assert main(["train", str(train_file), str(tmp_path / "m.npz")]) == 1
+    line = single_line(capsys.readouterr().err)
+    assert line.startswith("refsvm train: error: out of memory") and "96.9 GiB" in line
+
+
+def test_entry_point_file_error_exit_status_and_no_traceback(tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("1 1:1\n-1 1:nan\n")
+    proc = subprocess.run([sys.executable, "-m", "refsvm.cli", "train", str(bad),
+                           str(tmp_path / "m.npz")], capture_output=True, text=True, cwd=tmp_path)
+    assert proc.returncode == 1
+    assert single_line(proc.stderr) == (
+        f"refsvm train: error: {bad}, line 2: '1:nan': the value is nan "
+        "(NaN and infinity are not allowed)"
+    )
+
+
+# --------------------------------------------------------------------- --help
+
+
+def _subparsers():
+    parser = build_parser()
+    action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return action.choices
+
+
+@pytest.mark.parametrize("command", ["train", "predict", "demo"])
+def test_help_shows_every_default(command):
+    sub = _subparsers()[command]
+    help_text = sub.format_help()
+    # one entry per option: a line starting with "  -" and its continuation lines
+    entries = {}
+    for line in help_text.split("options:", 1)[1].splitlines():
+        if line.startswith("  -"):
+            key = line.split()[0].rstrip(",")
+            entries[key] = line
+        elif entries and line.startswith("   "):
+            entries[key] += " " + line
+    options = [a for a in sub._actions if a.option_strings and a.default is not argparse.SUPPRESS]
+    assert options
+    for action in options:
+        entry = " ".join(entries[action.option_strings[0]].split())
+        match = re.search(r"\(default: ([^)]*)\)$", entry)
+        assert match, f"{command} {action.option_strings[0]}: no default in --help: {entry}"
+        if "(default" in (action.help or ""):
+            continue  # stated in words, e.g. --verbose "(default: on)"
+        shown = "4.0 GiB" if action.dest == "max_memory" else str(action.default)
+        assert match.group(1) == shown, (action.option_strings, match.group(1))
