@@ -423,19 +423,19 @@ def add_parser(sub):
         "reproduce", help="rerun a paper's comparison table and print it beside the paper's numbers",
         description=f"Rerun a paper's table (every algorithm x data set x seed) on $REFSVM_DATA. Tables: {names}.")
     p.add_argument("name", metavar="NAME", nargs="?", help="table to run (omit with --list)")
-    p.add_argument("--list", action="store_true", help="list the tables and exit")
+    p.add_argument("--list", action="store_true", help="list the tables and exit (default: False)")
     p.add_argument("--quick", action="store_true", help=f"subsampled data (at most {Table.quick_rows} rows "
-                   "per set) and 2 seeds: a smoke run in well under 2 minutes")
-    p.add_argument("--seeds", type=int, default=None, help="number of seeds (default: the paper's; 2 with --quick)")
-    p.add_argument("--n-jobs", type=int, default=1, help="parallel joblib workers (default 1; -1 = all cores)")
+                   "per set) and 2 seeds: a smoke run in well under 2 minutes (default: False)")
+    p.add_argument("--seeds", type=int, default=None, help="number of seeds; None = the paper's (2 with --quick) (default: None)")
+    p.add_argument("--n-jobs", type=int, default=1, help="parallel joblib workers; -1 = all cores (default: 1)")
     p.add_argument("--backend", choices=["loky", "dask", "ray"], default="loky",
-                   help="joblib backend: local processes (loky), a Dask cluster, or Ray")
+                   help="joblib backend: local processes (loky), a Dask cluster, or Ray (default: loky)")
     p.add_argument("--scheduler", metavar="ADDRESS", default=None,
-                   help="Dask scheduler address (e.g. tcp://host:8786) or Ray address")
-    p.add_argument("--datasets", nargs="+", default=None, help="only these data sets (paper labels or file stems)")
-    p.add_argument("--algorithms", nargs="+", default=None, help="only these rows (paper labels)")
-    p.add_argument("--json", metavar="PATH", default=None, help="write the results as JSON")
-    p.add_argument("--png", metavar="PATH", default=None, help="write a bar chart (ours beside the paper)")
+                   help="Dask scheduler address (e.g. tcp://host:8786) or Ray address (default: None)")
+    p.add_argument("--datasets", nargs="+", default=None, help="only these data sets, paper labels or file stems (default: None)")
+    p.add_argument("--algorithms", nargs="+", default=None, help="only these rows, paper labels (default: None)")
+    p.add_argument("--json", metavar="PATH", default=None, help="write the results as JSON (default: None)")
+    p.add_argument("--png", metavar="PATH", default=None, help="write a bar chart, ours beside the paper (default: None)")
     p.set_defaults(func=_cmd_reproduce, subparser=p)
     return p
 

@@ -195,10 +195,11 @@ GLASMACHERS_LOOKUP_TABLE2 = _register(Table(
 
 # ----------------------------------------------------------------------------- placeholders
 
-for _name, _title, _needs in (
-    ("cotter2012-figure2", "Cotter, Shalev-Shwartz & Srebro (2012), Figure 2 (SBP vs. baselines)",
-     "the Stochastic Batch Perceptron (SBP)"),
-    ("lu2016-table3", "Lu et al. (2016), Table 3 (FOGD / NOGD, batch setting)", "FOGD and NOGD"),
-):
-    _register(Table(name=_name, title=_title, metric="", available=False,
-                    note=f"Not yet available: needs {_needs}, which this refsvm build does not have yet."))
+_register(Table(
+    name="cotter2012-figure2", title="Cotter, Shalev-Shwartz & Srebro (2012), Figure 2 (SBP vs. baselines)",
+    metric="", available=False,
+    note="Not yet available as a reproduce table: SBP is in refsvm (SBPClassifier; benchmarks/bench_sbp.py "
+         "draws test error against kernel evaluations), but its curve-type figure has no registered entries yet."))
+_register(Table(
+    name="lu2016-table3", title="Lu et al. (2016), Table 3 (FOGD / NOGD, batch setting)", metric="",
+    available=False, note="Not yet available: needs FOGD and NOGD, which this refsvm build does not have yet."))
