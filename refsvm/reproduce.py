@@ -435,7 +435,8 @@ def add_parser(sub):
     p.add_argument("--datasets", nargs="+", default=None, help="only these data sets, paper labels or file stems (default: None)")
     p.add_argument("--algorithms", nargs="+", default=None, help="only these rows, paper labels (default: None)")
     p.add_argument("--json", metavar="PATH", default=None, help="write the results as JSON (default: None)")
-    p.add_argument("--png", metavar="PATH", default=None, help="write a bar chart, ours beside the paper (default: None)")
+    p.add_argument("--png", metavar="PATH", default=None, help="write a bar chart, ours beside the paper; needs "
+                   "matplotlib (default: None)")
     p.set_defaults(func=_cmd_reproduce, subparser=p)
     return p
 
