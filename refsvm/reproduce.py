@@ -387,7 +387,10 @@ def format_table(result):
 
 def plot_table(result, path):
     """Bar chart, one panel per data set: ours (mean, spread over seeds) beside the paper."""
-    import matplotlib
+    try:
+        import matplotlib
+    except ImportError as exc:
+        raise RuntimeError('--png needs matplotlib: pip install "refsvm[plot]"') from exc
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
