@@ -13,10 +13,12 @@ __version__ = "0.1.0"
 
 from .datasets import load_libsvm
 from .estimators import BudgetedSVC
+from .estimators import BSCAClassifier
 from .estimators import OnlineKernelClassifier
 from .estimators import SBPClassifier
 from .model import BudgetedModel
 
 __all__ = ["BudgetedSVC", "BudgetedModel", "load_libsvm", "__version__"]
 __all__ += ["SBPClassifier"]
+__all__ += ["BSCAClassifier"]
 __all__ += ["OnlineKernelClassifier"]

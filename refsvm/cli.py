@@ -125,6 +125,8 @@ def _model_path(arg):
 def _cmd_train(args):
     if getattr(args, "solver", "bsgd") == "sbp":
         return _cmd_train_sbp(args)
+    if getattr(args, "solver", "bsgd") == "bsca":
+        return _cmd_train_bsca(args)
     from .estimators import BudgetedSVC
 
     _check_writable(_model_path(args.model), "model")  # before training, not after
@@ -155,6 +157,40 @@ def _cmd_train(args):
     print(f"gamma:             {est.gamma_:.6g}" + (f" ({args.gamma})" if isinstance(args.gamma, str) else ""))
     print(f"training time:     {seconds:.3f} s")
     print(f"support vectors:   {est.support_vectors_.shape[0]} (budget {args.budget})")
+    print(f"training accuracy: {est.score(X, y):.4f}")
+    if test is not None:
+        print(f"test accuracy:     {est.score(*test):.4f} ({test[0].shape[0]} examples)")
+    print(f"model saved to {_model_path(args.model)}")
+    return 0
+
+
+def _cmd_train_bsca(args):
+    """``refsvm train --solver bsca``: BSCAClassifier with C (``--C``, else C = 1 / (n lambda))."""
+    from .estimators import BSCAClassifier
+
+    _check_writable(_model_path(args.model), "model")  # before training, not after
+    X, y = _read_data(args.data, args)
+    test = None
+    if args.test is not None:
+        test = _read_data(args.test, args, n_features=X.shape[1],
+                          n_features_of=f"the training data ({args.data})")
+    C = args.C if args.C is not None else 1.0 / (X.shape[0] * check_positive(args.lam, "lam"))
+    est = BSCAClassifier(
+        budget=args.budget, C=C, gamma=args.gamma, kernel=args.kernel, degree=args.degree,
+        coef0=args.coef0, maintenance=args.maintenance, merge_eps=args.merge_eps,
+        merge_solver=args.merge_solver, epochs=args.epochs, backend=args.backend,
+        random_state=args.random_state, verbose=args.verbose,
+    )
+    start = time.perf_counter()
+    est.fit(X, y)
+    seconds = time.perf_counter() - start
+    est.save(args.model)
+    print(f"trained BSCA ({args.maintenance}, {args.backend}) on "
+          f"{X.shape[0]} examples with {X.shape[1]} features, {len(est.classes_)} classes")
+    print(f"C:                 {C:.6g}")
+    print(f"gamma:             {est.gamma_:.6g}" + (f" ({args.gamma})" if isinstance(args.gamma, str) else ""))
+    print(f"training time:     {seconds:.3f} s")
+    print(f"support vectors:   {est.support_vectors_.shape[0]} (budget {args.budget} per machine)")
     print(f"training accuracy: {est.score(X, y):.4f}")
     if test is not None:
         print(f"test accuracy:     {est.score(*test):.4f} ({test[0].shape[0]} examples)")
@@ -380,9 +416,11 @@ def build_parser():
                        help="also report the accuracy on this LIBSVM file (read with the "
                             "training data's number of features)")
     _add_file_options(train, pad="a test file with fewer features than DATA")
-    train.add_argument("--solver", choices=["bsgd", "sbp"], default="bsgd",
+    train.add_argument("--solver", choices=["bsgd", "sbp", "bsca"], default="bsgd",
                        help="bsgd (default) or sbp: the stochastic batch perceptron of Cotter et al. (2012), "
-                       "with --nu, --gamma, --kernel, --epochs, --fit-bias; the budget options do not apply")
+                       "with --nu, --gamma, --kernel, --epochs, --fit-bias; the budget options do not apply; "
+                       "or bsca: dual coordinate ascent on a budget (Qaadan et al. 2019), with --C (or "
+                       "--lam: C = 1/(n lambda)) and the budget and merging options")
     train.add_argument("--nu", type=float, default=0.01, help="SBP: slack per example (default 0.01)")
     train.set_defaults(func=_cmd_train, subparser=train)
 

@@ -341,6 +341,65 @@ def check_sbp_arguments(X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias, 
     return X, y, u
 
 
+def check_bsca_arguments(X, y, order, *, budget, C, maintenance, kernel, gamma, degree, coef0,
+                         merge_eps, projection_ridge, merge_solver, sv_update, sv, alpha, dual,
+                         sv_source, t0):
+    """Check the arguments of ``bsca`` (both backends call this before any work).
+
+    Returns ``(X, y, order, dual, sv_source)``: C-contiguous float64 / int64
+    arrays; ``dual`` is a fresh float64 copy (zeros when ``None``) and
+    ``sv_source`` an int64 array of length ``len(sv)`` (all -1 when ``None``).
+    """
+    X, y, order = check_bsgd_arguments(
+        X, y, order, n_classes=2, budget=2 if budget is None else budget, lam=1.0,
+        learning_rate="pegasos", eta=1.0, radius=1.0, kernel=kernel,
+        maintenance="removal" if budget is None and maintenance in ("removal", "projection", "merge")
+        else maintenance,                                   # no budget: maintenance never runs
+        gamma=gamma, degree=degree, coef0=coef0, merge_eps=merge_eps,
+        projection_ridge=projection_ridge, merge_solver=merge_solver,
+        sv=sv if budget is not None else None, alpha=alpha, bias=None, t0=t0)
+    C = check_positive(C, "C")
+    check_option(sv_update, "sv_update", ("accumulate", "append"))
+    n = X.shape[0]
+    n_sv = 0 if sv is None else len(sv)
+    if n_sv and budget is None:
+        sv_shape, alpha_shape = np.shape(sv), np.shape(alpha)
+        if len(sv_shape) != 2 or sv_shape[1] != X.shape[1]:
+            raise ValueError(f"sv must have shape (n_sv, {X.shape[1]}); got {sv_shape}")
+        if alpha_shape != (n_sv, 1):
+            raise ValueError(f"alpha must have shape ({n_sv}, 1); got {alpha_shape}")
+    if dual is None:
+        dual = np.zeros(n)
+    else:
+        dual = np.array(dual, dtype=np.float64, copy=True, order="C")
+        if dual.shape != (n,):
+            raise ValueError(f"dual must have shape ({n},) to match X; got {dual.shape}")
+        if not np.all((dual >= 0.0) & (dual <= C)):
+            raise ValueError(f"dual must lie in the box [0, C] = [0, {C}]")
+    if sv_source is None:
+        sv_source = np.full(n_sv, -1, dtype=np.int64)
+    else:
+        sv_source = np.array(sv_source, dtype=np.int64, copy=True, order="C")
+        if sv_source.shape != (n_sv,):
+            raise ValueError(f"sv_source must have shape ({n_sv},) (one entry per SV); got {sv_source.shape}")
+        used = sv_source[sv_source >= 0]
+        if np.any(sv_source < -1) or np.any(used >= n):
+            raise ValueError(f"sv_source must hold indices in 0..{n - 1} or -1")
+        if used.size and not np.array_equal(np.asarray(sv, dtype=np.float64)[sv_source >= 0], X[used]):
+            raise ValueError("sv_source must point at examples equal to their SVs (sv[s] == X[sv_source[s]])")
+    return X, y, order, dual, sv_source
+
+
+def check_dual_sample(dual, sample):
+    """Check ``sample`` of ``dual_objective``: distinct indices of non-zero dual variables, at least 2."""
+    S = np.asarray(sample)
+    if S.ndim != 1 or S.size < 2 or S.dtype.kind not in "iu":
+        raise ValueError("sample must be a 1-D integer array of at least 2 indices")
+    if S.min() < 0 or S.max() >= len(dual) or len(np.unique(S)) != S.size or np.any(dual[S] == 0.0):
+        raise ValueError("sample must hold distinct indices of non-zero dual variables")
+    return np.ascontiguousarray(S, dtype=np.int64)
+
+
 ONLINE_ALGORITHMS = ("perceptron", "ogd", "rbp", "forgetron", "projectron", "projectron++", "bpas", "bogd")
 _ONLINE_BUDGETED = ("rbp", "forgetron", "bpas", "bogd")
 

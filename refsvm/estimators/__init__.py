@@ -6,6 +6,8 @@
   Vucetic 2012);
 * :mod:`refsvm.estimators.sbp` -- :class:`SBPClassifier` (SBP, Cotter,
   Shalev-Shwartz and Srebro 2012);
+* :mod:`refsvm.estimators.bsca` -- :class:`BSCAClassifier` (BSCA, Qaadan, Schüler
+  and Glasmachers 2019);
 * :mod:`refsvm.estimators.online` -- :class:`OnlineKernelClassifier` (the classic
   online baselines: Perceptron, OGD, RBP, Forgetron, Projectron(++), BPA-S, BOGD).
 
@@ -16,5 +18,7 @@ from ._base import BudgetedClassifierBase
 from .bsgd import BudgetedSVC
 from .online import OnlineKernelClassifier
 from .sbp import SBPClassifier
+from .bsca import BSCAClassifier
 
-__all__ = ["BudgetedClassifierBase", "BudgetedSVC", "SBPClassifier", "OnlineKernelClassifier"]
+__all__ = ["BudgetedClassifierBase", "BudgetedSVC", "SBPClassifier", "BSCAClassifier",
+           "OnlineKernelClassifier"]

@@ -1,0 +1,448 @@
+# cython: language_level=3
+"""BSCA: budgeted stochastic coordinate ascent (compiled mirror of :mod:`refsvm.bsca`).
+
+Algorithm 2 of Qaadan, Schüler, Glasmachers (2019) with the truncated Newton
+step of eq. (3) and the budget maintenance of :mod:`refsvm._fast.budget`
+(the same nogil cores BSGD uses).  Same functions, same signatures, same
+:class:`refsvm.bsca.BSCAResult` and trace as the reference; see the reference
+module for the reading of the pseudo-code and the errata.  Algorithm 2::
+
+     4:   select index i in {1, ..., n} uniformly at random
+     5:   f~(x_i) = sum_{(beta, x~) in M} beta k(x_i, x~)
+     6:   delta = [alpha_i + (1 - y_i f~(x_i)) / Q_ii]_0^C - alpha_i
+     7:   if delta != 0 then
+     8:     alpha_i <- alpha_i + delta
+     9:     M <- M u {(delta y_i, x_i)}
+    10:     if |M| > B then
+    11:       trigger budget maintenance
+
+The ``def bsca`` validates its arguments with the reference's shared check,
+allocates every buffer once and runs all steps in :func:`_bsca_pass`, a
+``nogil`` loop without Python objects.  Projection solves ``K_p + ridge I``
+from scratch per event (LU, as the reference; BSCA adds an SV only on
+non-zero steps that are not absorbed by an existing slot, so events are
+rarer than in BSGD).  ``maintenance_seconds`` is measured with
+``clock_gettime(CLOCK_MONOTONIC)``.
+"""
+
+import numpy as np
+
+from refsvm.bsca import BSCAResult
+from refsvm.budget import check_merge_solver, merge_solver_eps
+from refsvm.validation import check_bsca_arguments, check_dual_sample
+from refsvm._fast.budget import _SOLVER_CODES, _c_tables
+
+from libc.math cimport fabs
+from libc.stdint cimport int8_t, int64_t
+from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
+
+from refsvm._fast.kernels cimport kernel_code, kernel_row_into, kernel_self, kernel_value, pw_dot
+from refsvm._fast.budget cimport (c_maintain_merge, c_maintain_projection_solve,
+                                  c_maintain_removal, c_remove_sv)
+
+SV_UPDATES = ("accumulate", "append")
+cdef double ZERO_GRADIENT_TOL = 1e-12      # as refsvm.bsca.ZERO_GRADIENT_TOL
+
+cdef enum:
+    MAINT_REMOVAL = 0
+    MAINT_PROJECTION = 1
+    MAINT_MERGE = 2
+
+cdef enum:
+    ERR_NONE = 0
+    ERR_SINGULAR = 1
+    ERR_INTERRUPTED = 2
+
+cdef extern from "Python.h":
+    int _check_signals "PyErr_CheckSignals" () noexcept
+    void _clear_error "PyErr_Clear" () noexcept
+
+
+cdef inline double _now() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return <double> ts.tv_sec + 1e-9 * <double> ts.tv_nsec
+
+
+cdef struct Params:
+    Py_ssize_t n_steps
+    Py_ssize_t d
+    Py_ssize_t budget      # -1: no budget
+    bint accumulate
+    int maint
+    int kernel
+    double C
+    double gamma
+    double degree
+    double coef0
+    double merge_eps
+    int merge_solver
+    const double* h_table
+    const double* wd_table
+    Py_ssize_t G
+    double ridge
+
+
+cdef struct State:
+    Py_ssize_t b
+    long long t
+    Py_ssize_t n_events
+    long long n_at_bound
+    long long mistakes
+    long long kernel_evaluations
+    double maintenance_seconds
+    double merge_seconds
+
+
+cdef inline double _newton_step(double alpha_i, double g, double q_ii, double C) noexcept nogil:
+    """Alg. 2, line 6 (eq. 3); ``Q_ii = 0``: D is linear in alpha_i."""
+    cdef double target
+    if q_ii > 0.0:
+        target = alpha_i + g / q_ii
+        if target < 0.0:
+            target = 0.0
+        if target > C:
+            target = C
+    elif g > 0.0:
+        target = C
+    elif g < 0.0:
+        target = 0.0
+    else:
+        target = alpha_i
+    return target - alpha_i
+
+
+cdef inline void _follow_list_operation(int64_t[::1] src, int64_t[::1] where, Py_ssize_t b_old,
+                                        Py_ssize_t p, Py_ssize_t n) noexcept nogil:
+    """Maps slot -> example and example -> slot after remove(p) (n < 0) or merge(p, n)."""
+    cdef Py_ssize_t last = b_old - 1, moved
+    if src[p] >= 0:
+        where[src[p]] = -1
+    if n >= 0 and src[n] >= 0:
+        where[src[n]] = -1
+    if n < 0:
+        src[p] = src[last]
+        moved = p
+    else:
+        src[p] = -1
+        src[n] = src[last]
+        moved = n
+    if moved != last and src[moved] >= 0:
+        where[src[moved]] = moved
+
+
+cdef inline long long _maintenance_kernel_evaluations(int maint, long long b,
+                                                     long long same_sign) noexcept nogil:
+    """As refsvm.bsca._maintenance_kernel_evaluations."""
+    if maint == MAINT_REMOVAL:
+        return 0
+    if maint == MAINT_MERGE:
+        return same_sign - 1
+    return (b - 1) * (b - 2) + (b - 1)
+
+
+cdef int _bsca_pass(const Params* P, State* st,
+                    const double[:, ::1] X, const int64_t[::1] y, const int64_t[::1] order,
+                    double[::1] dual, double[:, ::1] SV, double[:, ::1] A,
+                    int64_t[::1] src, int64_t[::1] where, double[::1] k_i, double[::1] signs,
+                    double[::1] Kp, double[::1] rhs, int[::1] ipiv, double[::1] mwork,
+                    int8_t[::1] changed, int8_t[::1] added, int64_t[::1] maint_step,
+                    int64_t[::1] maint_index, int64_t[::1] maint_partner,
+                    double[::1] weight_degradation) noexcept nogil:
+    """All steps of Algorithm 2 over ``order``; returns ERR_NONE, ERR_SINGULAR or ERR_INTERRUPTED."""
+    cdef Py_ssize_t d = P.d, step, i, r, b_old, p, partner, slot
+    cdef long long same_sign
+    cdef Py_ssize_t b = st.b
+    cdef long long t = st.t
+    cdef double y_i, f, g, s_abs, q_ii, delta, wd, start, elapsed
+    cdef const double* x_i
+    cdef int info
+
+    for step in range(P.n_steps):                             # Alg. 2, lines 3-4
+        if (step & 4095) == 4095:                             # let Ctrl-C through on long runs
+            with gil:
+                if _check_signals() != 0:
+                    _clear_error()
+                    st.b = b
+                    st.t = t
+                    return ERR_INTERRUPTED
+        t += 1
+        i = order[step]
+        x_i = &X[i, 0]
+        y_i = <double> y[i]
+        f = 0.0
+        if b > 0:                                             # Alg. 2, line 5: f~(x_i), O(B)
+            kernel_row_into(P.kernel, &SV[0, 0], b, d, x_i, P.gamma, P.degree, P.coef0, &k_i[0])
+            f = pw_dot(&k_i[0], &A[0, 0], b)
+        if y_i * f <= 0.0:                                    # online error (diagnostics)
+            st.mistakes += 1
+        q_ii = kernel_self(P.kernel, x_i, d, P.gamma, P.degree, P.coef0)   # Q_ii = k(x_i, x_i)
+        st.kernel_evaluations += b                            # the margin's kernel row (as BSGD)
+        g = 1.0 - y_i * f                                     # 1 - y_i f~(x_i)
+        if fabs(g) < 1e-6:                                    # margin 1 up to rounding: a zero step
+            s_abs = 0.0
+            for r in range(b):
+                s_abs += fabs(k_i[r]) * fabs(A[r, 0])
+            if fabs(g) <= ZERO_GRADIENT_TOL * (1.0 + s_abs):
+                g = 0.0
+        delta = _newton_step(dual[i], g, q_ii, P.C)           # Alg. 2, line 6 (eq. 3)
+        if delta != 0.0:                                      # Alg. 2, line 7
+            dual[i] += delta                                  # Alg. 2, line 8
+            changed[step] = 1
+            slot = where[i]
+            if P.accumulate and slot >= 0:                    # Alg. 2, line 9, x_i already in M
+                A[slot, 0] += delta * y_i
+            else:                                             # Alg. 2, line 9: M <- M u {(delta y_i, x_i)}
+                for r in range(d):
+                    SV[b, r] = x_i[r]
+                A[b, 0] = delta * y_i
+                src[b] = i
+                where[i] = b
+                b += 1
+                added[step] = 1
+                if P.budget >= 0 and b > P.budget:            # Alg. 2, line 10
+                    for r in range(b):                        # for the count of merge candidates
+                        signs[r] = A[r, 0]
+                    start = _now()
+                    b_old = b
+                    partner = -1
+                    if P.maint == MAINT_REMOVAL:              # Alg. 2, line 11
+                        b = c_maintain_removal(SV, A, b, P.kernel, P.gamma, P.degree, P.coef0, &p, &wd)
+                    elif P.maint == MAINT_PROJECTION:
+                        info = c_maintain_projection_solve(SV, A, b, P.kernel, P.gamma, P.degree,
+                                                           P.coef0, P.ridge, Kp, rhs, ipiv, &p, &wd)
+                        if info != 0:
+                            st.b = b
+                            st.t = t
+                            return ERR_SINGULAR
+                        b = c_remove_sv(SV, A, b, p)
+                    else:
+                        b = c_maintain_merge(SV, A, b, P.gamma, P.merge_eps, P.merge_solver, P.h_table,
+                                             P.wd_table, P.G, mwork, &p, &partner, &wd)
+                    elapsed = _now() - start
+                    st.maintenance_seconds += elapsed
+                    if P.maint == MAINT_MERGE:
+                        st.merge_seconds += elapsed
+                    _follow_list_operation(src, where, b_old, p, partner)
+                    same_sign = 0
+                    for r in range(b_old):
+                        if signs[r] * signs[p] >= 0.0:
+                            same_sign += 1
+                    st.kernel_evaluations += _maintenance_kernel_evaluations(P.maint, b_old, same_sign)
+                    maint_step[st.n_events] = step
+                    maint_index[st.n_events] = p
+                    maint_partner[st.n_events] = partner
+                    weight_degradation[st.n_events] = wd
+                    st.n_events += 1
+        if dual[i] == 0.0 or dual[i] == P.C:
+            st.n_at_bound += 1
+
+    st.b = b
+    st.t = t
+    return ERR_NONE
+
+
+def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0, degree=3,
+         coef0=0.0, merge_eps=0.01, projection_ridge=1e-10, merge_solver="gss",
+         sv_update="accumulate", sv=None, alpha=None, dual=None, sv_source=None, t0=0):
+    """Steps of BSCA (Algorithm 2) on the coordinates ``order``.
+
+    Same parameters and result as :func:`refsvm.bsca.bsca` (see there).
+
+    Returns
+    -------
+    refsvm.bsca.BSCAResult
+    """
+    X, y, order, dual, src0 = check_bsca_arguments(
+        X, y, order, budget=budget, C=C, maintenance=maintenance, kernel=kernel, gamma=gamma,
+        degree=degree, coef0=coef0, merge_eps=merge_eps, projection_ridge=projection_ridge,
+        merge_solver=merge_solver, sv_update=sv_update, sv=sv, alpha=alpha, dual=dual,
+        sv_source=sv_source, t0=t0)
+    check_merge_solver(merge_solver, True)
+    cdef Params P
+    cdef State st
+    cdef Py_ssize_t n = X.shape[0], d = X.shape[1], b0 = len(src0), s
+    P.n_steps = order.shape[0]
+    P.d = d
+    P.budget = -1 if budget is None else int(budget)
+    P.accumulate = sv_update == "accumulate"
+    P.maint = {"removal": MAINT_REMOVAL, "projection": MAINT_PROJECTION, "merge": MAINT_MERGE}[maintenance]
+    P.kernel = kernel_code(kernel)
+    P.C = C
+    P.gamma = gamma
+    P.degree = degree
+    P.coef0 = coef0
+    P.merge_solver = _SOLVER_CODES[merge_solver]
+    P.merge_eps = merge_solver_eps(merge_solver, merge_eps)
+    th, tw = _c_tables(None, P.maint == MAINT_MERGE and P.budget >= 0
+                       and merge_solver in ("lookup-h", "lookup-wd"))
+    cdef const double[:, ::1] thv = th                        # tables loaded once per call
+    cdef const double[:, ::1] twv = tw
+    P.h_table = &thv[0, 0]
+    P.wd_table = &twv[0, 0]
+    P.G = thv.shape[0] - 1
+    P.ridge = projection_ridge
+
+    cdef Py_ssize_t cap
+    if P.budget >= 0:
+        cap = P.budget + 1
+    else:
+        cap = b0 + (min(P.n_steps, n) if P.accumulate else P.n_steps) + 1
+    SV = np.zeros((cap, d))                                   # Alg. 2, line 2 (or the state)
+    A = np.zeros((cap, 1))
+    if b0:
+        SV[:b0] = sv
+        A[:b0] = alpha
+    src = np.full(cap, -1, dtype=np.int64)
+    src[:b0] = src0
+    where = np.full(n, -1, dtype=np.int64)
+    for s in range(b0):
+        if src[s] >= 0:
+            where[src[s]] = s
+    m = max(cap - 1, 1) if P.maint == MAINT_PROJECTION and P.budget >= 0 else 1
+    Kp = np.zeros(m * m)
+    rhs = np.zeros(2 * m)
+    ipiv = np.zeros(m, dtype=np.intc)
+    mwork = np.zeros(2)
+    k_i = np.zeros(cap)
+    signs = np.zeros(cap)
+    changed = np.zeros(P.n_steps, dtype=np.int8)
+    added = np.zeros(P.n_steps, dtype=np.int8)
+    ne_cap = P.n_steps if P.budget >= 0 else 0
+    maint_step = np.zeros(ne_cap, dtype=np.int64)
+    maint_index = np.zeros(ne_cap, dtype=np.int64)
+    maint_partner = np.zeros(ne_cap, dtype=np.int64)
+    weight_degradation = np.zeros(ne_cap)
+
+    st.b = b0
+    st.t = int(t0)
+    st.n_events = 0
+    st.n_at_bound = 0
+    st.mistakes = 0
+    st.kernel_evaluations = 0
+    st.maintenance_seconds = 0.0
+    st.merge_seconds = 0.0
+
+    cdef int err
+    cdef const double[:, ::1] Xv = X
+    cdef const int64_t[::1] yv = y
+    cdef const int64_t[::1] ov = order
+    cdef double[::1] dualv = dual
+    cdef double[:, ::1] SVv = SV
+    cdef double[:, ::1] Av = A
+    cdef int64_t[::1] srcv = src
+    cdef int64_t[::1] wherev = where
+    cdef double[::1] k_iv = k_i
+    cdef double[::1] signsv = signs
+    cdef double[::1] Kpv = Kp
+    cdef double[::1] rhsv = rhs
+    cdef int[::1] ipivv = ipiv
+    cdef double[::1] mworkv = mwork
+    cdef int8_t[::1] changedv = changed
+    cdef int8_t[::1] addedv = added
+    cdef int64_t[::1] msv = maint_step
+    cdef int64_t[::1] miv = maint_index
+    cdef int64_t[::1] mpv = maint_partner
+    cdef double[::1] wdv = weight_degradation
+    with nogil:
+        err = _bsca_pass(&P, &st, Xv, yv, ov, dualv, SVv, Av, srcv, wherev, k_iv, signsv, Kpv, rhsv, ipivv,
+                         mworkv, changedv, addedv, msv, miv, mpv, wdv)
+    if err == ERR_INTERRUPTED:
+        raise KeyboardInterrupt
+    if err == ERR_SINGULAR:
+        raise np.linalg.LinAlgError("Singular matrix")
+
+    ne = st.n_events
+    n_changed = int(changed.sum())
+    trace = {
+        "n_steps": int(P.n_steps),
+        "mistakes": int(st.mistakes),
+        "n_zero_steps": int(P.n_steps) - n_changed,
+        "n_at_bound": int(st.n_at_bound),
+        "changed": changed,
+        "added": added,
+        "maint_step": maint_step[:ne].copy(),
+        "maint_index": maint_index[:ne].copy(),
+        "maint_partner": maint_partner[:ne].copy(),
+        "weight_degradation": weight_degradation[:ne].copy(),
+        "maintenance_fraction": ne / P.n_steps if P.n_steps else 0.0,
+        "kernel_evaluations": int(st.kernel_evaluations),
+        "maintenance_seconds": float(st.maintenance_seconds),
+        "merge_seconds": float(st.merge_seconds),
+    }
+    b = st.b
+    return BSCAResult(sv=SV[:b].copy(), alpha=A[:b].copy(), bias=np.zeros(1), t=int(st.t), trace=trace,
+                      dual=dual, sv_source=src[:b].copy())
+
+
+# ----------------------------------------------------------------------------
+# objectives (monitoring; not part of the algorithm)
+# ----------------------------------------------------------------------------
+
+def primal_objective(X, y, sv, alpha, *, C, kernel, gamma, degree, coef0):
+    """``P(w~) = 1/2 ||w~||^2 + C sum_i max(0, 1 - y_i f~(x_i))`` (see :func:`refsvm.bsca.primal_objective`)."""
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    SVa = np.ascontiguousarray(sv, dtype=np.float64).reshape(-1, X.shape[1])
+    beta = np.ascontiguousarray(alpha, dtype=np.float64).reshape(-1)
+    ya = np.ascontiguousarray(y, dtype=np.float64)
+    cdef Py_ssize_t n = X.shape[0], d = X.shape[1], b = beta.shape[0], i, j
+    cdef double Cv = C
+    if b == 0:
+        return float(Cv * n)
+    cdef int code = kernel_code(kernel)
+    cdef double g = gamma, deg = degree, c0 = coef0, norm2 = 0.0, loss = 0.0, f, s
+    cdef const double[:, ::1] Xv = X
+    cdef const double[:, ::1] S = SVa
+    cdef const double[::1] bv = beta
+    cdef const double[::1] yv = ya
+    row = np.zeros(b)
+    cdef double[::1] r = row
+    with nogil:
+        for j in range(b):                                    # ||w~||^2 = beta' K_M beta
+            kernel_row_into(code, &S[0, 0], b, d, &S[j, 0], g, deg, c0, &r[0])
+            norm2 += bv[j] * pw_dot(&r[0], &bv[0], b)
+        for i in range(n):                                    # C sum_i hinge(y_i f~(x_i))
+            kernel_row_into(code, &S[0, 0], b, d, &Xv[i, 0], g, deg, c0, &r[0])
+            f = pw_dot(&r[0], &bv[0], b)
+            s = 1.0 - yv[i] * f
+            if s > 0.0:
+                loss += s
+    return float(0.5 * norm2 + Cv * loss)
+
+
+def dual_objective(X, y, dual, *, kernel, gamma, degree, coef0, sample=None):
+    """``D(alpha) = sum_i alpha_i - 1/2 alpha' Q alpha`` (see :func:`refsvm.bsca.dual_objective`).
+
+    ``nnz^2`` kernel evaluations in a nogil loop (``sample``: the unbiased estimate).
+    """
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    da = np.ascontiguousarray(dual, dtype=np.float64)
+    ya = np.ascontiguousarray(y, dtype=np.float64)
+    nz = np.flatnonzero(da).astype(np.int64)
+    cdef Py_ssize_t N = nz.shape[0], m, d = X.shape[1], a, c
+    cdef bint estimate = sample is not None
+    if estimate:
+        S = check_dual_sample(da, sample)
+    else:
+        S = nz
+    m = S.shape[0]
+    cdef int code = kernel_code(kernel)
+    cdef double g = gamma, deg = degree, c0 = coef0, diag = 0.0, off = 0.0, row, va
+    cdef const double[:, ::1] Xv = X
+    cdef const double[::1] dv = da
+    cdef const double[::1] yv = ya
+    cdef const int64_t[::1] nzv = nz
+    cdef const int64_t[::1] Sv = S
+    with nogil:
+        for a in range(N):                                    # diagonal, exact
+            va = dv[nzv[a]] * yv[nzv[a]]
+            diag += va * va * kernel_self(code, &Xv[nzv[a], 0], d, g, deg, c0)
+        for a in range(m):                                    # off-diagonal (all pairs or the sample's)
+            va = dv[Sv[a]] * yv[Sv[a]]
+            row = 0.0
+            for c in range(a + 1, m):
+                row += dv[Sv[c]] * yv[Sv[c]] * kernel_value(code, &Xv[Sv[a], 0], &Xv[Sv[c], 0], d, g, deg, c0)
+            off += 2.0 * va * row
+    if estimate:
+        off *= (<double> N * (N - 1)) / (<double> m * (m - 1))
+    return float(np.sum(da) - 0.5 * (diag + off))

@@ -1,0 +1,349 @@
+"""BSCA: budgeted stochastic coordinate ascent on the SVM dual (reference implementation).
+
+Algorithm 2 of Qaadan, Schüler, Glasmachers (2019), "Dual SVM training on a
+budget", ICPRAM 2019, with the truncated Newton step of its eq. (3) and the
+budget maintenance of :mod:`refsvm.budget` (the same removal / projection /
+merging as BSGD, all four merge solvers).  The compiled mirror is
+:mod:`refsvm._fast.bsca`, same functions, same signatures.
+
+The problem is the dual of the SVM without bias,
+
+    max_alpha  D(alpha) = sum_i alpha_i - 1/2 alpha' Q alpha,   0 <= alpha_i <= C,
+
+``Q_ij = y_i y_j k(x_i, x_j)``, ``C = 1 / (lambda n)`` (the paper's Table 1
+gives C).  The weight vector ``w = sum_i alpha_i y_i phi(x_i)`` is replaced by
+a budgeted model ``M`` of at most B tuples ``(beta, x~)``.
+
+Algorithm 2 (line numbers used in the comments)::
+
+     1: Input: data (x_1, y_1), ..., (x_n, y_n), kernel k, C > 0, budget B
+     2: alpha <- 0, M <- {}
+     3: while not happy do
+     4:   select index i in {1, ..., n} uniformly at random
+     5:   f~(x_i) = sum_{(beta, x~) in M} beta k(x_i, x~)
+     6:   delta = [alpha_i + (1 - y_i f~(x_i)) / Q_ii]_0^C - alpha_i     // eq. (3)
+     7:   if delta != 0 then
+     8:     alpha_i <- alpha_i + delta
+     9:     M <- M u {(delta y_i, x_i)}         // erratum: printed (delta, x_i)
+    10:     if |M| > B then
+    11:       trigger budget maintenance (merge two SVs)
+    12:     end if
+    13:   end if
+    14: end while
+    15: return M
+
+Reading of the pseudo-code, errata and choices (``docs/bsca.rst``):
+
+* **Erratum, line 9.**  The model represents ``w = sum_i alpha_i y_i phi(x_i)``,
+  so the coefficient added for a step ``delta`` on ``alpha_i`` is
+  ``delta * y_i``; the printed ``(delta, x_i)`` would add the wrong sign for
+  every negative example.
+* **Line 4.**  The visiting order is drawn by the caller (``order``): uniform
+  with replacement as printed, or a permutation per epoch (the estimator
+  offers both).  ``t`` counts every step, ``t0 + 1, t0 + 2, ...``.
+* **Line 6** with ``Q_ii = k(x_i, x_i)`` (``y_i^2 = 1``).  If ``Q_ii = 0``
+  (linear or polynomial kernel at a zero vector) the one-dimensional problem
+  is linear: ``alpha_i`` goes to C if ``1 - y_i f~ > 0``, to 0 if it is
+  ``< 0``, and stays otherwise.
+* **Line 9, example already in M** (``sv_update``).  ``"accumulate"``
+  (default): if ``x_i`` still occupies a slot of M as an unmerged point, add
+  ``delta y_i`` to that slot's coefficient; ``M`` then represents exactly the
+  same function as after appending a second copy, but keeps one slot, so
+  no maintenance event is triggered.  ``"append"``: always append a new
+  tuple, as printed.  A map slot -> example (``sv_source``, -1 for merged
+  points and points of an initial model) follows every list operation of
+  DESIGN.md (append, swap-remove, merge); so does the inverse map
+  example -> slot (with ``"append"`` an example may hold several slots; the
+  inverse map then points at one of them or is -1, never at a slot that does
+  not hold the example).
+* **Line 10.**  With ``budget=None`` there is no maintenance at all: the
+  algorithm is plain kernel stochastic dual coordinate ascent (with
+  ``"accumulate"`` M then holds each example at most once and equals
+  ``w(alpha)`` exactly).  With ``"accumulate"`` a budget ``B >= n`` never
+  triggers maintenance either.
+* **Steps with delta == 0** change nothing; they are counted
+  (``n_zero_steps``).  Revisiting a free variable whose margin was just set
+  to 1 (nothing else changed in between) gives ``g = 1 - y_i f~(x_i)`` of the
+  order of the rounding error of ``f~``, i.e. a "step" of ~1e-16 that would
+  append a noise SV (and, with a full budget, trigger a maintenance event),
+  and whose sign depends on the summation order.  We take ``g = 0`` when
+  ``|g| <= 1e-12 (1 + sum_j |beta_j k(x_j, x_i)|)`` (a bound on that rounding
+  error; the dual gain such a step could make is below 1e-24).  Both paths
+  apply the same rule, so their discrete decisions agree.
+* No bias (the paper has none); ``bias`` is returned as zeros for the
+  common model type.
+"""
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .budget import check_merge_solver, maintain
+from .kernels import kernel_diag, kernel_matrix, kernel_row
+from .validation import check_bsca_arguments, check_dual_sample
+
+SV_UPDATES = ("accumulate", "append")
+
+#: ``g = 1 - y_i f~(x_i)`` with ``|g| <= ZERO_GRADIENT_TOL (1 + sum_j |beta_j k(x_j, x_i)|)``
+#: is rounding noise of a margin that is exactly 1 and is taken as 0 (see the module docstring).
+ZERO_GRADIENT_TOL = 1e-12
+
+
+@dataclass
+class BSCAResult:
+    """What one call of :func:`bsca` returns (both backends).
+
+    The fields ``sv``, ``alpha``, ``bias``, ``t`` and ``trace`` mean what they
+    mean for :class:`refsvm.bsgd.BSGDResult` (``alpha`` holds the model's
+    coefficients beta); ``dual`` is the n-vector of dual variables and
+    ``sv_source`` the example each SV slot holds (-1: merged point or a point
+    of the initial model).
+    """
+
+    sv: np.ndarray          #: support vectors, shape (n_sv, d)
+    alpha: np.ndarray       #: model coefficients beta, shape (n_sv, 1)
+    bias: np.ndarray        #: zeros, shape (1,)
+    t: int                  #: index of the last step taken
+    trace: dict = field(default_factory=dict)  #: diagnostics, see DESIGN.md
+    dual: np.ndarray = None       #: dual variables alpha, shape (n,)
+    sv_source: np.ndarray = None  #: int64 (n_sv,), example held by each slot or -1
+
+
+def _newton_step(alpha_i, g, q_ii, C):
+    """Alg. 2, line 6 (eq. 3): ``delta = [alpha_i + g / Q_ii]_0^C - alpha_i``, ``g = 1 - y_i f~(x_i)``."""
+    if q_ii > 0.0:
+        target = min(max(alpha_i + g / q_ii, 0.0), C)
+    elif g > 0.0:                                   # Q_ii = 0: D is linear in alpha_i
+        target = C
+    elif g < 0.0:
+        target = 0.0
+    else:
+        target = alpha_i
+    return target - alpha_i
+
+
+def _follow_list_operation(src, where, b_old, p, n):
+    """Update the maps slot -> example (``src``) and example -> slot (``where``) after
+    remove(p) (``n < 0``) or merge(p, n) (z -> slot p, then remove(n)) on ``b_old`` SVs."""
+    last = b_old - 1
+    gone = [src[p]] if n < 0 else [src[p], src[n]]
+    for e in gone:
+        if e >= 0:
+            where[e] = -1
+    if n < 0:
+        src[p] = src[last]                          # remove(p): last -> p
+        moved = p
+    else:
+        src[p] = -1                                 # z is no training example
+        src[n] = src[last]                          # remove(n): last -> n
+        moved = n
+    if moved != last and src[moved] >= 0:
+        where[src[moved]] = moved
+
+
+def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0, degree=3,
+         coef0=0.0, merge_eps=0.01, projection_ridge=1e-10, merge_solver="gss",
+         sv_update="accumulate", sv=None, alpha=None, dual=None, sv_source=None, t0=0):
+    """Steps of BSCA (Algorithm 2) on the coordinates ``order`` (binary, labels -1/+1).
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, d), float64
+    y : ndarray of shape (n,), int64, labels in {-1, +1}
+    order : ndarray of int64
+        Coordinates to visit (indices into X), drawn by the caller.
+    budget : int or None
+        B, the maximal number of SVs (>= 2); ``None``: no budget maintenance.
+    C : float
+        Upper bound of the dual box, ``C = 1 / (lambda n)``.
+    maintenance : {"removal", "projection", "merge"}
+        Budget maintenance (:func:`refsvm.budget.maintain`).
+    kernel, gamma, degree, coef0
+        See :mod:`refsvm.kernels`.
+    merge_eps, projection_ridge, merge_solver
+        As for :func:`refsvm.bsgd.bsgd`.
+    sv_update : {"accumulate", "append"}
+        What line 9 does when ``x_i`` already holds an unmerged slot of M
+        (see the module docstring).
+    sv, alpha, dual, sv_source, t0
+        State to continue from: model (``sv`` (n_sv, d), coefficients
+        ``alpha`` (n_sv, 1)), dual variables (n,), slot -> example map
+        (n_sv,) and step counter.  ``None`` = empty model, ``alpha = 0``.
+
+    Returns
+    -------
+    BSCAResult
+        Trace keys (DESIGN.md): ``n_steps``, ``mistakes`` (online errors,
+        ``y_i f~(x_i) <= 0`` before the step), ``n_zero_steps``, ``n_at_bound``,
+        ``changed`` and ``added`` (int8 per step), ``maint_step``,
+        ``maint_index``, ``maint_partner``, ``weight_degradation``,
+        ``maintenance_fraction``, ``kernel_evaluations``,
+        ``maintenance_seconds``, ``merge_seconds``.
+    """
+    X, y, order, dual, src0 = check_bsca_arguments(
+        X, y, order, budget=budget, C=C, maintenance=maintenance, kernel=kernel, gamma=gamma,
+        degree=degree, coef0=coef0, merge_eps=merge_eps, projection_ridge=projection_ridge,
+        merge_solver=merge_solver, sv_update=sv_update, sv=sv, alpha=alpha, dual=dual,
+        sv_source=sv_source, t0=t0)
+    check_merge_solver(merge_solver, True)
+    tables = None
+    if maintenance == "merge" and merge_solver in ("lookup-h", "lookup-wd") and budget is not None:
+        from .lookup import get_tables
+        tables = get_tables()                                 # loaded once per call
+    n, d = X.shape
+    accumulate = sv_update == "accumulate"
+    b0 = len(src0)
+    if budget is not None:
+        cap = budget + 1
+    else:
+        cap = b0 + (min(len(order), n) if accumulate else len(order)) + 1
+
+    # Alg. 2, line 2: alpha <- 0, M <- {} (or the state to continue from)
+    SV = np.zeros((cap, d))
+    A = np.zeros((cap, 1))
+    b = b0
+    if b0:
+        SV[:b] = sv
+        A[:b] = alpha
+    src = np.full(cap, -1, dtype=np.int64)                    # slot -> example
+    src[:b] = src0
+    where = np.full(n, -1, dtype=np.int64)                    # example -> slot
+    for s in range(b):
+        if src[s] >= 0:
+            where[src[s]] = s
+
+    n_steps = len(order)
+    changed = np.zeros(n_steps, dtype=np.int8)
+    added = np.zeros(n_steps, dtype=np.int8)
+    maint_step, maint_index, maint_partner, weight_degradation = [], [], [], []
+    maintenance_seconds = merge_seconds = 0.0
+    n_at_bound = 0
+    kernel_evaluations = 0
+    mistakes = 0
+
+    t = t0
+    for step, i in enumerate(order):                          # Alg. 2, lines 3-4
+        t += 1
+        x_i, y_i = X[i], int(y[i])
+        k_i = kernel_row(SV[:b], x_i, kernel, gamma, degree, coef0)
+        f = float(k_i @ A[:b, 0]) if b > 0 else 0.0          # Alg. 2, line 5: f~(x_i), O(B)
+        mistakes += y_i * f <= 0.0                            # online error (diagnostics)
+        q_ii = float(kernel_diag(X[i:i + 1], kernel, gamma, degree, coef0)[0])   # Q_ii = k(x_i, x_i)
+        kernel_evaluations += b                               # the margin's kernel row (as BSGD)
+        g = 1.0 - y_i * f                                     # 1 - y_i f~(x_i) = dD/dalpha_i (budgeted)
+        if abs(g) < 1e-6 and abs(g) <= ZERO_GRADIENT_TOL * (1.0 + float(np.abs(k_i) @ np.abs(A[:b, 0]))):
+            g = 0.0                                           # margin 1 up to rounding: a zero step
+        delta = _newton_step(dual[i], g, q_ii, C)             # Alg. 2, line 6 (eq. 3)
+        if delta != 0.0:                                      # Alg. 2, line 7
+            dual[i] += delta                                  # Alg. 2, line 8
+            changed[step] = 1
+            if accumulate and where[i] >= 0:                  # Alg. 2, line 9, x_i already in M
+                A[where[i], 0] += delta * y_i
+            else:                                             # Alg. 2, line 9: M <- M u {(delta y_i, x_i)}
+                SV[b] = x_i
+                A[b, 0] = delta * y_i
+                src[b] = i
+                where[i] = b
+                b += 1
+                added[step] = 1
+                if budget is not None and b > budget:         # Alg. 2, line 10
+                    signs = A[:b, 0].copy()                   # for the count of merge candidates
+                    start = time.perf_counter()
+                    b_old = b
+                    b, p, partner, wd = maintain(maintenance, SV, A, b, kernel, gamma, degree, coef0,
+                                                 merge_eps, projection_ridge, merge_solver,
+                                                 tables)      # Alg. 2, line 11
+                    elapsed = time.perf_counter() - start
+                    maintenance_seconds += elapsed
+                    if maintenance == "merge":
+                        merge_seconds += elapsed
+                    _follow_list_operation(src, where, b_old, p, partner)
+                    kernel_evaluations += _maintenance_kernel_evaluations(
+                        maintenance, b_old, int(np.count_nonzero(signs * signs[p] >= 0.0)))
+                    maint_step.append(step)
+                    maint_index.append(p)
+                    maint_partner.append(partner)
+                    weight_degradation.append(wd)
+        n_at_bound += dual[i] == 0.0 or dual[i] == C
+
+    n_events = len(maint_step)
+    trace = {
+        "n_steps": n_steps,
+        "mistakes": int(mistakes),
+        "n_zero_steps": int(n_steps - int(changed.sum())),
+        "n_at_bound": int(n_at_bound),
+        "changed": changed,
+        "added": added,
+        "maint_step": np.array(maint_step, dtype=np.int64),
+        "maint_index": np.array(maint_index, dtype=np.int64),
+        "maint_partner": np.array(maint_partner, dtype=np.int64),
+        "weight_degradation": np.array(weight_degradation, dtype=np.float64),
+        "maintenance_fraction": n_events / n_steps if n_steps else 0.0,
+        "kernel_evaluations": int(kernel_evaluations),
+        "maintenance_seconds": maintenance_seconds,
+        "merge_seconds": merge_seconds,
+    }
+    return BSCAResult(sv=SV[:b].copy(), alpha=A[:b].copy(), bias=np.zeros(1), t=t, trace=trace,
+                      dual=dual, sv_source=src[:b].copy())
+
+
+def _maintenance_kernel_evaluations(maintenance, b, same_sign):
+    """Kernel values ``k(x, x')`` of two different points one maintenance event on ``b`` SVs
+    computes, counted as for BSGD (diagonal values ``k(x, x)`` are not counted): removal none;
+    merging ``k(x_m, x_n)`` for every candidate partner (``same_sign - 1``, the SVs of m's sign
+    other than m); projection ``(b - 1)^2`` (``K_p`` without its diagonal, both triangles, as
+    both paths compute it from scratch, and ``k_p``)."""
+    if maintenance == "removal":
+        return 0
+    if maintenance == "merge":
+        return same_sign - 1
+    return (b - 1) * (b - 2) + (b - 1)
+
+
+# ----------------------------------------------------------------------------
+# objectives (monitoring; not part of the algorithm)
+# ----------------------------------------------------------------------------
+
+def primal_objective(X, y, sv, alpha, *, C, kernel, gamma, degree, coef0):
+    """``P(w~) = 1/2 ||w~||^2 + C sum_i max(0, 1 - y_i f~(x_i))`` of the budgeted model.
+
+    Cost: ``n_sv^2 + n n_sv`` kernel evaluations.
+    """
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    beta = np.asarray(alpha, dtype=np.float64).reshape(-1)
+    if beta.size == 0:
+        return float(C * X.shape[0])
+    K_M = kernel_matrix(sv, sv, kernel, gamma, degree, coef0)
+    f = kernel_matrix(X, sv, kernel, gamma, degree, coef0) @ beta
+    hinge = np.maximum(0.0, 1.0 - np.asarray(y, dtype=np.float64) * f)
+    return float(0.5 * (beta @ K_M @ beta) + C * np.sum(hinge))
+
+
+def dual_objective(X, y, dual, *, kernel, gamma, degree, coef0, sample=None):
+    """``D(alpha) = sum_i alpha_i - 1/2 alpha' Q alpha``.
+
+    Exact: ``nnz(alpha)^2`` kernel evaluations (``nnz`` = number of non-zero
+    ``alpha_i``).  For large ``nnz`` pass ``sample``, distinct indices of
+    non-zero ``alpha_i`` drawn uniformly without replacement by the caller
+    (``m = len(sample)``, at least 2): the diagonal of the quadratic term is
+    computed exactly (``nnz`` evaluations) and the off-diagonal sum is
+    estimated without bias by ``nnz (nnz - 1) / (m (m - 1))`` times the sample's
+    off-diagonal sum (``m^2`` evaluations).
+    """
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    dual = np.asarray(dual, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
+    nz = np.flatnonzero(dual)
+    v = dual[nz] * y[nz]
+    diag = kernel_diag(X[nz], kernel, gamma, degree, coef0)
+    if sample is None:
+        quad = float(v @ kernel_matrix(X[nz], X[nz], kernel, gamma, degree, coef0) @ v)
+    else:
+        S = check_dual_sample(dual, sample)
+        m, N = len(S), len(nz)
+        vs = dual[S] * y[S]
+        Q_S = kernel_matrix(X[S], X[S], kernel, gamma, degree, coef0)
+        off = float(vs @ Q_S @ vs) - float(np.sum(vs * vs * np.diag(Q_S)))
+        quad = float(np.sum(v * v * diag)) + off * (N * (N - 1)) / (m * (m - 1))
+    return float(np.sum(dual) - 0.5 * quad)
