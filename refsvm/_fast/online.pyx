@@ -200,10 +200,8 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const double[:, ::1] X, const int6
                 k_tt = kernel_self(P.kernel, x_t, d, P.gamma, P.degree, P.coef0)
                 c.kernel_evaluations += 1
                 Pk_sq = 0.0
-                for j in range(b):                          # d* = K^{-1} k_t
-                    s = 0.0
-                    for l in range(b):
-                        s += Kinv[j, l] * k[l]
+                for j in range(b):                          # d* = K^{-1} k_t (8 accumulators per row)
+                    s = pw_dot(&Kinv[j, 0], &k[0], b)
                     aux[j] = s
                     Pk_sq += k[j] * s
                 delta_sq = k_tt - Pk_sq
