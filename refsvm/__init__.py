@@ -16,9 +16,11 @@ from .estimators import BudgetedSVC
 from .estimators import BSCAClassifier
 from .estimators import OnlineKernelClassifier
 from .estimators import SBPClassifier
+from .estimators import FOGDClassifier, FOGDRegressor, NOGDClassifier, NOGDRegressor
 from .model import BudgetedModel
 
 __all__ = ["BudgetedSVC", "BudgetedModel", "load_libsvm", "__version__"]
 __all__ += ["SBPClassifier"]
 __all__ += ["BSCAClassifier"]
+__all__ += ["FOGDClassifier", "FOGDRegressor", "NOGDClassifier", "NOGDRegressor"]
 __all__ += ["OnlineKernelClassifier"]

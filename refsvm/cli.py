@@ -130,6 +130,10 @@ def _cmd_train(args):
     from .estimators import BudgetedSVC
 
     _check_writable(_model_path(args.model), "model")  # before training, not after
+    if args.solver != "bsgd":  # FOGD / NOGD (Lu et al. 2016), see refsvm/_cli_ogd.py
+        from ._cli_ogd import train_ogd
+        return train_ogd(args, lambda arg, **kw: _read_data(arg, args, **kw), _model_path)
+    args.eta = 0.1 if args.eta is None else args.eta
     X, y = _read_data(args.data, args)
     test = None
     if args.test is not None:
@@ -247,6 +251,11 @@ def _cmd_predict(args):
         raise _UsageError(f"{args.model}: no such model file")
     if args.output is not None:
         _check_writable(args.output, "predictions")
+    from ._cli_ogd import model_kind, predict_ogd  # FOGD / NOGD model files
+    kind = model_kind(path)
+    if kind is not None:
+        return predict_ogd(path, kind, lambda arg, **kw: _read_data(arg, args, **kw), args.data,
+                           args.output, _label_text)
     try:
         est = _estimator_class(path, BudgetedSVC).load(path)
     except ValueError as exc:  # every model-file problem names the file: one line, status 1
@@ -416,13 +425,16 @@ def build_parser():
                        help="also report the accuracy on this LIBSVM file (read with the "
                             "training data's number of features)")
     _add_file_options(train, pad="a test file with fewer features than DATA")
-    train.add_argument("--solver", choices=["bsgd", "sbp", "bsca"], default="bsgd",
-                       help="bsgd (default) or sbp: the stochastic batch perceptron of Cotter et al. (2012), "
+    train.add_argument("--solver", choices=["bsgd", "sbp", "bsca", "fogd", "nogd"], default="bsgd",
+                       help="bsgd; sbp: the stochastic batch perceptron of Cotter et al. (2012), "
                        "with --nu, --gamma, --kernel, --epochs, --fit-bias; the budget options do not apply; "
                        "or bsca: dual coordinate ascent on a budget (Qaadan et al. 2019), with --C (or "
-                       "--lam: C = 1/(n lambda)) and the budget and merging options")
-    train.add_argument("--nu", type=float, default=0.01, help="SBP: slack per example (default 0.01)")
+                       "--lam: C = 1/(n lambda)) and the budget and merging options; "
+                       "fogd / nogd: Lu et al. (2016), options below")
+    train.add_argument("--nu", type=float, default=0.01, help="SBP: the margin-violation parameter nu (Cotter et al.; volume n nu)")
     train.set_defaults(func=_cmd_train, subparser=train)
+    from ._cli_ogd import add_ogd_arguments
+    add_ogd_arguments(train)  # --solver fogd|nogd, --regression, ...
 
     predict = sub.add_parser("predict", help="predict a LIBSVM file with a saved model",
                              description="Predict DATA with MODEL and print the accuracy.",

@@ -21,6 +21,7 @@ TABLES = {}
 #: Lu et al.'s step-size grid (section 7.2.1): {2, 0.2, ..., 0.0002}.
 ETA_GRID = (2.0, 0.2, 0.02, 0.002, 0.0002)
 ONLINE = "refsvm.reproduce:run_online"
+ESTIMATOR = "refsvm.reproduce:run_estimator"
 BSGD = "refsvm.reproduce:run_bsgd"
 
 
@@ -71,13 +72,16 @@ LU2016_TABLE5 = _register(Table(
         Entry("BPA-S", ONLINE, dict(algorithm="bpas", gamma=1 / 128, budget=100, C=1.0)),
         Entry("BOGD", ONLINE, dict(algorithm="bogd", gamma=1 / 128, budget=100, max_coef=10.0,
                                    lam=lambda n: 1.0 / n ** 2), grid=dict(eta=ETA_GRID)),
-        Entry("FOGD", None, note="not yet available: FOGD is not in this refsvm build (registers with one Entry line)"),
-        Entry("NOGD", None, note="not yet available: NOGD is not in this refsvm build (registers with one Entry line)"),
+        Entry("FOGD", ESTIMATOR, dict(estimator="refsvm.FOGDClassifier", n_components=400, gamma=1 / 128),
+              grid=dict(eta=ETA_GRID)),                     # D = rho_f B = 4 * 100
+        Entry("NOGD", ESTIMATOR, dict(estimator="refsvm.NOGDClassifier", budget=100, rank=20, gamma=1 / 128),
+              grid=dict(eta=ETA_GRID)),                     # k = rho_n B = 0.2 * 100
     ],
     paper={(alg, ds): v for ds, row in _LU5_PAPER.items() for alg, v in row.items()},
     seeds=20,
     note="eta from the paper's grid {2, 0.2, ..., 0.0002} (best mean over the seeds, as the paper tuned); "
          "BPA-S C = 1, BOGD lambda = 1/n^2 and gamma_BOGD = 10 (the authors' released code); "
+         "FOGD D = 4B = 400, NOGD k = 0.2B = 20 (rho_f = 4, rho_n = 0.2 of section 7.2.1); "
          "Projectron(++) eta is the projection threshold, taken from the same grid.",
 ))
 
@@ -115,14 +119,18 @@ QAADAN2019_TABLE2 = _register(Table(
         Entry("BOGD", ONLINE, dict(algorithm="bogd", budget=500, max_coef=10.0, lam=lambda n: 1.0 / n ** 2),
               grid=dict(eta=ETA_GRID)),
         Entry("BSGD", BSGD, dict(budget=500, maintenance="merge", C=2.0 ** 5)),
-        Entry("FOGD", None, note="not yet available: FOGD is not in this refsvm build"),
-        Entry("NOGD", None, note="not yet available: NOGD is not in this refsvm build"),
+        Entry("FOGD", ESTIMATOR, dict(estimator="refsvm.FOGDClassifier",
+                                      n_components=lambda n: 4000 if n < 40000 else 1000),  # ADULT / IJCNN
+              grid=dict(eta=ETA_GRID)),
+        Entry("NOGD", ESTIMATOR, dict(estimator="refsvm.NOGDClassifier", budget=500, rank=100),
+              grid=dict(eta=ETA_GRID)),
         Entry("BSCA", "refsvm.reproduce:run_estimator", dict(estimator="refsvm.BSCAClassifier", budget=500, C=2.0 ** 5)),
     ],
     paper={(alg, ds): (100.0 - acc, None, sec) for ds, row in _Q2_PAPER.items() for alg, (acc, sec) in row.items()},
     seeds=5,
     note="gamma and C from the paper's Table 1 (ADULT gamma = 2^-7, IJCNN gamma = 2^1, C = 2^5); the online "
-         "learners' eta from Lu et al.'s grid, best mean test error; the paper reports single runs.",
+         "learners' eta from Lu et al.'s grid, best mean test error; FOGD D = 4000 (ADULT) / 1000 (IJCNN), "
+         "NOGD k = 100 (the paper's caption); the paper reports single runs.",
 ))
 
 

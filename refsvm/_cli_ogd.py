@@ -1,0 +1,114 @@
+"""``refsvm train --solver fogd|nogd`` and ``refsvm predict`` for their models.
+
+Kept out of :mod:`refsvm.cli` so that the command's BSGD part stays as it is:
+:mod:`refsvm.cli` calls :func:`add_ogd_arguments` when it builds the ``train``
+parser, :func:`train_ogd` when ``--solver`` is not ``bsgd`` and
+:func:`predict_ogd` when the model file holds a FOGD / NOGD model.
+
+Options: ``--solver fogd|nogd`` (the command's option), ``--regression`` (real targets: FOGD-R / NOGD-R),
+``--n-components`` (D), ``--rank`` (k, default 0.2 B), ``--epsilon``,
+``--normalize``; shared with BSGD: ``--budget`` (B), ``--gamma``, ``--eta``
+(default 0.1 for BSGD; for FOGD / NOGD the estimator's default), ``--epochs``,
+``--backend``, ``--random-state``, ``--test``, ``--verbose`` / ``--quiet``
+(classifiers only; the regressors print no progress).
+"""
+
+import time
+
+import numpy as np
+
+def add_ogd_arguments(train):
+    """Add the FOGD / NOGD options to the ``train`` sub-parser (``--solver`` is the command's)."""
+    group = train.add_argument_group("FOGD / NOGD (Lu et al. 2016)")
+    group.add_argument("--regression", action="store_true",
+                       help="real-valued targets (FOGD-R / NOGD-R, squared loss)")
+    group.add_argument("--n-components", type=int, default=400, help="FOGD: D, the number of random Fourier directions")
+    group.add_argument("--rank", type=int, default=None, help="NOGD: rank k (None: 0.2 * budget)")
+    group.add_argument("--epsilon", type=float, default=0.1,
+                       help="regression: update only when the squared loss exceeds it")
+    group.add_argument("--normalize", action="store_true", help="FOGD: divide the feature map by sqrt(D)")
+    train.set_defaults(eta=None)          # None: each solver's own default step size
+    train._option_string_actions["--eta"].help = (
+        "BSGD: eta of norma / perceptron (None: 0.1); FOGD / NOGD: the constant step size "
+        "(None: the estimator's default)")
+
+
+def make_estimator(args):
+    from .estimators.ogd import FOGDClassifier, FOGDRegressor, NOGDClassifier, NOGDRegressor
+
+    common = dict(gamma=args.gamma, epochs=args.epochs, backend=args.backend, random_state=args.random_state)
+    if args.eta is not None:
+        common["eta"] = args.eta
+    if args.regression:
+        common["epsilon"] = args.epsilon
+    else:
+        common["verbose"] = getattr(args, "verbose", 0)     # progress lines (classifiers)
+    if args.solver == "fogd":
+        cls = FOGDRegressor if args.regression else FOGDClassifier
+        return cls(n_components=args.n_components, normalize=args.normalize, **common)
+    cls = NOGDRegressor if args.regression else NOGDClassifier
+    return cls(budget=args.budget, rank=args.rank, **common)
+
+
+def train_ogd(args, read_data, model_path):
+    """``refsvm train --solver fogd|nogd``: fit, save, report (accuracy or mean squared error).
+
+    ``read_data(arg, n_features=None, n_features_of=None)`` is the command's reader.
+    """
+    X, y = read_data(args.data)
+    test = None
+    if args.test is not None:
+        test = read_data(args.test, n_features=X.shape[1], n_features_of=f"the training data ({args.data})")
+    est = make_estimator(args)
+    start = time.perf_counter()
+    est.fit(X, y)
+    seconds = time.perf_counter() - start
+    est.save(args.model)
+    trace = est.trace_[-1]
+    print(f"trained {args.solver.upper()}{'-R' if args.regression else ''} ({args.backend}) on "
+          f"{X.shape[0]} examples with {X.shape[1]} features")
+    print(f"training time:     {seconds:.3f} s")
+    if args.regression:
+        print(f"online mean squared loss (last pass): {trace['online_mse']:.6g}")
+        print(f"training MSE:      {np.mean((est.predict(X) - y) ** 2):.6g}")
+        if test is not None:
+            print(f"test MSE:          {np.mean((est.predict(test[0]) - test[1]) ** 2):.6g} "
+                  f"({test[0].shape[0]} examples)")
+    else:
+        print(f"online mistake rate (last pass): {trace['online_error_rate']:.4f}")
+        print(f"training accuracy: {est.score(X, y):.4f}")
+        if test is not None:
+            print(f"test accuracy:     {est.score(*test):.4f} ({test[0].shape[0]} examples)")
+    print(f"model saved to {model_path(args.model)}")
+    return 0
+
+
+def model_kind(path):
+    """``"FourierModel"`` / ``"NystromModel"`` for a FOGD / NOGD file, ``None`` otherwise."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            return str(data["kind"]) if "kind" in data.files else None
+    except Exception:   # damaged or not an npz file: the BSGD loader reports it (one line, status 1)
+        return None
+
+
+def predict_ogd(path, kind, read_data, data, output, label_text):
+    """``refsvm predict`` for a FOGD / NOGD model file."""
+    from .approx_model import FourierModel, NystromModel
+
+    model = (FourierModel if kind == "FourierModel" else NystromModel).load(path)
+    d = model.directions.shape[1] if kind == "FourierModel" else model.support_vectors.shape[1]
+    X, y = read_data(data, n_features=d, n_features_of=f"the model ({path})")
+    pred = model.predict(X, backend="fast")
+    text = np.array([f"{v:.17g}" for v in pred]) if model.task == "regression" else label_text(pred)
+    if output is not None:
+        with open(output, "w") as fh:
+            fh.write("".join(f"{v}\n" for v in text))
+    if model.task == "regression":
+        print(f"mean squared error: {np.mean((pred - y) ** 2):.6g} ({X.shape[0]} examples)")
+    else:
+        accuracy = np.mean(pred == y) if pred.dtype.kind in "biuf" else np.mean(text == label_text(y))
+        print(f"accuracy: {accuracy:.4f} ({X.shape[0]} examples)")
+    if output is not None:
+        print(f"predictions written to {output}")
+    return 0

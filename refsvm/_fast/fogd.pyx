@@ -1,0 +1,97 @@
+# cython: language_level=3
+"""FOGD: Fourier online gradient descent (compiled mirror of :mod:`refsvm.fogd`).
+
+Algorithms 1, 3 and 5 of Lu, Hoi, Wang, Zhao and Liu (2016).  Same function,
+same signature, same :class:`refsvm.ogd.OGDResult` and trace as the
+reference; see the reference module for the reading of the pseudo-code.
+
+The ``def fogd`` validates (the shared :func:`refsvm.ogd.check_ogd_arguments`),
+allocates once and runs the pass in :func:`_fogd_pass`, a ``nogil`` loop.
+Per step: ``p = U x_t`` (C loops over the nonzero inputs with ``U'`` stored
+row by row, see :mod:`refsvm._fast.ogd_core`), D
+``sin``/``cos`` pairs from libm, ``f = W'z`` and the
+update of a column of the row-major ``W``.  The reference's BLAS
+sums in another order, so weights agree with the reference to
+rounding, not bitwise.
+"""
+
+import numpy as np
+
+from refsvm.ogd import OGDResult, check_ogd_arguments, check_weights, n_columns
+
+from libc.math cimport sqrt
+from libc.stdint cimport int8_t, int64_t
+
+from refsvm._fast.ogd_core cimport (TASK_BINARY, TASK_MULTI, TASK_REGRESSION, feature_map, scores,
+                                   ogd_step)
+
+cdef void _fogd_pass(const double[:, ::1] X, const double[::1] yv, const int64_t[::1] order,
+                     int task, const double[:, ::1] UT, double eta, double epsilon, double scale,
+                     double[:, ::1] W, double[::1] p, double[::1] z, double[::1] f,
+                     int8_t[::1] updated, int64_t* mistakes, double* loss_sum) noexcept nogil:
+    cdef Py_ssize_t step, i
+    cdef Py_ssize_t D = UT.shape[1], d = X.shape[1], c = W.shape[1], n_rows = W.shape[0]
+    for step in range(order.shape[0]):                        # Alg. 1, line 4
+        i = order[step]
+        feature_map(&UT[0, 0], D, d, &X[i, 0], scale, &p[0], &z[0])   # Alg. 1, line 6
+        updated[step] = <int8_t>ogd_step(task, &W[0, 0], n_rows, c, &z[0], &f[0], yv[i],
+                                         eta, epsilon, mistakes, loss_sum)
+
+
+def fogd(X, y, order, *, task, n_classes, U, eta, epsilon=0.0, normalize=False, W=None, t0=0):
+    """One pass of FOGD over ``X[order]``; see :func:`refsvm.fogd.fogd`."""
+    X, y, order = check_ogd_arguments(X, y, order, task=task, n_classes=n_classes,
+                                      eta=eta, epsilon=epsilon, t0=t0)
+    U = np.ascontiguousarray(U, dtype=np.float64)
+    if U.ndim != 2 or U.shape[1] != X.shape[1] or U.shape[0] < 1:
+        raise ValueError(f"U must have shape (D, {X.shape[1]}) with D >= 1; got {U.shape}")
+    D = U.shape[0]
+    c = n_columns(task, n_classes)
+    W = np.zeros((2 * D, c)) if W is None else check_weights(W, (2 * D, c))
+    cdef int code = {"binary": TASK_BINARY, "multiclass": TASK_MULTI}.get(task, TASK_REGRESSION)
+    cdef double scale = 1.0 / sqrt(D) if normalize else 1.0
+    cdef int64_t mistakes = 0
+    cdef double loss_sum = 0.0
+    yv = np.ascontiguousarray(y, dtype=np.float64)
+    updated = np.zeros(order.shape[0], dtype=np.int8)
+    p = np.empty(D)
+    z = np.empty(2 * D)
+    f = np.empty(c)
+    if X.shape[0] > 0 and order.shape[0] > 0:
+        _fogd_pass(X, yv, order, code, np.ascontiguousarray(U.T), float(eta), float(epsilon), scale, W, p, z, f,
+                   updated, &mistakes, &loss_sum)
+    trace = {
+        "n_steps": int(order.shape[0]),
+        "updated": updated,
+        "n_updates": int(updated.sum()),
+        "kernel_evaluations": 0,
+        "feature_map_evaluations": int(order.shape[0]),
+    }
+    if task == "regression":
+        trace["squared_loss_sum"] = float(loss_sum)
+    else:
+        trace["mistakes"] = int(mistakes)
+    return OGDResult(W=W, t=int(t0) + int(order.shape[0]), trace=trace)
+
+
+cdef void _decision_values(const double[:, ::1] X, const double[:, ::1] UT, double scale,
+                           const double[:, ::1] W, double[::1] p, double[::1] z,
+                           double[:, ::1] F) noexcept nogil:
+    cdef Py_ssize_t i, D = UT.shape[1], d = X.shape[1]
+    for i in range(X.shape[0]):
+        feature_map(&UT[0, 0], D, d, &X[i, 0], scale, &p[0], &z[0])
+        scores(&W[0, 0], W.shape[0], W.shape[1], &z[0], &F[i, 0])
+
+
+def decision_values(X, U, W, normalize=False):
+    """``F = z(X) W``, shape (n, c); see :func:`refsvm.fogd.decision_values` (row by row, no BLAS)."""
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    U = np.ascontiguousarray(U, dtype=np.float64)
+    W = np.ascontiguousarray(W, dtype=np.float64)
+    if X.ndim != 2 or U.ndim != 2 or X.shape[1] != U.shape[1] or W.shape[0] != 2 * U.shape[0]:
+        raise ValueError(f"X (n, d), U (D, d) and W (2D, c) do not match: {X.shape}, {U.shape}, {W.shape}")
+    F = np.zeros((X.shape[0], W.shape[1]))
+    if X.shape[0]:
+        _decision_values(X, np.ascontiguousarray(U.T), 1.0 / sqrt(U.shape[0]) if normalize else 1.0, W,
+                         np.empty(U.shape[0]), np.empty(2 * U.shape[0]), F)
+    return F

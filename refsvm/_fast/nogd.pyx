@@ -1,0 +1,186 @@
+# cython: language_level=3
+"""NOGD: Nystrom online gradient descent (compiled mirror of :mod:`refsvm.nogd`).
+
+Algorithms 2, 4 and 6 of Lu, Hoi, Wang, Zhao and Liu (2016).  Same function,
+same signature, same :class:`refsvm.ogd.OGDResult` and trace as the
+reference; see the reference module for the reading of the pseudo-code.
+
+The ``def nogd`` validates (the shared checks of :mod:`refsvm.ogd` and
+:func:`refsvm.nogd.check_nogd_state`), then runs up to three pieces:
+
+1. the kernel phase (Alg. 2, lines 3-9) in the ``nogil`` loop
+   :func:`_kernel_phase`, which stops right after the step whose SV
+   completes the budget;
+2. the switch (lines 10-12): the B x B kernel matrix in C, then the same
+   :func:`refsvm.nogd.nystrom_map` (numpy's ``eigh``) and the same numpy
+   expression for the initial ``W`` as the reference -- one O(B^3) event per
+   run, not worth a second eigen-solver;
+3. the linear phase (lines 14-19) in the ``nogil`` loop :func:`_linear_phase`.
+
+A chunk that ends in the kernel phase returns its state; the next call
+continues it, so chunked calls equal one call whether or not the switch falls
+inside a chunk.
+"""
+
+import numpy as np
+
+from refsvm.nogd import check_nogd_state, nystrom_map
+from refsvm.ogd import OGDResult, check_ogd_arguments, n_columns
+
+from libc.stdint cimport int8_t, int64_t
+from libc.string cimport memcpy
+
+from refsvm._fast.kernels cimport KERNEL_RBF, kernel_row_into
+from refsvm._fast.ogd_core cimport TASK_BINARY, TASK_MULTI, TASK_REGRESSION, matvec, scores
+from libc.math cimport INFINITY
+
+
+cdef inline int loss_step(int task, const double* f, Py_ssize_t c, double yv, double eta,
+                          double epsilon, int64_t* mistakes, double* loss_sum,
+                          double* beta) noexcept nogil:
+    """Online counters; returns 1 if the loss is "nonzero" and sets ``beta = -eta grad``."""
+    cdef Py_ssize_t y_t, s_t, r
+    cdef double best, loss
+    if task == TASK_BINARY:
+        if yv * f[0] <= 0.0:
+            mistakes[0] += 1
+        beta[0] = eta * yv
+        return yv * f[0] < 1.0                                # hinge loss > 0
+    if task == TASK_MULTI:
+        y_t = <Py_ssize_t>yv
+        s_t = -1
+        best = -INFINITY
+        for r in range(c):                                    # eq. 9 (lowest index on ties)
+            if r != y_t and (s_t < 0 or f[r] > best):
+                best = f[r]
+                s_t = r
+        if f[s_t] >= f[y_t]:
+            mistakes[0] += 1
+        for r in range(c):
+            beta[r] = 0.0
+        beta[y_t] = eta                                       # eq. 10 / 12
+        beta[s_t] = -eta                                      # eq. 11 / 13
+        return 1.0 - f[y_t] + f[s_t] > 0.0
+    loss = (f[0] - yv) * (f[0] - yv)                          # Alg. 6: squared loss
+    loss_sum[0] += loss
+    beta[0] = -eta * 2.0 * (f[0] - yv)
+    return loss > epsilon
+
+
+cdef Py_ssize_t _kernel_phase(const double[:, ::1] X, const double[::1] yv, const int64_t[::1] order,
+                              Py_ssize_t start, int task, Py_ssize_t budget, double gamma, double eta,
+                              double epsilon, double[:, ::1] SV, double[:, ::1] A, Py_ssize_t* b,
+                              double[::1] krow, double[::1] f, double[::1] beta,
+                              int8_t[::1] updated, int8_t[::1] added, int64_t* mistakes,
+                              double* loss_sum, int64_t* kernel_evaluations) noexcept nogil:
+    """Alg. 2, lines 3-9 from ``order[start]``; returns the step that completed the budget or -1."""
+    cdef Py_ssize_t step, i, r, d = X.shape[1], c = A.shape[1]
+    for step in range(start, order.shape[0]):
+        i = order[step]
+        kernel_row_into(KERNEL_RBF, &SV[0, 0], b[0], d, &X[i, 0], gamma, 3.0, 0.0, &krow[0])
+        kernel_evaluations[0] += b[0]
+        scores(&A[0, 0], b[0], c, &krow[0], &f[0])            # Alg. 2, line 5: f_t(x_t)
+        if not loss_step(task, &f[0], c, yv[i], eta, epsilon, mistakes, loss_sum, &beta[0]):
+            continue
+        updated[step] = 1
+        memcpy(&SV[b[0], 0], &X[i, 0], d * sizeof(double))    # Alg. 2, lines 6-7
+        for r in range(c):
+            A[b[0], r] = beta[r]
+        b[0] += 1
+        added[step] = 1
+        if b[0] == budget:                                    # Alg. 2, line 3
+            return step
+    return -1
+
+
+cdef void _linear_phase(const double[:, ::1] X, const double[::1] yv, const int64_t[::1] order,
+                        Py_ssize_t start, int task, double gamma, double eta, double epsilon,
+                        const double[:, ::1] SV, const double[:, ::1] P, double[:, ::1] W,
+                        double[::1] krow, double[::1] z, double[::1] f, double[::1] beta,
+                        int8_t[::1] updated, int64_t* mistakes, double* loss_sum,
+                        int64_t* kernel_evaluations) noexcept nogil:
+    """Alg. 2, lines 14-19 from ``order[start]``."""
+    cdef Py_ssize_t step, i, j, r, d = X.shape[1], c = W.shape[1]
+    cdef Py_ssize_t B = SV.shape[0], k = P.shape[0]
+    for step in range(start, order.shape[0]):
+        i = order[step]
+        kernel_row_into(KERNEL_RBF, &SV[0, 0], B, d, &X[i, 0], gamma, 3.0, 0.0, &krow[0])
+        kernel_evaluations[0] += B
+        matvec(&P[0, 0], k, B, &krow[0], &z[0])               # Alg. 2, line 16: z(x_t)
+        scores(&W[0, 0], k, c, &z[0], &f[0])                  # Alg. 2, line 17
+        if not loss_step(task, &f[0], c, yv[i], eta, epsilon, mistakes, loss_sum, &beta[0]):
+            continue
+        updated[step] = 1
+        for j in range(k):                                    # Alg. 2, line 18
+            for r in range(c):
+                W[j, r] += z[j] * beta[r]
+
+
+def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0, eig_tol=1e-8,
+         sv=None, alpha=None, projection=None, W=None, t0=0):
+    """One pass of NOGD over ``X[order]``, continuing a state; see :func:`refsvm.nogd.nogd`."""
+    X, y, order = check_ogd_arguments(X, y, order, task=task, n_classes=n_classes,
+                                      eta=eta, epsilon=epsilon, t0=t0)
+    sv, alpha, projection, W = check_nogd_state(X, task, n_classes, budget, rank, gamma, eig_tol,
+                                                sv, alpha, projection, W)
+    cdef int code = {"binary": TASK_BINARY, "multiclass": TASK_MULTI}.get(task, TASK_REGRESSION)
+    cdef Py_ssize_t c = n_columns(task, n_classes), B = budget, d = X.shape[1], n_sv = 0
+    cdef Py_ssize_t n = order.shape[0], switch = -1, j
+    cdef int64_t mistakes = 0, kernel_evaluations = 0
+    cdef double loss_sum = 0.0, g = float(gamma)
+    SV = np.zeros((B, d))
+    A = np.zeros((B, c))
+    if sv is not None:
+        n_sv = sv.shape[0]
+        SV[:n_sv] = sv
+        if alpha is not None:
+            A[:n_sv] = alpha
+    linear = projection is not None
+    yv = np.ascontiguousarray(y, dtype=np.float64)
+    updated = np.zeros(n, dtype=np.int8)
+    added = np.zeros(n, dtype=np.int8)
+    krow = np.zeros(B)
+    f = np.zeros(c)
+    beta = np.zeros(c)
+    cdef double[:, ::1] SVv = SV
+    cdef double[::1] Krow
+    eigenvalues = np.zeros(0)
+    start = 0
+    if not linear and n > 0:
+        switch = _kernel_phase(X, yv, order, 0, code, B, float(gamma), float(eta), float(epsilon),
+                               SV, A, &n_sv, krow, f, beta, updated, added, &mistakes, &loss_sum,
+                               &kernel_evaluations)
+        if switch >= 0:
+            K = np.empty((B, B))                              # Alg. 2, line 10
+            for j in range(B):
+                Krow = K[j]
+                with nogil:
+                    kernel_row_into(KERNEL_RBF, &SVv[0, 0], B, d, &SVv[j, 0], g, 3.0, 0.0,
+                                    &Krow[0])
+            kernel_evaluations += B * B
+            projection, eigenvalues, V = nystrom_map(K, rank, eig_tol)   # Alg. 2, line 11
+            W = np.ascontiguousarray(np.sqrt(eigenvalues)[:, None] * (V.T @ A))  # line 12
+            linear = True
+            start = switch + 1
+    if linear and start < n:
+        z = np.zeros(projection.shape[0])
+        _linear_phase(X, yv, order, start, code, float(gamma), float(eta), float(epsilon),
+                      SV, projection, W, krow, z, f, beta, updated, &mistakes, &loss_sum,
+                      &kernel_evaluations)
+    trace = {
+        "n_steps": int(n),
+        "updated": updated,
+        "added": added,
+        "n_updates": int(updated.sum()),
+        "switch_step": int(switch),
+        "rank_used": int(projection.shape[0]) if linear else -1,
+        "eigenvalues": eigenvalues,
+        "kernel_evaluations": int(kernel_evaluations),
+    }
+    if task == "regression":
+        trace["squared_loss_sum"] = float(loss_sum)
+    else:
+        trace["mistakes"] = int(mistakes)
+    alpha_out = A[:n_sv].copy() if (n_sv > 0 and (alpha is not None or not linear or switch >= 0)) else None
+    return OGDResult(W=W, t=int(t0) + int(n), trace=trace, sv=SV[:n_sv].copy() if n_sv else None,
+                     alpha=alpha_out, projection=projection)

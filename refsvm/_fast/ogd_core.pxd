@@ -1,0 +1,123 @@
+# cython: language_level=3
+"""C-level pieces shared by :mod:`refsvm._fast.fogd` and :mod:`refsvm._fast.nogd`.
+
+Task codes, the Fourier feature map (Alg. 1, line 6), the scores ``f = W'z``
+and one linear online-gradient step (loss, online counters, update) for the
+three tasks: binary hinge (Alg. 1 / 2), multi-class hinge against the
+highest-scoring wrong class (Alg. 3 / 4, eq. 9-11) and squared loss with the
+threshold epsilon (Alg. 5 / 6).
+
+Plain C loops, no BLAS: BLAS's threads make a per-example matrix-vector
+product 20x slower on a loaded machine (measured: 3.3 ms instead of 0.13 ms
+for D = 4000, d = 123 with two busy cores), and one example at a time is
+what an online learner does.  Dot products use :func:`pw_dot` (numpy's
+pairwise order with eight accumulators); the feature map skips zero inputs.
+"""
+
+from libc.math cimport INFINITY
+
+cdef extern from "math.h" nogil:
+    void sincos(double x, double* s, double* c)     # glibc (GNU extension; Python.h sets _GNU_SOURCE)
+from libc.stdint cimport int64_t
+
+from refsvm._fast.kernels cimport pw_dot
+
+cdef enum:
+    TASK_BINARY = 0
+    TASK_MULTI = 1
+    TASK_REGRESSION = 2
+
+
+cdef inline void feature_map(const double* UT, Py_ssize_t D, Py_ssize_t d, const double* x,
+                             double scale, double* p, double* z) noexcept nogil:
+    """``z = scale * (sin(u_1'x), cos(u_1'x), ...)`` (Alg. 1, line 6); p is scratch (D,).
+
+    ``UT`` is ``U`` transposed, (d, D) C-contiguous: ``p = sum_k x_k UT[k]``
+    over the nonzero ``x_k`` only (axpy form: the inner loop vectorises, and
+    sparse inputs such as a9a or w8a, ~12 nonzeros out of 123 / 300, cost
+    nnz x D instead of d x D multiply-adds).
+    """
+    cdef Py_ssize_t j, k
+    cdef double xk
+    cdef const double* row
+    for j in range(D):
+        p[j] = 0.0
+    for k in range(d):
+        xk = x[k]
+        if xk != 0.0:
+            row = UT + k * D
+            for j in range(D):
+                p[j] += xk * row[j]
+    for j in range(D):
+        sincos(p[j], &z[2 * j], &z[2 * j + 1])
+        z[2 * j] *= scale
+        z[2 * j + 1] *= scale
+
+
+cdef inline void matvec(const double* M, Py_ssize_t n_rows, Py_ssize_t n_cols, const double* v,
+                        double* out) noexcept nogil:
+    """``out = M v`` for the row-major ``M`` (n_rows, n_cols)."""
+    cdef Py_ssize_t j
+    for j in range(n_rows):
+        out[j] = pw_dot(M + j * n_cols, v, n_cols)
+
+
+cdef inline void scores(const double* W, Py_ssize_t n_rows, Py_ssize_t c, const double* z,
+                        double* f) noexcept nogil:
+    """``f = W' z`` for the row-major ``W`` (n_rows, c)."""
+    cdef Py_ssize_t i, r
+    cdef double zi
+    if c == 1:
+        f[0] = pw_dot(W, z, n_rows)
+        return
+    for r in range(c):
+        f[r] = 0.0
+    for i in range(n_rows):
+        zi = z[i]
+        for r in range(c):
+            f[r] += W[i * c + r] * zi
+
+
+cdef inline void axpy_column(double* W, Py_ssize_t n_rows, Py_ssize_t c, Py_ssize_t col, double a,
+                             const double* z) noexcept nogil:
+    """``W[:, col] += a z``."""
+    cdef Py_ssize_t i
+    for i in range(n_rows):
+        W[i * c + col] += a * z[i]
+
+
+cdef inline Py_ssize_t ogd_step(int task, double* W, Py_ssize_t n_rows, Py_ssize_t c, const double* z,
+                         double* f, double yv, double eta, double epsilon,
+                         int64_t* mistakes, double* loss_sum) noexcept nogil:
+    """Loss, online counters and the linear update for one step; returns 1 if updated."""
+    cdef Py_ssize_t y_t, s_t, r
+    cdef double best, loss
+    scores(W, n_rows, c, z, f)                                # Alg. 1, line 7
+    if task == TASK_BINARY:
+        if yv * f[0] <= 0.0:
+            mistakes[0] += 1
+        if yv * f[0] < 1.0:                                   # Alg. 1, line 9
+            axpy_column(W, n_rows, c, 0, eta * yv, z)         # Alg. 1, line 10
+            return 1
+        return 0
+    if task == TASK_MULTI:
+        y_t = <Py_ssize_t>yv
+        s_t = -1
+        best = -INFINITY
+        for r in range(c):                                    # eq. 9 (lowest index on ties)
+            if r != y_t and (s_t < 0 or f[r] > best):
+                best = f[r]
+                s_t = r
+        if f[s_t] >= f[y_t]:
+            mistakes[0] += 1
+        if 1.0 - f[y_t] + f[s_t] > 0.0:
+            axpy_column(W, n_rows, c, y_t, eta, z)            # eq. 10
+            axpy_column(W, n_rows, c, s_t, -eta, z)           # eq. 11
+            return 1
+        return 0
+    loss = (f[0] - yv) * (f[0] - yv)                          # Alg. 5
+    loss_sum[0] += loss
+    if loss > epsilon:
+        axpy_column(W, n_rows, c, 0, -eta * 2.0 * (f[0] - yv), z)
+        return 1
+    return 0

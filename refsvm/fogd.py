@@ -1,0 +1,166 @@
+"""FOGD: Fourier online gradient descent (reference implementation).
+
+Algorithms 1 (binary), 3 (multi-class) and 5 (regression) of Lu, Hoi, Wang,
+Zhao and Liu (2016), *Large scale online kernel learning*, JMLR 17(47).
+The compiled mirror is :mod:`refsvm._fast.fogd`, same function, same signature.
+
+Algorithm 1 (FOGD, binary)::
+
+     1: Input: the number of Fourier components D, step size eta, kernel k
+     2: Initialize w_1 = 0; calculate p(u) for kernel k as (2)
+     3: Generate random Fourier components u_1, ..., u_D sampled from p(u)
+     4: for t = 1, 2, ..., T do
+     5:   receive x_t
+     6:   construct z(x_t) = (sin(u_1'x_t), cos(u_1'x_t), ..., sin(u_D'x_t), cos(u_D'x_t))'
+     7:   predict y^_t = sgn(w_t' z(x_t))
+     8:   receive y_t and suffer loss l(w_t' z(x_t); y_t)
+     9:   if l(w_t' z(x_t); y_t) > 0 then
+    10:     w_{t+1} = w_t - eta grad l(w_t' z(x_t); y_t)
+    11:   end if
+    12: end for
+
+Algorithm 3 (multi-class) predicts ``argmax_r w_r' z`` (eq. 8), suffers
+``max(0, 1 - w_y'z + w_s'z)`` with ``s`` the highest-scoring wrong class
+(eq. 9) and updates ``w_y += eta z``, ``w_s -= eta z`` (eq. 10, 11).
+Algorithm 5 (regression) predicts ``w'z``, suffers ``(w'z - y)^2`` and updates
+only when that loss exceeds ``epsilon``.
+
+Reading of the pseudo-code (see also ``docs/ogd.rst``):
+
+* Line 3 is done by the caller (:func:`refsvm.ogd.fourier_directions`): ``U``
+  (D, d) is an argument, rows ``u_j ~ N(0, 2 gamma I)`` for
+  ``k(x, x') = exp(-gamma ||x - x'||^2)``.  No randomness inside.
+* Line 6: the printed map has no ``1/sqrt(D)``: ``z(x)'z(x) = D`` and
+  ``z(x)'z(x') ~ D k(x, x')``; the multi-class proof uses ``||z||^2 = D``.
+  That is the default; ``normalize=True`` divides ``z`` by ``sqrt(D)``
+  (then ``z(x)'z(x') ~ k(x, x')`` and step sizes known from scikit-learn's
+  ``RBFSampler`` transfer; the printed map with step ``eta`` equals the
+  normalised one with step ``eta D``).
+* Binary hinge loss: the subgradient ``-y z`` is used where ``y w'z < 1``
+  (section 7.2.1), so line 10 is ``w += eta y z``.
+* Regression: the gradient of ``(w'z - y)^2`` is ``2 (w'z - y) z``; line 10
+  takes it as printed (implementations that drop the 2 use half our ``eta``).
+* Online mistakes (binary ``y w'z <= 0``, multi-class ``w_s'z >= w_y'z``) and
+  the online squared loss are counted before the update (predict, then update).
+"""
+
+import numpy as np
+
+from .ogd import OGDResult, check_ogd_arguments, check_weights, fourier_features, n_columns
+
+
+def fogd(X, y, order, *, task, n_classes, U, eta, epsilon=0.0, normalize=False, W=None, t0=0):
+    """One pass of FOGD (Algorithm 1, 3 or 5) over ``X[order]``.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, d), float64
+    y : ndarray of shape (n,)
+        ``task="binary"``: labels in {-1, +1}; ``"multiclass"``: 0..n_classes-1;
+        ``"regression"``: real targets.
+    order : ndarray of int64
+        Visiting order (indices into X), drawn by the caller.
+    task : {"binary", "multiclass", "regression"}
+    n_classes : int
+        Number of classes (used by ``"multiclass"`` only, >= 3).
+    U : ndarray of shape (D, d)
+        Random Fourier directions (Alg. 1, line 3), drawn by the caller.
+    eta : float
+        Step size (> 0).
+    epsilon : float
+        Regression threshold: update only when ``(w'z - y)^2 > epsilon``.
+    normalize : bool
+        Divide the feature map by ``sqrt(D)`` (not in the paper).
+    W : ndarray of shape (2D, c) or None
+        Weights to continue from (``None``: ``w_1 = 0``, Alg. 1, line 2).
+    t0 : int
+        Number of steps taken before this call.
+
+    Returns
+    -------
+    OGDResult
+        ``W`` and the trace: ``mistakes`` (classification) or
+        ``squared_loss_sum`` (regression, sum of the online losses),
+        ``n_steps``, ``updated`` (int8 per step), ``n_updates``,
+        ``kernel_evaluations`` (0: FOGD evaluates no kernel; each step costs
+        one feature map, a D x d matrix-vector product and D sin/cos pairs),
+        ``feature_map_evaluations`` (= n_steps).
+    """
+    X, y, order = check_ogd_arguments(X, y, order, task=task, n_classes=n_classes,
+                                      eta=eta, epsilon=epsilon, t0=t0)
+    U = np.ascontiguousarray(U, dtype=np.float64)
+    if U.ndim != 2 or U.shape[1] != X.shape[1] or U.shape[0] < 1:
+        raise ValueError(f"U must have shape (D, {X.shape[1]}) with D >= 1; got {U.shape}")
+    D = U.shape[0]
+    c = n_columns(task, n_classes)
+    if W is None:
+        W = np.zeros((2 * D, c))                              # Alg. 1, line 2: w_1 = 0
+    else:
+        W = check_weights(W, (2 * D, c))
+    scale = 1.0 / np.sqrt(D) if normalize else 1.0
+
+    updated = np.zeros(len(order), dtype=np.int8)
+    mistakes = 0
+    squared_loss_sum = 0.0
+    z = np.empty(2 * D)
+    t = t0
+    for step, i in enumerate(order):                          # Alg. 1, line 4
+        t += 1
+        x_t = X[i]                                            # Alg. 1, line 5
+        p = U @ x_t                                           # Alg. 1, line 6: z(x_t)
+        z[0::2] = np.sin(p)
+        z[1::2] = np.cos(p)
+        if normalize:
+            z *= scale
+        f = z @ W                                             # Alg. 1, line 7: w_t' z(x_t)
+
+        if task == "binary":
+            y_t = int(y[i])
+            mistakes += y_t * f[0] <= 0.0                     # y^_t = sgn(w_t' z) wrong
+            if y_t * f[0] < 1.0:                              # Alg. 1, line 9: hinge loss > 0
+                W[:, 0] += eta * y_t * z                      # Alg. 1, line 10
+                updated[step] = 1
+        elif task == "multiclass":
+            y_t = int(y[i])
+            others = f.copy()
+            others[y_t] = -np.inf
+            s_t = int(np.argmax(others))                      # eq. 9: highest-scoring wrong class
+            mistakes += f[s_t] >= f[y_t]                      # eq. 8 prediction wrong
+            if 1.0 - f[y_t] + f[s_t] > 0.0:                   # Alg. 3: loss (9) > 0
+                W[:, y_t] += eta * z                          # eq. 10
+                W[:, s_t] -= eta * z                          # eq. 11
+                updated[step] = 1
+        else:
+            y_t = float(y[i])
+            loss = (f[0] - y_t) ** 2                          # Alg. 5: squared loss
+            squared_loss_sum += loss
+            if loss > epsilon:                                # Alg. 5: loss exceeds epsilon
+                W[:, 0] -= eta * 2.0 * (f[0] - y_t) * z       # Alg. 5: w - eta grad l
+                updated[step] = 1
+
+    trace = {
+        "n_steps": len(order),
+        "updated": updated,
+        "n_updates": int(updated.sum()),
+        "kernel_evaluations": 0,
+        "feature_map_evaluations": len(order),
+    }
+    if task == "regression":
+        trace["squared_loss_sum"] = float(squared_loss_sum)
+    else:
+        trace["mistakes"] = int(mistakes)
+    return OGDResult(W=W, t=t, trace=trace)
+
+
+def decision_values(X, U, W, normalize=False):
+    """``F = z(X) W``, shape (n, c): the model's scores for every row of ``X``.
+
+    Computed 1024 rows at a time (the feature matrix of a whole test set,
+    n x 2D doubles, would not fit in memory for D = 4000).
+    """
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    W = np.asarray(W, dtype=np.float64)
+    F = np.empty((X.shape[0], W.shape[1]))
+    for start in range(0, X.shape[0], 1024):
+        F[start:start + 1024] = fourier_features(U, X[start:start + 1024], normalize) @ W
+    return F

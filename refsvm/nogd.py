@@ -1,0 +1,251 @@
+"""NOGD: Nystrom online gradient descent (reference implementation).
+
+Algorithms 2 (binary), 4 (multi-class) and 6 (regression) of Lu, Hoi, Wang,
+Zhao and Liu (2016), *Large scale online kernel learning*, JMLR 17(47).
+The compiled mirror is :mod:`refsvm._fast.nogd`, same function, same signature.
+
+Algorithm 2 (NOGD, binary)::
+
+     1: Input: the budget B, step size eta, rank approximation k
+     2: Initialize support vector set S_1 = {}, and model f_1 = 0
+     3: while |S_t| < B do
+     4:   receive new instance x_t
+     5:   predict y^_t = sgn(f_t(x_t))
+     6:   update f_t by regular online gradient descent (OGD)
+     7:   update S_{t+1} = S_t u {t} whenever loss is nonzero
+     8:   t = t + 1
+     9: end while
+    10: construct the kernel matrix K^_t from S_t
+    11: [V_k, D_k] = eigs(K^_t, k)
+    12: initialize w_t = [alpha_1, ..., alpha_B] (D_k^{-0.5} V_k')^{-1}
+    13: initialize the instance index T0 = t
+    14: for t = T0, ..., T do
+    15:   receive new instance x_t
+    16:   z(x_t) = D_k^{-0.5} V_k' (k(x_t, x^_1), ..., k(x_t, x^_B))'
+    17:   predict y^_t = sgn(w_t' z(x_t))
+    18:   update w_{t+1} = w_t - eta grad l(w_t' z(x_t); y_t)
+    19: end for
+
+Algorithm 4 (multi-class) uses eq. 12-13 in the kernel phase (the new SV gets
+``+eta`` for the true class and ``-eta`` for the highest-scoring wrong class)
+and eq. 10-11 in the linear phase; Algorithm 6 (regression) uses the squared
+loss and updates (and adds an SV) only when the loss exceeds ``epsilon``.
+Losses, subgradients and the online counters are those of :mod:`refsvm.fogd`.
+
+Reading of the pseudo-code (see also ``docs/ogd.rst``):
+
+* Kernel: the Gaussian kernel ``exp(-gamma ||x - x'||^2)`` only.
+* Line 6 "regular OGD" is kernel OGD without regularisation (Kivinen et al.):
+  ``f += eta y k(x_t, .)`` (binary), the new SV's coefficient is the negative
+  step ``-eta grad``.  Line 7 adds exactly the examples with nonzero loss.
+* Lines 10-12 happen right after the B-th SV was added, before the next
+  example (that example is the first of the linear phase).
+* Line 11: the ``k`` largest eigenvalues of the B x B kernel matrix.
+  **Rank-deficient matrices** (duplicate SVs, tiny gamma): eigenvalues
+  ``<= eig_tol * lambda_max`` are dropped (``eig_tol = 1e-8`` by default), so
+  the rank actually used, ``r = trace["rank_used"]``, may be below ``k``; the
+  map never divides by a zero or negative eigenvalue and never yields NaN.
+  Eigenvector signs are fixed (largest-magnitude entry positive) so that the
+  map is a deterministic function of the kernel matrix.
+* Line 12 (**erratum**): ``D_k^{-0.5} V_k'`` is k x B and has no inverse.
+  ``w`` should satisfy ``w' z(x) = alpha' k_x``; the least-squares solution is
+  the pseudo-inverse, ``w = D_k^{1/2} V_k' alpha`` (shape (r, c)), for which
+  ``w' z(x) = alpha' V_k V_k' k_x``: the kernel model projected onto the span
+  of the top eigenvectors, and exactly the kernel model when ``r = B``.
+* Line 16's ``z(x)`` costs B kernel evaluations and an r x B product per step.
+"""
+
+import numpy as np
+
+from .kernels import kernel_matrix, kernel_row
+from .ogd import OGDResult, check_ogd_arguments, check_weights, n_columns
+from .validation import check_int, check_positive
+
+#: Default relative cutoff of the eigenvalues kept at the switch.
+EIG_TOL = 1e-8
+
+
+def nystrom_map(K, rank, eig_tol):
+    """Lines 11-12 helper: ``(P, eigenvalues, V)`` with ``P = D_k^{-1/2} V_k'`` (r, B).
+
+    ``r <= rank``: the ``rank`` largest eigenvalues of the symmetric ``K``,
+    then only those ``> eig_tol * lambda_max`` (none if ``lambda_max <= 0``).
+    Each eigenvector's largest-magnitude entry is made positive (first on
+    ties).  Both paths call this function (the one O(B^3) step of a run).
+    """
+    lam, V = np.linalg.eigh(np.asarray(K, dtype=np.float64))
+    lam, V = lam[::-1][:rank], V[:, ::-1][:, :rank]           # k largest, descending
+    keep = lam > eig_tol * lam[0] if lam.size and lam[0] > 0 else np.zeros(lam.size, dtype=bool)
+    lam, V = lam[keep], V[:, keep]
+    pivot = np.argmax(np.abs(V), axis=0)
+    V = V * np.where(V[pivot, np.arange(V.shape[1])] < 0, -1.0, 1.0)
+    P = np.ascontiguousarray(V.T / np.sqrt(lam)[:, None])
+    return P, np.ascontiguousarray(lam), np.ascontiguousarray(V)
+
+
+def check_nogd_state(X, task, n_classes, budget, rank, gamma, eig_tol, sv, alpha, projection, W):
+    """Check NOGD's own arguments and the state to continue from (both twins call this).
+
+    Returns ``(sv, alpha, projection, W)`` as float64 arrays (None where absent).
+    """
+    budget = check_int(budget, "budget", 1)
+    rank = check_int(rank, "rank", 1)
+    if rank > budget:
+        raise ValueError(f"rank must be at most budget={budget}; got {rank}")
+    check_positive(gamma, "gamma")
+    check_positive(eig_tol, "eig_tol", allow_zero=True)
+    c = n_columns(task, n_classes)
+    d = X.shape[1]
+    if sv is None or len(sv) == 0:
+        if projection is not None or W is not None:
+            raise ValueError("projection and W need the support vectors sv they were built from")
+        return None, None, None, None
+    sv = check_weights(sv, (len(sv), d), "sv")
+    if projection is None:
+        if W is not None:
+            raise ValueError("W is the linear phase's state: pass it with its projection")
+        if sv.shape[0] >= budget:
+            raise ValueError(f"sv holds {sv.shape[0]} support vectors in the kernel phase; "
+                             f"it must hold fewer than budget={budget}")
+        alpha = check_weights(alpha, (sv.shape[0], c), "alpha")
+        return sv, alpha, None, None
+    if sv.shape[0] != budget:
+        raise ValueError(f"sv must hold budget={budget} support vectors after the switch; got {sv.shape[0]}")
+    projection = np.array(projection, dtype=np.float64, order="C")
+    if projection.ndim != 2 or projection.shape[1] != budget or projection.shape[0] > rank:
+        raise ValueError(f"projection must have shape (r, {budget}) with r <= rank={rank}; "
+                         f"got {projection.shape}")
+    W = check_weights(W, (projection.shape[0], c), "W")
+    if alpha is not None:
+        alpha = check_weights(alpha, (budget, c), "alpha")
+    return sv, alpha, projection, W
+
+
+def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0, eig_tol=EIG_TOL,
+         sv=None, alpha=None, projection=None, W=None, t0=0):
+    """One pass of NOGD (Algorithm 2, 4 or 6) over ``X[order]``, continuing a state.
+
+    Parameters
+    ----------
+    X, y, order, task, n_classes, eta, epsilon, t0
+        As in :func:`refsvm.fogd.fogd`.
+    budget : int
+        B, the number of SVs collected before the switch (>= 1).
+    rank : int
+        k, the rank of the approximation (1 <= k <= B; the paper uses 0.2 B).
+    gamma : float
+        Gaussian kernel ``exp(-gamma ||x - x'||^2)`` (> 0).
+    eig_tol : float
+        Relative eigenvalue cutoff at the switch (see the module notes).
+    sv, alpha, projection, W
+        State to continue from (``None``: empty model).  Kernel phase:
+        ``sv`` (n_sv < B, d) and ``alpha`` (n_sv, c).  Linear phase: ``sv``
+        (B, d), ``projection`` (r, B), ``W`` (r, c) (``alpha`` optional).
+        Chunked calls passing the returned state on equal one call over the
+        concatenated orders, the switch included.
+
+    Returns
+    -------
+    OGDResult
+        ``sv``, ``alpha``, ``projection``, ``W``, ``t`` and the trace:
+        ``mistakes`` / ``squared_loss_sum``, ``n_steps``, ``updated`` and
+        ``added`` (int8 per step), ``n_updates``, ``switch_step`` (index into
+        ``order`` of the step whose SV completed the budget, -1 if the switch
+        is not in this call), ``rank_used`` (r, -1 before the switch),
+        ``eigenvalues`` (kept at the switch, empty if not in this call) and
+        ``kernel_evaluations`` (n_sv per kernel-phase step, B^2 for K at the
+        switch, B per linear-phase step).
+    """
+    X, y, order = check_ogd_arguments(X, y, order, task=task, n_classes=n_classes,
+                                      eta=eta, epsilon=epsilon, t0=t0)
+    sv, alpha, projection, W = check_nogd_state(X, task, n_classes, budget, rank, gamma, eig_tol,
+                                                sv, alpha, projection, W)
+    c = n_columns(task, n_classes)
+    SV = np.zeros((budget, X.shape[1]))
+    A = np.zeros((budget, c))
+    b = 0                                                     # Alg. 2, line 2: S_1 = {}, f_1 = 0
+    if sv is not None:
+        b = sv.shape[0]
+        SV[:b] = sv
+        if alpha is not None:
+            A[:b] = alpha
+    linear = projection is not None
+
+    updated = np.zeros(len(order), dtype=np.int8)
+    added = np.zeros(len(order), dtype=np.int8)
+    mistakes = 0
+    squared_loss_sum = 0.0
+    kernel_evaluations = 0
+    switch_step = -1
+    eigenvalues = np.zeros(0)
+    t = t0
+    for step, i in enumerate(order):
+        t += 1
+        x_t = X[i]                                            # Alg. 2, line 4 / line 15
+        k_t = kernel_row(SV[:b], x_t, "rbf", gamma, 3, 0.0)
+        kernel_evaluations += b
+        if linear:
+            z = projection @ k_t                              # Alg. 2, line 16: z(x_t)
+            f = z @ W                                         # Alg. 2, line 17
+        else:
+            f = k_t @ A[:b]                                   # Alg. 2, line 5: f_t(x_t)
+
+        # loss and the coefficient of the negative gradient (same for both phases)
+        if task == "binary":
+            y_t = int(y[i])
+            mistakes += y_t * f[0] <= 0.0
+            violates = y_t * f[0] < 1.0                       # hinge loss > 0
+            beta = np.array([eta * y_t])
+        elif task == "multiclass":
+            y_t = int(y[i])
+            others = f.copy()
+            others[y_t] = -np.inf
+            s_t = int(np.argmax(others))                      # eq. 9: highest-scoring wrong class
+            mistakes += f[s_t] >= f[y_t]
+            violates = 1.0 - f[y_t] + f[s_t] > 0.0
+            beta = np.zeros(c)
+            beta[y_t] = eta                                   # eq. 10 / 12
+            beta[s_t] = -eta                                  # eq. 11 / 13
+        else:
+            y_t = float(y[i])
+            loss = (f[0] - y_t) ** 2
+            squared_loss_sum += loss
+            violates = loss > epsilon                         # Alg. 6: loss exceeds epsilon
+            beta = np.array([-eta * 2.0 * (f[0] - y_t)])      # -eta grad of (f - y)^2
+
+        if not violates:
+            continue
+        updated[step] = 1
+        if linear:
+            W += np.outer(z, beta)                            # Alg. 2, line 18
+            continue
+        SV[b] = x_t                                           # Alg. 2, lines 6-7: f += beta k(x_t, .)
+        A[b] = beta
+        b += 1
+        added[step] = 1
+        if b == budget:                                       # Alg. 2, line 3: |S_t| reaches B
+            K = kernel_matrix(SV, SV, "rbf", gamma, 3, 0.0)   # Alg. 2, line 10
+            kernel_evaluations += budget * budget
+            projection, eigenvalues, V = nystrom_map(K, rank, eig_tol)   # Alg. 2, line 11
+            W = np.sqrt(eigenvalues)[:, None] * (V.T @ A)     # Alg. 2, line 12 (pseudo-inverse)
+            W = np.ascontiguousarray(W)
+            linear = True                                     # Alg. 2, line 13
+            switch_step = step
+
+    trace = {
+        "n_steps": len(order),
+        "updated": updated,
+        "added": added,
+        "n_updates": int(updated.sum()),
+        "switch_step": int(switch_step),
+        "rank_used": int(projection.shape[0]) if linear else -1,
+        "eigenvalues": eigenvalues,
+        "kernel_evaluations": int(kernel_evaluations),
+    }
+    if task == "regression":
+        trace["squared_loss_sum"] = float(squared_loss_sum)
+    else:
+        trace["mistakes"] = int(mistakes)
+    alpha_out = A[:b].copy() if (b > 0 and (alpha is not None or not linear or switch_step >= 0)) else None
+    return OGDResult(W=W, t=t, trace=trace, sv=SV[:b].copy() if b else None, alpha=alpha_out,
+                     projection=projection)

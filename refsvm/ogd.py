@@ -1,0 +1,142 @@
+"""Shared pieces of FOGD and NOGD (Lu, Hoi, Wang, Zhao and Liu, 2016).
+
+J. Lu, S. C. H. Hoi, J. Wang, P. Zhao, Z.-Y. Liu (2016), *Large scale online
+kernel learning*, Journal of Machine Learning Research 17(47), 1-43.
+
+Used by both paths (:mod:`refsvm.fogd`, :mod:`refsvm.nogd` and their compiled
+twins :mod:`refsvm._fast.fogd`, :mod:`refsvm._fast.nogd`):
+
+* :class:`OGDResult`, what one pass returns;
+* :func:`check_ogd_arguments`, the one argument check both twins call;
+* :func:`fourier_directions`, how a caller draws ``u_1..u_D`` (Alg. 1, line 3)
+  from a generator, so that randomness stays outside the algorithms;
+* :func:`fourier_features`, the feature map for a whole matrix (prediction).
+
+Tasks and labels (``task``):
+
+* ``"binary"``: labels y in {-1, +1}, one weight column, hinge loss (Alg. 1, 2);
+* ``"multiclass"``: labels 0..c-1, c weight columns, multi-class hinge loss
+  against the highest-scoring wrong class (Alg. 3, 4, eq. 9-13);
+* ``"regression"``: real targets, one weight column, squared loss, update only
+  when the loss exceeds ``epsilon`` (Alg. 5, 6).
+"""
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .validation import check_int, check_option, check_positive
+
+TASKS = ("binary", "multiclass", "regression")
+
+
+@dataclass
+class OGDResult:
+    """What one pass of :func:`refsvm.fogd.fogd` or :func:`refsvm.nogd.nogd` returns.
+
+    FOGD fills ``W`` only.  NOGD returns its whole state so that the next
+    call continues from it: in the kernel phase ``sv`` and ``alpha`` (and
+    ``projection = W = None``); after the switch ``sv`` (the B SVs, fixed from
+    then on), ``alpha`` (the kernel coefficients at the switch, kept for
+    diagnostics), ``projection`` (``D_k^{-1/2} V_k'``, shape (r, B)) and ``W``
+    (shape (r, c)).
+    """
+
+    W: np.ndarray                   #: linear weights, (2D, c) for FOGD, (r, c) for NOGD (None in NOGD's kernel phase)
+    t: int                          #: index of the last step taken
+    trace: dict = field(default_factory=dict)
+    sv: np.ndarray = None           #: NOGD: support vectors (n_sv, d)
+    alpha: np.ndarray = None        #: NOGD: kernel coefficients (n_sv, c)
+    projection: np.ndarray = None   #: NOGD: D_k^{-1/2} V_k', shape (r, B), None before the switch
+
+
+def n_columns(task, n_classes):
+    """Number of weight columns: 1 for binary and regression, ``n_classes`` for multi-class."""
+    return n_classes if task == "multiclass" else 1
+
+
+def fourier_directions(rng, n_components, n_features, gamma):
+    """Draw ``U`` (D, d): rows ``u_j ~ N(0, 2 gamma I)`` (Alg. 1, line 3).
+
+    For ``k(x, x') = exp(-gamma ||x - x'||^2)`` the Fourier transform is the
+    density of ``N(0, 2 gamma I)``.  (The paper's ``exp(-||x-x'||^2 / (2 sigma^2))``
+    with ``p(u) = N(0, sigma^-2 I)`` is the same with ``gamma = 1/(2 sigma^2)``.)
+    """
+    return rng.normal(0.0, np.sqrt(2.0 * gamma), size=(n_components, n_features))
+
+
+def fourier_features(U, X, normalize=False):
+    """``z(x)`` for every row of ``X``: shape (n, 2D), columns ``sin(u_1'x), cos(u_1'x), ...``.
+
+    ``normalize=False`` is the printed map (``z'z = D``, ``z(x)'z(x') ~ D k(x, x')``);
+    ``normalize=True`` divides by ``sqrt(D)`` (``z(x)'z(x') ~ k(x, x')``, the map of
+    scikit-learn's ``RBFSampler`` up to its random phases).
+    """
+    P = np.asarray(X, dtype=np.float64) @ np.asarray(U, dtype=np.float64).T
+    Z = np.empty((P.shape[0], 2 * P.shape[1]))
+    Z[:, 0::2] = np.sin(P)
+    Z[:, 1::2] = np.cos(P)
+    if normalize:
+        Z /= np.sqrt(U.shape[0])
+    return Z
+
+
+def _check_labels(y, order, task, n_classes, n):
+    y = np.asarray(y)
+    if y.ndim != 1 or y.shape[0] != n:
+        raise ValueError(f"y must have shape ({n},) to match X; got {y.shape}")
+    used = y[order] if order.size else y[:0]
+    if task == "regression":
+        y = np.ascontiguousarray(y, dtype=np.float64)
+        if not np.all(np.isfinite(y[order] if order.size else y[:0])):
+            raise ValueError("y contains NaN or infinity")
+        return y
+    yf = np.asarray(used, dtype=np.float64)
+    if yf.size and not np.all(yf == np.round(yf)):
+        raise ValueError("y must hold integer labels for a classification task")
+    y = np.ascontiguousarray(y, dtype=np.int64)
+    used = y[order] if order.size else y[:0]
+    if task == "binary":
+        if used.size and not np.all(np.abs(used) == 1):
+            raise ValueError("y must hold labels -1 and +1 for task='binary'")
+    elif used.size and (used.min() < 0 or used.max() >= n_classes):
+        raise ValueError(f"y must hold labels 0..{n_classes - 1} for n_classes={n_classes}")
+    return y
+
+
+def check_ogd_arguments(X, y, order, *, task, n_classes, eta, epsilon, t0):
+    """Check the arguments FOGD and NOGD share; return ``(X, y, order)``.
+
+    ``X`` C-contiguous float64 (n, d), finite; ``order`` int64 indices into X;
+    ``y`` int64 labels (classification) or float64 targets (regression).
+    Every error names the parameter.
+    """
+    task = check_option(task, "task", TASKS)
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    if X.ndim != 2:
+        raise ValueError(f"X must be a 2-D array (n_samples, n_features); got shape {X.shape}")
+    if not np.all(np.isfinite(X)):
+        raise ValueError("X contains NaN or infinity")
+    order = np.ascontiguousarray(order, dtype=np.int64)
+    if order.ndim != 1:
+        raise ValueError(f"order must be a 1-D array of indices into X; got shape {order.shape}")
+    if order.size and (order.min() < 0 or order.max() >= X.shape[0]):
+        raise ValueError(f"order must hold indices in 0..{X.shape[0] - 1}")
+    if task == "multiclass":
+        check_int(n_classes, "n_classes", 3)
+    y = _check_labels(y, order, task, n_classes, X.shape[0])
+    check_positive(eta, "eta")
+    if task == "regression":
+        check_positive(epsilon, "epsilon", allow_zero=True)
+    check_int(t0, "t0", 0)
+    return X, y, order
+
+
+def check_weights(W, shape, name="W"):
+    """``W`` as a C-contiguous float64 copy of the given shape (ValueError naming ``name``)."""
+    W = np.array(W, dtype=np.float64, order="C")
+    if W.shape != tuple(shape):
+        raise ValueError(f"{name} must have shape {tuple(shape)}; got {W.shape}")
+    if not np.all(np.isfinite(W)):
+        raise ValueError(f"{name} contains NaN or infinity")
+    return W
