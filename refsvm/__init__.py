@@ -14,6 +14,7 @@ __version__ = "0.1.0"
 from .datasets import load_libsvm
 from .estimators import BudgetedSVC
 from .estimators import BSCAClassifier
+from .estimators import OnlineKernelClassifier
 from .estimators import SBPClassifier
 from .estimators import FOGDClassifier, FOGDRegressor, NOGDClassifier, NOGDRegressor
 from .model import BudgetedModel
@@ -22,3 +23,4 @@ __all__ = ["BudgetedSVC", "BudgetedModel", "load_libsvm", "__version__"]
 __all__ += ["SBPClassifier"]
 __all__ += ["BSCAClassifier"]
 __all__ += ["FOGDClassifier", "FOGDRegressor", "NOGDClassifier", "NOGDRegressor"]
+__all__ += ["OnlineKernelClassifier"]

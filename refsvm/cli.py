@@ -457,6 +457,9 @@ def build_parser():
                       help="which paths to run")
     demo.add_argument("--random-state", type=int, default=0, help="seed")
     demo.set_defaults(func=_cmd_demo, subparser=demo)
+
+    from .reproduce import add_parser as _add_reproduce  # refsvm reproduce (see refsvm/reproduce.py)
+    _add_reproduce(sub)
     return parser
 
 

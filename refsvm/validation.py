@@ -398,3 +398,73 @@ def check_dual_sample(dual, sample):
     if S.min() < 0 or S.max() >= len(dual) or len(np.unique(S)) != S.size or np.any(dual[S] == 0.0):
         raise ValueError("sample must hold distinct indices of non-zero dual variables")
     return np.ascontiguousarray(S, dtype=np.int64)
+
+
+ONLINE_ALGORITHMS = ("perceptron", "ogd", "rbp", "forgetron", "projectron", "projectron++", "bpas", "bogd")
+_ONLINE_BUDGETED = ("rbp", "forgetron", "bpas", "bogd")
+
+
+def check_online_arguments(X, y, order, uniforms, *, algorithm, budget, kernel, gamma, degree, coef0,
+                           eta, lam, C, max_coef, sv, alpha, t0):
+    """Check the arguments of the online learners of :mod:`refsvm.online` (both backends call this).
+
+    Binary labels in {-1, +1}; ``budget`` an int >= 2 where the learner has
+    one (``None`` allowed for the Projectrons); ``uniforms`` (RBP, BOGD) one
+    number in [0, 1) per step.  Returns ``(X, y, order, uniforms)`` as
+    C-contiguous float64 / int64 / float64 arrays (``uniforms`` may be None).
+    """
+    check_option(algorithm, "algorithm", ONLINE_ALGORITHMS)
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    if X.ndim != 2:
+        raise ValueError(f"X must be a 2-D array (n_samples, n_features); got shape {X.shape}")
+    if not np.all(np.isfinite(X)):
+        raise ValueError("X contains NaN or infinity")
+    y = np.asarray(y)
+    if y.ndim != 1 or y.shape[0] != X.shape[0]:
+        raise ValueError(f"y must have shape ({X.shape[0]},) to match X; got {y.shape}")
+    y = np.ascontiguousarray(y, dtype=np.int64)
+    order = np.ascontiguousarray(order, dtype=np.int64)
+    if order.ndim != 1:
+        raise ValueError(f"order must be a 1-D array of indices into X; got shape {order.shape}")
+    if order.size and (order.min() < 0 or order.max() >= X.shape[0]):
+        raise ValueError(f"order must hold indices in 0..{X.shape[0] - 1}")
+    if order.size and not np.all(np.abs(y[order]) == 1):
+        raise ValueError("y must hold labels -1 and +1 (binary learners)")
+    if algorithm in _ONLINE_BUDGETED or budget is not None:
+        budget = check_budget(budget)
+    check_option(kernel, "kernel", ("rbf", "linear", "poly"))
+    if kernel in ("rbf", "poly"):
+        check_positive(gamma, "gamma")
+    if kernel == "poly":
+        check_int(degree, "degree", 1)
+        if not (isinstance(coef0, numbers.Real) and np.isfinite(coef0)):
+            raise ValueError(f"coef0 must be a finite number; got {coef0!r}")
+    if algorithm in ("ogd", "bogd"):
+        check_positive(eta, "eta")
+    if algorithm in ("projectron", "projectron++"):
+        check_positive(eta, "eta", allow_zero=True)
+    if algorithm == "bogd":
+        check_positive(lam, "lam", allow_zero=True)
+        if eta * lam >= 1.0:
+            raise ValueError(f"lam must satisfy eta * lam < 1 (the shrink factor 1 - eta lam > 0); got eta={eta}, lam={lam}")
+        check_positive(max_coef, "max_coef")
+    if algorithm == "bpas":
+        check_positive(C, "C")
+    check_int(t0, "t0", 0)
+    if algorithm in ("rbp", "bogd"):
+        if uniforms is None:
+            raise ValueError("uniforms must hold one number in [0, 1) per step (drawn by the caller)")
+        uniforms = np.ascontiguousarray(uniforms, dtype=np.float64)
+        if uniforms.shape != order.shape:
+            raise ValueError(f"uniforms must have shape {order.shape} (one per step); got {uniforms.shape}")
+        if uniforms.size and not (np.all(uniforms >= 0.0) and np.all(uniforms < 1.0)):
+            raise ValueError("uniforms must lie in [0, 1)")
+    if sv is not None and len(sv) > 0:
+        sv_shape, alpha_shape = np.shape(sv), np.shape(alpha)
+        if len(sv_shape) != 2 or sv_shape[1] != X.shape[1]:
+            raise ValueError(f"sv must have shape (n_sv, {X.shape[1]}); got {sv_shape}")
+        if alpha_shape not in ((sv_shape[0], 1), (sv_shape[0],)):
+            raise ValueError(f"alpha must have shape ({sv_shape[0]}, 1); got {alpha_shape}")
+        if budget is not None and sv_shape[0] > budget:
+            raise ValueError(f"sv holds {sv_shape[0]} support vectors, more than budget={budget}")
+    return X, y, order, uniforms

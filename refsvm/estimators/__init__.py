@@ -7,17 +7,21 @@
 * :mod:`refsvm.estimators.sbp` -- :class:`SBPClassifier` (SBP, Cotter,
   Shalev-Shwartz and Srebro 2012);
 * :mod:`refsvm.estimators.bsca` -- :class:`BSCAClassifier` (BSCA, Qaadan, Schüler
-  and Glasmachers 2019).
-* :mod:`refsvm.estimators.ogd` -- FOGD / NOGD classifiers and regressors (Lu et al. 2016).
+  and Glasmachers 2019);
+* :mod:`refsvm.estimators.ogd` -- FOGD / NOGD classifiers and regressors (Lu et al. 2016);
+* :mod:`refsvm.estimators.online` -- :class:`OnlineKernelClassifier` (the classic
+  online baselines: Perceptron, OGD, RBP, Forgetron, Projectron(++), BPA-S, BOGD).
 
 The public face is :mod:`refsvm` itself (``from refsvm import BudgetedSVC``).
 """
 
 from ._base import BudgetedClassifierBase
 from .bsgd import BudgetedSVC
+from .online import OnlineKernelClassifier
 from .sbp import SBPClassifier
 from .bsca import BSCAClassifier
 from .ogd import FOGDClassifier, FOGDRegressor, NOGDClassifier, NOGDRegressor
 
 __all__ = ["BudgetedClassifierBase", "BudgetedSVC", "SBPClassifier", "BSCAClassifier"]
 __all__ += ["FOGDClassifier", "FOGDRegressor", "NOGDClassifier", "NOGDRegressor"]
+__all__ += ["OnlineKernelClassifier"]

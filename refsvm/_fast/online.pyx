@@ -1,0 +1,488 @@
+# cython: language_level=3
+"""Classic online kernel learners (compiled mirror of :mod:`refsvm.online`).
+
+Same functions, same signatures, same :class:`refsvm.online.OnlineResult` and
+trace as the reference; the papers' updates are written out (with citations)
+in the reference module.  Each ``def`` validates its arguments through the
+shared :func:`refsvm.validation.check_online_arguments`, allocates every
+buffer once and runs the pass in :func:`_pass`, one ``nogil`` loop without
+Python objects that branches on the learner.  How (not what) differs:
+
+* kernel rows come from :func:`refsvm._fast.kernels.kernel_row_into` (the
+  squared distances bitwise equal to numpy's, ``exp`` within one ulp);
+* ``f_t(x_t)`` is summed in numpy's pairwise order (``pw_dot``, as the
+  reference's ``np.sum(k * alpha)``), the Projectron's ``K^{-1} k_t`` in plain
+  loops (numpy: BLAS), so coefficients agree to rounding, not always bitwise;
+  a decision can flip only at an exact tie (``y f = 0``, ``beta = 0`` or equal
+  BPA-S objectives) perturbed by those roundings or by the 1-ulp ``exp``
+  differences of the kernel rows;
+* the Projectron's ``K^{-1}`` lives in a square buffer that doubles when the
+  SV set outgrows it (the loop returns to Python to reallocate, then resumes).
+"""
+
+import numpy as np
+
+from refsvm.online import ALGORITHMS, OnlineResult
+from refsvm.validation import check_online_arguments
+
+from libc.math cimport fabs, sqrt, INFINITY
+from libc.stdint cimport int8_t, int64_t
+
+from refsvm._fast.kernels cimport kernel_code, kernel_row_into, kernel_self, pw_dot
+
+cdef enum:
+    ALG_PERCEPTRON = 0
+    ALG_OGD = 1
+    ALG_RBP = 2
+    ALG_FORGETRON = 3
+    ALG_PROJECTRON = 4
+    ALG_BPAS = 5
+    ALG_BOGD = 6
+
+
+cdef struct Params:
+    int alg
+    int kernel
+    bint plusplus
+    Py_ssize_t n_steps
+    Py_ssize_t d
+    Py_ssize_t budget          # -1: none
+    double gamma, degree, coef0
+    double eta, lam, C, max_coef
+    long long t0
+
+
+cdef struct Counters:
+    Py_ssize_t b               # SVs in use
+    long long mistakes
+    long long updates
+    long long kernel_evaluations
+    Py_ssize_t n_removals
+    double Q                   # Forgetron
+    long long M                # Forgetron
+
+
+cdef void c_forgetron_shrink(double sigma, double mu, double Q, double M,
+                             double* phi_out, double* psi_out) noexcept nogil:
+    """``phi_t`` and ``Psi(sigma phi, phi mu)`` (see :func:`refsvm.online.forgetron_shrink`)."""
+    cdef double bound = 15.0 / 32.0 * M
+    cdef double psi1 = sigma * sigma + 2.0 * sigma - 2.0 * sigma * mu
+    cdef double a, b, c, disc, den, phi, lam
+    if Q + psi1 <= bound:
+        phi_out[0] = 1.0
+        psi_out[0] = psi1
+        return
+    a = sigma * sigma - 2.0 * sigma * mu
+    b = 2.0 * sigma
+    c = bound - Q
+    if c < 0.0:
+        c = 0.0
+    disc = b * b + 4.0 * a * c
+    if disc < 0.0:
+        disc = 0.0
+    den = b + sqrt(disc)
+    if den <= 0.0:
+        phi = 0.0
+    else:
+        phi = 2.0 * c / den
+        if phi < 0.0:
+            phi = 0.0
+        if phi > 1.0:
+            phi = 1.0
+    lam = sigma * phi
+    phi_out[0] = phi
+    psi_out[0] = lam * lam + 2.0 * lam - 2.0 * lam * (phi * mu)
+
+
+def forgetron_shrink(sigma, mu, Q, M):
+    """Same as :func:`refsvm.online.forgetron_shrink`; returns ``(phi, psi)``."""
+    cdef double phi, psi
+    c_forgetron_shrink(sigma, mu, Q, M, &phi, &psi)
+    return float(phi), float(psi)
+
+
+cdef inline void _swap_remove(double[:, ::1] SV, double[::1] A, int64_t[::1] age, Py_ssize_t p,
+                              Py_ssize_t last, Py_ssize_t d) noexcept nogil:
+    cdef Py_ssize_t k
+    for k in range(d):
+        SV[p, k] = SV[last, k]
+    A[p] = A[last]
+    age[p] = age[last]
+
+
+cdef Py_ssize_t _pass(Params* P, Counters* c, const double[:, ::1] X, const int64_t[::1] y,
+                      const int64_t[::1] order, const double[::1] u, double[:, ::1] SV, double[::1] A,
+                      int64_t[::1] age, double[:, ::1] Kinv, double[::1] k, double[::1] aux,
+                      int8_t[::1] update_kind, int64_t[::1] n_sv, int64_t[::1] rem_step,
+                      int64_t[::1] rem_index, Py_ssize_t start) noexcept nogil:
+    """Steps ``start ..`` of the pass; returns the step index where it stopped
+    (``n_steps``, or a Projectron step that needs a larger ``Kinv``)."""
+    cdef Py_ssize_t step, i, j, l, r, b, last, d = P.d
+    cdef long long t
+    cdef int y_t
+    cdef double f, margin, k_tt, Pk_sq, delta_sq, delta, loss, tau, beta, penalty, sigma, mu
+    cdef double phi, psi, y_r, scale, bound, shrink, best, q, bj, dist, fr, s
+    cdef const double* x_t
+    cdef bint mistake
+    shrink = 1.0 - P.eta * P.lam
+    bound = P.eta * P.max_coef
+    for step in range(start, P.n_steps):
+        t = P.t0 + step + 1
+        i = order[step]
+        x_t = &X[i, 0]
+        y_t = <int> y[i]
+        b = c.b
+        # f_t(x_t) = sum_j alpha_j k(x_j, x_t)
+        if b > 0:
+            kernel_row_into(P.kernel, &SV[0, 0], b, d, x_t, P.gamma, P.degree, P.coef0, &k[0])
+        c.kernel_evaluations += b
+        f = pw_dot(&k[0], &A[0], b) if b > 0 else 0.0      # numpy's pairwise order, as the reference
+        margin = y_t * f
+        mistake = margin <= 0.0
+        if mistake:
+            c.mistakes += 1
+
+        if P.alg == ALG_PERCEPTRON or P.alg == ALG_RBP or P.alg == ALG_FORGETRON:
+            if mistake:
+                if P.alg == ALG_RBP and b == P.budget:       # discard a random SV
+                    r = <Py_ssize_t> (u[step] * b)
+                    if r > b - 1:
+                        r = b - 1
+                    _swap_remove(SV, A, age, r, b - 1, d)
+                    rem_step[c.n_removals] = step
+                    rem_index[c.n_removals] = r
+                    c.n_removals += 1
+                    b -= 1
+                if P.alg == ALG_FORGETRON:
+                    c.M += 1
+                for l in range(d):                          # append (x_t, y_t)
+                    SV[b, l] = x_t[l]
+                A[b] = y_t
+                age[b] = t
+                b += 1
+                c.updates += 1
+                update_kind[step] = 1
+                if P.alg == ALG_FORGETRON and b > P.budget:
+                    r = 0                                   # the oldest SV
+                    for j in range(1, b):
+                        if age[j] < age[r]:
+                            r = j
+                    sigma = fabs(A[r])
+                    y_r = 1.0 if A[r] >= 0.0 else -1.0
+                    kernel_row_into(P.kernel, &SV[0, 0], b, d, &SV[r, 0], P.gamma, P.degree, P.coef0, &k[0])
+                    c.kernel_evaluations += b
+                    mu = y_r * pw_dot(&k[0], &A[0], b)      # y_r f'_t(x_r)
+                    c_forgetron_shrink(sigma, mu, c.Q, <double> c.M, &phi, &psi)
+                    c.Q += psi
+                    for j in range(b):
+                        A[j] *= phi                         # f''_t = phi_t f'_t
+                    _swap_remove(SV, A, age, r, b - 1, d)
+                    rem_step[c.n_removals] = step
+                    rem_index[c.n_removals] = r
+                    c.n_removals += 1
+                    b -= 1
+
+        elif P.alg == ALG_OGD:
+            if margin < 1.0:
+                for l in range(d):
+                    SV[b, l] = x_t[l]
+                A[b] = P.eta * y_t
+                b += 1
+                c.updates += 1
+                update_kind[step] = 1
+
+        elif P.alg == ALG_PROJECTRON:
+            if mistake or (P.plusplus and margin < 1.0):
+                if mistake and b + 1 > Kinv.shape[0]:
+                    c.mistakes -= 1                         # redo this step after growing Kinv
+                    c.kernel_evaluations -= b
+                    return step
+                k_tt = kernel_self(P.kernel, x_t, d, P.gamma, P.degree, P.coef0)
+                c.kernel_evaluations += 1
+                Pk_sq = 0.0
+                for j in range(b):                          # d* = K^{-1} k_t (8 accumulators per row)
+                    s = pw_dot(&Kinv[j, 0], &k[0], b)
+                    aux[j] = s
+                    Pk_sq += k[j] * s
+                delta_sq = k_tt - Pk_sq
+                if delta_sq < 0.0:
+                    delta_sq = 0.0
+                delta = sqrt(delta_sq)
+                if mistake:
+                    if b > 0 and (delta <= P.eta or (P.budget >= 0 and b == P.budget) or delta_sq == 0.0):
+                        for j in range(b):
+                            A[j] += y_t * aux[j]
+                        update_kind[step] = 2
+                    else:
+                        aux[b] = -1.0                       # grow K^{-1} (block inverse)
+                        for j in range(b + 1):
+                            Kinv[b, j] = 0.0
+                            Kinv[j, b] = 0.0
+                        for j in range(b + 1):
+                            for l in range(b + 1):
+                                Kinv[j, l] += aux[j] * aux[l] / delta_sq
+                        for l in range(d):
+                            SV[b, l] = x_t[l]
+                        A[b] = y_t
+                        b += 1
+                        update_kind[step] = 1
+                    c.updates += 1
+                elif b > 0 and Pk_sq > 0.0:                 # Projectron++ margin error
+                    loss = 1.0 - margin
+                    tau = loss / Pk_sq
+                    if tau > 1.0:
+                        tau = 1.0
+                    if P.eta > 0.0:
+                        penalty = 2.0 * delta / P.eta
+                    else:
+                        penalty = 0.0 if delta == 0.0 else INFINITY
+                    beta = tau * (2.0 * loss - tau * Pk_sq - penalty)
+                    if beta >= 0.0:
+                        for j in range(b):
+                            A[j] += (y_t * tau) * aux[j]
+                        c.updates += 1
+                        update_kind[step] = 2
+
+        elif P.alg == ALG_BPAS:
+            loss = 1.0 - margin
+            if loss > 0.0:
+                k_tt = kernel_self(P.kernel, x_t, d, P.gamma, P.degree, P.coef0)
+                c.kernel_evaluations += 1
+                tau = loss / k_tt
+                if tau > P.C:
+                    tau = P.C
+                c.updates += 1
+                update_kind[step] = 1
+                if b < P.budget:
+                    for l in range(d):
+                        SV[b, l] = x_t[l]
+                    A[b] = y_t * tau
+                    b += 1
+                else:
+                    c.kernel_evaluations += b
+                    r = 0
+                    beta = 0.0
+                    best = INFINITY
+                    for j in range(b):
+                        bj = A[j] * k[j] / k_tt + y_t * tau
+                        dist = (A[j] * A[j] * kernel_self(P.kernel, &SV[j, 0], d, P.gamma, P.degree, P.coef0)
+                                + bj * bj * k_tt - 2.0 * A[j] * bj * k[j])
+                        fr = f - A[j] * k[j] + bj * k_tt
+                        q = 1.0 - y_t * fr
+                        if q < 0.0:
+                            q = 0.0
+                        q = 0.5 * dist + P.C * q
+                        if q < best:
+                            best = q
+                            r = j
+                            beta = bj
+                    rem_step[c.n_removals] = step
+                    rem_index[c.n_removals] = r
+                    c.n_removals += 1
+                    for l in range(d):
+                        SV[r, l] = x_t[l]
+                    A[r] = beta
+
+        else:  # ALG_BOGD
+            if margin < 1.0:
+                c.updates += 1
+                update_kind[step] = 1
+                if b < P.budget:
+                    for j in range(b):
+                        A[j] *= shrink
+                else:
+                    r = <Py_ssize_t> (u[step] * b)
+                    if r > b - 1:
+                        r = b - 1
+                    scale = b * shrink / (b - 1)
+                    _swap_remove(SV, A, age, r, b - 1, d)
+                    rem_step[c.n_removals] = step
+                    rem_index[c.n_removals] = r
+                    c.n_removals += 1
+                    b -= 1
+                    for j in range(b):
+                        s = scale * fabs(A[j])
+                        if s > bound:
+                            s = bound
+                        if A[j] > 0.0:
+                            A[j] = s
+                        elif A[j] < 0.0:
+                            A[j] = -s
+                        else:
+                            A[j] = 0.0
+                for l in range(d):
+                    SV[b, l] = x_t[l]
+                A[b] = P.eta * y_t
+                b += 1
+            else:
+                for j in range(b):
+                    A[j] *= shrink
+        c.b = b
+        n_sv[step] = b
+    return P.n_steps
+
+
+def _run(int alg, X, y, order, uniforms, budget, kernel, gamma, degree, coef0, eta, lam, C, max_coef,
+         plusplus, sv, alpha, t0, state):
+    cdef Params P
+    cdef Counters c
+    P.alg = alg
+    P.kernel = kernel_code(kernel)
+    P.plusplus = bool(plusplus)
+    P.n_steps = order.shape[0]
+    P.d = X.shape[1]
+    P.budget = -1 if budget is None else int(budget)
+    P.gamma = gamma
+    P.degree = degree
+    P.coef0 = coef0
+    P.eta = eta
+    P.lam = lam
+    P.C = C
+    P.max_coef = max_coef
+    P.t0 = t0
+    n0 = 0 if sv is None else len(sv)
+    cap = n0 + P.n_steps + 1 if budget is None else max(int(budget), n0) + 1
+    SV = np.zeros((cap, P.d))
+    A = np.zeros(cap)
+    age = np.zeros(cap, dtype=np.int64)
+    state = state or {}
+    if n0:
+        SV[:n0] = sv
+        A[:n0] = np.asarray(alpha, dtype=np.float64).reshape(-1)
+        age[:n0] = state.get("age", np.arange(-n0, 0))
+    c.b = n0
+    c.mistakes = c.updates = c.kernel_evaluations = 0
+    c.n_removals = 0
+    c.Q = float(state.get("Q", 0.0))
+    c.M = int(state.get("M", 0))
+    kcap = 1
+    if alg == ALG_PROJECTRON:
+        kcap = min(cap, max(64, 2 * n0))
+    Kinv = np.zeros((kcap, kcap))
+    if alg == ALG_PROJECTRON and n0:
+        if "Kinv" in state:
+            Kinv[:n0, :n0] = state["Kinv"]
+        else:
+            from refsvm._fast.kernels import kernel_matrix
+            Kinv[:n0, :n0] = np.linalg.inv(kernel_matrix(SV[:n0], SV[:n0], kernel, gamma, degree, coef0))
+    k = np.zeros(cap)
+    aux = np.zeros(cap)
+    u = np.zeros(P.n_steps) if uniforms is None else uniforms
+    update_kind = np.zeros(P.n_steps, dtype=np.int8)
+    n_sv = np.zeros(P.n_steps, dtype=np.int64)
+    rem_step = np.zeros(P.n_steps, dtype=np.int64)
+    rem_index = np.zeros(P.n_steps, dtype=np.int64)
+    cdef Py_ssize_t start = 0
+    cdef const double[:, ::1] Xv = X
+    cdef const int64_t[::1] yv = y
+    cdef const int64_t[::1] ov = order
+    cdef const double[::1] uv = u
+    cdef double[:, ::1] SVv = SV
+    cdef double[::1] Av = A
+    cdef int64_t[::1] agev = age
+    cdef double[:, ::1] Kv = Kinv
+    cdef double[::1] kv = k
+    cdef double[::1] auxv = aux
+    cdef int8_t[::1] ukv = update_kind
+    cdef int64_t[::1] nsv = n_sv
+    cdef int64_t[::1] rsv = rem_step
+    cdef int64_t[::1] riv = rem_index
+    while True:
+        with nogil:
+            start = _pass(&P, &c, Xv, yv, ov, uv, SVv, Av, agev, Kv, kv, auxv, ukv, nsv, rsv, riv, start)
+        if start >= P.n_steps:
+            break
+        size = min(cap, 2 * Kinv.shape[0])
+        grown = np.zeros((size, size))
+        grown[:c.b, :c.b] = Kinv[:c.b, :c.b]
+        Kinv = grown
+        Kv = Kinv
+    b = c.b
+    if alg == ALG_FORGETRON:
+        out_state = {"Q": float(c.Q), "M": int(c.M), "age": age[:b].copy()}
+    elif alg == ALG_PROJECTRON:
+        out_state = {"Kinv": Kinv[:b, :b].copy()}
+    else:
+        out_state = {}
+    trace = {
+        "mistakes": int(c.mistakes),
+        "n_steps": int(P.n_steps),
+        "updates": int(c.updates),
+        "removals": int(c.n_removals),
+        "kernel_evaluations": int(c.kernel_evaluations),
+        "update_kind": update_kind,
+        "n_sv": n_sv,
+        "removal_step": rem_step[:c.n_removals].copy(),
+        "removal_index": rem_index[:c.n_removals].copy(),
+    }
+    return OnlineResult(sv=SV[:b].copy(), alpha=A[:b].reshape(-1, 1).copy(), bias=np.zeros(1),
+                        t=int(t0 + P.n_steps), state=out_state, trace=trace)
+
+
+def perceptron(X, y, order, *, kernel, gamma, degree, coef0, sv=None, alpha=None, t0=0, state=None):
+    """Kernel perceptron (see :func:`refsvm.online.perceptron`)."""
+    X, y, order, _ = check_online_arguments(
+        X, y, order, None, algorithm="perceptron", budget=None, kernel=kernel, gamma=gamma,
+        degree=degree, coef0=coef0, eta=1.0, lam=0.0, C=1.0, max_coef=1.0, sv=sv, alpha=alpha, t0=t0)
+    return _run(ALG_PERCEPTRON, X, y, order, None, None, kernel, gamma, degree, coef0, 1.0, 0.0, 1.0,
+                1.0, False, sv, alpha, t0, state)
+
+
+def ogd(X, y, order, *, eta, kernel, gamma, degree, coef0, sv=None, alpha=None, t0=0, state=None):
+    """Kernel OGD (see :func:`refsvm.online.ogd`)."""
+    X, y, order, _ = check_online_arguments(
+        X, y, order, None, algorithm="ogd", budget=None, kernel=kernel, gamma=gamma,
+        degree=degree, coef0=coef0, eta=eta, lam=0.0, C=1.0, max_coef=1.0, sv=sv, alpha=alpha, t0=t0)
+    return _run(ALG_OGD, X, y, order, None, None, kernel, gamma, degree, coef0, eta, 0.0, 1.0, 1.0,
+                False, sv, alpha, t0, state)
+
+
+def rbp(X, y, order, uniforms, *, budget, kernel, gamma, degree, coef0, sv=None, alpha=None,
+        t0=0, state=None):
+    """Randomized budget perceptron (see :func:`refsvm.online.rbp`)."""
+    X, y, order, uniforms = check_online_arguments(
+        X, y, order, uniforms, algorithm="rbp", budget=budget, kernel=kernel, gamma=gamma,
+        degree=degree, coef0=coef0, eta=1.0, lam=0.0, C=1.0, max_coef=1.0, sv=sv, alpha=alpha, t0=t0)
+    return _run(ALG_RBP, X, y, order, uniforms, budget, kernel, gamma, degree, coef0, 1.0, 0.0, 1.0,
+                1.0, False, sv, alpha, t0, state)
+
+
+def forgetron(X, y, order, *, budget, kernel, gamma, degree, coef0, sv=None, alpha=None, t0=0,
+              state=None):
+    """Self-tuned Forgetron (see :func:`refsvm.online.forgetron`)."""
+    X, y, order, _ = check_online_arguments(
+        X, y, order, None, algorithm="forgetron", budget=budget, kernel=kernel, gamma=gamma,
+        degree=degree, coef0=coef0, eta=1.0, lam=0.0, C=1.0, max_coef=1.0, sv=sv, alpha=alpha, t0=t0)
+    return _run(ALG_FORGETRON, X, y, order, None, budget, kernel, gamma, degree, coef0, 1.0, 0.0, 1.0,
+                1.0, False, sv, alpha, t0, state)
+
+
+def projectron(X, y, order, *, eta, budget, plusplus, kernel, gamma, degree, coef0, sv=None,
+               alpha=None, t0=0, state=None):
+    """Projectron / Projectron++ (see :func:`refsvm.online.projectron`)."""
+    algorithm = "projectron++" if plusplus else "projectron"
+    X, y, order, _ = check_online_arguments(
+        X, y, order, None, algorithm=algorithm, budget=budget, kernel=kernel, gamma=gamma,
+        degree=degree, coef0=coef0, eta=eta, lam=0.0, C=1.0, max_coef=1.0, sv=sv, alpha=alpha, t0=t0)
+    return _run(ALG_PROJECTRON, X, y, order, None, budget, kernel, gamma, degree, coef0, eta, 0.0, 1.0,
+                1.0, plusplus, sv, alpha, t0, state)
+
+
+def bpas(X, y, order, *, budget, C, kernel, gamma, degree, coef0, sv=None, alpha=None, t0=0,
+         state=None):
+    """BPA-S (see :func:`refsvm.online.bpas`)."""
+    X, y, order, _ = check_online_arguments(
+        X, y, order, None, algorithm="bpas", budget=budget, kernel=kernel, gamma=gamma,
+        degree=degree, coef0=coef0, eta=1.0, lam=0.0, C=C, max_coef=1.0, sv=sv, alpha=alpha, t0=t0)
+    return _run(ALG_BPAS, X, y, order, None, budget, kernel, gamma, degree, coef0, 1.0, 0.0, C, 1.0,
+                False, sv, alpha, t0, state)
+
+
+def bogd(X, y, order, uniforms, *, budget, eta, lam, max_coef, kernel, gamma, degree, coef0,
+         sv=None, alpha=None, t0=0, state=None):
+    """BOGD with uniform sampling (see :func:`refsvm.online.bogd`)."""
+    X, y, order, uniforms = check_online_arguments(
+        X, y, order, uniforms, algorithm="bogd", budget=budget, kernel=kernel, gamma=gamma,
+        degree=degree, coef0=coef0, eta=eta, lam=lam, C=1.0, max_coef=max_coef, sv=sv, alpha=alpha, t0=t0)
+    return _run(ALG_BOGD, X, y, order, uniforms, budget, kernel, gamma, degree, coef0, eta, lam, 1.0,
+                max_coef, False, sv, alpha, t0, state)

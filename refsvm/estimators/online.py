@@ -1,0 +1,250 @@
+"""The classic online kernel learners as one scikit-learn estimator.
+
+:class:`OnlineKernelClassifier` is a thin layer over the functions of
+:mod:`refsvm.online` (or their compiled mirror :mod:`refsvm._fast.online`):
+it validates the input, maps the two class labels to -1/+1, draws the visiting
+order and the uniform numbers of the random removals, and calls the learner
+once per epoch.  The updates themselves are documented in :mod:`refsvm.online`.
+"""
+
+import numbers
+
+import numpy as np
+
+from ..backend import BACKENDS, get_module
+from ..online import ALGORITHMS
+from ..validation import check_budget, check_gamma, check_int, check_option, check_positive
+from ._base import BudgetedClassifierBase
+
+__all__ = ["OnlineKernelClassifier"]
+
+KERNELS = ("rbf", "linear", "poly")
+
+
+class OnlineKernelClassifier(BudgetedClassifierBase):
+    r"""Binary kernel classifier trained by one of the classic online learners.
+
+    The learners the budget papers compare against (Lu et al. 2016, Table 5;
+    Qaadan et al. 2019, Table 2), each mirroring its own paper
+    (:mod:`refsvm.online`):
+
+    ==================  =================================================  ==========================
+    ``algorithm``       update                                             parameters used
+    ==================  =================================================  ==========================
+    ``"perceptron"``    kernel perceptron, no budget                       --
+    ``"ogd"``           kernel OGD / NORMA with lambda = 0, no budget      ``eta`` (step)
+    ``"rbp"``           perceptron, random removal at B SVs                ``budget``
+    ``"forgetron"``     perceptron, shrink then remove the oldest          ``budget``
+    ``"projectron"``    perceptron, projection when ``delta <= eta``       ``eta`` (threshold), ``budget``
+    ``"projectron++"``  Projectron plus projected margin-error updates     ``eta``, ``budget``
+    ``"bpas"``          budgeted passive-aggressive (simple)               ``budget``, ``C``
+    ``"bogd"``          bounded OGD, uniform removal with rescaling        ``budget``, ``eta``, ``lam``, ``max_coef``
+    ==================  =================================================  ==========================
+
+    Parameters
+    ----------
+    algorithm : str, default="perceptron"
+        One of the names above.
+    budget : int or None, default=100
+        B, the maximal number of support vectors (at least 2) for
+        ``"rbp"``, ``"forgetron"``, ``"bpas"`` and ``"bogd"``.  For the
+        Projectrons ``None`` gives the paper's algorithm (size bounded through
+        ``eta``) and an integer the fixed-budget variant of Lu et al.
+        Ignored by ``"perceptron"`` and ``"ogd"``.
+    gamma : {"scale", "auto"} or float, default="scale"
+        Kernel width, ``k(x, x') = exp(-gamma ||x - x'||^2)`` (Lu et al.'s
+        bandwidth sigma is ``gamma = 1 / (2 sigma^2)``); a number > 0, or
+        ``"scale"`` (``1 / (n_features * X.var())``) / ``"auto"``
+        (``1 / n_features``), resolved into ``gamma_`` by :meth:`fit`.
+    kernel : {"rbf", "linear", "poly"}, default="rbf"
+    degree : int, default=3
+    coef0 : float, default=0.0
+    eta : float, default=0.1
+        Step size of ``"ogd"`` and ``"bogd"`` (> 0); projection threshold of
+        the Projectrons (>= 0).
+    lam : float, default=0.0
+        Regularisation of ``"bogd"`` (every step shrinks by ``1 - eta lam``);
+        ``eta * lam < 1``.
+    C : float, default=1.0
+        Aggressiveness of ``"bpas"`` (PA-I), > 0.
+    max_coef : float, default=10.0
+        BOGD's gamma: the rescaled coefficients are clipped to
+        ``eta * max_coef`` (> 0).
+    epochs : int, default=1
+        Passes over the data in :meth:`fit` (the papers use one).
+    backend : {"fast", "python"}, default="fast"
+    verbose : int, default=0
+        0: silent; 1 / 2: a progress line on stderr after every tenth /
+        hundredth of a pass (the pass runs in chunks that continue each other
+        exactly, so the model is the same).
+    random_state : int, numpy.random.Generator or None, default=None
+        :meth:`fit` makes ``rng = numpy.random.default_rng(random_state)`` and
+        for every pass draws the visiting order ``rng.permutation(n)`` and
+        then ``rng.random(n)``, the uniform numbers that pick the SV RBP and
+        BOGD discard.
+
+    Attributes
+    ----------
+    classes_, support_vectors_, alpha_ (n_sv, 1), bias_ (zeros), model_, n_features_in_, t_
+        As in :class:`refsvm.BudgetedSVC`.
+    trace_ : list of dict
+        One per pass: the trace of :mod:`refsvm.online` (``mistakes``,
+        ``n_steps``, ``updates``, ``removals``, ``kernel_evaluations``,
+        ``update_kind``, ``n_sv``, ``removal_step``, ``removal_index``) plus
+        ``online_error_rate = mistakes / n_steps`` (the online mistake rate
+        Lu et al. report).
+
+    Examples
+    --------
+    >>> from refsvm import OnlineKernelClassifier
+    >>> from refsvm.datasets import checkerboard
+    >>> X, y = checkerboard(1000, random_state=0)
+    >>> clf = OnlineKernelClassifier("forgetron", budget=50, gamma=30.0, random_state=0).fit(X, y)
+    >>> clf.support_vectors_.shape
+    (50, 2)
+    """
+
+    def __init__(
+        self,
+        algorithm="perceptron",
+        budget=100,
+        gamma="scale",
+        kernel="rbf",
+        degree=3,
+        coef0=0.0,
+        eta=0.1,
+        lam=0.0,
+        C=1.0,
+        max_coef=10.0,
+        epochs=1,
+        backend="fast",
+        verbose=0,
+        random_state=None,
+    ):
+        self.algorithm = algorithm
+        self.budget = budget
+        self.gamma = gamma
+        self.kernel = kernel
+        self.degree = degree
+        self.coef0 = coef0
+        self.eta = eta
+        self.lam = lam
+        self.C = C
+        self.max_coef = max_coef
+        self.epochs = epochs
+        self.backend = backend
+        self.verbose = verbose
+        self.random_state = random_state
+
+    def fit(self, X, y):
+        """Train from scratch: ``epochs`` passes over ``(X, y)`` in random order.
+
+        The learners have no example weights (the papers' updates weight every
+        mistake alike), so there is no ``sample_weight``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Training examples (sparse input is densified).
+        y : array-like of shape (n_samples,)
+            Two class labels.
+
+        Returns
+        -------
+        self : OnlineKernelClassifier
+        """
+        return super().fit(X, y)
+
+    def partial_fit(self, X, y, classes=None):
+        """One pass over ``(X, y)`` in random order, continuing the model and the learner's state.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        classes : array-like of shape (2,), default=None
+            Required on the first call.
+
+        Returns
+        -------
+        self : OnlineKernelClassifier
+        """
+        return super().partial_fit(X, y, classes=classes)
+
+    def _algorithm_params(self):
+        algorithm = check_option(self.algorithm, "algorithm", ALGORITHMS)
+        check_option(self.backend, "backend", BACKENDS)
+        kernel = check_option(self.kernel, "kernel", KERNELS)
+        check_int(self.epochs, "epochs", 1)
+        if isinstance(self.coef0, (bool, np.bool_)) or not isinstance(self.coef0, numbers.Real) \
+                or not np.isfinite(self.coef0):
+            raise ValueError(f"coef0 must be a finite real number; got {self.coef0!r}")
+        common = dict(kernel=kernel, gamma=check_gamma(self.gamma),
+                      degree=check_int(self.degree, "degree", 1), coef0=float(self.coef0))
+        if algorithm in ("perceptron",):
+            return common
+        if algorithm == "ogd":
+            return dict(common, eta=check_positive(self.eta, "eta"))
+        if algorithm in ("projectron", "projectron++"):
+            budget = None if self.budget is None else check_budget(self.budget)
+            return dict(common, eta=check_positive(self.eta, "eta", allow_zero=True), budget=budget,
+                        plusplus=algorithm == "projectron++")
+        budget = check_budget(self.budget)
+        if algorithm in ("rbp", "forgetron"):
+            return dict(common, budget=budget)
+        if algorithm == "bpas":
+            return dict(common, budget=budget, C=check_positive(self.C, "C"))
+        eta = check_positive(self.eta, "eta")
+        lam = check_positive(self.lam, "lam", allow_zero=True)
+        if eta * lam >= 1.0:
+            raise ValueError(f"lam must satisfy eta * lam < 1; got eta={eta}, lam={lam}")
+        return dict(common, budget=budget, eta=eta, lam=lam, max_coef=check_positive(self.max_coef, "max_coef"))
+
+    def _check_solver_classes(self, params, classes):
+        if len(classes) > 2:
+            raise ValueError(
+                f"Only binary classification is supported. The type of the target is multiclass "
+                f"(y has {len(classes)} classes; algorithm={self.algorithm!r} is a binary learner)."
+            )
+
+    def _initial_state(self):
+        return (None, None, None)
+
+    def _current_state(self):
+        return (self.support_vectors_, self.alpha_, getattr(self, "_learner_state", None))
+
+    def _one_pass(self, X, y, params, state):
+        """One pass over ``rng.permutation(n)`` (uniforms ``rng.random(n)``), in chunks when verbose."""
+        module = get_module("online", self.backend)
+        name = "projectron" if self.algorithm == "projectron++" else self.algorithm
+        learner = getattr(module, name)
+        order = self._rng.permutation(X.shape[0]).astype(np.int64)
+        uniforms = self._rng.random(X.shape[0])
+        current = list(state)          # sv, alpha, learner state
+        done = [0]                     # steps of this pass run so far (chunks are consecutive)
+
+        def run_chunk(sub_order):
+            sv, alpha, learner_state = current
+            Xc, yc, oc = X, y, sub_order
+            if len(sub_order) < len(order):      # a chunk: hand over its rows only
+                Xc, yc, oc = X[sub_order], y[sub_order], np.arange(len(sub_order), dtype=np.int64)
+            uc = uniforms[done[0]:done[0] + len(sub_order)]
+            kw = dict(params, sv=sv, alpha=alpha, t0=self.t_, state=learner_state)
+            result = learner(Xc, yc, oc, uc, **kw) if name in ("rbp", "bogd") else learner(Xc, yc, oc, **kw)
+            current[:] = result.sv, result.alpha, result.state
+            done[0] += len(sub_order)
+            self.t_ = int(result.t)
+            trace = dict(result.trace, n_maintenance=result.trace["removals"])
+            return trace, len(result.sv)
+
+        trace = dict(self._run_pass(order, run_chunk))
+        trace["online_error_rate"] = trace["mistakes"] / trace["n_steps"] if trace["n_steps"] else 0.0
+        self.trace_.append(trace)
+        self._learner_state = current[2]
+        self._set_model(current[0], current[1], np.zeros(1))
+        return self.support_vectors_, self.alpha_, self._learner_state
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags
