@@ -264,6 +264,10 @@ def kol_run(kol, algo, train_file, test_file, gamma, budget):
 #: D = 400 Fourier directions (KOL's default), step eta; NOGD: budget, rank k = 20 (KOL's default
 #: k = 0.2 B), one step size for both of NOGD's phases (KOL's -eta and -eta1).
 FOGD_D, FOGD_ETA, NOGD_K, NOGD_ETA = 400, 0.002, 20, 0.2
+#: OnlineKernelClassifier settings that differ from its defaults: BOGD gets KOL's defaults
+#: (step -eta 0.5, regularisation -lambda 0.001); the rest run at refsvm's defaults (bpas C = 1
+#: as KOL's -cbpas; the Projectrons' threshold eta = 0.1, which KOL does not expose).
+OKC_EXTRA = {"bogd": dict(eta=0.5, lam=0.001)}
 
 
 def kol_extra(algo):
@@ -272,32 +276,37 @@ def kol_extra(algo):
         return ["-D", str(FOGD_D), "-eta", repr(FOGD_ETA)]
     if algo == "nogd":
         return ["-knogd", str(NOGD_K), "-eta", repr(NOGD_ETA), "-eta1", repr(NOGD_ETA)]
+    if algo == "bogd":
+        return ["-eta", repr(OKC_EXTRA["bogd"]["eta"]), "-lambda", repr(OKC_EXTRA["bogd"]["lam"])]
     return []
 
 
 def refsvm_online_estimators():
     """refsvm's online kernel learners present in this install: {KOL name: factory}.
 
-    The factories get the rows already in the visiting order, hence ``shuffle=False``."""
+    A factory returns ``(estimator, permute)``: ``permute`` says whether ``fit`` gets the rows
+    already in the visiting order (FOGD / NOGD, ``shuffle=False``) or unpermuted (the estimator
+    draws the same order from ``random_state``)."""
     import refsvm
 
     found = {}
     fogd = getattr(refsvm, "FOGDClassifier", None)
     if fogd is not None:
-        found["fogd"] = lambda gamma, budget, seed: fogd(
-            gamma=gamma, n_components=FOGD_D, eta=FOGD_ETA, shuffle=False, random_state=seed)
+        found["fogd"] = lambda gamma, budget, seed: (fogd(
+            gamma=gamma, n_components=FOGD_D, eta=FOGD_ETA, shuffle=False, random_state=seed), True)
     nogd = getattr(refsvm, "NOGDClassifier", None)
     if nogd is not None:
-        found["nogd"] = lambda gamma, budget, seed: nogd(
-            gamma=gamma, budget=budget, rank=NOGD_K, eta=NOGD_ETA, shuffle=False, random_state=seed)
+        found["nogd"] = lambda gamma, budget, seed: (nogd(
+            gamma=gamma, budget=budget, rank=NOGD_K, eta=NOGD_ETA, shuffle=False, random_state=seed), True)
     okc = getattr(refsvm, "OnlineKernelClassifier", None)
     if okc is not None:
-        params = okc().get_params()
-        key = "algorithm" if "algorithm" in params else "method"
-        for kname in ("perceptron", "forgetron", "projectron", "projectronpp", "bogd", "bpas", "rbp"):
-            found[kname] = (lambda k: lambda gamma, budget, seed: okc(
-                **{key: k}, gamma=gamma, **({"budget": budget} if "budget" in params else {}),
-                random_state=seed))(kname)
+        # The estimator draws its visiting order itself: default_rng(seed).permutation(n), the
+        # order written into KOL's file, so it gets the rows unpermuted (flag False below).
+        for kname in ("perceptron", "rbp", "forgetron", "projectron", "projectronpp", "bpas", "bogd"):
+            extra = dict(OKC_EXTRA.get(kname, {}))
+            algo = "projectron++" if kname == "projectronpp" else kname
+            found[kname] = (lambda a, kw: lambda gamma, budget, seed: (okc(
+                algorithm=a, gamma=gamma, budget=budget, random_state=seed, **kw), False))(algo, extra)
     return found
 
 
@@ -327,9 +336,10 @@ def bench_libol(name, data, args, tmp, log):
             if algo in ours:
                 times, acc = [], None
                 for _ in range(args.repeats):
-                    est = ours[algo](gamma, args.libol_budget, seed)
+                    est, permute = ours[algo](gamma, args.libol_budget, seed)
+                    Xf, yf = (X[order], y[order]) if permute else (X, y)
                     w0 = time.perf_counter()
-                    est.fit(X[order], y[order])
+                    est.fit(Xf, yf)
                     times.append(time.perf_counter() - w0)
                 acc = float(np.mean(est.predict(Xt) == yt))
                 rec["refsvm"] = dict(seconds=median(times), accuracy=acc, estimator=repr(est))
