@@ -39,10 +39,12 @@ labels as integers ("-1.0" stops its integer label parser: it reads no example o
 distributed).  KOL reads the file in a reader thread WHILE learning, so this time includes
 parsing and is an upper bound on training.
 FOGD and NOGD get refsvm's settings on both sides (D = 400, eta = 0.002; B, k = 20, eta = 0.2 for
-both of NOGD's phases), the other algorithms KOL's defaults.  refsvm's equivalents are timed
-(``fit`` on the rows in the same order, ``shuffle=False``) only if they exist in the installed
-refsvm (``FOGDClassifier``, ``NOGDClassifier``, ``OnlineKernelClassifier``); otherwise a line says
-they were skipped.
+both of NOGD's phases); BOGD KOL's defaults on both sides (eta = 0.5, lambda = 0.001); the other
+algorithms their own defaults (B on both sides; BPA-S C = 1 on both).  refsvm's equivalents are
+timed (wall time of ``fit``, divided by n) where they exist in the installed refsvm
+(``FOGDClassifier`` / ``NOGDClassifier`` fit the rows in the visiting order with
+``shuffle=False``; ``OnlineKernelClassifier(random_state=seed)`` draws that same order itself);
+otherwise a line says they were skipped.
 
 The machine is shared; the load average is printed at start and end of every part.
 """
