@@ -44,6 +44,18 @@ def test_registry_names_and_entries(capsys):
     assert all(e.runner == "refsvm.reproduce_curves:run_curve" for e in cotter.entries)
 
 
+def test_unavailable_table_exits_with_code_2(monkeypatch, capsys):
+    """The placeholder mechanism (no table uses it now) still answers "not yet available", exit code 2."""
+    from refsvm.reproduce import Table
+
+    monkeypatch.setitem(tables(), "placeholder-x", Table(name="placeholder-x", title="t", metric="",
+                                                        available=False, note="why"))
+    assert main(["reproduce", "placeholder-x"]) == 2
+    assert "not yet available" in capsys.readouterr().err
+    assert main(["reproduce", "--list"]) == 0
+    assert "placeholder-x" in capsys.readouterr().out
+
+
 def test_two_workers_give_the_numbers_of_one(monkeypatch):
     _need_data()
     runs = [reproduce("lu2016-table5", quick=True, n_jobs=n, datasets=["german"], out=io.StringIO())
