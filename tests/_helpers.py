@@ -48,3 +48,15 @@ def run_passes(module, X, y, orders, kw):
         sv, alpha, bias, t = res.sv, res.alpha, res.bias, res.t
         results.append(res)
     return results
+
+
+def run_bsca_passes(module, X, y, orders, **kw):
+    """``module.bsca`` once per order, each call continuing the previous one (sv, alpha, dual,
+    sv_source, t); returns the list of results."""
+    state = dict(sv=None, alpha=None, dual=None, sv_source=None, t0=0)
+    results = []
+    for order in orders:
+        res = module.bsca(X, y, order, **state, **kw)
+        state = dict(sv=res.sv, alpha=res.alpha, dual=res.dual, sv_source=res.sv_source, t0=res.t)
+        results.append(res)
+    return results
