@@ -285,7 +285,8 @@ def _cmd_predict(args):
                       n_features_of=f"the model ({path})")
     pred = est.predict(X)
     text = _label_text(pred)
-    return _report_predictions(args.output, text, f"accuracy: {_accuracy(pred, y, text):.4f} ({X.shape[0]} examples, "
+    return _report_predictions(args.output, text,
+                               f"accuracy: {_accuracy(pred, y, text):.4f} ({X.shape[0]} examples, "
                                f"{est.support_vectors_.shape[0]} support vectors)")
 
 
