@@ -47,7 +47,7 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 
 import numpy as np  # noqa: E402
 
-from _common import cpu_model  # noqa: E402
+from _common import cpu_model, run_times  # noqa: E402
 
 CHECKPOINTS = [0.125, 0.25, 0.5] + list(range(1, 11))    # in epochs
 
@@ -161,11 +161,7 @@ def water_level_numpy(c, volume):
 
 
 def best_time(fn, repeat):
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
+    times = run_times(fn, repeat)
     return min(times), float(np.median(times))
 
 
