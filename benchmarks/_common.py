@@ -55,3 +55,12 @@ def print_run_header(script, argv):
           f"python {platform.python_version()}, numpy {np.__version__}, refsvm {refsvm.__version__} "
           f"(git {commit}), {datetime.datetime.now().isoformat(timespec='seconds')}, "
           f"loadavg {', '.join(f'{v:.2f}' for v in os.getloadavg())}")
+
+
+def write_json(path, rows):
+    """Write ``rows`` to ``path`` as indented JSON (the ``--json PATH`` option); nothing when ``path`` is None."""
+    import json
+
+    if path:
+        with open(path, "w") as fh:
+            json.dump(rows, fh, indent=1)

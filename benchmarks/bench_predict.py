@@ -28,7 +28,6 @@ there is no test split) and the ijcnn1 test set (91,701 rows).
 """
 
 import argparse
-import json
 import os
 import sys
 
@@ -36,7 +35,7 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
 import numpy as np  # noqa: E402
-from _common import print_run_header, run_times  # noqa: E402
+from _common import print_run_header, run_times, write_json  # noqa: E402
 
 
 def median_seconds(fn, repeats):
@@ -125,9 +124,7 @@ def main(argv=None):
               f"{r['max_err_vs_direct']:11.1e}")
     print()
     print("max rel err: max |F_fast - F_direct| / sum_j |coef_j| k(x_j, x) over the first 5000 rows")
-    if args.json:
-        with open(args.json, "w") as fh:
-            json.dump(rows, fh, indent=1)
+    write_json(args.json, rows)
     return 0
 
 

@@ -144,6 +144,18 @@ def _gamma_line(est, args):
     return f"gamma:             {est.gamma_:.6g}" + (f" ({args.gamma})" if isinstance(args.gamma, str) else "")
 
 
+def _classifier_report(est, X, seconds, args, trained, *, parameter=None, time_note="", sv_note=""):
+    """The report lines of a kernel-expansion classifier (BSGD, BSCA, SBP): what was trained
+    (``trained``: name and settings), ``parameter`` (a line, if any), gamma, time, SVs."""
+    yield (f"trained {trained} on "
+           f"{X.shape[0]} examples with {X.shape[1]} features, {len(est.classes_)} classes")
+    if parameter is not None:
+        yield parameter
+    yield _gamma_line(est, args)
+    yield f"training time:     {seconds:.3f} s{time_note}"
+    yield f"support vectors:   {est.support_vectors_.shape[0]}{sv_note}"
+
+
 def _train_and_report(args, build, report, scores=_accuracy_lines):
     """Every solver of ``refsvm train``: read the data, fit ``build(X)`` (timed), save it, print.
 
@@ -176,10 +188,8 @@ def _cmd_train(args):
         from ._cli_ogd import train_ogd
         return train_ogd(args)
     args.eta = 0.1 if args.eta is None else args.eta
-    lam = None
 
     def build(X):
-        nonlocal lam
         if args.C is not None:
             lam = 1.0 / (X.shape[0] * check_positive(args.C, "C"))
         else:
@@ -193,12 +203,9 @@ def _cmd_train(args):
         )
 
     def report(est, X, seconds):
-        yield (f"trained BSGD ({args.learning_rate}, {args.maintenance}, {args.backend}) on "
-               f"{X.shape[0]} examples with {X.shape[1]} features, {len(est.classes_)} classes")
-        yield f"lambda:            {lam:.6g}"
-        yield _gamma_line(est, args)
-        yield f"training time:     {seconds:.3f} s"
-        yield f"support vectors:   {est.support_vectors_.shape[0]} (budget {args.budget})"
+        return _classifier_report(est, X, seconds, args,
+                                  f"BSGD ({args.learning_rate}, {args.maintenance}, {args.backend})",
+                                  parameter=f"lambda:            {est.lam:.6g}", sv_note=f" (budget {args.budget})")
 
     return _train_and_report(args, build, report)
 
@@ -208,10 +215,8 @@ def _cmd_train_bsca(args):
     from .estimators import BSCAClassifier
 
     _check_writable(_model_path(args.model), "model")  # before training, not after
-    C = None
 
     def build(X):
-        nonlocal C
         C = args.C if args.C is not None else 1.0 / (X.shape[0] * check_positive(args.lam, "lam"))
         return BSCAClassifier(
             budget=args.budget, C=C, gamma=args.gamma, kernel=args.kernel, degree=args.degree,
@@ -221,12 +226,9 @@ def _cmd_train_bsca(args):
         )
 
     def report(est, X, seconds):
-        yield (f"trained BSCA ({args.maintenance}, {args.backend}) on "
-               f"{X.shape[0]} examples with {X.shape[1]} features, {len(est.classes_)} classes")
-        yield f"C:                 {C:.6g}"
-        yield _gamma_line(est, args)
-        yield f"training time:     {seconds:.3f} s"
-        yield f"support vectors:   {est.support_vectors_.shape[0]} (budget {args.budget} per machine)"
+        return _classifier_report(est, X, seconds, args, f"BSCA ({args.maintenance}, {args.backend})",
+                                  parameter=f"C:                 {est.C:.6g}",
+                                  sv_note=f" (budget {args.budget} per machine)")
 
     return _train_and_report(args, build, report)
 
@@ -244,11 +246,9 @@ def _cmd_train_sbp(args):
 
     def report(est, X, seconds):
         evaluations = sum(tr["kernel_evaluations"] for tr in est.trace_)
-        yield (f"trained SBP (nu {args.nu:g}, {'with' if args.fit_bias else 'no'} bias, {args.backend}) on "
-               f"{X.shape[0]} examples with {X.shape[1]} features, {len(est.classes_)} classes")
-        yield _gamma_line(est, args)
-        yield f"training time:     {seconds:.3f} s ({args.epochs} epochs, {evaluations} kernel evaluations)"
-        yield f"support vectors:   {est.support_vectors_.shape[0]}"
+        return _classifier_report(est, X, seconds, args,
+                                  f"SBP (nu {args.nu:g}, {'with' if args.fit_bias else 'no'} bias, {args.backend})",
+                                  time_note=f" ({args.epochs} epochs, {evaluations} kernel evaluations)")
 
     return _train_and_report(args, build, report)
 
