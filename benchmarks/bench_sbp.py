@@ -50,7 +50,7 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 
 import numpy as np  # noqa: E402
 
-from _common import cpu_model  # noqa: E402
+from _common import cpu_model, run_times  # noqa: E402
 
 # the solvers' curves live in the library (shared with ``refsvm reproduce cotter2012-figure2``)
 from refsvm.reproduce_curves import CHECKPOINTS, test_error  # noqa: E402,F401
@@ -100,11 +100,7 @@ def water_level_numpy(c, volume):
 
 
 def best_time(fn, repeat):
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
+    times = run_times(fn, repeat)
     return min(times), float(np.median(times))
 
 
