@@ -128,3 +128,20 @@ def test_estimator_weights_multiclass_and_monitor():
     # partial_fit with other weights on the same data: new dual variables (other boxes)
     clf.partial_fit(X, y, sample_weight=np.ones(120))
     assert np.all(clf.dual_ <= 1.0)
+
+
+def test_estimator_weights_in_chunks_and_partial_fit(capsys):
+    """verbose=1 (chunks of 1000 steps) and partial_fit give the model of fit, with weights."""
+    X, y = checkerboard(2100, seed=9)
+    w = _weights(2100, 9)
+    kw = dict(budget=20, C=1.0, gamma=2.0, epochs=2, random_state=0)
+    a = BSCAClassifier(**kw).fit(X, y, sample_weight=w)
+    b = BSCAClassifier(verbose=1, **kw).fit(X, y, sample_weight=w)
+    assert "1000/2100" in capsys.readouterr().err
+    np.testing.assert_array_equal(a.alpha_, b.alpha_)
+    np.testing.assert_array_equal(a.dual_, b.dual_)
+    c = BSCAClassifier(**dict(kw, epochs=1))
+    c.partial_fit(X, y, classes=[-1, 1], sample_weight=w)
+    c.partial_fit(X, y, sample_weight=w)                  # same data and weights: dual continues
+    np.testing.assert_array_equal(a.alpha_, c.alpha_)
+    np.testing.assert_array_equal(a.dual_, c.dual_)

@@ -162,24 +162,24 @@ def test_classifier_class_weight_equals_sample_weight(cls):
 
 @pytest.mark.parametrize("cls", [FOGDRegressor, NOGDRegressor])
 def test_regressor_sample_weight_and_verbose(cls, capsys):
-    X, y = _data("regression", n=150, seed=8)
-    w = _weights(150, 8)
-    kw = dict(epochs=2, random_state=0, gamma=1.5, eta=0.01)
+    X, y = _data("regression", n=2100, seed=8)            # > 2 chunks of 1000 with verbose=1
+    w = _weights(2100, 8)
+    kw = dict(epochs=2, random_state=0, gamma=1.5, eta=0.0005 if cls is FOGDRegressor else 0.01)
     a = cls(**kw).fit(X, y, sample_weight=w)
     b = cls(**kw).fit(X, y)
-    c = cls(**kw).fit(X, y, sample_weight=np.ones(150))
+    c = cls(**kw).fit(X, y, sample_weight=np.ones(2100))
     assert not np.allclose(a.predict(X), b.predict(X))
     np.testing.assert_array_equal(b.predict(X), c.predict(X))
     capsys.readouterr()
     d = cls(verbose=1, **kw).fit(X, y, sample_weight=w)
     err = capsys.readouterr().err
-    assert "online mse" in err and "epoch 2/2" in err
+    assert "online mse" in err and "epoch 2/2" in err and "1000/2100" in err
     np.testing.assert_array_equal(a.predict(X), d.predict(X))
     e = cls(**kw)
     e.partial_fit(X, y, sample_weight=w)
     e.partial_fit(X, y, sample_weight=w)
     np.testing.assert_array_equal(a.predict(X), e.predict(X))
     with pytest.raises(ValueError, match="sample_weight"):
-        cls(**kw).fit(X, y, sample_weight=-np.ones(150))
+        cls(**kw).fit(X, y, sample_weight=-np.ones(2100))
     with pytest.raises(ValueError, match="verbose"):
         cls(verbose=-1).fit(X, y)
