@@ -77,7 +77,9 @@ class _OGDCommon:
             if result.W is not None and not np.all(np.isfinite(result.W)):
                 raise ValueError(
                     f"eta={self.eta!r} is too large: the weights diverged to infinity or NaN. Lower eta "
-                    "(squared loss with the printed Fourier map needs eta < 1 / n_components)")
+                    "(squared loss with the printed Fourier map needs eta < 1 / n_components"
+                    + ("; with sample_weight the step is eta * s_t: eta * max(s_t) must stay below that" if
+                       params.get("sample_weight") is not None else "") + ")")
             if result.trace.get("switch_step", -1) >= 0:
                 box["switch"] = box["done"] + result.trace["switch_step"]
             box["done"] += len(sub)
