@@ -14,3 +14,53 @@ def cpu_model():
     except OSError:
         pass
     return platform.processor() or "unknown"
+
+
+def run_times(fn, repeats):
+    """Wall-clock seconds of ``repeats`` calls of ``fn()`` (time.perf_counter), in call order."""
+    import time
+
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def print_run_header(script, argv):
+    """Print the ``command:`` and ``machine:`` lines of a benchmark's output.
+
+    ``script``: the path as typed (``benchmarks/bench_x.py``); ``argv``: the
+    arguments given to ``main`` (None: ``sys.argv[1:]``).  The machine line
+    names the CPU, cores, platform, python / numpy / refsvm versions, the git
+    commit, the time and the load average (the machine is shared).
+    """
+    import datetime
+    import os
+    import shlex
+    import subprocess
+    import sys
+
+    import numpy as np
+    import refsvm
+
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                                text=True, check=False).stdout.strip()
+    except OSError:
+        commit = "?"
+    print(f"command: python {script} " + shlex.join(sys.argv[1:] if argv is None else argv))
+    print(f"machine: {cpu_model()} ({os.cpu_count()} logical cores), {platform.platform()}, "
+          f"python {platform.python_version()}, numpy {np.__version__}, refsvm {refsvm.__version__} "
+          f"(git {commit}), {datetime.datetime.now().isoformat(timespec='seconds')}, "
+          f"loadavg {', '.join(f'{v:.2f}' for v in os.getloadavg())}")
+
+
+def write_json(path, rows):
+    """Write ``rows`` to ``path`` as indented JSON (the ``--json PATH`` option); nothing when ``path`` is None."""
+    import json
+
+    if path:
+        with open(path, "w") as fh:
+            json.dump(rows, fh, indent=1)

@@ -28,29 +28,18 @@ there is no test split) and the ijcnn1 test set (91,701 rows).
 """
 
 import argparse
-import datetime
-import json
 import os
-import platform
-import shlex
-import subprocess
 import sys
-import time
 
 for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
 import numpy as np  # noqa: E402
-from _common import cpu_model  # noqa: E402
+from _common import print_run_header, run_times, write_json  # noqa: E402
 
 
 def median_seconds(fn, repeats):
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return float(np.median(times))
+    return float(np.median(run_times(fn, repeats)))
 
 
 def svc_with_about(X, y, gamma, target, seed=0):
@@ -118,19 +107,8 @@ def main(argv=None):
     parser.add_argument("--json", metavar="PATH", default=None)
     args = parser.parse_args(argv)
 
-    import refsvm
-
     rows = [run(name, args.budget, args.repeats) for name in args.datasets]
-    try:
-        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                                text=True, check=False).stdout.strip()
-    except OSError:
-        commit = "?"
-    print("command: python benchmarks/bench_predict.py " + shlex.join(sys.argv[1:] if argv is None else argv))
-    print(f"machine: {cpu_model()} ({os.cpu_count()} logical cores), {platform.platform()}, "
-          f"python {platform.python_version()}, numpy {np.__version__}, refsvm {refsvm.__version__} "
-          f"(git {commit}), {datetime.datetime.now().isoformat(timespec='seconds')}, "
-          f"loadavg {', '.join(f'{v:.2f}' for v in os.getloadavg())}")
+    print_run_header("benchmarks/bench_predict.py", argv)
     print(f"settings: median of {args.repeats} runs, OPENBLAS_NUM_THREADS="
           f"{os.environ.get('OPENBLAS_NUM_THREADS')}; seconds to compute n decision values; "
           "ratio = refsvm fast / other")
@@ -146,9 +124,7 @@ def main(argv=None):
               f"{r['max_err_vs_direct']:11.1e}")
     print()
     print("max rel err: max |F_fast - F_direct| / sum_j |coef_j| k(x_j, x) over the first 5000 rows")
-    if args.json:
-        with open(args.json, "w") as fh:
-            json.dump(rows, fh, indent=1)
+    write_json(args.json, rows)
     return 0
 
 

@@ -12,8 +12,11 @@ Part ``curves`` (the spirit of Figure 2 of Cotter, Shalev-Shwartz, Srebro
   paper's Table 2, ten epochs, last iterate, same checkpoints;
 * the **kernel Perceptron** (a small loop here: add y_t Phi(x_t) when
   y_t f(x_t) <= 0), ten epochs, last iterate, same checkpoints;
-* non-budget **dual coordinate ascent** (BSCA without budget): not yet part of
-  refsvm; reported as skipped (TODO once it lands).
+* non-budget **dual coordinate ascent** (BSCA without budget): not run here;
+  ``refsvm reproduce cotter2012-figure2`` runs it beside the other three.
+
+The curve functions are :mod:`refsvm.reproduce_curves` (shared with
+``refsvm reproduce cotter2012-figure2``).
 
 Kernel evaluations are each solver's own count (``trace["kernel_evaluations"]``
 for SBP and BSGD: n per SBP iteration, one per stored SV per Pegasos step; the
@@ -47,77 +50,13 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 
 import numpy as np  # noqa: E402
 
-from _common import cpu_model  # noqa: E402
+from _common import cpu_model, run_times  # noqa: E402
 
-CHECKPOINTS = [0.125, 0.25, 0.5] + list(range(1, 11))    # in epochs
-
-
-def kernel_matrix(A, B, gamma):
-    from refsvm._fast.kernels import kernel_matrix as km
-    return km(A, B, "rbf", gamma, 3, 0.0)
-
-
-def test_error(Xt, yt, SV, coef, gamma, bias=0.0):
-    if len(SV) == 0:
-        return float(np.mean(yt != -1))
-    f = kernel_matrix(Xt, SV, gamma) @ coef + bias
-    return float(np.mean(np.where(f > 0, 1, -1) != yt))
-
-
-def run_sbp(X, y, Xt, yt, gamma, nu, seed):
-    from refsvm._fast.sbp import optimize
-    n = X.shape[0]
-    u = np.random.default_rng(seed).random(10 * n)
-    done, state, evals, rows = 0, None, 0, []
-    for cp in CHECKPOINTS:
-        upto = int(round(cp * n))
-        res = optimize(X, y, u[done:upto], nu=nu, kernel="rbf", gamma=gamma, degree=3, coef0=0.0, state=state)
-        state, done = res.state, upto
-        evals += res.trace["kernel_evaluations"]
-        sv = np.flatnonzero(res.coef)
-        rows.append((cp, evals, test_error(Xt, yt, X[sv], res.coef[sv], gamma, res.bias)))
-    return rows
-
-
-def run_pegasos(X, y, Xt, yt, gamma, seed):
-    from refsvm._fast.bsgd import bsgd
-    n = X.shape[0]
-    rng = np.random.default_rng(seed)
-    order = np.concatenate([rng.permutation(n) for _ in range(10)])
-    kw = dict(n_classes=2, budget=10 * n + 1, lam=1.0 / n, learning_rate="pegasos", eta=1.0, radius=np.inf,
-              maintenance="removal", kernel="rbf", gamma=gamma, degree=3, coef0=0.0, merge_eps=0.01,
-              projection_ridge=1e-10, fit_bias=False)
-    sv = alpha = bias = None
-    t, done, evals, rows = 0, 0, 0, []
-    for cp in CHECKPOINTS:
-        upto = int(round(cp * n))
-        res = bsgd(X, y, order[done:upto], sv=sv, alpha=alpha, bias=bias, t0=t, **kw)
-        sv, alpha, bias, t, done = res.sv, res.alpha, res.bias, res.t, upto
-        evals += res.trace["kernel_evaluations"]
-        rows.append((cp, evals, test_error(Xt, yt, sv, alpha[:, 0], gamma, bias[0])))
-    return rows
-
-
-def run_perceptron(X, y, Xt, yt, gamma, seed):
-    """Kernel Perceptron, ten epochs: f(x) = sum_{SV} y_j k(x_j, x); add x_t when y_t f(x_t) <= 0."""
-    from refsvm._fast.kernels import kernel_row
-    n = X.shape[0]
-    rng = np.random.default_rng(seed)
-    order = np.concatenate([rng.permutation(n) for _ in range(10)])
-    SV = np.zeros((10 * n, X.shape[1]))
-    coef = np.zeros(10 * n)
-    m, evals, done, rows = 0, 0, 0, []
-    for cp in CHECKPOINTS:
-        upto = int(round(cp * n))
-        for i in order[done:upto]:
-            f = kernel_row(SV[:m], X[i], "rbf", gamma, 3, 0.0) @ coef[:m] if m else 0.0
-            evals += m
-            if y[i] * f <= 0.0:
-                SV[m], coef[m] = X[i], y[i]
-                m += 1
-        done = upto
-        rows.append((cp, evals, test_error(Xt, yt, SV[:m], coef[:m], gamma)))
-    return rows
+# the solvers' curves live in the library (shared with ``refsvm reproduce cotter2012-figure2``)
+from refsvm.reproduce_curves import CHECKPOINTS, test_error  # noqa: E402,F401
+from refsvm.reproduce_curves import pegasos_curve as run_pegasos  # noqa: E402
+from refsvm.reproduce_curves import perceptron_curve as run_perceptron  # noqa: E402
+from refsvm.reproduce_curves import sbp_curve as run_sbp  # noqa: E402
 
 
 def curves(args, log):
@@ -148,7 +87,7 @@ def curves(args, log):
                 log(f"{name} seed {seed} {method}: final error {100 * rows[-1][2]:.2f} %, "
                     f"{rows[-1][1]:.3g} kernel evaluations, {time.perf_counter() - start:.1f} s")
                 res["methods"][method].append(rows)
-        res["methods"]["dual CA (BSCA non-budget)"] = "skipped: BSCA is not part of refsvm yet (TODO)"
+        res["methods"]["dual CA (BSCA non-budget)"] = "not run here: see refsvm reproduce cotter2012-figure2"
         out[name] = res
     return out
 
@@ -161,11 +100,7 @@ def water_level_numpy(c, volume):
 
 
 def best_time(fn, repeat):
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
+    times = run_times(fn, repeat)
     return min(times), float(np.median(times))
 
 

@@ -17,12 +17,7 @@ projection.  Data from ``$REFSVM_DATA``.
 
 import argparse
 import contextlib
-import datetime
-import json
 import os
-import platform
-import shlex
-import subprocess
 import sys
 import time
 
@@ -30,7 +25,7 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
 import numpy as np  # noqa: E402
-from _common import cpu_model  # noqa: E402
+from _common import print_run_header, write_json  # noqa: E402
 
 PARAMS = {"ijcnn1": dict(C=32.0, gamma=2.0), "a9a": dict(C=32.0, gamma=2.0 ** -7)}
 SETTINGS = [("merge", 100), ("merge", 500), ("projection", 100)]
@@ -54,7 +49,6 @@ def main(argv=None):
     parser.add_argument("--json", metavar="PATH", default=None)
     args = parser.parse_args(argv)
 
-    import refsvm
     from refsvm.datasets import load_libsvm
 
     rows = []
@@ -77,16 +71,7 @@ def main(argv=None):
                              seconds=med, overhead1=(med[1] - med[0]) / med[0],
                              overhead2=(med[2] - med[0]) / med[0], max_rel_diff=agree))
 
-    try:
-        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                                text=True, check=False).stdout.strip()
-    except OSError:
-        commit = "?"
-    print("command: python benchmarks/bench_verbose.py " + shlex.join(sys.argv[1:] if argv is None else argv))
-    print(f"machine: {cpu_model()} ({os.cpu_count()} logical cores), {platform.platform()}, "
-          f"python {platform.python_version()}, numpy {np.__version__}, refsvm {refsvm.__version__} "
-          f"(git {commit}), {datetime.datetime.now().isoformat(timespec='seconds')}, "
-          f"loadavg {', '.join(f'{v:.2f}' for v in os.getloadavg())}")
+    print_run_header("benchmarks/bench_verbose.py", argv)
     print(f"settings: fast backend, BPegasos, 1 epoch, seed 0, minimum of {args.repeats} runs "
           "(interleaved), progress lines to /dev/null")
     print()
@@ -99,9 +84,7 @@ def main(argv=None):
         print(f"{r['dataset']:10} {r['n']:>6} {r['maintenance']:11} {r['budget']:>4} {s[0]:8.3f} "
               f"{s[1]:8.3f} {s[2]:8.3f} {100 * r['overhead1']:7.1f}% {100 * r['overhead2']:7.1f}% "
               f"{r['max_rel_diff']:15.1e}")
-    if args.json:
-        with open(args.json, "w") as fh:
-            json.dump(rows, fh, indent=1)
+    write_json(args.json, rows)
     return 0
 
 

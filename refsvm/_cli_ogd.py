@@ -49,37 +49,31 @@ def make_estimator(args):
     return cls(budget=args.budget, rank=args.rank, **common)
 
 
-def train_ogd(args, read_data, model_path):
+def train_ogd(args):
     """``refsvm train --solver fogd|nogd``: fit, save, report (accuracy or mean squared error).
 
-    ``read_data(arg, n_features=None, n_features_of=None)`` is the command's reader.
+    Reads, fits and saves through the command's shared :func:`refsvm.cli._train_and_report`.
     """
-    X, y = read_data(args.data)
-    test = None
-    if args.test is not None:
-        test = read_data(args.test, n_features=X.shape[1], n_features_of=f"the training data ({args.data})")
-    est = make_estimator(args)
-    start = time.perf_counter()
-    est.fit(X, y)
-    seconds = time.perf_counter() - start
-    est.save(args.model)
-    trace = est.trace_[-1]
-    print(f"trained {args.solver.upper()}{'-R' if args.regression else ''} ({args.backend}) on "
-          f"{X.shape[0]} examples with {X.shape[1]} features")
-    print(f"training time:     {seconds:.3f} s")
-    if args.regression:
-        print(f"online mean squared loss (last pass): {trace['online_mse']:.6g}")
-        print(f"training MSE:      {np.mean((est.predict(X) - y) ** 2):.6g}")
-        if test is not None:
-            print(f"test MSE:          {np.mean((est.predict(test[0]) - test[1]) ** 2):.6g} "
-                  f"({test[0].shape[0]} examples)")
-    else:
-        print(f"online mistake rate (last pass): {trace['online_error_rate']:.4f}")
-        print(f"training accuracy: {est.score(X, y):.4f}")
-        if test is not None:
-            print(f"test accuracy:     {est.score(*test):.4f} ({test[0].shape[0]} examples)")
-    print(f"model saved to {model_path(args.model)}")
-    return 0
+    from .cli import _accuracy_lines, _train_and_report
+
+    def report(est, X, seconds):
+        yield (f"trained {args.solver.upper()}{'-R' if args.regression else ''} ({args.backend}) on "
+               f"{X.shape[0]} examples with {X.shape[1]} features")
+        yield f"training time:     {seconds:.3f} s"
+
+    def scores(est, X, y, test):
+        trace = est.trace_[-1]
+        if args.regression:
+            yield f"online mean squared loss (last pass): {trace['online_mse']:.6g}"
+            yield f"training MSE:      {np.mean((est.predict(X) - y) ** 2):.6g}"
+            if test is not None:
+                yield (f"test MSE:          {np.mean((est.predict(test[0]) - test[1]) ** 2):.6g} "
+                       f"({test[0].shape[0]} examples)")
+        else:
+            yield f"online mistake rate (last pass): {trace['online_error_rate']:.4f}"
+            yield from _accuracy_lines(est, X, y, test)
+
+    return _train_and_report(args, lambda X: make_estimator(args), report, scores)
 
 
 def model_kind(path):
@@ -91,23 +85,19 @@ def model_kind(path):
         return None
 
 
-def predict_ogd(path, kind, read_data, data, output, label_text):
+def predict_ogd(path, kind, read_data, data, output):
     """``refsvm predict`` for a FOGD / NOGD model file."""
     from .approx_model import FourierModel, NystromModel
+    from .cli import _accuracy, _label_text, _report_predictions
 
     model = (FourierModel if kind == "FourierModel" else NystromModel).load(path)
     d = model.directions.shape[1] if kind == "FourierModel" else model.support_vectors.shape[1]
     X, y = read_data(data, n_features=d, n_features_of=f"the model ({path})")
     pred = model.predict(X, backend="fast")
-    text = np.array([f"{v:.17g}" for v in pred]) if model.task == "regression" else label_text(pred)
-    if output is not None:
-        with open(output, "w") as fh:
-            fh.write("".join(f"{v}\n" for v in text))
     if model.task == "regression":
-        print(f"mean squared error: {np.mean((pred - y) ** 2):.6g} ({X.shape[0]} examples)")
+        text = np.array([f"{v:.17g}" for v in pred])
+        summary = f"mean squared error: {np.mean((pred - y) ** 2):.6g} ({X.shape[0]} examples)"
     else:
-        accuracy = np.mean(pred == y) if pred.dtype.kind in "biuf" else np.mean(text == label_text(y))
-        print(f"accuracy: {accuracy:.4f} ({X.shape[0]} examples)")
-    if output is not None:
-        print(f"predictions written to {output}")
-    return 0
+        text = _label_text(pred)
+        summary = f"accuracy: {_accuracy(pred, y, text):.4f} ({X.shape[0]} examples)"
+    return _report_predictions(output, text, summary)

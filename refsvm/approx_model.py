@@ -47,6 +47,13 @@ def _predict(F, task, classes):
     return classes[np.argmax(F, axis=1)]
 
 
+def _check_task(model):
+    """Refuse a ``task`` not in TASKS; make ``classes`` an array (both models' ``__post_init__``)."""
+    if model.task not in TASKS:
+        raise ValueError(f"task must be one of {TASKS}, got {model.task!r}")
+    model.classes = np.asarray(model.classes)
+
+
 def _meta(model):
     """The optional arrays recording the estimator: library version, class name, get_params() as JSON."""
     from . import __version__
@@ -101,9 +108,7 @@ class FourierModel:
     def __post_init__(self):
         self.directions = np.ascontiguousarray(self.directions, dtype=np.float64)
         self.weights = np.asarray(self.weights, dtype=np.float64).reshape(2 * self.directions.shape[0], -1)
-        if self.task not in TASKS:
-            raise ValueError(f"task must be one of {TASKS}, got {self.task!r}")
-        self.classes = np.asarray(self.classes)
+        _check_task(self)
 
     @property
     def n_components(self):
@@ -180,9 +185,7 @@ class NystromModel:
 
     def __post_init__(self):
         self.support_vectors = np.ascontiguousarray(self.support_vectors, dtype=np.float64)
-        if self.task not in TASKS:
-            raise ValueError(f"task must be one of {TASKS}, got {self.task!r}")
-        self.classes = np.asarray(self.classes)
+        _check_task(self)
         if (self.projection is None) != (self.weights is None):
             raise ValueError("projection and weights come together (linear phase) or not at all")
         if self.projection is None and self.alpha is None:

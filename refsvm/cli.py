@@ -122,6 +122,60 @@ def _model_path(arg):
 # -------------------------------------------------------------------- commands
 
 
+def _read_train_test(args):
+    """``(X, y, test)``: DATA and, with ``--test``, the test file read with DATA's number of features."""
+    X, y = _read_data(args.data, args)
+    test = None
+    if args.test is not None:
+        test = _read_data(args.test, args, n_features=X.shape[1],
+                          n_features_of=f"the training data ({args.data})")
+    return X, y, test
+
+
+def _accuracy_lines(est, X, y, test):
+    """The report's training (and test) accuracy lines."""
+    yield f"training accuracy: {est.score(X, y):.4f}"
+    if test is not None:
+        yield f"test accuracy:     {est.score(*test):.4f} ({test[0].shape[0]} examples)"
+
+
+def _gamma_line(est, args):
+    """The report's kernel-width line (with the rule's name when ``--gamma`` is scale / auto)."""
+    return f"gamma:             {est.gamma_:.6g}" + (f" ({args.gamma})" if isinstance(args.gamma, str) else "")
+
+
+def _classifier_report(est, X, seconds, args, trained, *, parameter=None, time_note="", sv_note=""):
+    """The report lines of a kernel-expansion classifier (BSGD, BSCA, SBP): what was trained
+    (``trained``: name and settings), ``parameter`` (a line, if any), gamma, time, SVs."""
+    yield (f"trained {trained} on "
+           f"{X.shape[0]} examples with {X.shape[1]} features, {len(est.classes_)} classes")
+    if parameter is not None:
+        yield parameter
+    yield _gamma_line(est, args)
+    yield f"training time:     {seconds:.3f} s{time_note}"
+    yield f"support vectors:   {est.support_vectors_.shape[0]}{sv_note}"
+
+
+def _train_and_report(args, build, report, scores=_accuracy_lines):
+    """Every solver of ``refsvm train``: read the data, fit ``build(X)`` (timed), save it, print.
+
+    ``report(est, X, seconds)`` yields the solver's lines before the scores,
+    ``scores(est, X, y, test)`` the score lines; then the model file is named.
+    """
+    X, y, test = _read_train_test(args)
+    est = build(X)
+    start = time.perf_counter()
+    est.fit(X, y)
+    seconds = time.perf_counter() - start
+    est.save(args.model)
+    for line in report(est, X, seconds):
+        print(line)
+    for line in scores(est, X, y, test):
+        print(line)
+    print(f"model saved to {_model_path(args.model)}")
+    return 0
+
+
 def _cmd_train(args):
     if getattr(args, "solver", "bsgd") == "sbp":
         return _cmd_train_sbp(args)
@@ -132,40 +186,28 @@ def _cmd_train(args):
     _check_writable(_model_path(args.model), "model")  # before training, not after
     if args.solver != "bsgd":  # FOGD / NOGD (Lu et al. 2016), see refsvm/_cli_ogd.py
         from ._cli_ogd import train_ogd
-        return train_ogd(args, lambda arg, **kw: _read_data(arg, args, **kw), _model_path)
+        return train_ogd(args)
     args.eta = 0.1 if args.eta is None else args.eta
-    X, y = _read_data(args.data, args)
-    test = None
-    if args.test is not None:
-        test = _read_data(args.test, args, n_features=X.shape[1],
-                          n_features_of=f"the training data ({args.data})")
-    if args.C is not None:
-        lam = 1.0 / (X.shape[0] * check_positive(args.C, "C"))
-    else:
-        lam = args.lam
-    est = BudgetedSVC(
-        budget=args.budget, lam=lam, gamma=args.gamma, kernel=args.kernel,
-        degree=args.degree, coef0=args.coef0, learning_rate=args.learning_rate,
-        eta=args.eta, radius=args.radius, maintenance=args.maintenance,
-        merge_eps=args.merge_eps, merge_solver=args.merge_solver, fit_bias=args.fit_bias, epochs=args.epochs,
-        backend=args.backend, random_state=args.random_state, verbose=args.verbose,
-    )
-    start = time.perf_counter()
-    est.fit(X, y)
-    seconds = time.perf_counter() - start
-    est.save(args.model)
 
-    print(f"trained BSGD ({args.learning_rate}, {args.maintenance}, {args.backend}) on "
-          f"{X.shape[0]} examples with {X.shape[1]} features, {len(est.classes_)} classes")
-    print(f"lambda:            {lam:.6g}")
-    print(f"gamma:             {est.gamma_:.6g}" + (f" ({args.gamma})" if isinstance(args.gamma, str) else ""))
-    print(f"training time:     {seconds:.3f} s")
-    print(f"support vectors:   {est.support_vectors_.shape[0]} (budget {args.budget})")
-    print(f"training accuracy: {est.score(X, y):.4f}")
-    if test is not None:
-        print(f"test accuracy:     {est.score(*test):.4f} ({test[0].shape[0]} examples)")
-    print(f"model saved to {_model_path(args.model)}")
-    return 0
+    def build(X):
+        if args.C is not None:
+            lam = 1.0 / (X.shape[0] * check_positive(args.C, "C"))
+        else:
+            lam = args.lam
+        return BudgetedSVC(
+            budget=args.budget, lam=lam, gamma=args.gamma, kernel=args.kernel,
+            degree=args.degree, coef0=args.coef0, learning_rate=args.learning_rate,
+            eta=args.eta, radius=args.radius, maintenance=args.maintenance,
+            merge_eps=args.merge_eps, merge_solver=args.merge_solver, fit_bias=args.fit_bias, epochs=args.epochs,
+            backend=args.backend, random_state=args.random_state, verbose=args.verbose,
+        )
+
+    def report(est, X, seconds):
+        return _classifier_report(est, X, seconds, args,
+                                  f"BSGD ({args.learning_rate}, {args.maintenance}, {args.backend})",
+                                  parameter=f"lambda:            {est.lam:.6g}", sv_note=f" (budget {args.budget})")
+
+    return _train_and_report(args, build, report)
 
 
 def _cmd_train_bsca(args):
@@ -173,33 +215,22 @@ def _cmd_train_bsca(args):
     from .estimators import BSCAClassifier
 
     _check_writable(_model_path(args.model), "model")  # before training, not after
-    X, y = _read_data(args.data, args)
-    test = None
-    if args.test is not None:
-        test = _read_data(args.test, args, n_features=X.shape[1],
-                          n_features_of=f"the training data ({args.data})")
-    C = args.C if args.C is not None else 1.0 / (X.shape[0] * check_positive(args.lam, "lam"))
-    est = BSCAClassifier(
-        budget=args.budget, C=C, gamma=args.gamma, kernel=args.kernel, degree=args.degree,
-        coef0=args.coef0, maintenance=args.maintenance, merge_eps=args.merge_eps,
-        merge_solver=args.merge_solver, epochs=args.epochs, backend=args.backend,
-        random_state=args.random_state, verbose=args.verbose,
-    )
-    start = time.perf_counter()
-    est.fit(X, y)
-    seconds = time.perf_counter() - start
-    est.save(args.model)
-    print(f"trained BSCA ({args.maintenance}, {args.backend}) on "
-          f"{X.shape[0]} examples with {X.shape[1]} features, {len(est.classes_)} classes")
-    print(f"C:                 {C:.6g}")
-    print(f"gamma:             {est.gamma_:.6g}" + (f" ({args.gamma})" if isinstance(args.gamma, str) else ""))
-    print(f"training time:     {seconds:.3f} s")
-    print(f"support vectors:   {est.support_vectors_.shape[0]} (budget {args.budget} per machine)")
-    print(f"training accuracy: {est.score(X, y):.4f}")
-    if test is not None:
-        print(f"test accuracy:     {est.score(*test):.4f} ({test[0].shape[0]} examples)")
-    print(f"model saved to {_model_path(args.model)}")
-    return 0
+
+    def build(X):
+        C = args.C if args.C is not None else 1.0 / (X.shape[0] * check_positive(args.lam, "lam"))
+        return BSCAClassifier(
+            budget=args.budget, C=C, gamma=args.gamma, kernel=args.kernel, degree=args.degree,
+            coef0=args.coef0, maintenance=args.maintenance, merge_eps=args.merge_eps,
+            merge_solver=args.merge_solver, epochs=args.epochs, backend=args.backend,
+            random_state=args.random_state, verbose=args.verbose,
+        )
+
+    def report(est, X, seconds):
+        return _classifier_report(est, X, seconds, args, f"BSCA ({args.maintenance}, {args.backend})",
+                                  parameter=f"C:                 {est.C:.6g}",
+                                  sv_note=f" (budget {args.budget} per machine)")
+
+    return _train_and_report(args, build, report)
 
 
 def _cmd_train_sbp(args):
@@ -207,29 +238,19 @@ def _cmd_train_sbp(args):
     from .estimators import SBPClassifier
 
     _check_writable(_model_path(args.model), "model")  # before training, not after
-    X, y = _read_data(args.data, args)
-    test = None
-    if args.test is not None:
-        test = _read_data(args.test, args, n_features=X.shape[1],
-                          n_features_of=f"the training data ({args.data})")
-    est = SBPClassifier(nu=args.nu, gamma=args.gamma, kernel=args.kernel, degree=args.degree,
-                        coef0=args.coef0, epochs=args.epochs, fit_intercept=args.fit_bias,
-                        backend=args.backend, random_state=args.random_state, verbose=args.verbose)
-    start = time.perf_counter()
-    est.fit(X, y)
-    seconds = time.perf_counter() - start
-    est.save(args.model)
-    evaluations = sum(tr["kernel_evaluations"] for tr in est.trace_)
-    print(f"trained SBP (nu {args.nu:g}, {'with' if args.fit_bias else 'no'} bias, {args.backend}) on "
-          f"{X.shape[0]} examples with {X.shape[1]} features, {len(est.classes_)} classes")
-    print(f"gamma:             {est.gamma_:.6g}" + (f" ({args.gamma})" if isinstance(args.gamma, str) else ""))
-    print(f"training time:     {seconds:.3f} s ({args.epochs} epochs, {evaluations} kernel evaluations)")
-    print(f"support vectors:   {est.support_vectors_.shape[0]}")
-    print(f"training accuracy: {est.score(X, y):.4f}")
-    if test is not None:
-        print(f"test accuracy:     {est.score(*test):.4f} ({test[0].shape[0]} examples)")
-    print(f"model saved to {_model_path(args.model)}")
-    return 0
+
+    def build(X):
+        return SBPClassifier(nu=args.nu, gamma=args.gamma, kernel=args.kernel, degree=args.degree,
+                             coef0=args.coef0, epochs=args.epochs, fit_intercept=args.fit_bias,
+                             backend=args.backend, random_state=args.random_state, verbose=args.verbose)
+
+    def report(est, X, seconds):
+        evaluations = sum(tr["kernel_evaluations"] for tr in est.trace_)
+        return _classifier_report(est, X, seconds, args,
+                                  f"SBP (nu {args.nu:g}, {'with' if args.fit_bias else 'no'} bias, {args.backend})",
+                                  time_note=f" ({args.epochs} epochs, {evaluations} kernel evaluations)")
+
+    return _train_and_report(args, build, report)
 
 
 def _estimator_class(path, default):
@@ -255,7 +276,7 @@ def _cmd_predict(args):
     kind = model_kind(path)
     if kind is not None:
         return predict_ogd(path, kind, lambda arg, **kw: _read_data(arg, args, **kw), args.data,
-                           args.output, _label_text)
+                           args.output)
     try:
         est = _estimator_class(path, BudgetedSVC).load(path)
     except ValueError as exc:  # every model-file problem names the file: one line, status 1
@@ -264,15 +285,25 @@ def _cmd_predict(args):
                       n_features_of=f"the model ({path})")
     pred = est.predict(X)
     text = _label_text(pred)
-    if args.output is not None:
-        with open(args.output, "w") as fh:
-            fh.write("".join(f"{label}\n" for label in text))
+    return _report_predictions(args.output, text,
+                               f"accuracy: {_accuracy(pred, y, text):.4f} ({X.shape[0]} examples, "
+                               f"{est.support_vectors_.shape[0]} support vectors)")
+
+
+def _accuracy(pred, y, text):
+    """The fraction of predictions ``pred`` (as strings: ``text``) equal to the labels ``y``."""
     # Labels read from a LIBSVM file are floats; a model may hold string labels.
-    accuracy = np.mean(pred == y) if pred.dtype.kind in "biuf" else np.mean(text == _label_text(y))
-    print(f"accuracy: {accuracy:.4f} ({X.shape[0]} examples, "
-          f"{est.support_vectors_.shape[0]} support vectors)")
-    if args.output is not None:
-        print(f"predictions written to {args.output}")
+    return np.mean(pred == y) if pred.dtype.kind in "biuf" else np.mean(text == _label_text(y))
+
+
+def _report_predictions(output, text, summary):
+    """``refsvm predict``'s end: write ``text`` (a line each) to ``output`` if given, print ``summary``."""
+    if output is not None:
+        with open(output, "w") as fh:
+            fh.write("".join(f"{label}\n" for label in text))
+    print(summary)
+    if output is not None:
+        print(f"predictions written to {output}")
     return 0
 
 

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["Entry", "Dataset", "Table", "tables", "reproduce", "run_online", "run_estimator", "run_bsgd"]
+__all__ = ["Entry", "Dataset", "Table", "tables", "reproduce", "run_online", "run_estimator", "run_batch", "run_bsgd"]
 
 
 @dataclass
@@ -52,6 +52,7 @@ class Entry:
     params: dict = field(default_factory=dict)   #: fixed keyword arguments (callables get the data size n)
     grid: dict = field(default_factory=dict)     #: parameter -> values tried (best mean reported)
     note: str = ""                  #: e.g. why it is not available
+    per_dataset: dict = field(default_factory=dict)  #: data label -> parameters for that data set only
 
 
 @dataclass
@@ -64,6 +65,12 @@ class Dataset:
     standardize: bool = False
     params: dict = field(default_factory=dict)   #: per-data-set parameters (e.g. gamma, C)
     note: str = ""
+    split_train: float = 0.75       #: "split" without a test file: fraction of default_rng(split_seed).permutation kept for training
+    split_seed: int = 12345
+    positive: float = None          #: one-vs-rest: this label -> +1, every other -> -1
+    scale: float = None             #: divide the features by this (e.g. 255 for pixels)
+    max_train: int = None           #: keep a fixed random subset (default_rng(2)) of the training rows
+    max_test: int = None            #: ... and of the test rows (default_rng(3))
 
 
 @dataclass
@@ -80,6 +87,7 @@ class Table:
     available: bool = True
     note: str = ""
     quick_rows: int = 600           #: --quick: rows kept per data set (and test rows)
+    plot: str = None                #: "module:function" drawing --png; None = bar chart (plot_table)
 
     def add(self, entry):
         """Register one more row (e.g. ``TABLES["lu2016-table5"].add(Entry("FOGD", "refsvm.x:run", ...))``)."""
@@ -152,6 +160,27 @@ def run_estimator(X, y, X_test, y_test, seed, *, estimator, **params):
     return dict(error=error, seconds=seconds, n_sv=int(len(getattr(est, "support_vectors_", ()))))
 
 
+def run_batch(X, y, X_test, y_test, seed, *, estimator, **params):
+    """Batch protocol: ``fit`` on the training split, ``predict`` the test split; both timed.
+
+    ``estimator`` is a dotted name as for :func:`run_estimator`; returns
+    ``error`` (test error, percent), ``seconds`` (fit) and ``test_seconds``
+    (predict).
+    """
+    from threadpoolctl import threadpool_limits
+
+    module, _, cls = estimator.rpartition(".")
+    est = getattr(importlib.import_module(module), cls)(random_state=seed, **params)
+    with threadpool_limits(limits=1, user_api="blas"):      # spinning BLAS threads slow NOGD 10x on a busy machine
+        start = time.perf_counter()
+        est.fit(X, y)
+        seconds = time.perf_counter() - start
+        start = time.perf_counter()
+        pred = est.predict(X_test)
+        test_seconds = time.perf_counter() - start
+    return dict(error=100.0 * float(np.mean(pred != y_test)), seconds=seconds, test_seconds=test_seconds)
+
+
 def run_bsgd(X, y, X_test, y_test, seed, *, C, gamma, budget, maintenance, merge_solver="gss",
              epochs=1, backend="fast"):
     """BSGD (BPegasos, ``lam = 1/(n C)``) for ``epochs`` passes; test error of the last model."""
@@ -171,8 +200,9 @@ def run_bsgd(X, y, X_test, y_test, seed, *, C, gamma, budget, maintenance, merge
                    bias=bias, t0=t, merge_solver=merge_solver)
         sv, alpha, bias, t = res.sv, res.alpha, res.bias, res.t
     seconds = time.perf_counter() - start
-    return dict(error=_test_error(sv, alpha, bias, gamma, X_test, y_test, backend), seconds=seconds,
-                n_sv=len(sv))
+    start = time.perf_counter()
+    error = _test_error(sv, alpha, bias, gamma, X_test, y_test, backend)
+    return dict(error=error, seconds=seconds, test_seconds=time.perf_counter() - start, n_sv=len(sv))
 
 
 def _test_error(sv, alpha, bias, gamma, X, y, backend, chunk=20000):
@@ -203,10 +233,22 @@ def _load(ds, quick_rows, quick):
     X, y, Xt, yt = load_libsvm(ds.file, standardize=ds.standardize)
     if ds.protocol == "stream" and Xt is not None:
         X, y, Xt, yt = np.vstack([X, Xt]), np.concatenate([y, yt]), None, None
-    if ds.protocol == "split" and Xt is None:           # fixed random 75 / 25 split
-        perm = np.random.default_rng(12345).permutation(X.shape[0])
-        cut = (3 * X.shape[0]) // 4
+    if ds.protocol == "split" and Xt is None:           # fixed random split (default 75 / 25)
+        perm = np.random.default_rng(ds.split_seed).permutation(X.shape[0])
+        cut = (3 * X.shape[0]) // 4 if ds.split_train == 0.75 else int(ds.split_train * X.shape[0])
         X, y, Xt, yt = X[perm[:cut]], y[perm[:cut]], X[perm[cut:]], y[perm[cut:]]
+    if ds.scale is not None:
+        X = X / ds.scale
+        Xt = None if Xt is None else Xt / ds.scale
+    if ds.positive is not None:
+        y = np.where(y == ds.positive, 1, -1)
+        yt = None if yt is None else np.where(yt == ds.positive, 1, -1)
+    if ds.max_train is not None and X.shape[0] > ds.max_train:
+        keep = np.sort(np.random.default_rng(2).permutation(X.shape[0])[:ds.max_train])
+        X, y = X[keep], y[keep]
+    if ds.max_test is not None and Xt is not None and Xt.shape[0] > ds.max_test:
+        keep = np.sort(np.random.default_rng(3).permutation(Xt.shape[0])[:ds.max_test])
+        Xt, yt = Xt[keep], yt[keep]
     y = _labels_pm1(y)
     if yt is not None:
         yt = _labels_pm1(yt)
@@ -269,7 +311,8 @@ def reproduce(name, *, quick=False, n_jobs=1, backend="loky", scheduler=None, se
             if e.runner is None:
                 continue
             for point in _grid_points(e.grid):
-                params = {k: (v(X.shape[0]) if callable(v) else v) for k, v in {**d.params, **e.params, **point}.items()}
+                merged = {**d.params, **e.params, **e.per_dataset.get(d.label, {}), **point}
+                params = {k: (v(X.shape[0]) if callable(v) else v) for k, v in merged.items()}
                 for seed in range(n_seeds):
                     tasks.append((e.runner, X, y, Xt, yt, seed, params))
                     keys.append((e.label, d.label, tuple(sorted(point.items())), seed, params))
@@ -283,7 +326,7 @@ def reproduce(name, *, quick=False, n_jobs=1, backend="loky", scheduler=None, se
         for e in chosen_en:
             paper = table.paper.get((e.label, d.label))
             row = dict(algorithm=e.label, dataset=d.label, file=d.file, n=int(data[d.label][0].shape[0]),
-                       paper=None if paper is None else dict(zip(("mean", "std", "seconds"), paper)))
+                       paper=None if paper is None else dict(zip(("mean", "std", "seconds", "test_seconds"), paper)))
             if e.runner is None:
                 row.update(available=False, note=e.note or "not yet available in refsvm")
                 rows.append(row)
@@ -300,6 +343,8 @@ def reproduce(name, *, quick=False, n_jobs=1, backend="loky", scheduler=None, se
                 grid={str(dict(p)): float(np.mean([r["error"] for _, _, r in v])) for p, v in by_point.items()} if e.grid else {},
                 error_mean=float(errors.mean()), error_std=float(errors.std(ddof=1)) if len(errors) > 1 else 0.0,
                 seconds_mean=float(np.mean([r["seconds"] for _, _, r in runs])),
+                **({"test_seconds_mean": float(np.mean([r["test_seconds"] for _, _, r in runs]))}
+                   if all("test_seconds" in r for _, _, r in runs) else {}),
                 per_seed=[dict(seed=s, **{k: v for k, v in r.items()}) for s, _, r in runs],
             )
             rows.append(row)
@@ -314,7 +359,11 @@ def reproduce(name, *, quick=False, n_jobs=1, backend="loky", scheduler=None, se
         with open(json_path, "w") as f:
             json.dump(result, f, indent=1, default=_json_default)
     if png_path:
-        plot_table(result, png_path)
+        if table.plot:
+            module, _, func = table.plot.partition(":")
+            getattr(importlib.import_module(module), func)(result, png_path)
+        else:
+            plot_table(result, png_path)
     return result
 
 
@@ -365,20 +414,31 @@ def format_table(result):
         lines.append(result["note"])
     for ds in dict.fromkeys(r["dataset"] for r in result["rows"]):
         rows = [r for r in result["rows"] if r["dataset"] == ds]
+        test_t = any((r["paper"] or {}).get("test_seconds") is not None for r in rows)   # a train / test time table
         lines.append("")
         lines.append(f"{ds} (n = {rows[0]['n']})")
-        lines.append(f"  {'algorithm':<24}{'ours':>16}{'paper':>16}{'diff':>8}{'ours s':>10}{'paper s':>10}  chosen")
+        lines.append(f"  {'algorithm':<24}{'ours':>16}{'paper':>16}{'diff':>8}{'ours s':>10}{'paper s':>10}"
+                     + (f"{'test s':>9}{'paper':>9}" if test_t else "") + "  chosen")
         for r in rows:
             p = r["paper"] or {}
             paper = "" if p.get("mean") is None else (f"{p['mean']:.2f}" + (f" ± {p['std']:.2f}" if p.get("std") is not None else ""))
             psec = "" if p.get("seconds") is None else f"{p['seconds']:.3g}"
+            ptest = "" if p.get("test_seconds") is None else f"{p['test_seconds']:.3g}"
             if not r["available"]:
-                lines.append(f"  {r['algorithm']:<24}{'n/a':>16}{paper:>16}{'':>8}{'':>10}{psec:>10}  {r['note']}")
+                lines.append(f"  {r['algorithm']:<24}{'n/a':>16}{paper:>16}{'':>8}{'':>10}{psec:>10}"
+                             + (f"{'':>9}{ptest:>9}" if test_t else "") + f"  {r['note']}")
                 continue
             ours = f"{r['error_mean']:.2f} ± {r['error_std']:.2f}"
             diff = "" if p.get("mean") is None else f"{r['error_mean'] - p['mean']:+.2f}"
             chosen = ", ".join(f"{k}={v:g}" for k, v in r["chosen"].items())
-            lines.append(f"  {r['algorithm']:<24}{ours:>16}{paper:>16}{diff:>8}{r['seconds_mean']:>10.3g}{psec:>10}  {chosen}")
+            if r["per_seed"] and "curve" in r["per_seed"][0]:       # curve tables: where the curve went
+                curves = np.array([s["curve"] for s in r["per_seed"]])
+                chosen = "; ".join(f"{cp:g} ep: {e:.2f} % @ {ev:.3g} k.e." for cp, ev, e in
+                                   zip(curves[0, :, 0], curves[:, :, 1].mean(0), curves[:, :, 2].mean(0))
+                                   if cp in (0.25, 1, 10))
+            otest = f"{r['test_seconds_mean']:.3g}" if "test_seconds_mean" in r else ""
+            lines.append(f"  {r['algorithm']:<24}{ours:>16}{paper:>16}{diff:>8}{r['seconds_mean']:>10.3g}{psec:>10}"
+                         + (f"{otest:>9}{ptest:>9}" if test_t else "") + f"  {chosen}")
     m = result["machine"]
     lines.append("")
     lines.append(f"machine: {m.get('cpu')} ({m.get('cpus')} cpus), load average {m.get('load_average')}, {m.get('platform')}")

@@ -159,6 +159,21 @@ def check_positive(value, name, *, allow_zero=False):
     return value
 
 
+def check_bool(value, name):
+    """``value`` if it is True or False (also numpy's), else ValueError naming ``name``."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} must be True or False; got {value!r}")
+    return value
+
+
+def check_finite_real(value, name):
+    """``value`` if it is a finite real number (not a bool), else ValueError naming ``name``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real) \
+            or not np.isfinite(value):
+        raise ValueError(f"{name} must be a finite real number; got {value!r}")
+    return value
+
+
 def check_option(value, name, allowed):
     """Return ``value`` if it is one of ``allowed``; the error lists the allowed values."""
     allowed = tuple(allowed)
@@ -198,6 +213,54 @@ def check_sample_weight(sample_weight, n):
     return w
 
 
+def _check_X_y(X, y, *, non_empty=False):
+    """``X`` as a finite C-contiguous float64 2-D array, ``y`` (as given) one label per row."""
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    if non_empty:
+        if X.ndim != 2 or X.shape[0] == 0:
+            raise ValueError(f"X must be a non-empty 2-D array (n_samples, n_features); got shape {X.shape}")
+    elif X.ndim != 2:
+        raise ValueError(f"X must be a 2-D array (n_samples, n_features); got shape {X.shape}")
+    if not np.all(np.isfinite(X)):
+        raise ValueError("X contains NaN or infinity")
+    y = np.asarray(y)
+    if y.ndim != 1 or y.shape[0] != X.shape[0]:
+        raise ValueError(f"y must have shape ({X.shape[0]},) to match X; got {y.shape}")
+    return X, y
+
+
+def _check_order(order, n):
+    """``order`` as a C-contiguous int64 1-D array of indices into ``n`` examples."""
+    order = np.ascontiguousarray(order, dtype=np.int64)
+    if order.ndim != 1:
+        raise ValueError(f"order must be a 1-D array of indices into X; got shape {order.shape}")
+    if order.size and (order.min() < 0 or order.max() >= n):
+        raise ValueError(f"order must hold indices in 0..{n - 1}")
+    return order
+
+
+def _check_kernel_parameters(kernel, gamma, degree, coef0):
+    """The parameters ``kernel`` uses: gamma > 0 (rbf, poly), degree >= 1 and a finite coef0 (poly)."""
+    if kernel in ("rbf", "poly"):
+        check_positive(gamma, "gamma")
+    if kernel == "poly":
+        check_int(degree, "degree", 1)
+        if not (isinstance(coef0, numbers.Real) and np.isfinite(coef0)):
+            raise ValueError(f"coef0 must be a finite number; got {coef0!r}")
+
+
+def _check_warm_start(sv, alpha, n_features, c, budget, *, flat_alpha=False):
+    """A warm start: ``sv`` of shape (n_sv, n_features), ``alpha`` (n_sv, c) (also (n_sv,) with
+    ``flat_alpha``), at most ``budget`` support vectors (``None``: no bound)."""
+    sv_shape, alpha_shape = np.shape(sv), np.shape(alpha)
+    if len(sv_shape) != 2 or sv_shape[1] != n_features:
+        raise ValueError(f"sv must have shape (n_sv, {n_features}); got {sv_shape}")
+    if alpha_shape != (sv_shape[0], c) and not (flat_alpha and alpha_shape == (sv_shape[0],)):
+        raise ValueError(f"alpha must have shape ({sv_shape[0]}, {c}); got {alpha_shape}")
+    if budget is not None and sv_shape[0] > budget:
+        raise ValueError(f"sv holds {sv_shape[0]} support vectors, more than budget={budget}")
+
+
 def check_bsgd_arguments(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
                          maintenance, kernel, gamma, degree, coef0, merge_eps, projection_ridge,
                          merge_solver, sv, alpha, bias, t0):
@@ -209,22 +272,11 @@ def check_bsgd_arguments(X, y, order, *, n_classes, budget, lam, learning_rate, 
     ``budget < 2``).  Returns ``(X, y, order)`` as C-contiguous float64 /
     int64 arrays.
     """
-    X = np.ascontiguousarray(X, dtype=np.float64)
-    if X.ndim != 2:
-        raise ValueError(f"X must be a 2-D array (n_samples, n_features); got shape {X.shape}")
-    if not np.all(np.isfinite(X)):
-        raise ValueError("X contains NaN or infinity")
-    y = np.asarray(y)
-    if y.ndim != 1 or y.shape[0] != X.shape[0]:
-        raise ValueError(f"y must have shape ({X.shape[0]},) to match X; got {y.shape}")
+    X, y = _check_X_y(X, y)
     if y.size and not np.all(np.asarray(y, dtype=np.float64) == np.round(np.asarray(y, dtype=np.float64))):
         raise ValueError("y must hold integer labels")
     y = np.ascontiguousarray(y, dtype=np.int64)
-    order = np.ascontiguousarray(order, dtype=np.int64)
-    if order.ndim != 1:
-        raise ValueError(f"order must be a 1-D array of indices into X; got shape {order.shape}")
-    if order.size and (order.min() < 0 or order.max() >= X.shape[0]):
-        raise ValueError(f"order must hold indices in 0..{X.shape[0] - 1}")
+    order = _check_order(order, X.shape[0])
     n_classes = check_int(n_classes, "n_classes", 2)
     used = y[order] if order.size else y[:0]
     if n_classes == 2:
@@ -243,12 +295,7 @@ def check_bsgd_arguments(X, y, order, *, n_classes, budget, lam, learning_rate, 
         check_positive(eta, "eta")
     if learning_rate == "perceptron" and not (isinstance(radius, numbers.Real) and radius > 0):
         raise ValueError(f"radius must be a number > 0 (inf switches the projection off); got {radius!r}")
-    if kernel in ("rbf", "poly"):
-        check_positive(gamma, "gamma")
-    if kernel == "poly":
-        check_int(degree, "degree", 1)
-        if not (isinstance(coef0, numbers.Real) and np.isfinite(coef0)):
-            raise ValueError(f"coef0 must be a finite number; got {coef0!r}")
+    _check_kernel_parameters(kernel, gamma, degree, coef0)
     if maintenance == "merge":
         if kernel != "rbf":
             raise ValueError("maintenance='merge' requires kernel='rbf' (merging relies on the Gaussian kernel)")
@@ -258,13 +305,7 @@ def check_bsgd_arguments(X, y, order, *, n_classes, budget, lam, learning_rate, 
     check_int(t0, "t0", 0)
     c = 1 if n_classes == 2 else n_classes
     if sv is not None and len(sv) > 0:
-        sv_shape, alpha_shape = np.shape(sv), np.shape(alpha)
-        if len(sv_shape) != 2 or sv_shape[1] != X.shape[1]:
-            raise ValueError(f"sv must have shape (n_sv, {X.shape[1]}); got {sv_shape}")
-        if alpha_shape != (sv_shape[0], c):
-            raise ValueError(f"alpha must have shape ({sv_shape[0]}, {c}); got {alpha_shape}")
-        if sv_shape[0] > budget:
-            raise ValueError(f"sv holds {sv_shape[0]} support vectors, more than budget={budget}")
+        _check_warm_start(sv, alpha, X.shape[1], c, budget)
     if bias is not None and np.shape(bias) != (c,):
         raise ValueError(f"bias must have shape ({c},); got {np.shape(bias)}")
     return X, y, order
@@ -303,14 +344,7 @@ def check_sbp_arguments(X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias, 
 
     Returns ``(X, y, u)`` as C-contiguous float64 / int64 / float64 arrays.
     """
-    X = np.ascontiguousarray(X, dtype=np.float64)
-    if X.ndim != 2 or X.shape[0] == 0:
-        raise ValueError(f"X must be a non-empty 2-D array (n_samples, n_features); got shape {X.shape}")
-    if not np.all(np.isfinite(X)):
-        raise ValueError("X contains NaN or infinity")
-    y = np.asarray(y)
-    if y.ndim != 1 or y.shape[0] != X.shape[0]:
-        raise ValueError(f"y must have shape ({X.shape[0]},) to match X; got {y.shape}")
+    X, y = _check_X_y(X, y, non_empty=True)
     if not np.all((y == 1) | (y == -1)):
         raise ValueError("y must hold labels -1 and +1")
     y = np.ascontiguousarray(y, dtype=np.int64)
@@ -321,14 +355,8 @@ def check_sbp_arguments(X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias, 
         raise ValueError("u must hold numbers in [0, 1)")
     check_positive(nu, "nu", allow_zero=True)
     check_option(kernel, "kernel", ("rbf", "linear", "poly"))
-    if kernel in ("rbf", "poly"):
-        check_positive(gamma, "gamma")
-    if kernel == "poly":
-        check_int(degree, "degree", 1)
-        if not (isinstance(coef0, numbers.Real) and np.isfinite(coef0)):
-            raise ValueError(f"coef0 must be a finite number; got {coef0!r}")
-    if not isinstance(fit_bias, (bool, np.bool_)):
-        raise ValueError(f"fit_bias must be True or False; got {fit_bias!r}")
+    _check_kernel_parameters(kernel, gamma, degree, coef0)
+    check_bool(fit_bias, "fit_bias")
     if fit_bias and not (np.any(y == 1) and np.any(y == -1)):
         raise ValueError("y must hold both labels -1 and +1 when fit_bias=True (the bias is unbounded otherwise)")
     check_int(cache_rows, "cache_rows", 0)
@@ -363,11 +391,7 @@ def check_bsca_arguments(X, y, order, *, budget, C, maintenance, kernel, gamma, 
     n = X.shape[0]
     n_sv = 0 if sv is None else len(sv)
     if n_sv and budget is None:
-        sv_shape, alpha_shape = np.shape(sv), np.shape(alpha)
-        if len(sv_shape) != 2 or sv_shape[1] != X.shape[1]:
-            raise ValueError(f"sv must have shape (n_sv, {X.shape[1]}); got {sv_shape}")
-        if alpha_shape != (n_sv, 1):
-            raise ValueError(f"alpha must have shape ({n_sv}, 1); got {alpha_shape}")
+        _check_warm_start(sv, alpha, X.shape[1], 1, None)
     if dual is None:
         dual = np.zeros(n)
     else:
@@ -416,31 +440,15 @@ def check_online_arguments(X, y, order, uniforms, *, algorithm, budget, kernel, 
     C-contiguous float64 / int64 / float64 arrays (``uniforms`` may be None).
     """
     check_option(algorithm, "algorithm", ONLINE_ALGORITHMS)
-    X = np.ascontiguousarray(X, dtype=np.float64)
-    if X.ndim != 2:
-        raise ValueError(f"X must be a 2-D array (n_samples, n_features); got shape {X.shape}")
-    if not np.all(np.isfinite(X)):
-        raise ValueError("X contains NaN or infinity")
-    y = np.asarray(y)
-    if y.ndim != 1 or y.shape[0] != X.shape[0]:
-        raise ValueError(f"y must have shape ({X.shape[0]},) to match X; got {y.shape}")
+    X, y = _check_X_y(X, y)
     y = np.ascontiguousarray(y, dtype=np.int64)
-    order = np.ascontiguousarray(order, dtype=np.int64)
-    if order.ndim != 1:
-        raise ValueError(f"order must be a 1-D array of indices into X; got shape {order.shape}")
-    if order.size and (order.min() < 0 or order.max() >= X.shape[0]):
-        raise ValueError(f"order must hold indices in 0..{X.shape[0] - 1}")
+    order = _check_order(order, X.shape[0])
     if order.size and not np.all(np.abs(y[order]) == 1):
         raise ValueError("y must hold labels -1 and +1 (binary learners)")
     if algorithm in _ONLINE_BUDGETED or budget is not None:
         budget = check_budget(budget)
     check_option(kernel, "kernel", ("rbf", "linear", "poly"))
-    if kernel in ("rbf", "poly"):
-        check_positive(gamma, "gamma")
-    if kernel == "poly":
-        check_int(degree, "degree", 1)
-        if not (isinstance(coef0, numbers.Real) and np.isfinite(coef0)):
-            raise ValueError(f"coef0 must be a finite number; got {coef0!r}")
+    _check_kernel_parameters(kernel, gamma, degree, coef0)
     if algorithm in ("ogd", "bogd"):
         check_positive(eta, "eta")
     if algorithm in ("projectron", "projectron++"):
@@ -462,11 +470,5 @@ def check_online_arguments(X, y, order, uniforms, *, algorithm, budget, kernel, 
         if uniforms.size and not (np.all(uniforms >= 0.0) and np.all(uniforms < 1.0)):
             raise ValueError("uniforms must lie in [0, 1)")
     if sv is not None and len(sv) > 0:
-        sv_shape, alpha_shape = np.shape(sv), np.shape(alpha)
-        if len(sv_shape) != 2 or sv_shape[1] != X.shape[1]:
-            raise ValueError(f"sv must have shape (n_sv, {X.shape[1]}); got {sv_shape}")
-        if alpha_shape not in ((sv_shape[0], 1), (sv_shape[0],)):
-            raise ValueError(f"alpha must have shape ({sv_shape[0]}, 1); got {alpha_shape}")
-        if budget is not None and sv_shape[0] > budget:
-            raise ValueError(f"sv holds {sv_shape[0]} support vectors, more than budget={budget}")
+        _check_warm_start(sv, alpha, X.shape[1], 1, budget, flat_alpha=True)
     return X, y, order, uniforms

@@ -48,3 +48,24 @@ def run_passes(module, X, y, orders, kw):
         sv, alpha, bias, t = res.sv, res.alpha, res.bias, res.t
         results.append(res)
     return results
+
+
+def run_bsca_passes(module, X, y, orders, **kw):
+    """``module.bsca`` once per order, each call continuing the previous one (sv, alpha, dual,
+    sv_source, t); returns the list of results."""
+    state = dict(sv=None, alpha=None, dual=None, sv_source=None, t0=0)
+    results = []
+    for order in orders:
+        res = module.bsca(X, y, order, **state, **kw)
+        state = dict(sv=res.sv, alpha=res.alpha, dual=res.dual, sv_source=res.sv_source, t0=res.t)
+        results.append(res)
+    return results
+
+
+def assert_same_discrete_trace(fast_trace, ref_trace, keys, where):
+    """Agreement of two result traces: the same keys, and under each of ``keys`` arrays of the
+    same dtype and the same values (the discrete decisions, compared exactly)."""
+    assert set(fast_trace) == set(ref_trace), where
+    for key in keys:
+        assert fast_trace[key].dtype == ref_trace[key].dtype, f"{where}: dtype of {key}"
+        np.testing.assert_array_equal(fast_trace[key], ref_trace[key], err_msg=f"{where}: {key}")

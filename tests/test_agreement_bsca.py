@@ -33,22 +33,12 @@ import pytest
 
 import refsvm._fast.bsca as fast_bsca
 import refsvm.bsca as ref_bsca
-from _helpers import checkerboard
+from _helpers import assert_same_discrete_trace, checkerboard, run_bsca_passes
 
 RTOL = 1e-9
 ATOL_REL = 1e-12
 DISCRETE = ("changed", "added", "maint_step", "maint_index", "maint_partner")
 COUNTS = ("n_steps", "mistakes", "n_zero_steps", "n_at_bound", "kernel_evaluations")
-
-
-def run(module, X, y, orders, kw):
-    state = dict(sv=None, alpha=None, dual=None, sv_source=None, t0=0)
-    results = []
-    for order in orders:
-        res = module.bsca(X, y, order, **state, **kw)
-        state = dict(sv=res.sv, alpha=res.alpha, dual=res.dual, sv_source=res.sv_source, t0=res.t)
-        results.append(res)
-    return results
 
 
 def assert_close(actual, desired, name, rtol=RTOL):
@@ -67,15 +57,12 @@ def compare(maintenance="merge", merge_solver="gss", sv_update="accumulate", bud
     kw.update(overrides)
     rng = np.random.default_rng(seed + 1)
     orders = [rng.integers(0, len(y), 600), rng.permutation(len(y))]
-    ref = run(ref_bsca, X, y, orders, kw)
-    fast = run(fast_bsca, X, y, orders, kw)
+    ref = run_bsca_passes(ref_bsca, X, y, orders, **kw)
+    fast = run_bsca_passes(fast_bsca, X, y, orders, **kw)
     for k, (f, r) in enumerate(zip(fast, ref)):
         where = f"call {k + 1}"
         assert isinstance(f, ref_bsca.BSCAResult)
-        assert set(f.trace) == set(r.trace), where
-        for key in DISCRETE:
-            assert f.trace[key].dtype == r.trace[key].dtype, f"{where}: dtype of {key}"
-            np.testing.assert_array_equal(f.trace[key], r.trace[key], err_msg=f"{where}: {key}")
+        assert_same_discrete_trace(f.trace, r.trace, DISCRETE, where)
         for key in COUNTS:
             assert f.trace[key] == r.trace[key] and type(f.trace[key]) is int, f"{where}: {key}"
         assert f.trace["maintenance_fraction"] == r.trace["maintenance_fraction"]

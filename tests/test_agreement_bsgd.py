@@ -44,7 +44,7 @@ import pytest
 
 import refsvm._fast.bsgd as fast_bsgd
 import refsvm.bsgd as ref_bsgd
-from _helpers import blobs, checkerboard, run_passes
+from _helpers import assert_same_discrete_trace, blobs, checkerboard, run_passes
 
 RTOL = 1e-9
 ATOL_REL = 1e-12
@@ -112,10 +112,7 @@ def assert_agree(fast_results, ref_results, rtol=RTOL, atol_rel=ATOL_REL):
     for k, (f, r) in enumerate(zip(fast_results, ref_results)):
         where = f"pass {k + 1}"
         assert isinstance(f, ref_bsgd.BSGDResult)
-        assert set(f.trace) == set(r.trace), where
-        for key in DISCRETE:
-            assert f.trace[key].dtype == r.trace[key].dtype, f"{where}: dtype of {key}"
-            np.testing.assert_array_equal(f.trace[key], r.trace[key], err_msg=f"{where}: {key}")
+        assert_same_discrete_trace(f.trace, r.trace, DISCRETE, where)
         assert f.trace["weight_degradation"].dtype == np.float64
         assert f.trace["mistakes"] == r.trace["mistakes"], where
         assert f.trace["n_steps"] == r.trace["n_steps"], where

@@ -11,7 +11,7 @@ from scipy.optimize import minimize
 
 import refsvm._fast.bsca as fast_bsca
 import refsvm.bsca as ref_bsca
-from _helpers import checkerboard, kern
+from _helpers import checkerboard, kern, run_bsca_passes
 
 BACKENDS = [ref_bsca, fast_bsca]
 IDS = ["python", "fast"]
@@ -34,16 +34,6 @@ def primal_value(X, y, sv, beta, C, gamma):
     beta = beta.reshape(-1)
     f = kern(X, sv, "rbf", gamma) @ beta
     return 0.5 * beta @ kern(sv, sv, "rbf", gamma) @ beta + C * np.maximum(0.0, 1.0 - y * f).sum()
-
-
-def epochs(module, X, y, orders, **kw):
-    state = {}
-    out = []
-    for order in orders:
-        r = module.bsca(X, y, order, **state, **kw)
-        state = dict(sv=r.sv, alpha=r.alpha, dual=r.dual, sv_source=r.sv_source, t0=r.t)
-        out.append(r)
-    return out
 
 
 # ----------------------------------------------------------------------------
@@ -132,7 +122,7 @@ def test_converges_to_qp_solution_and_gap_closes(module):
     a_star, Q = qp_solution(X, y, C, gamma)
     rng = np.random.default_rng(6)
     n_epochs = 300 if module is fast_bsca else 120
-    rs = epochs(module, X, y, [rng.permutation(120) for _ in range(n_epochs)], budget=None, C=C, gamma=gamma)
+    rs = run_bsca_passes(module, X, y, [rng.permutation(120) for _ in range(n_epochs)], budget=None, C=C, gamma=gamma)
     r = rs[-1]
     d_star = dual_value(a_star, Q)
     # alpha converges (slowly along the flat directions of Q; KKT violation of a_star: 8e-8)
@@ -162,7 +152,7 @@ def test_lemma2_fraction_of_nonzero_steps():
     free = np.mean((a_star > 1e-6) & (a_star < C - 1e-6))
     sv_frac = np.mean(a_star > 1e-6)
     rng = np.random.default_rng(0)
-    rs = epochs(fast_bsca, X, y, [rng.integers(0, 200, 200) for _ in range(200)], budget=None, C=C,
+    rs = run_bsca_passes(fast_bsca, X, y, [rng.integers(0, 200, 200) for _ in range(200)], budget=None, C=C,
                 gamma=gamma)
     late = rs[100:]
     p = 1.0 - sum(r.trace["n_zero_steps"] for r in late) / sum(r.trace["n_steps"] for r in late)
@@ -183,7 +173,7 @@ def test_budget_trace_and_source_map(module, maintenance):
     X, y = checkerboard(150, 7)
     rng = np.random.default_rng(8)
     orders = [rng.integers(0, 150, 150), rng.permutation(150)]
-    rs = epochs(module, X, y, orders, budget=15, C=10.0, gamma=5.0, maintenance=maintenance)
+    rs = run_bsca_passes(module, X, y, orders, budget=15, C=10.0, gamma=5.0, maintenance=maintenance)
     for r in rs:
         tr = r.trace
         assert len(r.sv) <= 15

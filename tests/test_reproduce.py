@@ -17,22 +17,43 @@ def _need_data():
         pytest.skip("REFSVM_DATA is not set; the reproduction runs need the shared data")
 
 
-def test_registry_names_and_placeholders(capsys):
+def test_registry_names_and_entries(capsys):
     names = set(tables())
     assert {"lu2016-table5", "qaadan2019-table2", "wang2012-table3", "glasmachers-lookup-table2",
             "cotter2012-figure2", "lu2016-table3"} <= names
     assert main(["reproduce", "--list"]) == 0
     listing = capsys.readouterr().out
-    assert "lu2016-table5" in listing and "[not yet available]" in listing
-    for name in ("cotter2012-figure2", "lu2016-table3"):
-        assert main(["reproduce", name]) == 2
-        assert "not yet available" in capsys.readouterr().err
+    assert "lu2016-table5" in listing and "cotter2012-figure2" in listing and "lu2016-table3" in listing
+    assert "[not yet available]" not in listing                 # no placeholder table is left
+    assert all(t.available for t in tables().values())
     with pytest.raises(ValueError, match=r"\bname\b"):
         reproduce("no-such-table")
     # every row of Lu et al.'s Table 5 has its solver now (FOGD / NOGD through run_estimator)
     lu = tables()["lu2016-table5"]
     assert [e.label for e in lu.entries if e.runner is None] == []
     assert {e.label for e in lu.entries} >= {"FOGD", "NOGD"}
+    # Lu et al.'s Table 3: one entry per row of the paper; LIBSVM / LLSVM are not in refsvm
+    lu3 = tables()["lu2016-table3"]
+    assert [e.label for e in lu3.entries] == ["LIBSVM", "LLSVM", "BSGD-M", "BSGD-R", "FOGD", "NOGD"]
+    assert [e.label for e in lu3.entries if e.runner is None] == ["LIBSVM", "LLSVM"]
+    assert {d.label for d in lu3.datasets} == {"a9a", "w8a"}
+    assert lu3.paper[("FOGD", "a9a")] == pytest.approx((100 - 84.93, 0.03, 9.35, 4.57))
+    # Cotter et al.'s Figure 2: the four solvers of the figure (SMO is not in refsvm)
+    cotter = tables()["cotter2012-figure2"]
+    assert [e.label for e in cotter.entries] == ["SBP", "Pegasos (no budget)", "Dual CA (no budget)", "Perceptron"]
+    assert all(e.runner == "refsvm.reproduce_curves:run_curve" for e in cotter.entries)
+
+
+def test_unavailable_table_exits_with_code_2(monkeypatch, capsys):
+    """The placeholder mechanism (no table uses it now) still answers "not yet available", exit code 2."""
+    from refsvm.reproduce import Table
+
+    monkeypatch.setitem(tables(), "placeholder-x", Table(name="placeholder-x", title="t", metric="",
+                                                        available=False, note="why"))
+    assert main(["reproduce", "placeholder-x"]) == 2
+    assert "not yet available" in capsys.readouterr().err
+    assert main(["reproduce", "--list"]) == 0
+    assert "placeholder-x" in capsys.readouterr().out
 
 
 def test_two_workers_give_the_numbers_of_one(monkeypatch):
@@ -85,6 +106,75 @@ def test_quick_cli_end_to_end(tmp_path, capsys):
     available = [r for r in result["rows"] if r["available"]]
     assert len(available) == 5 * 10
     assert all(r["n"] <= 600 and 0 <= r["error_mean"] <= 100 and len(r["per_seed"]) == 2 for r in available)
+    if plot:
+        assert png.stat().st_size > 10_000
+
+
+def test_lu2016_table3_quick_end_to_end(tmp_path, capsys):
+    """Batch protocol: train and test seconds beside the paper's; per-data-set gamma; fixed w8a hold-out."""
+    _need_data()
+    js = tmp_path / "lu3.json"
+    assert main(["reproduce", "lu2016-table3", "--quick", "--json", str(js)]) == 0
+    text = capsys.readouterr().out
+    assert "QUICK" in text and "test s" in text
+    result = json.loads(js.read_text())
+    assert result["quick"] and result["seeds"] == 2
+    rows = {(r["algorithm"], r["dataset"]): r for r in result["rows"]}
+    assert set(rows) == {(a, d) for a in ("LIBSVM", "LLSVM", "BSGD-M", "BSGD-R", "FOGD", "NOGD")
+                         for d in ("a9a", "w8a")}
+    for (alg, ds), r in rows.items():
+        assert r["paper"]["test_seconds"] > 0
+        if alg in ("LIBSVM", "LLSVM"):
+            assert not r["available"]
+            continue
+        assert r["n"] <= 600 and len(r["per_seed"]) == 2 and 0 <= r["error_mean"] <= 100
+        assert r["seconds_mean"] > 0 and r["test_seconds_mean"] > 0
+    assert rows[("FOGD", "a9a")]["params"]["gamma"] == 1 / 64 and rows[("FOGD", "w8a")]["params"]["gamma"] == 1 / 128
+    assert rows[("NOGD", "w8a")]["params"]["gamma"] == 1 / 32 and rows[("NOGD", "w8a")]["params"]["rank"] == 200
+    assert rows[("BSGD-M", "a9a")]["params"]["C"] == 2.0 ** 5
+
+
+def test_lu2016_table3_w8a_holdout_is_the_documented_one():
+    """w8a: default_rng(0).permutation(n), first 80% train, last 20% test (as tests/test_real_data_ogd.py)."""
+    _need_data()
+    from refsvm.datasets import load_libsvm
+    from refsvm.reproduce import _load
+
+    ds = next(d for d in tables()["lu2016-table3"].datasets if d.label == "w8a")
+    X, y, Xt, yt = _load(ds, 600, quick=False)
+    Xa, ya, _, _ = load_libsvm("w8a")
+    perm = np.random.default_rng(0).permutation(len(Xa))
+    m = int(0.8 * len(Xa))
+    assert X.shape[0] == m and Xt.shape[0] == len(Xa) - m == 9950
+    np.testing.assert_array_equal(Xt, Xa[perm[m:]])
+    np.testing.assert_array_equal(y == 1, ya[perm[:m]] == np.unique(ya)[1])
+
+
+def test_cotter2012_figure2_quick_end_to_end(tmp_path, capsys):
+    """Curves of the four solvers; kernel evaluations counted as the paper counts them."""
+    _need_data()
+    js, png = tmp_path / "c.json", tmp_path / "c.png"
+    try:
+        import matplotlib  # noqa: F401
+        plot = ["--png", str(png)]
+    except ImportError:
+        plot = []
+    assert main(["reproduce", "cotter2012-figure2", "--quick", "--json", str(js)] + plot) == 0
+    assert "QUICK" in capsys.readouterr().out
+    result = json.loads(js.read_text())
+    from refsvm.reproduce_curves import CHECKPOINTS
+
+    rows = {(r["algorithm"], r["dataset"]): r for r in result["rows"]}
+    assert {d for _, d in rows} == {"Adult", "MNIST 8 vs rest"} and len(rows) == 8
+    for (alg, ds), r in rows.items():
+        assert r["available"] and len(r["per_seed"]) == 2 and r["n"] == 300
+        for s in r["per_seed"]:
+            curve = np.array(s["curve"])
+            assert list(curve[:, 0]) == CHECKPOINTS
+            assert np.all(np.diff(curve[:, 1]) >= 0) and np.all((curve[:, 2] >= 0) & (curve[:, 2] <= 100))
+            assert s["error"] == curve[-1, 2]
+            if alg == "SBP":        # one kernel row of length n per iteration: 10 n iterations -> 10 n^2
+                assert curve[-1, 1] == 10 * r["n"] ** 2
     if plot:
         assert png.stat().st_size > 10_000
 

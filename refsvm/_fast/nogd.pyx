@@ -32,8 +32,7 @@ from libc.stdint cimport int8_t, int64_t
 from libc.string cimport memcpy
 
 from refsvm._fast.kernels cimport KERNEL_RBF, kernel_row_into
-from refsvm._fast.ogd_core cimport TASK_BINARY, TASK_MULTI, TASK_REGRESSION, matvec, scores
-from libc.math cimport INFINITY
+from refsvm._fast.ogd_core cimport TASK_BINARY, TASK_MULTI, TASK_REGRESSION, matvec, rival_class, scores
 
 
 cdef inline int loss_step(int task, const double* f, Py_ssize_t c, double yv, double eta,
@@ -43,7 +42,7 @@ cdef inline int loss_step(int task, const double* f, Py_ssize_t c, double yv, do
 
     ``eta`` is the example's step ``eta s_t``; 0 (weight 0): never "nonzero"."""
     cdef Py_ssize_t y_t, s_t, r
-    cdef double best, loss
+    cdef double loss
     if task == TASK_BINARY:
         if yv * f[0] <= 0.0:
             mistakes[0] += 1
@@ -51,12 +50,7 @@ cdef inline int loss_step(int task, const double* f, Py_ssize_t c, double yv, do
         return yv * f[0] < 1.0 and eta != 0.0                 # hinge loss > 0
     if task == TASK_MULTI:
         y_t = <Py_ssize_t>yv
-        s_t = -1
-        best = -INFINITY
-        for r in range(c):                                    # eq. 9 (lowest index on ties)
-            if r != y_t and (s_t < 0 or f[r] > best):
-                best = f[r]
-                s_t = r
+        s_t = rival_class(f, c, y_t)                          # eq. 9
         if f[s_t] >= f[y_t]:
             mistakes[0] += 1
         for r in range(c):

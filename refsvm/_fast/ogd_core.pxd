@@ -86,14 +86,25 @@ cdef inline void axpy_column(double* W, Py_ssize_t n_rows, Py_ssize_t c, Py_ssiz
         W[i * c + col] += a * z[i]
 
 
+cdef inline Py_ssize_t rival_class(const double* f, Py_ssize_t c, Py_ssize_t y_t) noexcept nogil:
+    """Eq. 9: the highest-scoring class other than ``y_t`` (the lowest index on ties)."""
+    cdef Py_ssize_t r, s_t = -1
+    cdef double best = -INFINITY
+    for r in range(c):
+        if r != y_t and (s_t < 0 or f[r] > best):
+            best = f[r]
+            s_t = r
+    return s_t
+
+
 cdef inline Py_ssize_t ogd_step(int task, double* W, Py_ssize_t n_rows, Py_ssize_t c, const double* z,
                          double* f, double yv, double eta, double epsilon,
                          int64_t* mistakes, double* loss_sum) noexcept nogil:
     """Loss, online counters and the linear update for one step; returns 1 if updated.
 
     ``eta`` is the example's step ``eta s_t`` (weight ``s_t``); 0 (weight 0): no update."""
-    cdef Py_ssize_t y_t, s_t, r
-    cdef double best, loss
+    cdef Py_ssize_t y_t, s_t
+    cdef double loss
     scores(W, n_rows, c, z, f)                                # Alg. 1, line 7
     if task == TASK_BINARY:
         if yv * f[0] <= 0.0:
@@ -104,12 +115,7 @@ cdef inline Py_ssize_t ogd_step(int task, double* W, Py_ssize_t n_rows, Py_ssize
         return 0
     if task == TASK_MULTI:
         y_t = <Py_ssize_t>yv
-        s_t = -1
-        best = -INFINITY
-        for r in range(c):                                    # eq. 9 (lowest index on ties)
-            if r != y_t and (s_t < 0 or f[r] > best):
-                best = f[r]
-                s_t = r
+        s_t = rival_class(f, c, y_t)                          # eq. 9
         if f[s_t] >= f[y_t]:
             mistakes[0] += 1
         if 1.0 - f[y_t] + f[s_t] > 0.0 and eta != 0.0:

@@ -93,6 +93,21 @@ cdef inline double _gap_sum(const double* C, Py_ssize_t lo, Py_ssize_t hi, doubl
     return s
 
 
+cdef inline double _capped_step(const double* C, Py_ssize_t lower, Py_ssize_t n, double lower_max,
+                                double delta) noexcept nogil:
+    """min(delta, min(C[lower:n]) - lower_max) (just delta when C[lower:n] is empty): Alg. 3, lines 40-41."""
+    cdef Py_ssize_t j
+    cdef double mn
+    if lower < n:
+        mn = C[lower]
+        for j in range(lower + 1, n):
+            if C[j] < mn:
+                mn = C[j]
+        if mn - lower_max < delta:
+            delta = mn - lower_max
+    return delta
+
+
 cdef double _find_gamma(double* C, Py_ssize_t n, double volume) noexcept nogil:
     """Algorithm 2 on the work array C (partitioned in place)."""
     cdef Py_ssize_t lower = 0, upper = n, lt, middle           # Alg. 2, line 1
@@ -118,10 +133,10 @@ cdef void _find_gamma_and_bias(double* Cp, Py_ssize_t n_p, double* Cm, Py_ssize_
                                double* gamma_out, double* b_out, double* gp_out, double* gm_out) noexcept nogil:
     """Algorithm 3 on the work arrays Cp = C^+ and Cm = C^- (partitioned in place)."""
     cdef Py_ssize_t K = n_p if n_p < n_m else n_m
-    cdef Py_ssize_t lower = 0, upper, lt, middle, j
+    cdef Py_ssize_t lower = 0, upper, lt, middle
     cdef double lower_max_p = -INFINITY, lower_max_m = -INFINITY
     cdef double lower_volume_p = 0.0, lower_volume_m = 0.0
-    cdef double middle_max_p, middle_max_m, vp, vm, delta, delta_p, delta_m, gamma_p, gamma_m, mn
+    cdef double middle_max_p, middle_max_m, vp, vm, delta, delta_p, delta_m, gamma_p, gamma_m
     if n_p > K:
         _select_count(Cp, 0, n_p, K)
     if n_m > K:
@@ -148,22 +163,8 @@ cdef void _find_gamma_and_bias(double* Cp, Py_ssize_t n_p, double* Cm, Py_ssize_
             lower_max_m = middle_max_m
             lower_volume_m = vm
     delta = (volume - lower_volume_p - lower_volume_m) / <double> lower     # Alg. 3, line 39
-    delta_p = delta                                                         # Alg. 3, line 40
-    if lower < n_p:
-        mn = Cp[lower]
-        for j in range(lower + 1, n_p):
-            if Cp[j] < mn:
-                mn = Cp[j]
-        if mn - lower_max_p < delta_p:
-            delta_p = mn - lower_max_p
-    delta_m = delta                                                         # Alg. 3, line 41
-    if lower < n_m:
-        mn = Cm[lower]
-        for j in range(lower + 1, n_m):
-            if Cm[j] < mn:
-                mn = Cm[j]
-        if mn - lower_max_m < delta_m:
-            delta_m = mn - lower_max_m
+    delta_p = _capped_step(Cp, lower, n_p, lower_max_p, delta)              # Alg. 3, line 40
+    delta_m = _capped_step(Cm, lower, n_m, lower_max_m, delta)              # Alg. 3, line 41
     gamma_p = lower_max_p + 0.5 * (delta + delta_p - delta_m)              # Alg. 3, line 42
     gamma_m = lower_max_m + 0.5 * (delta - delta_p + delta_m)
     gamma_out[0] = 0.5 * (gamma_p + gamma_m)                                # Alg. 3, line 43

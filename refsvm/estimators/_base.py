@@ -122,6 +122,14 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
             f"got {state!r}"
         )
 
+    def _start_training(self):
+        """A fresh start (fit, first partial_fit): the generator from random_state, t_ = 0,
+        an empty trace_; returns the solver's initial state."""
+        self._rng = self._make_rng()
+        self.t_ = 0
+        self.trace_ = []
+        return self._initial_state()
+
     def _check_X(self, X, reset):
         """Validated dense C-contiguous float64 X; sets or checks the feature count/names."""
         with _naming("X"):
@@ -189,10 +197,7 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
         if weights is not None:
             params["sample_weight"] = weights
         y_internal = self._internal_labels(y)
-        self._rng = self._make_rng()
-        self.t_ = 0
-        self.trace_ = []
-        state = self._initial_state()
+        state = self._start_training()
         for epoch in range(self.epochs):
             self._progress_label = f"epoch {epoch + 1}/{self.epochs}"
             state = self._one_pass(X, y_internal, params, state)
@@ -263,10 +268,7 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
         if first:
             self.classes_ = classes
             self.gamma_ = self._resolve_gamma(X)
-            self._rng = self._make_rng()
-            self.t_ = 0
-            self.trace_ = []
-            state = self._initial_state()
+            state = self._start_training()
         else:
             state = self._current_state()
         params = self._with_fitted_params(params)

@@ -11,12 +11,12 @@ curse of kernelization: budgeted stochastic gradient descent for large-scale SVM
 training, *Journal of Machine Learning Research* 13, 3103-3131.
 """
 
-import numbers
 
 import numpy as np
 
 from ..backend import BACKENDS, get_module
-from ..validation import check_budget, check_gamma, check_int, check_option, check_positive
+from ..validation import (check_bool, check_budget, check_finite_real, check_gamma, check_int, check_option,
+                          check_positive)
 from ._base import BudgetedClassifierBase
 
 __all__ = ["BudgetedSVC"]
@@ -288,11 +288,8 @@ class BudgetedSVC(BudgetedClassifierBase):
         else:
             lam = check_positive(self.lam, "lam")
             radius = np.inf
-        if not isinstance(self.fit_bias, (bool, np.bool_)):
-            raise ValueError(f"fit_bias must be True or False; got {self.fit_bias!r}")
-        if isinstance(self.coef0, (bool, np.bool_)) or not isinstance(self.coef0, numbers.Real) \
-                or not np.isfinite(self.coef0):
-            raise ValueError(f"coef0 must be a finite real number; got {self.coef0!r}")
+        check_bool(self.fit_bias, "fit_bias")
+        check_finite_real(self.coef0, "coef0")
         check_int(self.epochs, "epochs", 1)
         return dict(
             budget=check_budget(self.budget),

@@ -10,13 +10,12 @@ batch perceptron. *Proceedings of the 29th International Conference on
 Machine Learning (ICML)*.
 """
 
-import numbers
 
 import numpy as np
 from sklearn.utils.metaestimators import available_if
 
 from ..backend import BACKENDS, get_module
-from ..validation import check_gamma, check_int, check_option, check_positive
+from ..validation import check_bool, check_finite_real, check_gamma, check_int, check_option, check_positive
 from ._base import BudgetedClassifierBase
 
 __all__ = ["SBPClassifier"]
@@ -176,11 +175,8 @@ class SBPClassifier(BudgetedClassifierBase):
     def _algorithm_params(self):
         kernel = check_option(self.kernel, "kernel", KERNELS)
         check_option(self.backend, "backend", BACKENDS)
-        if not isinstance(self.fit_intercept, (bool, np.bool_)):
-            raise ValueError(f"fit_intercept must be True or False; got {self.fit_intercept!r}")
-        if isinstance(self.coef0, (bool, np.bool_)) or not isinstance(self.coef0, numbers.Real) \
-                or not np.isfinite(self.coef0):
-            raise ValueError(f"coef0 must be a finite real number; got {self.coef0!r}")
+        check_bool(self.fit_intercept, "fit_intercept")
+        check_finite_real(self.coef0, "coef0")
         check_int(self.epochs, "epochs", 1)
         return dict(
             nu=check_positive(self.nu, "nu", allow_zero=True),
