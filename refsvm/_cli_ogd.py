@@ -36,13 +36,12 @@ def add_ogd_arguments(train):
 def make_estimator(args):
     from .estimators.ogd import FOGDClassifier, FOGDRegressor, NOGDClassifier, NOGDRegressor
 
-    common = dict(gamma=args.gamma, epochs=args.epochs, backend=args.backend, random_state=args.random_state)
+    common = dict(gamma=args.gamma, epochs=args.epochs, backend=args.backend, random_state=args.random_state,
+                  verbose=getattr(args, "verbose", 0))      # progress lines
     if args.eta is not None:
         common["eta"] = args.eta
     if args.regression:
         common["epsilon"] = args.epsilon
-    else:
-        common["verbose"] = getattr(args, "verbose", 0)     # progress lines (classifiers)
     if args.solver == "fogd":
         cls = FOGDRegressor if args.regression else FOGDClassifier
         return cls(n_components=args.n_components, normalize=args.normalize, **common)

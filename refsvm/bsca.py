@@ -72,6 +72,14 @@ Reading of the pseudo-code, errata and choices (``docs/bsca.rst``):
   apply the same rule, so their discrete decisions agree.
 * No bias (the paper has none); ``bias`` is returned as zeros for the
   common model type.
+* **Example weights** (``sample_weight``, not in the paper).  A weight
+  ``s_i >= 0`` scales example i's hinge loss in the primal,
+  ``1/2 ||w||^2 + C sum_i s_i max(0, 1 - y_i f(x_i))``, whose dual has the box
+  ``0 <= alpha_i <= C s_i``.  The weight changes **line 6 only**: the truncated
+  Newton step clips at ``C s_i`` instead of ``C``
+  (``delta = [alpha_i + g / Q_ii]_0^{C s_i} - alpha_i``); ``n_at_bound`` counts
+  ``alpha_i in {0, C s_i}``.  ``s_i = 0`` fixes ``alpha_i = 0`` (the example is
+  never added).  ``s_i = 1`` computes ``C * 1.0 == C``: bitwise the unweighted run.
 """
 
 import time
@@ -81,7 +89,7 @@ import numpy as np
 
 from .budget import check_merge_solver, maintain
 from .kernels import kernel_diag, kernel_matrix, kernel_row
-from .validation import check_bsca_arguments, check_dual_sample
+from .validation import check_bsca_arguments, check_dual_sample, check_sample_weight
 
 SV_UPDATES = ("accumulate", "append")
 
@@ -144,7 +152,8 @@ def _follow_list_operation(src, where, b_old, p, n):
 
 def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0, degree=3,
          coef0=0.0, merge_eps=0.01, projection_ridge=1e-10, merge_solver="gss",
-         sv_update="accumulate", sv=None, alpha=None, dual=None, sv_source=None, t0=0):
+         sv_update="accumulate", sv=None, alpha=None, dual=None, sv_source=None, t0=0,
+         sample_weight=None):
     """Steps of BSCA (Algorithm 2) on the coordinates ``order`` (binary, labels -1/+1).
 
     Parameters
@@ -170,6 +179,9 @@ def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0
         State to continue from: model (``sv`` (n_sv, d), coefficients
         ``alpha`` (n_sv, 1)), dual variables (n,), slot -> example map
         (n_sv,) and step counter.  ``None`` = empty model, ``alpha = 0``.
+    sample_weight : ndarray of shape (n,), float64, or None
+        Weight ``s_i >= 0`` of example ``X[i]`` (indexed like ``y``): its box
+        is ``[0, C s_i]`` (line 6; module docstring).  ``None``: all 1.
 
     Returns
     -------
@@ -185,7 +197,8 @@ def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0
         X, y, order, budget=budget, C=C, maintenance=maintenance, kernel=kernel, gamma=gamma,
         degree=degree, coef0=coef0, merge_eps=merge_eps, projection_ridge=projection_ridge,
         merge_solver=merge_solver, sv_update=sv_update, sv=sv, alpha=alpha, dual=dual,
-        sv_source=sv_source, t0=t0)
+        sv_source=sv_source, t0=t0, sample_weight=sample_weight)
+    sample_weight = check_sample_weight(sample_weight, X.shape[0])
     check_merge_solver(merge_solver, True)
     tables = None
     if maintenance == "merge" and merge_solver in ("lookup-h", "lookup-wd") and budget is not None:
@@ -234,7 +247,8 @@ def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0
         g = 1.0 - y_i * f                                     # 1 - y_i f~(x_i) = dD/dalpha_i (budgeted)
         if abs(g) < 1e-6 and abs(g) <= ZERO_GRADIENT_TOL * (1.0 + float(np.abs(k_i) @ np.abs(A[:b, 0]))):
             g = 0.0                                           # margin 1 up to rounding: a zero step
-        delta = _newton_step(dual[i], g, q_ii, C)             # Alg. 2, line 6 (eq. 3)
+        C_i = C if sample_weight is None else C * float(sample_weight[i])   # weighted box [0, C s_i]
+        delta = _newton_step(dual[i], g, q_ii, C_i)           # Alg. 2, line 6 (eq. 3)
         if delta != 0.0:                                      # Alg. 2, line 7
             dual[i] += delta                                  # Alg. 2, line 8
             changed[step] = 1
@@ -265,7 +279,7 @@ def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0
                     maint_index.append(p)
                     maint_partner.append(partner)
                     weight_degradation.append(wd)
-        n_at_bound += dual[i] == 0.0 or dual[i] == C
+        n_at_bound += dual[i] == 0.0 or dual[i] == C_i
 
     n_events = len(maint_step)
     trace = {
@@ -305,18 +319,20 @@ def _maintenance_kernel_evaluations(maintenance, b, same_sign):
 # objectives (monitoring; not part of the algorithm)
 # ----------------------------------------------------------------------------
 
-def primal_objective(X, y, sv, alpha, *, C, kernel, gamma, degree, coef0):
-    """``P(w~) = 1/2 ||w~||^2 + C sum_i max(0, 1 - y_i f~(x_i))`` of the budgeted model.
+def primal_objective(X, y, sv, alpha, *, C, kernel, gamma, degree, coef0, sample_weight=None):
+    """``P(w~) = 1/2 ||w~||^2 + C sum_i s_i max(0, 1 - y_i f~(x_i))`` of the budgeted model.
 
-    Cost: ``n_sv^2 + n n_sv`` kernel evaluations.
+    ``s_i`` = ``sample_weight[i]`` (``None``: all 1).  Cost: ``n_sv^2 + n n_sv``
+    kernel evaluations.
     """
     X = np.ascontiguousarray(X, dtype=np.float64)
     beta = np.asarray(alpha, dtype=np.float64).reshape(-1)
+    s = np.ones(X.shape[0]) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
     if beta.size == 0:
-        return float(C * X.shape[0])
+        return float(C * np.sum(s))
     K_M = kernel_matrix(sv, sv, kernel, gamma, degree, coef0)
     f = kernel_matrix(X, sv, kernel, gamma, degree, coef0) @ beta
-    hinge = np.maximum(0.0, 1.0 - np.asarray(y, dtype=np.float64) * f)
+    hinge = s * np.maximum(0.0, 1.0 - np.asarray(y, dtype=np.float64) * f)
     return float(0.5 * (beta @ K_M @ beta) + C * np.sum(hinge))
 
 

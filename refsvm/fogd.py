@@ -42,14 +42,23 @@ Reading of the pseudo-code (see also ``docs/ogd.rst``):
   takes it as printed (implementations that drop the 2 use half our ``eta``).
 * Online mistakes (binary ``y w'z <= 0``, multi-class ``w_s'z >= w_y'z``) and
   the online squared loss are counted before the update (predict, then update).
+* **Example weights** (``sample_weight``, not in the paper).  A weight
+  ``s_t >= 0`` scales the example's loss, hence its gradient: **line 10** (and
+  eq. 10-11, Alg. 5's update) uses the step ``eta s_t`` instead of ``eta``.
+  The test of line 9 (Alg. 5: ``loss > epsilon``) is on the unweighted loss,
+  and an example with ``s_t = 0`` takes no step (its weighted loss is 0).
+  Counters (mistakes, squared loss) are unweighted.  ``s_t = 1`` computes
+  ``eta * 1.0 == eta``: bitwise the unweighted run.
 """
 
 import numpy as np
 
 from .ogd import OGDResult, check_ogd_arguments, check_weights, fourier_features, n_columns
+from .validation import check_sample_weight
 
 
-def fogd(X, y, order, *, task, n_classes, U, eta, epsilon=0.0, normalize=False, W=None, t0=0):
+def fogd(X, y, order, *, task, n_classes, U, eta, epsilon=0.0, normalize=False, W=None, t0=0,
+         sample_weight=None):
     """One pass of FOGD (Algorithm 1, 3 or 5) over ``X[order]``.
 
     Parameters
@@ -75,6 +84,9 @@ def fogd(X, y, order, *, task, n_classes, U, eta, epsilon=0.0, normalize=False, 
         Weights to continue from (``None``: ``w_1 = 0``, Alg. 1, line 2).
     t0 : int
         Number of steps taken before this call.
+    sample_weight : ndarray of shape (n,), float64, or None
+        Weight ``s_t >= 0`` of example ``X[i]`` (indexed like ``y``): the
+        step of line 10 is ``eta s_t`` (module docstring).  ``None``: all 1.
 
     Returns
     -------
@@ -88,6 +100,7 @@ def fogd(X, y, order, *, task, n_classes, U, eta, epsilon=0.0, normalize=False, 
     """
     X, y, order = check_ogd_arguments(X, y, order, task=task, n_classes=n_classes,
                                       eta=eta, epsilon=epsilon, t0=t0)
+    sample_weight = check_sample_weight(sample_weight, X.shape[0])
     U = np.ascontiguousarray(U, dtype=np.float64)
     if U.ndim != 2 or U.shape[1] != X.shape[1] or U.shape[0] < 1:
         raise ValueError(f"U must have shape (D, {X.shape[1]}) with D >= 1; got {U.shape}")
@@ -113,12 +126,13 @@ def fogd(X, y, order, *, task, n_classes, U, eta, epsilon=0.0, normalize=False, 
         if normalize:
             z *= scale
         f = z @ W                                             # Alg. 1, line 7: w_t' z(x_t)
+        eta_t = eta if sample_weight is None else eta * float(sample_weight[i])   # weighted step
 
         if task == "binary":
             y_t = int(y[i])
             mistakes += y_t * f[0] <= 0.0                     # y^_t = sgn(w_t' z) wrong
-            if y_t * f[0] < 1.0:                              # Alg. 1, line 9: hinge loss > 0
-                W[:, 0] += eta * y_t * z                      # Alg. 1, line 10
+            if y_t * f[0] < 1.0 and eta_t != 0.0:             # Alg. 1, line 9: hinge loss > 0
+                W[:, 0] += eta_t * y_t * z                    # Alg. 1, line 10
                 updated[step] = 1
         elif task == "multiclass":
             y_t = int(y[i])
@@ -126,16 +140,16 @@ def fogd(X, y, order, *, task, n_classes, U, eta, epsilon=0.0, normalize=False, 
             others[y_t] = -np.inf
             s_t = int(np.argmax(others))                      # eq. 9: highest-scoring wrong class
             mistakes += f[s_t] >= f[y_t]                      # eq. 8 prediction wrong
-            if 1.0 - f[y_t] + f[s_t] > 0.0:                   # Alg. 3: loss (9) > 0
-                W[:, y_t] += eta * z                          # eq. 10
-                W[:, s_t] -= eta * z                          # eq. 11
+            if 1.0 - f[y_t] + f[s_t] > 0.0 and eta_t != 0.0:  # Alg. 3: loss (9) > 0
+                W[:, y_t] += eta_t * z                        # eq. 10
+                W[:, s_t] -= eta_t * z                        # eq. 11
                 updated[step] = 1
         else:
             y_t = float(y[i])
             loss = (f[0] - y_t) ** 2                          # Alg. 5: squared loss
             squared_loss_sum += loss
-            if loss > epsilon:                                # Alg. 5: loss exceeds epsilon
-                W[:, 0] -= eta * 2.0 * (f[0] - y_t) * z       # Alg. 5: w - eta grad l
+            if loss > epsilon and eta_t != 0.0:               # Alg. 5: loss exceeds epsilon
+                W[:, 0] -= eta_t * 2.0 * (f[0] - y_t) * z     # Alg. 5: w - eta grad l
                 updated[step] = 1
 
     trace = {

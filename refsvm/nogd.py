@@ -53,13 +53,20 @@ Reading of the pseudo-code (see also ``docs/ogd.rst``):
   ``w' z(x) = alpha' V_k V_k' k_x``: the kernel model projected onto the span
   of the top eigenvectors, and exactly the kernel model when ``r = B``.
 * Line 16's ``z(x)`` costs B kernel evaluations and an r x B product per step.
+* **Example weights** (``sample_weight``, not in the paper).  A weight
+  ``s_t >= 0`` scales the example's loss, hence its gradient: lines 6 and 18
+  use the step ``eta s_t`` (the new SV's coefficient is ``-eta s_t grad``;
+  eq. 12-13 and 10-11 likewise).  Whether the loss is "nonzero" (line 7;
+  Alg. 6: ``> epsilon``) is decided on the unweighted loss, and an example
+  with ``s_t = 0`` takes no step and adds no SV.  Counters are unweighted.
+  ``s_t = 1``: bitwise the unweighted run.
 """
 
 import numpy as np
 
 from .kernels import kernel_matrix, kernel_row
 from .ogd import OGDResult, check_ogd_arguments, check_weights, n_columns
-from .validation import check_int, check_positive
+from .validation import check_int, check_positive, check_sample_weight
 
 #: Default relative cutoff of the eigenvalues kept at the switch.
 EIG_TOL = 1e-8
@@ -122,7 +129,7 @@ def check_nogd_state(X, task, n_classes, budget, rank, gamma, eig_tol, sv, alpha
 
 
 def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0, eig_tol=EIG_TOL,
-         sv=None, alpha=None, projection=None, W=None, t0=0):
+         sv=None, alpha=None, projection=None, W=None, t0=0, sample_weight=None):
     """One pass of NOGD (Algorithm 2, 4 or 6) over ``X[order]``, continuing a state.
 
     Parameters
@@ -143,6 +150,9 @@ def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0,
         (B, d), ``projection`` (r, B), ``W`` (r, c) (``alpha`` optional).
         Chunked calls passing the returned state on equal one call over the
         concatenated orders, the switch included.
+    sample_weight : ndarray of shape (n,), float64, or None
+        Weight ``s_t >= 0`` of example ``X[i]`` (indexed like ``y``): step
+        ``eta s_t`` (module docstring).  ``None``: all 1.
 
     Returns
     -------
@@ -160,6 +170,7 @@ def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0,
                                       eta=eta, epsilon=epsilon, t0=t0)
     sv, alpha, projection, W = check_nogd_state(X, task, n_classes, budget, rank, gamma, eig_tol,
                                                 sv, alpha, projection, W)
+    sample_weight = check_sample_weight(sample_weight, X.shape[0])
     c = n_columns(task, n_classes)
     SV = np.zeros((budget, X.shape[1]))
     A = np.zeros((budget, c))
@@ -191,11 +202,12 @@ def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0,
             f = k_t @ A[:b]                                   # Alg. 2, line 5: f_t(x_t)
 
         # loss and the coefficient of the negative gradient (same for both phases)
+        eta_t = eta if sample_weight is None else eta * float(sample_weight[i])   # weighted step
         if task == "binary":
             y_t = int(y[i])
             mistakes += y_t * f[0] <= 0.0
             violates = y_t * f[0] < 1.0                       # hinge loss > 0
-            beta = np.array([eta * y_t])
+            beta = np.array([eta_t * y_t])
         elif task == "multiclass":
             y_t = int(y[i])
             others = f.copy()
@@ -204,16 +216,16 @@ def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0,
             mistakes += f[s_t] >= f[y_t]
             violates = 1.0 - f[y_t] + f[s_t] > 0.0
             beta = np.zeros(c)
-            beta[y_t] = eta                                   # eq. 10 / 12
-            beta[s_t] = -eta                                  # eq. 11 / 13
+            beta[y_t] = eta_t                                 # eq. 10 / 12
+            beta[s_t] = -eta_t                                # eq. 11 / 13
         else:
             y_t = float(y[i])
             loss = (f[0] - y_t) ** 2
             squared_loss_sum += loss
             violates = loss > epsilon                         # Alg. 6: loss exceeds epsilon
-            beta = np.array([-eta * 2.0 * (f[0] - y_t)])      # -eta grad of (f - y)^2
+            beta = np.array([-eta_t * 2.0 * (f[0] - y_t)])    # -eta grad of (f - y)^2
 
-        if not violates:
+        if not violates or eta_t == 0.0:                     # s_t = 0: weighted loss 0
             continue
         updated[step] = 1
         if linear:

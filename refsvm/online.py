@@ -41,7 +41,21 @@ Conventions shared by all learners (see DESIGN.md):
   in [0, 1) per step drawn by the caller; the discarded slot is
   ``floor(u_t * n_sv)``;
 * every function continues from ``sv``, ``alpha``, ``t0`` and ``state`` (what
-  the previous call returned) and returns an :class:`OnlineResult`.
+  the previous call returned) and returns an :class:`OnlineResult`;
+* **example weights** (``sample_weight``, not in the papers), for the learners
+  whose update is a (sub)gradient step: ``perceptron``, ``ogd``, ``rbp`` and
+  ``bogd``.  A weight ``s_t >= 0`` scales the example's loss, hence its step:
+  the new SV's coefficient is ``s_t y_t`` (perceptron, RBP) or
+  ``eta s_t y_t`` (OGD, BOGD) instead of ``y_t`` / ``eta y_t``.  The update
+  test (mistake / hinge loss active) is unchanged; an example with
+  ``s_t = 0`` changes nothing (no SV, no removal; BOGD still shrinks, the
+  regulariser is not weighted).  ``s_t = 1`` is bitwise the unweighted run.
+  Counters (mistakes) are unweighted.  The other learners take no
+  ``sample_weight``: the Forgetron's self-tuned shrinking is derived for unit
+  steps (its bound ``15/32 M`` counts mistakes), the Projectron's projection
+  threshold ``eta`` and BPA-S's projection/replacement objective have no
+  weighted form in their papers; the estimator refuses weights for them with
+  a ValueError.
 
 Trace (both paths):
 
@@ -65,7 +79,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .kernels import kernel_diag, kernel_row
-from .validation import check_online_arguments
+from .validation import check_online_arguments, check_sample_weight
 
 #: The learners, by the name the estimator and ``refsvm reproduce`` use.
 ALGORITHMS = ("perceptron", "ogd", "rbp", "forgetron", "projectron", "projectron++", "bpas", "bogd")
@@ -145,33 +159,43 @@ def _capacity(sv, order, budget):
 # Perceptron (Freund & Schapire 1999) and kernel OGD (Kivinen et al. 2004)
 # ----------------------------------------------------------------------------
 
-def perceptron(X, y, order, *, kernel, gamma, degree, coef0, sv=None, alpha=None, t0=0, state=None):
+def perceptron(X, y, order, *, kernel, gamma, degree, coef0, sv=None, alpha=None, t0=0, state=None,
+               sample_weight=None):
     """Kernel perceptron, no budget (Freund & Schapire 1999; the plain last hypothesis).
 
     For t = 1, 2, ...: predict ``sign(f_t(x_t))``; on a mistake
     (``y_t f_t(x_t) <= 0``) add ``x_t`` with coefficient ``y_t``:
     ``f_{t+1} = f_t + y_t k(x_t, .)``.  (The voted / averaged variants of the
     paper are not used by the budget papers; this is the plain last iterate.)
+
+    ``sample_weight`` (n,) or None: the added coefficient is ``s_t y_t``
+    (module docstring).
     """
     X, y, order, _ = check_online_arguments(
         X, y, order, None, algorithm="perceptron", budget=None, kernel=kernel, gamma=gamma,
         degree=degree, coef0=coef0, eta=1.0, lam=0.0, C=1.0, max_coef=1.0, sv=sv, alpha=alpha, t0=t0)
+    sample_weight = check_sample_weight(sample_weight, X.shape[0])
     R = _Run(X, order, sv, alpha, _capacity(sv, order, None))
     t = t0
     for step, i in enumerate(order):
         t += 1
         x_t, y_t = X[i], int(y[i])
+        s_t = 1.0 if sample_weight is None else float(sample_weight[i])   # example weight
         f_t, _ = R.f(x_t, kernel, gamma, degree, coef0)   # predict sign(f_t(x_t))
         if y_t * f_t <= 0.0:                               # mistake
             R.mistakes += 1
-            R.append(x_t, float(y_t))                      # f_{t+1} = f_t + y_t k(x_t, .)
+            if s_t == 0.0:                                 # weighted loss 0: no step
+                R.n_sv[step] = R.b
+                continue
+            R.append(x_t, y_t * s_t)                       # f_{t+1} = f_t + s_t y_t k(x_t, .)
             R.updates += 1
             R.update_kind[step] = 1
         R.n_sv[step] = R.b
     return R.result(t, {})
 
 
-def ogd(X, y, order, *, eta, kernel, gamma, degree, coef0, sv=None, alpha=None, t0=0, state=None):
+def ogd(X, y, order, *, eta, kernel, gamma, degree, coef0, sv=None, alpha=None, t0=0, state=None,
+        sample_weight=None):
     """Kernel online gradient descent on the hinge loss, no budget.
 
     NORMA of Kivinen, Smola & Williamson (2004), the stochastic gradient step
@@ -190,19 +214,23 @@ def ogd(X, y, order, *, eta, kernel, gamma, degree, coef0, sv=None, alpha=None, 
     module (kernel evaluations) and does not evaluate the ball projection
     (``||w||``, O(n_sv^2) kernel values per step) that BSGD's reference path
     computes even for an infinite radius.
+
+    ``sample_weight`` (n,) or None: the added coefficient is ``eta s_t y_t``.
     """
     X, y, order, _ = check_online_arguments(
         X, y, order, None, algorithm="ogd", budget=None, kernel=kernel, gamma=gamma,
         degree=degree, coef0=coef0, eta=eta, lam=0.0, C=1.0, max_coef=1.0, sv=sv, alpha=alpha, t0=t0)
+    sample_weight = check_sample_weight(sample_weight, X.shape[0])
     R = _Run(X, order, sv, alpha, _capacity(sv, order, None))
     t = t0
     for step, i in enumerate(order):
         t += 1
         x_t, y_t = X[i], int(y[i])
+        s_t = 1.0 if sample_weight is None else float(sample_weight[i])   # example weight
         f_t, _ = R.f(x_t, kernel, gamma, degree, coef0)
         R.mistakes += y_t * f_t <= 0.0
-        if y_t * f_t < 1.0:                                # hinge loss > 0: gradient -y_t k(x_t, .)
-            R.append(x_t, eta * y_t)                       # NORMA step, lambda = 0
+        if y_t * f_t < 1.0 and s_t != 0.0:                 # hinge loss > 0: gradient -y_t k(x_t, .)
+            R.append(x_t, eta * s_t * y_t)                 # NORMA step, lambda = 0 (weighted: eta s_t)
             R.updates += 1
             R.update_kind[step] = 1
         R.n_sv[step] = R.b
@@ -214,28 +242,34 @@ def ogd(X, y, order, *, eta, kernel, gamma, degree, coef0, sv=None, alpha=None, 
 # ----------------------------------------------------------------------------
 
 def rbp(X, y, order, uniforms, *, budget, kernel, gamma, degree, coef0, sv=None, alpha=None,
-        t0=0, state=None):
+        t0=0, state=None, sample_weight=None):
     """Randomized budget perceptron (Cavallanti, Cesa-Bianchi & Gentile 2007).
 
     On a mistake: if the model already holds B SVs, discard one chosen
     uniformly at random (slot ``floor(u_t B)``, ``u_t = uniforms[step]``), then
     add ``x_t`` with coefficient ``y_t`` (perceptron update).  Never more than B
-    SVs.
+    SVs.  ``sample_weight`` (n,) or None: coefficient ``s_t y_t``; ``s_t = 0``:
+    no update, no discard.
     """
     X, y, order, uniforms = check_online_arguments(
         X, y, order, uniforms, algorithm="rbp", budget=budget, kernel=kernel, gamma=gamma,
         degree=degree, coef0=coef0, eta=1.0, lam=0.0, C=1.0, max_coef=1.0, sv=sv, alpha=alpha, t0=t0)
+    sample_weight = check_sample_weight(sample_weight, X.shape[0])
     R = _Run(X, order, sv, alpha, _capacity(sv, order, budget))
     t = t0
     for step, i in enumerate(order):
         t += 1
         x_t, y_t = X[i], int(y[i])
+        s_t = 1.0 if sample_weight is None else float(sample_weight[i])   # example weight
         f_t, _ = R.f(x_t, kernel, gamma, degree, coef0)
         if y_t * f_t <= 0.0:                               # mistake
             R.mistakes += 1
+            if s_t == 0.0:                                 # weighted loss 0: no step
+                R.n_sv[step] = R.b
+                continue
             if R.b == budget:                              # |S| = B: discard a random SV
                 R.remove(min(int(uniforms[step] * R.b), R.b - 1), step)
-            R.append(x_t, float(y_t))                      # perceptron update
+            R.append(x_t, y_t * s_t)                       # perceptron update (weighted: s_t y_t)
             R.updates += 1
             R.update_kind[step] = 1
         R.n_sv[step] = R.b
@@ -480,7 +514,7 @@ def bpas(X, y, order, *, budget, C, kernel, gamma, degree, coef0, sv=None, alpha
 
 
 def bogd(X, y, order, uniforms, *, budget, eta, lam, max_coef, kernel, gamma, degree, coef0,
-         sv=None, alpha=None, t0=0, state=None):
+         sv=None, alpha=None, t0=0, state=None, sample_weight=None):
     """Bounded online gradient descent, uniform sampling (Zhao et al. 2012, ICML; BOGD, not BOGD++).
 
     Every step shrinks, ``f <- (1 - eta lambda) f`` (the regulariser's
@@ -497,10 +531,16 @@ def bogd(X, y, order, uniforms, *, budget, eta, lam, max_coef, kernel, gamma, de
     Lu et al.'s MATLAB code rescales the whole coefficient vector instead
     (``alpha <- alpha min(1, eta gamma / max|alpha|)``, new SV included) and
     updates at ``y f <= 1``; JSAT clips each coefficient as here.
+
+    ``sample_weight`` (n,) or None: the new SV gets ``eta s_t y_t`` (the
+    hinge step of the weighted loss); ``s_t = 0``: the step is a plain shrink.
+    The bound on the rescaled coefficients is unchanged, so
+    ``|alpha_j| <= eta max(max_t s_t, max_coef)``.
     """
     X, y, order, uniforms = check_online_arguments(
         X, y, order, uniforms, algorithm="bogd", budget=budget, kernel=kernel, gamma=gamma,
         degree=degree, coef0=coef0, eta=eta, lam=lam, C=1.0, max_coef=max_coef, sv=sv, alpha=alpha, t0=t0)
+    sample_weight = check_sample_weight(sample_weight, X.shape[0])
     R = _Run(X, order, sv, alpha, _capacity(sv, order, budget))
     shrink = 1.0 - eta * lam
     bound = eta * max_coef
@@ -508,9 +548,10 @@ def bogd(X, y, order, uniforms, *, budget, eta, lam, max_coef, kernel, gamma, de
     for step, i in enumerate(order):
         t += 1
         x_t, y_t = X[i], int(y[i])
+        s_t = 1.0 if sample_weight is None else float(sample_weight[i])   # example weight
         f_t, _ = R.f(x_t, kernel, gamma, degree, coef0)
         R.mistakes += y_t * f_t <= 0.0
-        if y_t * f_t < 1.0:
+        if y_t * f_t < 1.0 and s_t != 0.0:
             R.updates += 1
             R.update_kind[step] = 1
             if R.b < budget:
@@ -521,7 +562,7 @@ def bogd(X, y, order, uniforms, *, budget, eta, lam, max_coef, kernel, gamma, de
                 scale = B * shrink / (B - 1)               # unbiased rescaling 1/(1 - 1/B)
                 a = R.A[:R.b]
                 R.A[:R.b] = np.sign(a) * np.minimum(scale * np.abs(a), bound)
-            R.append(x_t, eta * y_t)                       # - eta * gradient of the hinge loss
+            R.append(x_t, eta * s_t * y_t)                 # - eta * gradient of the (weighted) hinge loss
         else:
             R.A[:R.b] *= shrink
         R.n_sv[step] = R.b

@@ -94,6 +94,7 @@ class PassProgress:
         self.stream = sys.stderr if stream is None else stream
         self.steps = 0
         self.mistakes = 0
+        self.squared_loss = None       # regression traces: sum of the online squared losses
         self.events = 0
         self.n_sv = 0
         self.start = time.perf_counter()
@@ -101,6 +102,10 @@ class PassProgress:
     def _stats(self):
         seconds = time.perf_counter() - self.start
         rate = self.steps / seconds if seconds > 0 else float("inf")
+        if self.squared_loss is not None:
+            mse = self.squared_loss / self.steps if self.steps else 0.0
+            return seconds, (f"{rate:,.0f} ex/s  {self.n_sv} SVs  {self.events:,} maintenance  "
+                             f"online mse {mse:.4g}")
         error = self.mistakes / self.steps if self.steps else 0.0
         return seconds, (f"{rate:,.0f} ex/s  {self.n_sv} SVs  {self.events:,} maintenance  "
                          f"online error {error:.4f}")
@@ -108,7 +113,10 @@ class PassProgress:
     def update(self, trace, n_sv):
         """Account for one chunk (its trace, the SV count after it); print a line unless it ends the pass."""
         self.steps += int(trace["n_steps"])
-        self.mistakes += int(trace["mistakes"])
+        if "mistakes" not in trace and "squared_loss_sum" in trace:    # a regressor's trace
+            self.squared_loss = (self.squared_loss or 0.0) + float(trace["squared_loss_sum"])
+        else:
+            self.mistakes += int(trace["mistakes"])
         self.events += _count(trace)
         self.n_sv = int(n_sv)
         if self.steps < self.n_steps:

@@ -371,7 +371,7 @@ def check_sbp_arguments(X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias, 
 
 def check_bsca_arguments(X, y, order, *, budget, C, maintenance, kernel, gamma, degree, coef0,
                          merge_eps, projection_ridge, merge_solver, sv_update, sv, alpha, dual,
-                         sv_source, t0):
+                         sv_source, t0, sample_weight=None):
     """Check the arguments of ``bsca`` (both backends call this before any work).
 
     Returns ``(X, y, order, dual, sv_source)``: C-contiguous float64 / int64
@@ -398,8 +398,10 @@ def check_bsca_arguments(X, y, order, *, budget, C, maintenance, kernel, gamma, 
         dual = np.array(dual, dtype=np.float64, copy=True, order="C")
         if dual.shape != (n,):
             raise ValueError(f"dual must have shape ({n},) to match X; got {dual.shape}")
-        if not np.all((dual >= 0.0) & (dual <= C)):
-            raise ValueError(f"dual must lie in the box [0, C] = [0, {C}]")
+        w = check_sample_weight(sample_weight, n)
+        if not np.all((dual >= 0.0) & (dual <= (C if w is None else C * w))):
+            raise ValueError(f"dual must lie in the box [0, C] = [0, {C}]"
+                             + ("" if w is None else " (times sample_weight)"))
     if sv_source is None:
         sv_source = np.full(n_sv, -1, dtype=np.int64)
     else:

@@ -16,7 +16,20 @@ ESTIMATORS = [
 ]
 
 
-@parametrize_with_checks(ESTIMATORS, expected_failed_checks=lambda est: {}, xfail_strict=True)
+def expected_failed_checks(estimator):
+    """Checks BSCAClassifier is known to fail, with the reason."""
+    reason = ("stochastic dual coordinate ascent for a few passes: weight k widens one box to "
+              "[0, k C], k copies get k boxes of [0, C] -- the same optimum, but n, hence the "
+              "visiting order, the steps per epoch and the budget maintenance, differ, so a "
+              "finite number of passes ends at different models (tests/test_weights_bsca.py "
+              "checks the equivalence at convergence without budget)")
+    return {
+        "check_sample_weight_equivalence_on_dense_data": reason,
+        "check_sample_weight_equivalence_on_sparse_data": reason,
+    }
+
+
+@parametrize_with_checks(ESTIMATORS, expected_failed_checks=expected_failed_checks, xfail_strict=True)
 def test_sklearn_compatible(estimator, check):
     check(estimator)
 

@@ -16,6 +16,9 @@ module for the reading of the pseudo-code and the errata.  Algorithm 2::
     10:     if |M| > B then
     11:       trigger budget maintenance
 
+``sample_weight`` (not in the paper) changes line 6 only: the box of example
+i is ``[0, C s_i]`` (see the reference module).
+
 The ``def bsca`` validates its arguments with the reference's shared check,
 allocates every buffer once and runs all steps in :func:`_bsca_pass`, a
 ``nogil`` loop without Python objects.  Projection solves ``K_p + ridge I``
@@ -29,7 +32,7 @@ import numpy as np
 
 from refsvm.bsca import BSCAResult
 from refsvm.budget import check_merge_solver, merge_solver_eps
-from refsvm.validation import check_bsca_arguments, check_dual_sample
+from refsvm.validation import check_bsca_arguments, check_dual_sample, check_sample_weight
 from refsvm._fast.budget import _SOLVER_CODES, _c_tables
 
 from libc.math cimport fabs
@@ -81,6 +84,7 @@ cdef struct Params:
     const double* wd_table
     Py_ssize_t G
     double ridge
+    const double* sample_weight  # weight of X[i] (NULL: all 1)
 
 
 cdef struct State:
@@ -154,7 +158,7 @@ cdef int _bsca_pass(const Params* P, State* st,
     cdef long long same_sign
     cdef Py_ssize_t b = st.b
     cdef long long t = st.t
-    cdef double y_i, f, g, s_abs, q_ii, delta, wd, start, elapsed
+    cdef double y_i, f, g, s_abs, q_ii, delta, wd, start, elapsed, C_i
     cdef const double* x_i
     cdef int info
 
@@ -185,7 +189,8 @@ cdef int _bsca_pass(const Params* P, State* st,
                 s_abs += fabs(k_i[r]) * fabs(A[r, 0])
             if fabs(g) <= ZERO_GRADIENT_TOL * (1.0 + s_abs):
                 g = 0.0
-        delta = _newton_step(dual[i], g, q_ii, P.C)           # Alg. 2, line 6 (eq. 3)
+        C_i = P.C * P.sample_weight[i] if P.sample_weight != NULL else P.C   # weighted box [0, C s_i]
+        delta = _newton_step(dual[i], g, q_ii, C_i)           # Alg. 2, line 6 (eq. 3)
         if delta != 0.0:                                      # Alg. 2, line 7
             dual[i] += delta                                  # Alg. 2, line 8
             changed[step] = 1
@@ -234,7 +239,7 @@ cdef int _bsca_pass(const Params* P, State* st,
                     maint_partner[st.n_events] = partner
                     weight_degradation[st.n_events] = wd
                     st.n_events += 1
-        if dual[i] == 0.0 or dual[i] == P.C:
+        if dual[i] == 0.0 or dual[i] == C_i:
             st.n_at_bound += 1
 
     st.b = b
@@ -244,7 +249,8 @@ cdef int _bsca_pass(const Params* P, State* st,
 
 def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0, degree=3,
          coef0=0.0, merge_eps=0.01, projection_ridge=1e-10, merge_solver="gss",
-         sv_update="accumulate", sv=None, alpha=None, dual=None, sv_source=None, t0=0):
+         sv_update="accumulate", sv=None, alpha=None, dual=None, sv_source=None, t0=0,
+         sample_weight=None):
     """Steps of BSCA (Algorithm 2) on the coordinates ``order``.
 
     Same parameters and result as :func:`refsvm.bsca.bsca` (see there).
@@ -257,7 +263,8 @@ def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0
         X, y, order, budget=budget, C=C, maintenance=maintenance, kernel=kernel, gamma=gamma,
         degree=degree, coef0=coef0, merge_eps=merge_eps, projection_ridge=projection_ridge,
         merge_solver=merge_solver, sv_update=sv_update, sv=sv, alpha=alpha, dual=dual,
-        sv_source=sv_source, t0=t0)
+        sv_source=sv_source, t0=t0, sample_weight=sample_weight)
+    sample_weight = check_sample_weight(sample_weight, X.shape[0])
     check_merge_solver(merge_solver, True)
     cdef Params P
     cdef State st
@@ -282,6 +289,11 @@ def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0
     P.wd_table = &twv[0, 0]
     P.G = thv.shape[0] - 1
     P.ridge = projection_ridge
+    cdef const double[::1] swv
+    P.sample_weight = NULL
+    if sample_weight is not None and sample_weight.shape[0] > 0:
+        swv = sample_weight                                   # kept alive until the pass ends
+        P.sample_weight = &swv[0]
 
     cdef Py_ssize_t cap
     if P.budget >= 0:
@@ -379,16 +391,18 @@ def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0
 # objectives (monitoring; not part of the algorithm)
 # ----------------------------------------------------------------------------
 
-def primal_objective(X, y, sv, alpha, *, C, kernel, gamma, degree, coef0):
-    """``P(w~) = 1/2 ||w~||^2 + C sum_i max(0, 1 - y_i f~(x_i))`` (see :func:`refsvm.bsca.primal_objective`)."""
+def primal_objective(X, y, sv, alpha, *, C, kernel, gamma, degree, coef0, sample_weight=None):
+    """``P(w~) = 1/2 ||w~||^2 + C sum_i s_i max(0, 1 - y_i f~(x_i))`` (see :func:`refsvm.bsca.primal_objective`)."""
     X = np.ascontiguousarray(X, dtype=np.float64)
     SVa = np.ascontiguousarray(sv, dtype=np.float64).reshape(-1, X.shape[1])
     beta = np.ascontiguousarray(alpha, dtype=np.float64).reshape(-1)
     ya = np.ascontiguousarray(y, dtype=np.float64)
     cdef Py_ssize_t n = X.shape[0], d = X.shape[1], b = beta.shape[0], i, j
     cdef double Cv = C
+    sw = np.ones(n) if sample_weight is None else np.ascontiguousarray(sample_weight, dtype=np.float64)
+    cdef const double[::1] swv = sw
     if b == 0:
-        return float(Cv * n)
+        return float(Cv * np.sum(sw))
     cdef int code = kernel_code(kernel)
     cdef double g = gamma, deg = degree, c0 = coef0, norm2 = 0.0, loss = 0.0, f, s
     cdef const double[:, ::1] Xv = X
@@ -406,7 +420,7 @@ def primal_objective(X, y, sv, alpha, *, C, kernel, gamma, degree, coef0):
             f = pw_dot(&r[0], &bv[0], b)
             s = 1.0 - yv[i] * f
             if s > 0.0:
-                loss += s
+                loss += swv[i] * s
     return float(0.5 * norm2 + Cv * loss)
 
 

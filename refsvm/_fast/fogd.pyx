@@ -18,6 +18,7 @@ rounding, not bitwise.
 import numpy as np
 
 from refsvm.ogd import OGDResult, check_ogd_arguments, check_weights, n_columns
+from refsvm.validation import check_sample_weight
 
 from libc.math cimport sqrt
 from libc.stdint cimport int8_t, int64_t
@@ -28,20 +29,24 @@ from refsvm._fast.ogd_core cimport (TASK_BINARY, TASK_MULTI, TASK_REGRESSION, fe
 cdef void _fogd_pass(const double[:, ::1] X, const double[::1] yv, const int64_t[::1] order,
                      int task, const double[:, ::1] UT, double eta, double epsilon, double scale,
                      double[:, ::1] W, double[::1] p, double[::1] z, double[::1] f,
-                     int8_t[::1] updated, int64_t* mistakes, double* loss_sum) noexcept nogil:
+                     int8_t[::1] updated, int64_t* mistakes, double* loss_sum,
+                     const double[::1] sw) noexcept nogil:
     cdef Py_ssize_t step, i
     cdef Py_ssize_t D = UT.shape[1], d = X.shape[1], c = W.shape[1], n_rows = W.shape[0]
     for step in range(order.shape[0]):                        # Alg. 1, line 4
         i = order[step]
         feature_map(&UT[0, 0], D, d, &X[i, 0], scale, &p[0], &z[0])   # Alg. 1, line 6
         updated[step] = <int8_t>ogd_step(task, &W[0, 0], n_rows, c, &z[0], &f[0], yv[i],
-                                         eta, epsilon, mistakes, loss_sum)
+                                         eta * sw[i], epsilon, mistakes, loss_sum)   # step eta s_t
 
 
-def fogd(X, y, order, *, task, n_classes, U, eta, epsilon=0.0, normalize=False, W=None, t0=0):
+def fogd(X, y, order, *, task, n_classes, U, eta, epsilon=0.0, normalize=False, W=None, t0=0,
+         sample_weight=None):
     """One pass of FOGD over ``X[order]``; see :func:`refsvm.fogd.fogd`."""
     X, y, order = check_ogd_arguments(X, y, order, task=task, n_classes=n_classes,
                                       eta=eta, epsilon=epsilon, t0=t0)
+    sample_weight = check_sample_weight(sample_weight, X.shape[0])
+    sw = np.ones(X.shape[0]) if sample_weight is None else sample_weight   # eta * 1.0 == eta
     U = np.ascontiguousarray(U, dtype=np.float64)
     if U.ndim != 2 or U.shape[1] != X.shape[1] or U.shape[0] < 1:
         raise ValueError(f"U must have shape (D, {X.shape[1]}) with D >= 1; got {U.shape}")
@@ -59,7 +64,7 @@ def fogd(X, y, order, *, task, n_classes, U, eta, epsilon=0.0, normalize=False, 
     f = np.empty(c)
     if X.shape[0] > 0 and order.shape[0] > 0:
         _fogd_pass(X, yv, order, code, np.ascontiguousarray(U.T), float(eta), float(epsilon), scale, W, p, z, f,
-                   updated, &mistakes, &loss_sum)
+                   updated, &mistakes, &loss_sum, sw)
     trace = {
         "n_steps": int(order.shape[0]),
         "updated": updated,

@@ -26,6 +26,7 @@ import numpy as np
 
 from refsvm.nogd import check_nogd_state, nystrom_map
 from refsvm.ogd import OGDResult, check_ogd_arguments, n_columns
+from refsvm.validation import check_sample_weight
 
 from libc.stdint cimport int8_t, int64_t
 from libc.string cimport memcpy
@@ -37,14 +38,16 @@ from refsvm._fast.ogd_core cimport TASK_BINARY, TASK_MULTI, TASK_REGRESSION, mat
 cdef inline int loss_step(int task, const double* f, Py_ssize_t c, double yv, double eta,
                           double epsilon, int64_t* mistakes, double* loss_sum,
                           double* beta) noexcept nogil:
-    """Online counters; returns 1 if the loss is "nonzero" and sets ``beta = -eta grad``."""
+    """Online counters; returns 1 if the loss is "nonzero" and sets ``beta = -eta grad``.
+
+    ``eta`` is the example's step ``eta s_t``; 0 (weight 0): never "nonzero"."""
     cdef Py_ssize_t y_t, s_t, r
     cdef double loss
     if task == TASK_BINARY:
         if yv * f[0] <= 0.0:
             mistakes[0] += 1
         beta[0] = eta * yv
-        return yv * f[0] < 1.0                                # hinge loss > 0
+        return yv * f[0] < 1.0 and eta != 0.0                 # hinge loss > 0
     if task == TASK_MULTI:
         y_t = <Py_ssize_t>yv
         s_t = rival_class(f, c, y_t)                          # eq. 9
@@ -54,11 +57,11 @@ cdef inline int loss_step(int task, const double* f, Py_ssize_t c, double yv, do
             beta[r] = 0.0
         beta[y_t] = eta                                       # eq. 10 / 12
         beta[s_t] = -eta                                      # eq. 11 / 13
-        return 1.0 - f[y_t] + f[s_t] > 0.0
+        return 1.0 - f[y_t] + f[s_t] > 0.0 and eta != 0.0
     loss = (f[0] - yv) * (f[0] - yv)                          # Alg. 6: squared loss
     loss_sum[0] += loss
     beta[0] = -eta * 2.0 * (f[0] - yv)
-    return loss > epsilon
+    return loss > epsilon and eta != 0.0
 
 
 cdef Py_ssize_t _kernel_phase(const double[:, ::1] X, const double[::1] yv, const int64_t[::1] order,
@@ -66,7 +69,8 @@ cdef Py_ssize_t _kernel_phase(const double[:, ::1] X, const double[::1] yv, cons
                               double epsilon, double[:, ::1] SV, double[:, ::1] A, Py_ssize_t* b,
                               double[::1] krow, double[::1] f, double[::1] beta,
                               int8_t[::1] updated, int8_t[::1] added, int64_t* mistakes,
-                              double* loss_sum, int64_t* kernel_evaluations) noexcept nogil:
+                              double* loss_sum, int64_t* kernel_evaluations,
+                              const double[::1] sw) noexcept nogil:
     """Alg. 2, lines 3-9 from ``order[start]``; returns the step that completed the budget or -1."""
     cdef Py_ssize_t step, i, r, d = X.shape[1], c = A.shape[1]
     for step in range(start, order.shape[0]):
@@ -74,7 +78,7 @@ cdef Py_ssize_t _kernel_phase(const double[:, ::1] X, const double[::1] yv, cons
         kernel_row_into(KERNEL_RBF, &SV[0, 0], b[0], d, &X[i, 0], gamma, 3.0, 0.0, &krow[0])
         kernel_evaluations[0] += b[0]
         scores(&A[0, 0], b[0], c, &krow[0], &f[0])            # Alg. 2, line 5: f_t(x_t)
-        if not loss_step(task, &f[0], c, yv[i], eta, epsilon, mistakes, loss_sum, &beta[0]):
+        if not loss_step(task, &f[0], c, yv[i], eta * sw[i], epsilon, mistakes, loss_sum, &beta[0]):
             continue
         updated[step] = 1
         memcpy(&SV[b[0], 0], &X[i, 0], d * sizeof(double))    # Alg. 2, lines 6-7
@@ -92,7 +96,7 @@ cdef void _linear_phase(const double[:, ::1] X, const double[::1] yv, const int6
                         const double[:, ::1] SV, const double[:, ::1] P, double[:, ::1] W,
                         double[::1] krow, double[::1] z, double[::1] f, double[::1] beta,
                         int8_t[::1] updated, int64_t* mistakes, double* loss_sum,
-                        int64_t* kernel_evaluations) noexcept nogil:
+                        int64_t* kernel_evaluations, const double[::1] sw) noexcept nogil:
     """Alg. 2, lines 14-19 from ``order[start]``."""
     cdef Py_ssize_t step, i, j, r, d = X.shape[1], c = W.shape[1]
     cdef Py_ssize_t B = SV.shape[0], k = P.shape[0]
@@ -102,7 +106,7 @@ cdef void _linear_phase(const double[:, ::1] X, const double[::1] yv, const int6
         kernel_evaluations[0] += B
         matvec(&P[0, 0], k, B, &krow[0], &z[0])               # Alg. 2, line 16: z(x_t)
         scores(&W[0, 0], k, c, &z[0], &f[0])                  # Alg. 2, line 17
-        if not loss_step(task, &f[0], c, yv[i], eta, epsilon, mistakes, loss_sum, &beta[0]):
+        if not loss_step(task, &f[0], c, yv[i], eta * sw[i], epsilon, mistakes, loss_sum, &beta[0]):
             continue
         updated[step] = 1
         for j in range(k):                                    # Alg. 2, line 18
@@ -111,12 +115,14 @@ cdef void _linear_phase(const double[:, ::1] X, const double[::1] yv, const int6
 
 
 def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0, eig_tol=1e-8,
-         sv=None, alpha=None, projection=None, W=None, t0=0):
+         sv=None, alpha=None, projection=None, W=None, t0=0, sample_weight=None):
     """One pass of NOGD over ``X[order]``, continuing a state; see :func:`refsvm.nogd.nogd`."""
     X, y, order = check_ogd_arguments(X, y, order, task=task, n_classes=n_classes,
                                       eta=eta, epsilon=epsilon, t0=t0)
     sv, alpha, projection, W = check_nogd_state(X, task, n_classes, budget, rank, gamma, eig_tol,
                                                 sv, alpha, projection, W)
+    sample_weight = check_sample_weight(sample_weight, X.shape[0])
+    sw = np.ones(X.shape[0]) if sample_weight is None else sample_weight   # eta * 1.0 == eta
     cdef int code = {"binary": TASK_BINARY, "multiclass": TASK_MULTI}.get(task, TASK_REGRESSION)
     cdef Py_ssize_t c = n_columns(task, n_classes), B = budget, d = X.shape[1], n_sv = 0
     cdef Py_ssize_t n = order.shape[0], switch = -1, j
@@ -143,7 +149,7 @@ def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0,
     if not linear and n > 0:
         switch = _kernel_phase(X, yv, order, 0, code, B, float(gamma), float(eta), float(epsilon),
                                SV, A, &n_sv, krow, f, beta, updated, added, &mistakes, &loss_sum,
-                               &kernel_evaluations)
+                               &kernel_evaluations, sw)
         if switch >= 0:
             K = np.empty((B, B))                              # Alg. 2, line 10
             for j in range(B):
@@ -160,7 +166,7 @@ def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0,
         z = np.zeros(projection.shape[0])
         _linear_phase(X, yv, order, start, code, float(gamma), float(eta), float(epsilon),
                       SV, projection, W, krow, z, f, beta, updated, &mistakes, &loss_sum,
-                      &kernel_evaluations)
+                      &kernel_evaluations, sw)
     trace = {
         "n_steps": int(n),
         "updated": updated,

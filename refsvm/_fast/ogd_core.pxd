@@ -100,14 +100,16 @@ cdef inline Py_ssize_t rival_class(const double* f, Py_ssize_t c, Py_ssize_t y_t
 cdef inline Py_ssize_t ogd_step(int task, double* W, Py_ssize_t n_rows, Py_ssize_t c, const double* z,
                          double* f, double yv, double eta, double epsilon,
                          int64_t* mistakes, double* loss_sum) noexcept nogil:
-    """Loss, online counters and the linear update for one step; returns 1 if updated."""
+    """Loss, online counters and the linear update for one step; returns 1 if updated.
+
+    ``eta`` is the example's step ``eta s_t`` (weight ``s_t``); 0 (weight 0): no update."""
     cdef Py_ssize_t y_t, s_t
     cdef double loss
     scores(W, n_rows, c, z, f)                                # Alg. 1, line 7
     if task == TASK_BINARY:
         if yv * f[0] <= 0.0:
             mistakes[0] += 1
-        if yv * f[0] < 1.0:                                   # Alg. 1, line 9
+        if yv * f[0] < 1.0 and eta != 0.0:                    # Alg. 1, line 9
             axpy_column(W, n_rows, c, 0, eta * yv, z)         # Alg. 1, line 10
             return 1
         return 0
@@ -116,14 +118,14 @@ cdef inline Py_ssize_t ogd_step(int task, double* W, Py_ssize_t n_rows, Py_ssize
         s_t = rival_class(f, c, y_t)                          # eq. 9
         if f[s_t] >= f[y_t]:
             mistakes[0] += 1
-        if 1.0 - f[y_t] + f[s_t] > 0.0:
+        if 1.0 - f[y_t] + f[s_t] > 0.0 and eta != 0.0:
             axpy_column(W, n_rows, c, y_t, eta, z)            # eq. 10
             axpy_column(W, n_rows, c, s_t, -eta, z)           # eq. 11
             return 1
         return 0
     loss = (f[0] - yv) * (f[0] - yv)                          # Alg. 5
     loss_sum[0] += loss
-    if loss > epsilon:
+    if loss > epsilon and eta != 0.0:
         axpy_column(W, n_rows, c, 0, -eta * 2.0 * (f[0] - yv), z)
         return 1
     return 0

@@ -17,13 +17,16 @@ Python objects that branches on the learner.  How (not what) differs:
   BPA-S objectives) perturbed by those roundings or by the 1-ulp ``exp``
   differences of the kernel rows;
 * the Projectron's ``K^{-1}`` lives in a square buffer that doubles when the
-  SV set outgrows it (the loop returns to Python to reallocate, then resumes).
+  SV set outgrows it (the loop returns to Python to reallocate, then resumes);
+* ``sample_weight`` (perceptron, OGD, RBP, BOGD; see the reference module):
+  the loop reads ``s_t`` from an array of ones when no weights are given
+  (``y_t * 1.0`` and ``eta * 1.0`` are exact, so unweighted runs are unchanged).
 """
 
 import numpy as np
 
 from refsvm.online import ALGORITHMS, OnlineResult
-from refsvm.validation import check_online_arguments
+from refsvm.validation import check_online_arguments, check_sample_weight
 
 from libc.math cimport fabs, sqrt, INFINITY
 from libc.stdint cimport int8_t, int64_t
@@ -114,14 +117,14 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const double[:, ::1] X, const int6
                       const int64_t[::1] order, const double[::1] u, double[:, ::1] SV, double[::1] A,
                       int64_t[::1] age, double[:, ::1] Kinv, double[::1] k, double[::1] aux,
                       int8_t[::1] update_kind, int64_t[::1] n_sv, int64_t[::1] rem_step,
-                      int64_t[::1] rem_index, Py_ssize_t start) noexcept nogil:
+                      int64_t[::1] rem_index, Py_ssize_t start, const double[::1] sw) noexcept nogil:
     """Steps ``start ..`` of the pass; returns the step index where it stopped
     (``n_steps``, or a Projectron step that needs a larger ``Kinv``)."""
     cdef Py_ssize_t step, i, j, l, r, b, last, d = P.d
     cdef long long t
     cdef int y_t
     cdef double f, margin, k_tt, Pk_sq, delta_sq, delta, loss, tau, beta, penalty, sigma, mu
-    cdef double phi, psi, y_r, scale, bound, shrink, best, q, bj, dist, fr, s
+    cdef double phi, psi, y_r, scale, bound, shrink, best, q, bj, dist, fr, s, s_t
     cdef const double* x_t
     cdef bint mistake
     shrink = 1.0 - P.eta * P.lam
@@ -131,6 +134,7 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const double[:, ::1] X, const int6
         i = order[step]
         x_t = &X[i, 0]
         y_t = <int> y[i]
+        s_t = sw[i]                                         # example weight (1: unweighted)
         b = c.b
         # f_t(x_t) = sum_j alpha_j k(x_j, x_t)
         if b > 0:
@@ -143,7 +147,7 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const double[:, ::1] X, const int6
             c.mistakes += 1
 
         if P.alg == ALG_PERCEPTRON or P.alg == ALG_RBP or P.alg == ALG_FORGETRON:
-            if mistake:
+            if mistake and s_t != 0.0:                      # s_t = 0: weighted loss 0, no step
                 if P.alg == ALG_RBP and b == P.budget:       # discard a random SV
                     r = <Py_ssize_t> (u[step] * b)
                     if r > b - 1:
@@ -155,9 +159,9 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const double[:, ::1] X, const int6
                     b -= 1
                 if P.alg == ALG_FORGETRON:
                     c.M += 1
-                for l in range(d):                          # append (x_t, y_t)
+                for l in range(d):                          # append (x_t, s_t y_t)
                     SV[b, l] = x_t[l]
-                A[b] = y_t
+                A[b] = y_t * s_t
                 age[b] = t
                 b += 1
                 c.updates += 1
@@ -183,10 +187,10 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const double[:, ::1] X, const int6
                     b -= 1
 
         elif P.alg == ALG_OGD:
-            if margin < 1.0:
+            if margin < 1.0 and s_t != 0.0:
                 for l in range(d):
                     SV[b, l] = x_t[l]
-                A[b] = P.eta * y_t
+                A[b] = P.eta * s_t * y_t                    # weighted step eta s_t
                 b += 1
                 c.updates += 1
                 update_kind[step] = 1
@@ -284,7 +288,7 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const double[:, ::1] X, const int6
                     A[r] = beta
 
         else:  # ALG_BOGD
-            if margin < 1.0:
+            if margin < 1.0 and s_t != 0.0:
                 c.updates += 1
                 update_kind[step] = 1
                 if b < P.budget:
@@ -312,7 +316,7 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const double[:, ::1] X, const int6
                             A[j] = 0.0
                 for l in range(d):
                     SV[b, l] = x_t[l]
-                A[b] = P.eta * y_t
+                A[b] = P.eta * s_t * y_t                    # weighted step eta s_t
                 b += 1
             else:
                 for j in range(b):
@@ -323,7 +327,7 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const double[:, ::1] X, const int6
 
 
 def _run(int alg, X, y, order, uniforms, budget, kernel, gamma, degree, coef0, eta, lam, C, max_coef,
-         plusplus, sv, alpha, t0, state):
+         plusplus, sv, alpha, t0, state, sample_weight=None):
     cdef Params P
     cdef Counters c
     P.alg = alg
@@ -368,6 +372,8 @@ def _run(int alg, X, y, order, uniforms, budget, kernel, gamma, degree, coef0, e
     k = np.zeros(cap)
     aux = np.zeros(cap)
     u = np.zeros(P.n_steps) if uniforms is None else uniforms
+    sw = np.ones(X.shape[0]) if sample_weight is None else sample_weight
+    cdef const double[::1] swv = sw
     update_kind = np.zeros(P.n_steps, dtype=np.int8)
     n_sv = np.zeros(P.n_steps, dtype=np.int64)
     rem_step = np.zeros(P.n_steps, dtype=np.int64)
@@ -389,7 +395,7 @@ def _run(int alg, X, y, order, uniforms, budget, kernel, gamma, degree, coef0, e
     cdef int64_t[::1] riv = rem_index
     while True:
         with nogil:
-            start = _pass(&P, &c, Xv, yv, ov, uv, SVv, Av, agev, Kv, kv, auxv, ukv, nsv, rsv, riv, start)
+            start = _pass(&P, &c, Xv, yv, ov, uv, SVv, Av, agev, Kv, kv, auxv, ukv, nsv, rsv, riv, start, swv)
         if start >= P.n_steps:
             break
         size = min(cap, 2 * Kinv.shape[0])
@@ -419,32 +425,37 @@ def _run(int alg, X, y, order, uniforms, budget, kernel, gamma, degree, coef0, e
                         t=int(t0 + P.n_steps), state=out_state, trace=trace)
 
 
-def perceptron(X, y, order, *, kernel, gamma, degree, coef0, sv=None, alpha=None, t0=0, state=None):
+def perceptron(X, y, order, *, kernel, gamma, degree, coef0, sv=None, alpha=None, t0=0, state=None,
+               sample_weight=None):
     """Kernel perceptron (see :func:`refsvm.online.perceptron`)."""
     X, y, order, _ = check_online_arguments(
         X, y, order, None, algorithm="perceptron", budget=None, kernel=kernel, gamma=gamma,
         degree=degree, coef0=coef0, eta=1.0, lam=0.0, C=1.0, max_coef=1.0, sv=sv, alpha=alpha, t0=t0)
+    sample_weight = check_sample_weight(sample_weight, X.shape[0])
     return _run(ALG_PERCEPTRON, X, y, order, None, None, kernel, gamma, degree, coef0, 1.0, 0.0, 1.0,
-                1.0, False, sv, alpha, t0, state)
+                1.0, False, sv, alpha, t0, state, sample_weight)
 
 
-def ogd(X, y, order, *, eta, kernel, gamma, degree, coef0, sv=None, alpha=None, t0=0, state=None):
+def ogd(X, y, order, *, eta, kernel, gamma, degree, coef0, sv=None, alpha=None, t0=0, state=None,
+        sample_weight=None):
     """Kernel OGD (see :func:`refsvm.online.ogd`)."""
     X, y, order, _ = check_online_arguments(
         X, y, order, None, algorithm="ogd", budget=None, kernel=kernel, gamma=gamma,
         degree=degree, coef0=coef0, eta=eta, lam=0.0, C=1.0, max_coef=1.0, sv=sv, alpha=alpha, t0=t0)
+    sample_weight = check_sample_weight(sample_weight, X.shape[0])
     return _run(ALG_OGD, X, y, order, None, None, kernel, gamma, degree, coef0, eta, 0.0, 1.0, 1.0,
-                False, sv, alpha, t0, state)
+                False, sv, alpha, t0, state, sample_weight)
 
 
 def rbp(X, y, order, uniforms, *, budget, kernel, gamma, degree, coef0, sv=None, alpha=None,
-        t0=0, state=None):
+        t0=0, state=None, sample_weight=None):
     """Randomized budget perceptron (see :func:`refsvm.online.rbp`)."""
     X, y, order, uniforms = check_online_arguments(
         X, y, order, uniforms, algorithm="rbp", budget=budget, kernel=kernel, gamma=gamma,
         degree=degree, coef0=coef0, eta=1.0, lam=0.0, C=1.0, max_coef=1.0, sv=sv, alpha=alpha, t0=t0)
+    sample_weight = check_sample_weight(sample_weight, X.shape[0])
     return _run(ALG_RBP, X, y, order, uniforms, budget, kernel, gamma, degree, coef0, 1.0, 0.0, 1.0,
-                1.0, False, sv, alpha, t0, state)
+                1.0, False, sv, alpha, t0, state, sample_weight)
 
 
 def forgetron(X, y, order, *, budget, kernel, gamma, degree, coef0, sv=None, alpha=None, t0=0,
@@ -479,10 +490,11 @@ def bpas(X, y, order, *, budget, C, kernel, gamma, degree, coef0, sv=None, alpha
 
 
 def bogd(X, y, order, uniforms, *, budget, eta, lam, max_coef, kernel, gamma, degree, coef0,
-         sv=None, alpha=None, t0=0, state=None):
+         sv=None, alpha=None, t0=0, state=None, sample_weight=None):
     """BOGD with uniform sampling (see :func:`refsvm.online.bogd`)."""
     X, y, order, uniforms = check_online_arguments(
         X, y, order, uniforms, algorithm="bogd", budget=budget, kernel=kernel, gamma=gamma,
         degree=degree, coef0=coef0, eta=eta, lam=lam, C=1.0, max_coef=max_coef, sv=sv, alpha=alpha, t0=t0)
+    sample_weight = check_sample_weight(sample_weight, X.shape[0])
     return _run(ALG_BOGD, X, y, order, uniforms, budget, kernel, gamma, degree, coef0, eta, lam, 1.0,
-                max_coef, False, sv, alpha, t0, state)
+                max_coef, False, sv, alpha, t0, state, sample_weight)

@@ -32,11 +32,13 @@ _SUMMED = ("n_steps", "mistakes", "n_zero_steps", "n_at_bound", "kernel_evaluati
            "maintenance_seconds", "merge_seconds")
 
 
-def _fingerprint(X, y):
+def _fingerprint(X, y, weights=None):
     h = hashlib.blake2b(digest_size=16)
-    h.update(repr((X.shape, y.shape)).encode())
+    h.update(repr((X.shape, y.shape, weights is None)).encode())
     h.update(np.ascontiguousarray(X).view(np.uint8))
     h.update(np.ascontiguousarray(y).view(np.uint8))
+    if weights is not None:                  # other weights, other boxes: new dual variables
+        h.update(np.ascontiguousarray(weights).view(np.uint8))
     return h.hexdigest()
 
 
@@ -120,6 +122,17 @@ class BSCAClassifier(BudgetedClassifierBase):
         Progress lines on ``sys.stderr`` as for :class:`refsvm.BudgetedSVC`
         (``1``: about every 10 % of a pass, ``2``: every 1 %); the pass is then
         computed in pieces continuing the state (same model).
+    class_weight : dict, "balanced" or None, default=None
+        Weight of each class (``"balanced"``: ``n / (n_classes * count)``),
+        multiplied into the ``sample_weight`` of :meth:`fit` /
+        :meth:`partial_fit`.  A weight ``s_i`` scales example i's hinge loss,
+        so its dual variable lives in the box ``[0, C s_i]`` (the truncated
+        Newton step of Algorithm 2, line 6, clips at ``C s_i``).  Without a
+        budget and run to convergence, an integer weight k gives the same
+        decision function as k copies of the example (the boxes add up); a
+        finite number of stochastic passes does not (n, hence the visiting
+        order and the number of steps per epoch, differ, and so do the
+        budget maintenance events).
 
     Attributes
     ----------
@@ -162,7 +175,8 @@ class BSCAClassifier(BudgetedClassifierBase):
     def __init__(self, budget=100, C=1.0, gamma="scale", kernel="rbf", degree=3, coef0=0.0,
                  maintenance="merge", merge_eps=0.01, merge_solver="gss", projection_ridge=1e-10,
                  sv_update="accumulate", sampling="uniform", monitor_every=None,
-                 monitor_dual_max=5000, epochs=1, backend="fast", random_state=None, verbose=0):
+                 monitor_dual_max=5000, epochs=1, backend="fast", random_state=None, verbose=0,
+                 class_weight=None):
         self.budget = budget
         self.C = C
         self.gamma = gamma
@@ -181,6 +195,9 @@ class BSCAClassifier(BudgetedClassifierBase):
         self.backend = backend
         self.random_state = random_state
         self.verbose = verbose
+        self.class_weight = class_weight
+
+    _supports_sample_weight = True  # bsca takes sample_weight (box [0, C s_i])
 
     # ------------------------------------------------------------------ checks
 
@@ -224,13 +241,16 @@ class BSCAClassifier(BudgetedClassifierBase):
 
     # ---------------------------------------------------------------- training
 
-    def fit(self, X, y, eval_set=None):
+    def fit(self, X, y, sample_weight=None, eval_set=None):
         """Train from scratch: ``epochs`` passes of n steps.
 
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
+        sample_weight : array-like of shape (n_samples,), default=None
+            Weights ``s_i >= 0`` (times ``class_weight``): example i's dual
+            variable lives in ``[0, C s_i]``.  ``None``: all 1.
         eval_set : tuple (X_test, y_test), optional
             Test data whose accuracy is recorded in ``monitor_`` (with
             ``monitor_every``).
@@ -243,16 +263,20 @@ class BSCAClassifier(BudgetedClassifierBase):
         self.monitor_ = {k: [] for k in ("t", "seconds", "primal", "dual", "gap", "test_accuracy",
                                          "dual_exact")}
         self.solver_seconds_ = 0.0
-        return super().fit(X, y)
+        return super().fit(X, y, sample_weight=sample_weight)
 
-    def partial_fit(self, X, y, classes=None, eval_set=None):
-        """One pass of n steps continuing the model (see the class notes on the dual variables)."""
+    def partial_fit(self, X, y, classes=None, sample_weight=None, eval_set=None):
+        """One pass of n steps continuing the model (see the class notes on the dual variables).
+
+        ``sample_weight`` as for :meth:`fit`; other weights than in the previous
+        call count as other data (the dual variables start again at 0).
+        """
         self._eval_set = eval_set
         if not hasattr(self, "model_"):
             self.monitor_ = {k: [] for k in ("t", "seconds", "primal", "dual", "gap", "test_accuracy",
                                              "dual_exact")}
             self.solver_seconds_ = 0.0
-        return super().partial_fit(X, y, classes=classes)
+        return super().partial_fit(X, y, classes=classes, sample_weight=sample_weight)
 
     def _initial_state(self):
         return None
@@ -269,7 +293,7 @@ class BSCAClassifier(BudgetedClassifierBase):
         module = get_module("bsca", self.backend)
         n = X.shape[0]
         labels = self._machine_labels(y)
-        fp = _fingerprint(X, y)
+        fp = _fingerprint(X, y, params.get("sample_weight"))
         if state is None:
             machines = [dict(sv=None, alpha=None, dual=None, sv_source=None) for _ in labels]
         else:
@@ -352,7 +376,8 @@ class BSCAClassifier(BudgetedClassifierBase):
         primal = dual = 0.0
         exact = True
         for m, yr in zip(machines, labels):
-            primal += module.primal_objective(X, yr, m["sv"], m["alpha"], C=params["C"], **kw)
+            primal += module.primal_objective(X, yr, m["sv"], m["alpha"], C=params["C"],
+                                              sample_weight=params.get("sample_weight"), **kw)
             nz = np.flatnonzero(m["dual"])
             sample = None
             if len(nz) > self.monitor_dual_max:

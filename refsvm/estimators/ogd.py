@@ -27,7 +27,7 @@ each pass (``shuffle=True`` only).
 import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.utils import assert_all_finite, column_or_1d
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted
 
 from ..approx_model import FourierModel, NystromModel
 from ..backend import BACKENDS, get_module
@@ -63,7 +63,7 @@ class _OGDCommon:
         return 2 if self._task() != "multiclass" else self.classes_.size
 
     def _one_pass(self, X, y, params, state):
-        """One pass; with ``verbose >= 1`` (classifiers) in chunks with progress lines.
+        """One pass; with ``verbose >= 1`` in chunks with progress lines.
 
         The functions continue their state exactly, so chunking changes nothing
         but the printed progress (the trace is merged back; ``switch_step`` is
@@ -77,7 +77,9 @@ class _OGDCommon:
             if result.W is not None and not np.all(np.isfinite(result.W)):
                 raise ValueError(
                     f"eta={self.eta!r} is too large: the weights diverged to infinity or NaN. Lower eta "
-                    "(squared loss with the printed Fourier map needs eta < 1 / n_components)")
+                    "(squared loss with the printed Fourier map needs eta < 1 / n_components"
+                    + ("; with sample_weight the step is eta * s_t: eta * max(s_t) must stay below that" if
+                       params.get("sample_weight") is not None else "") + ")")
             if result.trace.get("switch_step", -1) >= 0:
                 box["switch"] = box["done"] + result.trace["switch_step"]
             box["done"] += len(sub)
@@ -85,10 +87,7 @@ class _OGDCommon:
             self.t_ = int(result.t)
             return dict(result.trace), (0 if result.sv is None else len(result.sv))
 
-        if isinstance(self, BudgetedClassifierBase):
-            trace = dict(self._run_pass(order, run_chunk))
-        else:
-            trace, _ = run_chunk(order)
+        trace = dict(self._run_pass(order, run_chunk))
         result = box["result"]
         if "switch_step" in trace:
             trace["switch_step"] = box["switch"]
@@ -177,7 +176,8 @@ class _FOGDMixin(_OGDCommon):
         self.directions_ = U
         fogd = get_module("fogd", self.backend).fogd
         return fogd(X, y, order, task=self._task(), n_classes=self._n_classes(), U=U, eta=params["eta"],
-                    epsilon=params["epsilon"], normalize=params["normalize"], W=W, t0=self.t_)
+                    epsilon=params["epsilon"], normalize=params["normalize"], W=W, t0=self.t_,
+                    sample_weight=params.get("sample_weight"))
 
     def _store(self, result):
         self.coef_ = result.W
@@ -220,7 +220,7 @@ class _NOGDMixin(_OGDCommon):
         return nogd(X, y, order, task=self._task(), n_classes=self._n_classes(), budget=params["budget"],
                     rank=params["rank"], gamma=params["gamma"], eta=params["eta"],
                     epsilon=params["epsilon"], eig_tol=params["eig_tol"], sv=sv, alpha=alpha,
-                    projection=projection, W=W, t0=self.t_)
+                    projection=projection, W=W, t0=self.t_, sample_weight=params.get("sample_weight"))
 
     def _store(self, result):
         c = self._n_classes() if self._task() == "multiclass" else 1
@@ -247,22 +247,30 @@ class _NOGDMixin(_OGDCommon):
 class _OGDClassifierBase(BudgetedClassifierBase):
     """The classifier layer: everything of :class:`BudgetedClassifierBase` except the model."""
 
+    _supports_sample_weight = True  # fogd / nogd take sample_weight (step eta s_t)
+
     def _task(self):
         return "binary" if self.classes_.size == 2 else "multiclass"
 
-    def fit(self, X, y):
-        """Train from scratch: ``epochs`` passes over ``(X, y)`` (see the module notes)."""
-        return super().fit(X, y)
+    def fit(self, X, y, sample_weight=None):
+        """Train from scratch: ``epochs`` passes over ``(X, y)`` (see the module notes).
 
-    def partial_fit(self, X, y, classes=None):
+        ``sample_weight`` (times ``class_weight``): example t's step is
+        ``eta s_t`` (the gradient of its weighted loss); ``None``: all 1.
+        """
+        return super().fit(X, y, sample_weight=sample_weight)
+
+    def partial_fit(self, X, y, classes=None, sample_weight=None):
         """One pass over ``(X, y)``, continuing the current state (see the module notes)."""
-        return super().partial_fit(X, y, classes=classes)
+        return super().partial_fit(X, y, classes=classes, sample_weight=sample_weight)
 
 
 class _RegressorBase(RegressorMixin, BaseEstimator):
     """Regression counterpart of :class:`BudgetedClassifierBase`, reusing its input checks and rng."""
 
     _make_rng = BudgetedClassifierBase._make_rng
+    _run_pass = BudgetedClassifierBase._run_pass
+    _check_verbose = BudgetedClassifierBase._check_verbose
     _check_X = BudgetedClassifierBase._check_X
     _resolve_gamma = BudgetedClassifierBase._resolve_gamma
     _with_fitted_params = BudgetedClassifierBase._with_fitted_params
@@ -283,23 +291,41 @@ class _RegressorBase(RegressorMixin, BaseEstimator):
                              f"y has {y.shape[0]} entries")
         return X, y
 
-    def fit(self, X, y):
-        """Train from scratch: ``epochs`` passes over ``(X, y)``."""
+    def _weights(self, X, sample_weight):
+        """Validated ``sample_weight`` (float64, >= 0) or None."""
+        if sample_weight is None:
+            return None
+        with _naming("sample_weight"):
+            return _check_sample_weight(sample_weight, X, dtype=np.float64,
+                                        ensure_non_negative=True).copy()
+
+    def fit(self, X, y, sample_weight=None):
+        """Train from scratch: ``epochs`` passes over ``(X, y)``.
+
+        ``sample_weight``: example t's step is ``eta s_t`` (the gradient of
+        its weighted squared loss); ``None``: all 1.
+        """
         params = self._algorithm_params()
+        self._check_verbose()
         X, y = self._check_X_y(X, y, reset=True)
+        weights = self._weights(X, sample_weight)
         self.gamma_ = self._resolve_gamma(X)
         params = self._with_fitted_params(params)
+        if weights is not None:
+            params["sample_weight"] = weights
         self._rng = self._make_rng()
         self.t_ = 0
         self.trace_ = []
         state = self._initial_state()
-        for _ in range(self.epochs):
+        for epoch in range(self.epochs):
+            self._progress_label = f"epoch {epoch + 1}/{self.epochs}"
             state = self._one_pass(X, y, params, state)
         return self
 
-    def partial_fit(self, X, y):
+    def partial_fit(self, X, y, sample_weight=None):
         """One pass over ``(X, y)``, continuing the current model (see the module notes)."""
         params = self._algorithm_params()
+        self._check_verbose()
         first = not hasattr(self, "model_")
         if not first and self.t_ is None:
             raise ValueError(f"this estimator was made by {type(self).__name__}.load; the file holds "
@@ -314,7 +340,12 @@ class _RegressorBase(RegressorMixin, BaseEstimator):
             state = self._initial_state()
         else:
             state = self._current_state()
-        self._one_pass(X, y, self._with_fitted_params(params), state)
+        params = self._with_fitted_params(params)
+        weights = self._weights(X, sample_weight)
+        if weights is not None:
+            params["sample_weight"] = weights
+        self._progress_label = f"partial_fit (pass {len(self.trace_) + 1})"
+        self._one_pass(X, y, params, state)
         return self
 
     def predict(self, X):
@@ -396,7 +427,15 @@ _NOGD_DOC = """
 
 _VERBOSE_DOC = """    verbose : int, default=0
         ``>= 1``: progress lines on stderr during each pass (examples/s,
-        online error; :mod:`refsvm.progress`); the model is unchanged.
+        online error or online mse; :mod:`refsvm.progress`); the model is unchanged.
+
+"""
+
+_CLASS_WEIGHT_DOC = """    class_weight : dict, "balanced" or None, default=None
+        Weight of each class (``"balanced"``: ``n / (n_classes * count)``),
+        multiplied into the ``sample_weight`` of ``fit`` / ``partial_fit``.  A
+        weight ``s_t`` scales the example's loss, hence its gradient step:
+        ``eta s_t`` instead of ``eta`` (weight 0: no step).
 
 """
 
@@ -406,11 +445,12 @@ class FOGDClassifier(_FOGDMixin, _OGDClassifierBase):
 
     Binary problems use the hinge loss; three or more classes the multi-class
     hinge loss against the highest-scoring wrong class.
-    """ + _FOGD_DOC.replace("    Attributes", _VERBOSE_DOC + "    Attributes", 1)
+    """ + _FOGD_DOC.replace("    Attributes", _VERBOSE_DOC + _CLASS_WEIGHT_DOC + "    Attributes", 1)
 
     def __init__(self, n_components=400, gamma="scale", eta=0.002, normalize=False, shuffle=True, epochs=1,
-                 backend="fast", random_state=None, verbose=0):
+                 backend="fast", random_state=None, verbose=0, class_weight=None):
         self.verbose = verbose
+        self.class_weight = class_weight
         self.n_components = n_components
         self.gamma = gamma
         self.eta = eta
@@ -423,11 +463,12 @@ class FOGDClassifier(_FOGDMixin, _OGDClassifierBase):
 
 class NOGDClassifier(_NOGDMixin, _OGDClassifierBase):
     __doc__ = """Nystrom online gradient descent classifier (Lu et al. 2016, Algorithms 2 and 4).
-    """ + _NOGD_DOC.replace("    Attributes", _VERBOSE_DOC + "    Attributes", 1)
+    """ + _NOGD_DOC.replace("    Attributes", _VERBOSE_DOC + _CLASS_WEIGHT_DOC + "    Attributes", 1)
 
     def __init__(self, budget=100, rank=None, gamma="scale", eta=0.2, eig_tol=EIG_TOL, shuffle=True, epochs=1,
-                 backend="fast", random_state=None, verbose=0):
+                 backend="fast", random_state=None, verbose=0, class_weight=None):
         self.verbose = verbose
+        self.class_weight = class_weight
         self.budget = budget
         self.rank = rank
         self.gamma = gamma
@@ -446,11 +487,11 @@ class FOGDRegressor(_FOGDMixin, _RegressorBase):
     ``epsilon`` (default 0.1, the paper's value).
     """ + _FOGD_DOC.replace("    Attributes", """    epsilon : float, default=0.1
         Update threshold on the squared loss (>= 0).
-
-    Attributes""", 1)
+""" + _VERBOSE_DOC + """    Attributes""", 1)
 
     def __init__(self, n_components=400, gamma="scale", eta=0.001, epsilon=0.1, normalize=False, shuffle=True,
-                 epochs=1, backend="fast", random_state=None):
+                 epochs=1, backend="fast", random_state=None, verbose=0):
+        self.verbose = verbose
         self.n_components = n_components
         self.gamma = gamma
         self.eta = eta
@@ -466,11 +507,11 @@ class NOGDRegressor(_NOGDMixin, _RegressorBase):
     __doc__ = """Nystrom online gradient descent regressor (Lu et al. 2016, Algorithm 6).
     """ + _NOGD_DOC.replace("    Attributes", """    epsilon : float, default=0.1
         Update threshold on the squared loss (>= 0).
-
-    Attributes""", 1)
+""" + _VERBOSE_DOC + """    Attributes""", 1)
 
     def __init__(self, budget=100, rank=None, gamma="scale", eta=0.1, epsilon=0.1, eig_tol=EIG_TOL, shuffle=True,
-                 epochs=1, backend="fast", random_state=None):
+                 epochs=1, backend="fast", random_state=None, verbose=0):
+        self.verbose = verbose
         self.budget = budget
         self.rank = rank
         self.gamma = gamma

@@ -19,6 +19,8 @@ from ._base import BudgetedClassifierBase
 __all__ = ["OnlineKernelClassifier"]
 
 KERNELS = ("rbf", "linear", "poly")
+#: The learners that take example weights (their update is a (sub)gradient step scaled by s_t).
+WEIGHTED = ("perceptron", "ogd", "rbp", "bogd")
 
 
 class OnlineKernelClassifier(BudgetedClassifierBase):
@@ -77,6 +79,16 @@ class OnlineKernelClassifier(BudgetedClassifierBase):
         0: silent; 1 / 2: a progress line on stderr after every tenth /
         hundredth of a pass (the pass runs in chunks that continue each other
         exactly, so the model is the same).
+    class_weight : dict, "balanced" or None, default=None
+        Weight of each class (``"balanced"``: ``n / (2 count)``), multiplied
+        into the ``sample_weight`` of :meth:`fit` / :meth:`partial_fit`.
+        Only for the learners whose update is a step: ``"perceptron"`` and
+        ``"rbp"`` add ``s_t y_t`` instead of ``y_t``, ``"ogd"`` and ``"bogd"``
+        ``eta s_t y_t`` instead of ``eta y_t`` (``s_t = 0``: no update).
+        ``"forgetron"``, ``"projectron"``, ``"projectron++"`` and ``"bpas"``
+        refuse weights with a ValueError: the Forgetron's self-tuned shrinking
+        is derived for unit steps, the Projectron's projection threshold and
+        BPA-S's replacement objective have no weighted form in their papers.
     random_state : int, numpy.random.Generator or None, default=None
         :meth:`fit` makes ``rng = numpy.random.default_rng(random_state)`` and
         for every pass draws the visiting order ``rng.permutation(n)`` and
@@ -120,6 +132,7 @@ class OnlineKernelClassifier(BudgetedClassifierBase):
         backend="fast",
         verbose=0,
         random_state=None,
+        class_weight=None,
     ):
         self.algorithm = algorithm
         self.budget = budget
@@ -135,12 +148,12 @@ class OnlineKernelClassifier(BudgetedClassifierBase):
         self.backend = backend
         self.verbose = verbose
         self.random_state = random_state
+        self.class_weight = class_weight
 
-    def fit(self, X, y):
+    _supports_sample_weight = True  # for the learners in WEIGHTED (others refused in _sample_weights)
+
+    def fit(self, X, y, sample_weight=None):
         """Train from scratch: ``epochs`` passes over ``(X, y)`` in random order.
-
-        The learners have no example weights (the papers' updates weight every
-        mistake alike), so there is no ``sample_weight``.
 
         Parameters
         ----------
@@ -148,14 +161,18 @@ class OnlineKernelClassifier(BudgetedClassifierBase):
             Training examples (sparse input is densified).
         y : array-like of shape (n_samples,)
             Two class labels.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Weights ``s_t >= 0`` (times ``class_weight``) scaling each
+            example's step; only for ``"perceptron"``, ``"ogd"``, ``"rbp"``
+            and ``"bogd"`` (see ``class_weight``).
 
         Returns
         -------
         self : OnlineKernelClassifier
         """
-        return super().fit(X, y)
+        return super().fit(X, y, sample_weight=sample_weight)
 
-    def partial_fit(self, X, y, classes=None):
+    def partial_fit(self, X, y, classes=None, sample_weight=None):
         """One pass over ``(X, y)`` in random order, continuing the model and the learner's state.
 
         Parameters
@@ -164,12 +181,24 @@ class OnlineKernelClassifier(BudgetedClassifierBase):
         y : array-like of shape (n_samples,)
         classes : array-like of shape (2,), default=None
             Required on the first call.
+        sample_weight : array-like of shape (n_samples,), default=None
+            As for :meth:`fit`.
 
         Returns
         -------
         self : OnlineKernelClassifier
         """
-        return super().partial_fit(X, y, classes=classes)
+        return super().partial_fit(X, y, classes=classes, sample_weight=sample_weight)
+
+    def _sample_weights(self, X, y, sample_weight, partial):
+        weights = super()._sample_weights(X, y, sample_weight, partial)
+        if weights is not None and self.algorithm not in WEIGHTED:
+            given = "sample_weight" if sample_weight is not None else "class_weight"
+            raise ValueError(
+                f"{given}: algorithm={self.algorithm!r} does not support sample_weight / class_weight "
+                f"(weights are defined for {', '.join(map(repr, WEIGHTED))}; see the class docstring)"
+            )
+        return weights
 
     def _algorithm_params(self):
         algorithm = check_option(self.algorithm, "algorithm", ALGORITHMS)
@@ -226,10 +255,12 @@ class OnlineKernelClassifier(BudgetedClassifierBase):
         def run_chunk(sub_order):
             sv, alpha, learner_state = current
             Xc, yc, oc = X, y, sub_order
+            kw = dict(params, sv=sv, alpha=alpha, t0=self.t_, state=learner_state)
             if len(sub_order) < len(order):      # a chunk: hand over its rows only
                 Xc, yc, oc = X[sub_order], y[sub_order], np.arange(len(sub_order), dtype=np.int64)
+                if params.get("sample_weight") is not None:
+                    kw["sample_weight"] = params["sample_weight"][sub_order]
             uc = uniforms[done[0]:done[0] + len(sub_order)]
-            kw = dict(params, sv=sv, alpha=alpha, t0=self.t_, state=learner_state)
             result = learner(Xc, yc, oc, uc, **kw) if name in ("rbp", "bogd") else learner(Xc, yc, oc, **kw)
             current[:] = result.sv, result.alpha, result.state
             done[0] += len(sub_order)

@@ -89,6 +89,13 @@ class SBPClassifier(BudgetedClassifierBase):
         misclassifies).  The run is then made of several calls of
         ``optimize`` continuing the state: the same model; only the kernel
         row cache starts empty in every call.
+    class_weight : None, default=None
+        Not supported; anything but ``None`` is refused with a ValueError.
+        (Class and example weights would change the water-filling objective:
+        the slack budget ``n nu`` of Algorithms 1-3 is one water level shared
+        by all examples, and a weighted slack needs a weighted water level on
+        both paths, which SBP does not implement.)  ``fit`` likewise refuses
+        a ``sample_weight`` other than ``None``.
 
     Attributes
     ----------
@@ -120,7 +127,8 @@ class SBPClassifier(BudgetedClassifierBase):
     """
 
     def __init__(self, nu=0.01, gamma="scale", kernel="rbf", degree=3, coef0=0.0, epochs=10,
-                 fit_intercept=False, cache_rows=0, backend="fast", random_state=None, verbose=0):
+                 fit_intercept=False, cache_rows=0, backend="fast", random_state=None, verbose=0,
+                 class_weight=None):
         self.nu = nu
         self.gamma = gamma
         self.kernel = kernel
@@ -132,12 +140,14 @@ class SBPClassifier(BudgetedClassifierBase):
         self.backend = backend
         self.random_state = random_state
         self.verbose = verbose
+        self.class_weight = class_weight
 
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Train: ``epochs`` epochs of ``n`` SBP iterations on ``(X, y)``.
 
         SBP has no example weights (the slack budget ``n nu`` is shared by all
-        examples), so there is no ``sample_weight``.
+        examples): ``sample_weight`` must be None (and ``class_weight`` None),
+        anything else is refused with a ValueError.
 
         Parameters
         ----------
@@ -150,6 +160,12 @@ class SBPClassifier(BudgetedClassifierBase):
         -------
         self : SBPClassifier
         """
+        for name, value in (("sample_weight", sample_weight), ("class_weight", self.class_weight)):
+            if value is not None:
+                raise ValueError(
+                    f"{name} is not supported by SBPClassifier (the water level of SBP is shared by "
+                    f"all examples; a weighted slack is not implemented); got {name}={value!r:.60}"
+                )
         return super().fit(X, y)
 
     @available_if(_never)
