@@ -19,7 +19,12 @@ training file with its lines in that order and runs with ``-r 0`` (no shuffling 
 ``-r 1`` shuffles with ``rand()`` seeded by ``time(NULL)``, so it has no seed option), and refsvm's
 fast path (``refsvm._fast.bsgd.bsgd``) visits the rows in the same order.  Both therefore see the
 same visiting order.  The toolbox's Gaussian kernel is ``exp(-0.5 g ||x - x'||^2)``, so it gets
-``-g 2 gamma``.  Its merging runs golden-section search to 1e-4; refsvm is run at that tolerance
+``-g 2 gamma``.  Its binary model is its multi-class (Crammer-Singer) one with two
+coefficient columns ``w_+1 = -w_-1``: it steps when ``1 + f_-1 - f_+1 > 0`` and adds
+``+-1/(t L)`` to both columns, so ``g = f_+1 - f_-1`` follows binary Pegasos with
+``lambda = L/2``; it therefore gets ``-L 2 lambda``.  Its predictor
+(``budgetedsvm-predict``) gets the model file padded by :func:`pad_model` (its loader drops the
+first support vector otherwise).  Its merging runs golden-section search to 1e-4; refsvm is run at that tolerance
 and at its own benchmark setting 0.01.
 
 * peer seconds: the toolbox's own "Training completed in X seconds", which is ``clock()`` (CPU
@@ -131,10 +136,49 @@ def median(v):
 # BSGD: BudgetedSVM vs refsvm fast path
 # ----------------------------------------------------------------------------
 
-def peer_bsgd(bindir, train_file, test_file, yt, *, budget, lam, gamma, dim, tmp):
+def pad_model(text):
+    """The toolbox's BSGD model file with one blank character after the ``MODEL:`` line.
+
+    Its loader (``budgetedModelBSGD::loadFromTextFile``) skips ``strlen("MODEL:\\n") + 1`` bytes
+    after the header, one byte too many on a system whose text files end lines with a single
+    ``\\n``: the first character of the first support vector's row, the ``-`` of its first
+    coefficient ``-1:alpha``, is lost, that coefficient is read as feature 1 with value alpha and
+    the first support vector drops out of every prediction.  The padding makes the loader read the
+    file as written (checked against the model evaluated independently from the file)."""
+    head, sep, rest = text.partition("MODEL:\n")
+    if not sep:
+        raise SystemExit("BudgetedSVM model file without a MODEL: line")
+    return head + sep + " " + rest
+
+
+def model_labels(text, Xt):
+    """Labels the toolbox's BSGD model file predicts for ``Xt``, evaluated here from the file as
+    written (its kernel ``exp(-0.5 g ||x - z||^2)``, winning class), as a check of its predictor."""
+    g = float(text.split("KERNEL_GAMMA_PARAM:")[1].split()[0])
+    labels = np.array([int(v) for v in text.split("LABELS:")[1].split("\n")[0].split()])
+    rows = text.split("MODEL:\n", 1)[1].splitlines()
+    A = np.zeros((len(rows), len(labels)))
+    Z = np.zeros((len(rows), Xt.shape[1]))
+    for i, row in enumerate(rows):
+        for tok in row.split():
+            k, v = tok.split(":")
+            if int(k) < 0:
+                A[i, -int(k) - 1] = float(v)
+            elif int(k) <= Xt.shape[1]:
+                Z[i, int(k) - 1] = float(v)
+    out = []
+    for start in range(0, Xt.shape[0], 20000):
+        x = Xt[start:start + 20000]
+        x = np.asarray(x.toarray() if hasattr(x, "toarray") else x, dtype=float)
+        D = (x ** 2).sum(1)[:, None] + (Z ** 2).sum(1)[None, :] - 2.0 * x @ Z.T
+        out.append(labels[(np.exp(-0.5 * g * np.maximum(D, 0.0)) @ A).argmax(1)])
+    return np.concatenate(out)
+
+
+def peer_bsgd(bindir, train_file, test_file, Xt, yt, *, budget, lam, gamma, dim, tmp):
     model = Path(tmp) / "peer.model"
     pred = Path(tmp) / "peer.pred"
-    cmd = [str(Path(bindir) / "budgetedsvm-train"), "-A", "4", "-B", str(budget), "-L", repr(lam),
+    cmd = [str(Path(bindir) / "budgetedsvm-train"), "-A", "4", "-B", str(budget), "-L", repr(2.0 * lam),
            "-b", "0", "-e", "1", "-K", "0", "-g", repr(2.0 * gamma), "-m", "1", "-r", "0",
            "-D", str(dim), "-v", "1", str(train_file), str(model)]
     start = time.perf_counter()
@@ -142,11 +186,14 @@ def peer_bsgd(bindir, train_file, test_file, yt, *, budget, lam, gamma, dim, tmp
     wall = time.perf_counter() - start
     m = re.search(r"Training completed in\s+([0-9.]+) seconds", out.stdout)
     steps = re.search(r"budget maintenance steps:\s*(\d+)", out.stdout)
-    subprocess.run([str(Path(bindir) / "budgetedsvm-predict"), str(test_file), str(model), str(pred)],
+    padded = Path(tmp) / "peer.padded.model"
+    padded.write_text(pad_model(model.read_text()))
+    subprocess.run([str(Path(bindir) / "budgetedsvm-predict"), str(test_file), str(padded), str(pred)],
                    capture_output=True, text=True, check=True)
     labels = np.loadtxt(pred)
     acc = float(np.mean(np.where(labels > 0, 1, -1) == yt))
-    return dict(cpu=float(m.group(1)) if m else float("nan"), wall=wall, accuracy=acc,
+    agree = float(np.mean(model_labels(model.read_text(), Xt) == labels))
+    return dict(cpu=float(m.group(1)) if m else float("nan"), wall=wall, accuracy=acc, agree_here=agree,
                 maintenance=int(steps.group(1)) if steps else None, command=shlex.join(cmd))
 
 
@@ -171,7 +218,7 @@ def bench_bsgd(name, data, args, tmp, log):
     n, dim = len(y), X.shape[1]
     lam = 1.0 / (n * p["C"])
     log(f"# BSGD {name}: n={n}, n_test={len(yt)}, d={dim}, C={p['C']:g}, lambda=1/(nC)={lam:.6g}, "
-        f"gamma={p['gamma']:g} (peer -g {2 * p['gamma']:g}); load at start {load_average()}")
+        f"gamma={p['gamma']:g} (peer -g {2 * p['gamma']:g} -L {2 * lam:.6g}); load at start {load_average()}")
     rows = []
     for budget in args.budgets:
         per_seed = []
@@ -181,7 +228,7 @@ def bench_bsgd(name, data, args, tmp, log):
             write_lines(train_file, lines, order)
             rec = dict(seed=seed)
             if args.budgetedsvm:
-                rec["peer"] = [peer_bsgd(args.budgetedsvm, train_file, test_file, yt, budget=budget,
+                rec["peer"] = [peer_bsgd(args.budgetedsvm, train_file, test_file, Xt, yt, budget=budget,
                                          lam=lam, gamma=p["gamma"], dim=dim, tmp=tmp)
                                for _ in range(args.peer_repeats)]
             for eps in args.merge_eps:
@@ -192,7 +239,8 @@ def bench_bsgd(name, data, args, tmp, log):
             per_seed.append(rec)
             pk = rec.get("peer", [{}])[0]
             log(f"  B={budget} seed={seed}: peer cpu {pk.get('cpu', float('nan')):.2f} s "
-                f"acc {pk.get('accuracy', float('nan')):.4f}; "
+                f"acc {pk.get('accuracy', float('nan')):.4f} (same labels as its model file "
+                f"evaluated here: {pk.get('agree_here', float('nan')):.4f}); "
                 + "; ".join(f"refsvm eps={eps:g} cpu {rec[f'refsvm_eps{eps:g}']['cpu']:.3f} s "
                             f"acc {rec[f'refsvm_eps{eps:g}']['accuracy']:.4f}" for eps in args.merge_eps))
         rows.append(dict(dataset=name, budget=budget, lam=lam, gamma=p["gamma"], runs=per_seed))
