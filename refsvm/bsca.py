@@ -96,6 +96,8 @@ SV_UPDATES = ("accumulate", "append")
 #: ``g = 1 - y_i f~(x_i)`` with ``|g| <= ZERO_GRADIENT_TOL (1 + sum_j |beta_j k(x_j, x_i)|)``
 #: is rounding noise of a margin that is exactly 1 and is taken as 0 (see the module docstring).
 ZERO_GRADIENT_TOL = 1e-12
+#: The relative test above is only evaluated when ``|g| < ZERO_GRADIENT_PREFILTER`` (it costs O(B)).
+ZERO_GRADIENT_PREFILTER = 1e-6
 
 
 @dataclass
@@ -245,7 +247,7 @@ def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0
         q_ii = float(kernel_diag(X[i:i + 1], kernel, gamma, degree, coef0)[0])   # Q_ii = k(x_i, x_i)
         kernel_evaluations += b                               # the margin's kernel row (as BSGD)
         g = 1.0 - y_i * f                                     # 1 - y_i f~(x_i) = dD/dalpha_i (budgeted)
-        if abs(g) < 1e-6 and abs(g) <= ZERO_GRADIENT_TOL * (1.0 + float(np.abs(k_i) @ np.abs(A[:b, 0]))):
+        if abs(g) < ZERO_GRADIENT_PREFILTER and abs(g) <= ZERO_GRADIENT_TOL * (1.0 + float(np.abs(k_i) @ np.abs(A[:b, 0]))):
             g = 0.0                                           # margin 1 up to rounding: a zero step
         C_i = C if sample_weight is None else C * float(sample_weight[i])   # weighted box [0, C s_i]
         delta = _newton_step(dual[i], g, q_ii, C_i)           # Alg. 2, line 6 (eq. 3)

@@ -30,41 +30,25 @@ rarer than in BSGD).  ``maintenance_seconds`` is measured with
 
 import numpy as np
 
-from refsvm.bsca import BSCAResult
+from refsvm.bsca import BSCAResult, ZERO_GRADIENT_PREFILTER, ZERO_GRADIENT_TOL as _ZERO_GRADIENT_TOL
 from refsvm.budget import check_merge_solver, merge_solver_eps
 from refsvm.validation import check_bsca_arguments, check_dual_sample, check_sample_weight
 from refsvm._fast.budget import _SOLVER_CODES, _c_tables
 
 from libc.math cimport fabs
 from libc.stdint cimport int8_t, int64_t
-from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
+from refsvm._fast.common cimport (ERR_INTERRUPTED, ERR_NONE, ERR_SINGULAR, MAINT_MERGE, MAINT_PROJECTION,
+                                  MAINT_REMOVAL, _check_signals, _clear_error, _now)
 
 from refsvm._fast.kernels cimport kernel_code, kernel_row_into, kernel_self, kernel_value, pw_dot
 from refsvm._fast.budget cimport (c_maintain_merge, c_maintain_projection_solve,
                                   c_maintain_removal, c_remove_sv)
 
 SV_UPDATES = ("accumulate", "append")
-cdef double ZERO_GRADIENT_TOL = 1e-12      # as refsvm.bsca.ZERO_GRADIENT_TOL
+# the reference's constants, read once (one definition for both paths)
+cdef double ZERO_GRADIENT_TOL = _ZERO_GRADIENT_TOL
+cdef double ZERO_GRADIENT_CUT = ZERO_GRADIENT_PREFILTER
 
-cdef enum:
-    MAINT_REMOVAL = 0
-    MAINT_PROJECTION = 1
-    MAINT_MERGE = 2
-
-cdef enum:
-    ERR_NONE = 0
-    ERR_SINGULAR = 1
-    ERR_INTERRUPTED = 2
-
-cdef extern from "Python.h":
-    int _check_signals "PyErr_CheckSignals" () noexcept
-    void _clear_error "PyErr_Clear" () noexcept
-
-
-cdef inline double _now() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return <double> ts.tv_sec + 1e-9 * <double> ts.tv_nsec
 
 
 cdef struct Params:
@@ -183,7 +167,7 @@ cdef int _bsca_pass(const Params* P, State* st,
         q_ii = kernel_self(P.kernel, x_i, d, P.gamma, P.degree, P.coef0)   # Q_ii = k(x_i, x_i)
         st.kernel_evaluations += b                            # the margin's kernel row (as BSGD)
         g = 1.0 - y_i * f                                     # 1 - y_i f~(x_i)
-        if fabs(g) < 1e-6:                                    # margin 1 up to rounding: a zero step
+        if fabs(g) < ZERO_GRADIENT_CUT:                       # margin 1 up to rounding: a zero step
             s_abs = 0.0
             for r in range(b):
                 s_abs += fabs(k_i[r]) * fabs(A[r, 0])

@@ -63,7 +63,8 @@ from refsvm._fast.budget import _SOLVER_CODES, _c_tables
 
 from libc.math cimport sqrt
 from libc.stdint cimport int8_t, int64_t
-from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
+from refsvm._fast.common cimport (ERR_INTERRUPTED, ERR_NONE, ERR_SINGULAR, MAINT_MERGE, MAINT_PROJECTION,
+                                  MAINT_REMOVAL, _check_signals, _clear_error, _now)
 
 from refsvm._fast.kernels cimport (KERNEL_RBF, kernel_code, kernel_row_into, kernel_self,
                                    kernel_value, pw_dot)
@@ -79,19 +80,6 @@ cdef enum:
     LR_NORMA = 1
     LR_PERCEPTRON = 2
 
-cdef enum:
-    MAINT_REMOVAL = 0
-    MAINT_PROJECTION = 1
-    MAINT_MERGE = 2
-
-cdef enum:
-    ERR_NONE = 0
-    ERR_SINGULAR = 1
-    ERR_INTERRUPTED = 2
-
-cdef extern from "Python.h":
-    int _check_signals "PyErr_CheckSignals" () noexcept
-    void _clear_error "PyErr_Clear" () noexcept
 
 
 # Projection inside BSGD (see the module docstring); changeable for experiments
@@ -170,12 +158,6 @@ def learning_rate_at(learning_rate, t, lam, eta):
     if lr == LR_NORMA and t == 0:
         raise ZeroDivisionError("float division by zero")
     return float(c_learning_rate(lr, t, lam, eta))
-
-
-cdef inline double _now() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return <double> ts.tv_sec + 1e-9 * <double> ts.tv_nsec
 
 
 cdef struct Params:
