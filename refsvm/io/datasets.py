@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .libsvm_io import DEFAULT_MAX_MEMORY, read_libsvm
+from .libsvm import DEFAULT_MAX_MEMORY, read_libsvm
 
 __all__ = ["DATASETS", "data_dir", "load_libsvm", "checkerboard", "gauss_mixture"]
 
@@ -109,7 +109,7 @@ def load_libsvm(name, *, standardize=False, zero_based=False, max_memory=DEFAULT
         read as 1-based (LIBSVM's convention) and an index 0 is an error.
     max_memory : int or None, default 4 GiB
         Largest dense matrix (bytes) a split may turn into, checked before it
-        is allocated (see :func:`refsvm.libsvm_io.read_libsvm`).
+        is allocated (see :func:`refsvm.io.libsvm.read_libsvm`).
 
     Returns
     -------
@@ -125,7 +125,7 @@ def load_libsvm(name, *, standardize=False, zero_based=False, max_memory=DEFAULT
         :data:`DATASETS` is missing.
     RuntimeError
         If ``REFSVM_DATA`` is not set.
-    refsvm.libsvm_io.LibsvmFileError
+    refsvm.io.libsvm.LibsvmFileError
         (a ``ValueError``) naming the file (and line) if a file is damaged,
         holds NaN, index 0, more features than :data:`DATASETS` lists, or
         would exceed ``max_memory``.
