@@ -30,7 +30,7 @@ import sys
 
 from ..io.libsvm import LibsvmFileError
 from ..io.model_file import ModelFileError
-from . import demo, predict, reproduce, train
+from . import demo, fetch, predict, reproduce, train
 from ._common import _FileError, _HelpFormatter, _one_line, _UsageError
 
 __all__ = ["build_parser", "main"]
@@ -47,7 +47,7 @@ def build_parser():
     parser.add_argument("--version", action="version", version=f"refsvm {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    for command in (train, predict, demo, reproduce):  # one module per sub-command
+    for command in (train, predict, demo, reproduce, fetch):  # one module per sub-command
         command.add_parser(sub)
     return parser
 
