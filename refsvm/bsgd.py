@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .budget import check_merge_solver, maintain, merge_compare as _merge_compare
+from .budget import check_merge_solver, find_duplicate, maintain, merge_compare as _merge_compare
 from .kernels import kernel_matrix, kernel_row
 from .validation import check_bsgd_arguments, check_sample_weight
 
@@ -177,6 +177,7 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
     mistakes = 0
     keep_K = maintenance == "projection" or learning_rate == "perceptron"
     kernel_evaluations = 0                                    # k(x, x') of x != x' (DESIGN.md)
+    duplicate_additions = 0                                   # projection: x_t equal to an SV (DESIGN.md)
 
     t = t0
     for step, i in enumerate(order):                          # Alg. 1, line 3
@@ -205,7 +206,14 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
             beta_t[r_t] = -(eta_t * s_t)                      #            -eta_t s_t for i = r_t
 
         A[:b] *= 1.0 - eta_t * lam                            # Alg. 1, line 5
-        if violates:                                          # Alg. 1, line 6
+        j_dup = find_duplicate(SV, b, x_t) if violates and maintenance == "projection" else -1
+        if j_dup >= 0:                                        # Alg. 1, line 7 for x_t = x_j: the same w_{t+1}
+            A[j_dup] += beta_t                                # as appending, with no duplicate SV (DESIGN.md)
+            added[step] = 1
+            duplicate_additions += 1
+            if fit_bias:
+                w0 += beta_t
+        elif violates:                                        # Alg. 1, line 6
             SV[b] = x_t                                       # Alg. 1, line 7: add an SV
             A[b] = beta_t
             b += 1                                            # Alg. 1, line 8
@@ -257,6 +265,7 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
         "maintenance_seconds": maintenance_seconds,
         "merge_seconds": merge_seconds,
         "kernel_evaluations": int(kernel_evaluations),
+        "duplicate_additions": int(duplicate_additions),
     }
     if merge_compare:
         trace["compare_same_decision"] = np.array(compare_same, dtype=bool).reshape(-1, 4)

@@ -86,9 +86,23 @@ def remove_sv(SV, alpha, n_sv, p):
 
 
 def select_smallest(SV, alpha, n_sv, kernel, gamma, degree, coef0):
-    """``p = argmin_j ||alpha_j||^2 k(x_j, x_j)`` over the first ``n_sv`` SVs (sec. 6.1)."""
+    """``p = argmin_j ||alpha_j||^2 k(x_j, x_j)`` over the first ``n_sv`` SVs (sec. 6.1).
+
+    Exact comparison, lowest index on exact ties (no tolerance: see DESIGN.md, "Ties of the
+    selection rule").  Returns ``(p, ||alpha_p||^2 k(x_p, x_p))``.
+    """
     norms = np.sum(alpha[:n_sv] ** 2, axis=1) * kernel_diag(SV[:n_sv], kernel, gamma, degree, coef0)
     return int(np.argmin(norms)), float(norms.min())
+
+
+def find_duplicate(SV, n_sv, x):
+    """The lowest ``j < n_sv`` whose SV equals ``x`` in every coordinate, or -1.
+
+    Used by projection (BSGD, BSCA): a new point equal to an SV joins that SV's
+    coefficient instead of taking a slot of its own (see DESIGN.md, "Duplicates").
+    """
+    hits = np.flatnonzero(np.all(SV[:n_sv] == x, axis=1))
+    return int(hits[0]) if hits.size else -1
 
 
 # ----------------------------------------------------------------------------

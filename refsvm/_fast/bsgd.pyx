@@ -68,7 +68,7 @@ from refsvm._fast.common cimport (ERR_INTERRUPTED, ERR_NONE, ERR_SINGULAR, MAINT
 
 from refsvm._fast.kernels cimport (KERNEL_RBF, kernel_code, kernel_row_into, kernel_self,
                                    kernel_value, pw_dot)
-from refsvm._fast.budget cimport (c_maintain_merge, c_merge_compare, c_select_smallest,
+from refsvm._fast.budget cimport (c_maintain_merge, c_merge_compare, c_select_smallest, c_find_duplicate,
                                   c_maintain_projection_inverse,
                                   c_maintain_removal, kinv_append, kinv_refresh,
                                   sym_swap_remove)
@@ -202,6 +202,7 @@ cdef struct State:
     long long kinv_refreshes
     long long kinv_append_failures
     long long kernel_evaluations   # k(x, x') of x != x' (DESIGN.md)
+    long long duplicate_additions  # projection: x_t equal to an SV (DESIGN.md)
     Py_ssize_t appends_since_refresh   # projection: appends since Kinv was last recomputed
 
 
@@ -240,7 +241,7 @@ cdef int _bsgd_pass(const Params* P, State* st,
                     double[:, ::1] cmp_wd) noexcept nogil:
     """One pass of Algorithm 1 over ``X[order]``; returns ERR_NONE, ERR_SINGULAR or ERR_INTERRUPTED."""
     cdef Py_ssize_t d = P.d, c = P.c, budget = P.budget
-    cdef Py_ssize_t step, i, j, r, r_t, p, partner, b_old, zslot
+    cdef Py_ssize_t step, i, j, r, r_t, p, partner, b_old, zslot, j_dup
     cdef Py_ssize_t b = st.b
     cdef Py_ssize_t appends_since_refresh = st.appends_since_refresh
     cdef long long t = st.t
@@ -302,7 +303,17 @@ cdef int _bsgd_pass(const Params* P, State* st,
             for j in range(b):
                 for r in range(c):
                     A[j, r] *= factor
-        if violates:                                          # Alg. 1, line 6
+        j_dup = c_find_duplicate(SV, b, x_t) if violates and P.maint == MAINT_PROJECTION else -1
+        if j_dup >= 0:                                        # Alg. 1, line 7 for x_t = x_j: the same w_{t+1}
+            for r in range(c):                                # as appending, with no duplicate SV (DESIGN.md)
+                A[j_dup, r] += beta[r]
+            added[step] = 1
+            need_norm = True
+            st.duplicate_additions += 1
+            if P.fit_bias:
+                for r in range(c):
+                    w0[r] += beta[r]
+        elif violates:                                        # Alg. 1, line 6
             for r in range(d):                                # Alg. 1, line 7: add an SV
                 SV[b, r] = x_t[r]
             for r in range(c):
@@ -504,6 +515,7 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
     st.kinv_refreshes = 0
     st.kinv_append_failures = 0
     st.kernel_evaluations = 0
+    st.duplicate_additions = 0
     st.appends_since_refresh = 0
 
     # b never exceeds min(B + 1, len(sv) + n_steps): size the O(B^2) matrices accordingly
@@ -600,6 +612,7 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
         "maintenance_seconds": float(st.maintenance_seconds),
         "merge_seconds": float(st.merge_seconds),
         "kernel_evaluations": int(st.kernel_evaluations),
+        "duplicate_additions": int(st.duplicate_additions),
     }
     if P.compare:
         trace["compare_same_decision"] = cmp_same[:ne].astype(bool)

@@ -20,6 +20,7 @@ cdef Py_ssize_t c_remove_sv(double[:, ::1] SV, double[:, ::1] alpha, Py_ssize_t 
 cdef Py_ssize_t c_select_smallest(const double[:, ::1] SV, const double[:, ::1] alpha,
                                   Py_ssize_t n_sv, int kernel, double gamma, double degree,
                                   double coef0, double* norm_min) noexcept nogil
+cdef Py_ssize_t c_find_duplicate(const double[:, ::1] SV, Py_ssize_t n_sv, const double* x) noexcept nogil
 
 cdef double c_merge_objective(double h, const double* am, const double* an, Py_ssize_t c,
                               double log_kappa, double* az) noexcept nogil

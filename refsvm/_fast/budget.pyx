@@ -92,6 +92,18 @@ cdef Py_ssize_t c_select_smallest(const double[:, ::1] SV, const double[:, ::1] 
     return best
 
 
+cdef Py_ssize_t c_find_duplicate(const double[:, ::1] SV, Py_ssize_t n_sv, const double* x) noexcept nogil:
+    """The lowest ``j < n_sv`` with ``SV[j] == x`` in every coordinate, or -1 (refsvm.budget.find_duplicate)."""
+    cdef Py_ssize_t j, r, d = SV.shape[1]
+    for j in range(n_sv):
+        for r in range(d):
+            if SV[j, r] != x[r]:
+                break
+        else:
+            return j
+    return -1
+
+
 # ----------------------------------------------------------------------------
 # C cores: merging (eq. 16-19)
 # ----------------------------------------------------------------------------
