@@ -15,7 +15,7 @@ Part ``curves`` (the spirit of Figure 2 of Cotter, Shalev-Shwartz, Srebro
 * non-budget **dual coordinate ascent** (BSCA without budget): not run here;
   ``refsvm reproduce cotter2012-figure2`` runs it beside the other three.
 
-The curve functions are :mod:`refsvm.reproduce_curves` (shared with
+The curve functions are :mod:`refsvm.reproduce.curves` (shared with
 ``refsvm reproduce cotter2012-figure2``).
 
 Kernel evaluations are each solver's own count (``trace["kernel_evaluations"]``
@@ -53,10 +53,10 @@ import numpy as np  # noqa: E402
 from _common import cpu_model, run_times  # noqa: E402
 
 # the solvers' curves live in the library (shared with ``refsvm reproduce cotter2012-figure2``)
-from refsvm.reproduce_curves import CHECKPOINTS, test_error  # noqa: E402,F401
-from refsvm.reproduce_curves import pegasos_curve as run_pegasos  # noqa: E402
-from refsvm.reproduce_curves import perceptron_curve as run_perceptron  # noqa: E402
-from refsvm.reproduce_curves import sbp_curve as run_sbp  # noqa: E402
+from refsvm.reproduce.curves import CHECKPOINTS, test_error  # noqa: E402,F401
+from refsvm.reproduce.curves import pegasos_curve as run_pegasos  # noqa: E402
+from refsvm.reproduce.curves import perceptron_curve as run_perceptron  # noqa: E402
+from refsvm.reproduce.curves import sbp_curve as run_sbp  # noqa: E402
 
 
 def curves(args, log):

@@ -2,7 +2,7 @@
 """Cost of progress reporting: ``BudgetedSVC.fit`` with ``verbose=0, 1, 2``.
 
 ``verbose >= 1`` computes a pass in chunks (about 10 resp. 100 calls of the
-algorithm per pass, at least 1,000 steps each; :mod:`refsvm.progress`) and
+algorithm per pass, at least 1,000 steps each; :mod:`refsvm.estimators._progress`) and
 prints a line after each.  This script measures what that costs: the fit time
 (fast backend, one epoch, the same visiting order for every setting) with
 ``verbose=0`` (one call per pass), ``1`` and ``2``, the minimum of

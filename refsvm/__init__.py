@@ -9,9 +9,13 @@ when an estimator with ``backend="fast"`` is fitted (see
 :func:`refsvm.backend.get_module`).
 """
 
-__version__ = "0.1.0"
+from . import _aliases
+from ._version import __version__
 
-from .datasets import load_libsvm
+_aliases.install()  # refsvm.datasets and the module paths of refsvm 0.1 (see refsvm/_aliases.py)
+
+from .io import datasets  # public as refsvm.datasets
+from .io.datasets import load_libsvm
 from .estimators import BudgetedSVC
 from .estimators import BSCAClassifier
 from .estimators import OnlineKernelClassifier

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._model_file import ModelFileError, reading
+from .io.model_file import ModelFileError, reading
 from .backend import get_module
 from .model import params_from_json, params_to_json
 from .ogd import TASKS, fourier_features
@@ -56,7 +56,7 @@ def _check_task(model):
 
 def _meta(model):
     """The optional arrays recording the estimator: library version, class name, get_params() as JSON."""
-    from . import __version__
+    from ._version import __version__
     extra = {"refsvm_version": np.array(__version__)}
     if model.params is not None:
         extra["params_json"] = np.array(params_to_json(model.params))

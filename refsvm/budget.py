@@ -54,15 +54,11 @@ import math
 
 import numpy as np
 
+from .constants import GOLDEN_RATIO, MERGE_EPS_PRECISE
 from .kernels import kernel_diag, kernel_matrix, kernel_row
-
-#: ``(sqrt(5) - 1) / 2``, the golden-section ratio.
-GOLDEN_RATIO = (math.sqrt(5.0) - 1.0) / 2.0
 
 #: Default precision of the golden-section search (Wang et al. use 0.01).
 MERGE_EPS = 0.01
-#: Precision of "precise" merging (Glasmachers & Qaadan's tables use 1e-10).
-MERGE_EPS_PRECISE = 1e-10
 #: Default ridge added to the kernel matrix of the projection step.
 PROJECTION_RIDGE = 1e-10
 

@@ -116,7 +116,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .budget import GOLDEN_RATIO, MERGE_EPS_PRECISE
+from .constants import GOLDEN_RATIO, MERGE_EPS_PRECISE
 
 #: Grid size used by Glasmachers & Qaadan (cells per axis).
 DEFAULT_GRID_SIZE = 400

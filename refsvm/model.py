@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._model_file import ModelFileError, reading
+from .io.model_file import ModelFileError, reading
 from .backend import get_module
 from .kernels import KERNELS
 from .validation import check_int, check_option, check_positive
@@ -159,7 +159,7 @@ class BudgetedModel:
         infinities as ``Infinity``; dictionaries as lists of key/value pairs
         so that integer keys survive) and ``estimator`` (the class name).
         """
-        from . import __version__
+        from ._version import __version__
 
         classes = np.asarray(self.classes)
         if classes.dtype.kind == "O":

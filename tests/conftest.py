@@ -17,6 +17,11 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 
 
+# The tests never reach the internet: load_libsvm's automatic download is off for the whole run
+# (tests of refsvm.io.fetch serve their files from a local HTTP server on 127.0.0.1).
+os.environ["REFSVM_NO_DOWNLOAD"] = "1"
+
+
 def pytest_report_header(config):
     try:
         import refsvm

@@ -2,7 +2,7 @@
 
 Through the two public doors, :func:`refsvm.datasets.load_libsvm` (library)
 and ``refsvm train`` / ``refsvm predict`` (:func:`refsvm.cli.main`), both of
-which read through :func:`refsvm.libsvm_io.read_libsvm`.  Expected arrays are
+which read through :func:`refsvm.io.libsvm.read_libsvm`.  Expected arrays are
 written out by hand from the file text.
 """
 

@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 from sklearn.datasets import dump_svmlight_file
 
-import refsvm.progress as progress
+import refsvm.estimators._progress as progress
 from refsvm import BudgetedSVC
 from refsvm.backend import get_module
 from refsvm.cli import main
-from refsvm.progress import chunk_size, merge_traces
+from refsvm.estimators._progress import chunk_size, merge_traces
 
 from _helpers import blobs, checkerboard, run_passes
 

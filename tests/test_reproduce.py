@@ -41,7 +41,7 @@ def test_registry_names_and_entries(capsys):
     # Cotter et al.'s Figure 2: the four solvers of the figure (SMO is not in refsvm)
     cotter = tables()["cotter2012-figure2"]
     assert [e.label for e in cotter.entries] == ["SBP", "Pegasos (no budget)", "Dual CA (no budget)", "Perceptron"]
-    assert all(e.runner == "refsvm.reproduce_curves:run_curve" for e in cotter.entries)
+    assert all(e.runner == "refsvm.reproduce.curves:run_curve" for e in cotter.entries)
 
 
 def test_unavailable_table_exits_with_code_2(monkeypatch, capsys):
@@ -138,7 +138,7 @@ def test_lu2016_table3_w8a_holdout_is_the_documented_one():
     """w8a: default_rng(0).permutation(n), first 80% train, last 20% test (as tests/test_real_data_ogd.py)."""
     _need_data()
     from refsvm.datasets import load_libsvm
-    from refsvm.reproduce import _load
+    from refsvm.reproduce.driver import _load
 
     ds = next(d for d in tables()["lu2016-table3"].datasets if d.label == "w8a")
     X, y, Xt, yt = _load(ds, 600, quick=False)
@@ -162,7 +162,7 @@ def test_cotter2012_figure2_quick_end_to_end(tmp_path, capsys):
     assert main(["reproduce", "cotter2012-figure2", "--quick", "--json", str(js)] + plot) == 0
     assert "QUICK" in capsys.readouterr().out
     result = json.loads(js.read_text())
-    from refsvm.reproduce_curves import CHECKPOINTS
+    from refsvm.reproduce.curves import CHECKPOINTS
 
     rows = {(r["algorithm"], r["dataset"]): r for r in result["rows"]}
     assert {d for _, d in rows} == {"Adult", "MNIST 8 vs rest"} and len(rows) == 8

@@ -148,7 +148,7 @@ def test_balanced_helps_the_minority_class():
 
 
 def test_weights_survive_chunked_passes(monkeypatch, capsys):
-    import refsvm.progress as progress
+    import refsvm.estimators._progress as progress
 
     monkeypatch.setattr(progress, "MIN_CHUNK", 23)
     X, y = checkerboard(300)

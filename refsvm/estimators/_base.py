@@ -15,7 +15,7 @@ the others:
 * prediction, decision values, save and load (with every hyper-parameter,
   the class name and the library version);
 * ``gamma="scale"`` / ``"auto"`` resolved into ``gamma_`` (:meth:`_resolve_gamma`);
-* progress lines for ``verbose >= 1`` (:meth:`_run_pass`, :mod:`refsvm.progress`);
+* progress lines for ``verbose >= 1`` (:meth:`_run_pass`, :mod:`refsvm.estimators._progress`);
 * ``sample_weight`` / ``class_weight`` (:meth:`_sample_weights`) for algorithms
   that take weights (``_supports_sample_weight = True``);
 * ``refit_bias`` / ``refit_rows`` (estimators that have these parameters): the
@@ -47,9 +47,9 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted, vali
 
 from ..backend import get_module
 from ..model import BudgetedModel
-from ..progress import PassProgress, chunk_size, merge_traces
 from ..refit import hinge_loss, multiclass_hinge_loss
 from ..validation import check_bool, check_gamma, check_int
+from ._progress import PassProgress, chunk_size, merge_traces
 
 __all__ = ["BudgetedClassifierBase"]
 
@@ -309,9 +309,9 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
         the maintenance count) and the number of support vectors after it.
 
         ``verbose=0``: one call with the whole ``order``.  ``verbose >= 1``:
-        chunks of :func:`refsvm.progress.chunk_size` steps, a progress line
-        after each (:class:`refsvm.progress.PassProgress`), and the chunks'
-        traces merged by :func:`refsvm.progress.merge_traces`.  Returns the
+        chunks of :func:`refsvm.estimators._progress.chunk_size` steps, a progress line
+        after each (:class:`refsvm.estimators._progress.PassProgress`), and the chunks'
+        traces merged by :func:`refsvm.estimators._progress.merge_traces`.  Returns the
         trace of the pass.
         """
         verbose = self._check_verbose()

@@ -130,7 +130,7 @@ class BudgetedSVC(BudgetedClassifierBase):
         every pass (epoch or :meth:`partial_fit` call) and, on passes of more
         than 1,000 examples, about every 10 % of the pass: examples per second,
         support vectors, budget maintenance events and the online error so far
-        (:mod:`refsvm.progress`).  ``2``: about every 1 %.  The pass is then
+        (:mod:`refsvm.estimators._progress`).  ``2``: about every 1 %.  The pass is then
         computed in pieces (one call of the algorithm per piece, continuing
         the model): same model, see DESIGN.md.
     class_weight : dict, "balanced" or None, default=None

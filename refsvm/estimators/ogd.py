@@ -427,7 +427,7 @@ _NOGD_DOC = """
 
 _VERBOSE_DOC = """    verbose : int, default=0
         ``>= 1``: progress lines on stderr during each pass (examples/s,
-        online error or online mse; :mod:`refsvm.progress`); the model is unchanged.
+        online error or online mse; :mod:`refsvm.estimators._progress`); the model is unchanged.
 
 """
 

@@ -84,7 +84,7 @@ class SBPClassifier(BudgetedClassifierBase):
         ``rng.random(n)`` per epoch (and per class for one-vs-rest).
     verbose : int, default=0
         ``1``: a progress line on stderr after about every tenth of an epoch,
-        ``2``: every hundredth (:mod:`refsvm.progress`; "online error" is the
+        ``2``: every hundredth (:mod:`refsvm.estimators._progress`; "online error" is the
         fraction of iterations whose sampled example the current iterate
         misclassifies).  The run is then made of several calls of
         ``optimize`` continuing the state: the same model; only the kernel

@@ -17,9 +17,10 @@ from pathlib import Path
 
 import numpy as np
 
-from .libsvm_io import DEFAULT_MAX_MEMORY, read_libsvm
+from .fetch import LIBSVM_FILES, auto_download_enabled, data_homes, fetch_libsvm
+from .libsvm import DEFAULT_MAX_MEMORY, read_libsvm
 
-__all__ = ["DATASETS", "data_dir", "load_libsvm", "checkerboard", "gauss_mixture"]
+__all__ = ["DATASETS", "data_dir", "load_libsvm", "fetch_libsvm", "checkerboard", "gauss_mixture"]
 
 #: Every data set of SOURCES.md (summary table).  ``test`` is the file stem of
 #: the test split (``None``: the set has no test split).  ``mnist5k`` (a
@@ -85,11 +86,17 @@ def _read(path, n_features, zero_based, max_memory):
                        pad_features=True, max_memory=max_memory)
 
 
-def load_libsvm(name, *, standardize=False, zero_based=False, max_memory=DEFAULT_MAX_MEMORY):
-    """Load the LIBSVM data set ``name`` from ``$REFSVM_DATA``.
+def load_libsvm(name, *, standardize=False, zero_based=False, max_memory=DEFAULT_MAX_MEMORY, download=True):
+    """Load the LIBSVM data set ``name`` from ``$REFSVM_DATA`` (or the per-user cache).
 
     Reads ``<name>.bz2`` and the test split (``<name>.t.bz2``; for the sets of
-    :data:`DATASETS` the split named there).  For a name not in
+    :data:`DATASETS` the split named there) from the first folder of
+    :func:`refsvm.io.fetch.data_homes` that has the training file:
+    ``$REFSVM_DATA`` if set, then the per-user cache.  When no folder has it
+    and ``download`` is true, a set with a recorded checksum is downloaded
+    first (:func:`refsvm.io.fetch.fetch_libsvm`, into ``$REFSVM_DATA`` if
+    set, else the cache); the environment variable ``REFSVM_NO_DOWNLOAD=1``
+    switches that off for the whole process.  For a name not in
     :data:`DATASETS` the test split is read if ``<name>.t.bz2`` exists, and
     both splits are given the larger of their feature counts.
 
@@ -109,7 +116,9 @@ def load_libsvm(name, *, standardize=False, zero_based=False, max_memory=DEFAULT
         read as 1-based (LIBSVM's convention) and an index 0 is an error.
     max_memory : int or None, default 4 GiB
         Largest dense matrix (bytes) a split may turn into, checked before it
-        is allocated (see :func:`refsvm.libsvm_io.read_libsvm`).
+        is allocated (see :func:`refsvm.io.libsvm.read_libsvm`).
+    download : bool, default True
+        Download a missing file that has a recorded checksum (see above).
 
     Returns
     -------
@@ -122,15 +131,15 @@ def load_libsvm(name, *, standardize=False, zero_based=False, max_memory=DEFAULT
     ------
     FileNotFoundError
         Naming the path, if the training file or a test split listed in
-        :data:`DATASETS` is missing.
-    RuntimeError
-        If ``REFSVM_DATA`` is not set.
-    refsvm.libsvm_io.LibsvmFileError
+        :data:`DATASETS` is missing (and was not downloaded).
+    refsvm.io.fetch.FetchError
+        (an ``OSError``) naming the URL, if a download failed.
+    refsvm.io.libsvm.LibsvmFileError
         (a ``ValueError``) naming the file (and line) if a file is damaged,
         holds NaN, index 0, more features than :data:`DATASETS` lists, or
         would exceed ``max_memory``.
     """
-    directory = data_dir()
+    directory = _directory_of(name, download)
     info = DATASETS.get(name)
     if info is not None:
         n_features = info["n_features"]
@@ -156,6 +165,26 @@ def load_libsvm(name, *, standardize=False, zero_based=False, max_memory=DEFAULT
         if X_test is not None:
             X_test = (X_test - mean) / std
     return X_train, y_train, X_test, y_test
+
+
+def _directory_of(name, download):
+    """The folder holding ``<name>.bz2``: the first of the data homes that has it, else (downloading it
+    when allowed) the first data home; ``$REFSVM_DATA`` naming no folder is an error."""
+    if os.environ.get("REFSVM_DATA"):
+        data_dir()  # REFSVM_DATA names no folder: FileNotFoundError naming it
+    homes = data_homes()
+    for home in homes:
+        if (home / f"{name}.bz2").is_file():
+            return home
+    if download and auto_download_enabled() and name in LIBSVM_FILES:
+        fetch_libsvm(name, homes[0])
+        return homes[0]
+    if not os.environ.get("REFSVM_DATA") and not homes[0].is_dir():
+        raise FileNotFoundError(
+            f"{homes[0] / (name + '.bz2')}: no such file, and REFSVM_DATA is not set: set it to the directory "
+            f"holding the LIBSVM data files (<name>.bz2, <name>.t.bz2), or fetch the set with "
+            f"refsvm.datasets.fetch_libsvm({name!r}) / refsvm fetch {name}")
+    return homes[0]
 
 
 def _pad(X, d):

@@ -13,7 +13,6 @@ Options: ``--solver fogd|nogd`` (the command's option), ``--regression`` (real t
 (classifiers only; the regressors print no progress).
 """
 
-import time
 
 import numpy as np
 
@@ -34,7 +33,7 @@ def add_ogd_arguments(train):
 
 
 def make_estimator(args):
-    from .estimators.ogd import FOGDClassifier, FOGDRegressor, NOGDClassifier, NOGDRegressor
+    from ..estimators.ogd import FOGDClassifier, FOGDRegressor, NOGDClassifier, NOGDRegressor
 
     common = dict(gamma=args.gamma, epochs=args.epochs, backend=args.backend, random_state=args.random_state,
                   verbose=getattr(args, "verbose", 0))      # progress lines
@@ -54,7 +53,7 @@ def train_ogd(args):
 
     Reads, fits and saves through the command's shared :func:`refsvm.cli._train_and_report`.
     """
-    from .cli import _accuracy_lines, _train_and_report
+    from ._common import _accuracy_lines, _train_and_report
 
     def report(est, X, seconds):
         yield (f"trained {args.solver.upper()}{'-R' if args.regression else ''} ({args.backend}) on "
@@ -87,8 +86,8 @@ def model_kind(path):
 
 def predict_ogd(path, kind, read_data, data, output):
     """``refsvm predict`` for a FOGD / NOGD model file."""
-    from .approx_model import FourierModel, NystromModel
-    from .cli import _accuracy, _label_text, _report_predictions
+    from ..approx_model import FourierModel, NystromModel
+    from ._common import _accuracy, _label_text, _report_predictions
 
     model = (FourierModel if kind == "FourierModel" else NystromModel).load(path)
     d = model.directions.shape[1] if kind == "FourierModel" else model.support_vectors.shape[1]

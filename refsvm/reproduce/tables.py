@@ -17,15 +17,15 @@ To add a row: one line, ``LU2016_TABLE5.add(Entry("FOGD",
 entry below.
 """
 
-from .reproduce import Dataset, Entry, Table
+from .spec import Dataset, Entry, Table
 
 TABLES = {}
 
 #: Lu et al.'s step-size grid (section 7.2.1): {2, 0.2, ..., 0.0002}.
 ETA_GRID = (2.0, 0.2, 0.02, 0.002, 0.0002)
-ONLINE = "refsvm.reproduce:run_online"
-ESTIMATOR = "refsvm.reproduce:run_estimator"
-BSGD = "refsvm.reproduce:run_bsgd"
+ONLINE = "refsvm.reproduce.runners:run_online"
+ESTIMATOR = "refsvm.reproduce.runners:run_estimator"
+BSGD = "refsvm.reproduce.runners:run_bsgd"
 
 
 def _register(table):
@@ -127,7 +127,7 @@ QAADAN2019_TABLE2 = _register(Table(
               grid=dict(eta=ETA_GRID)),
         Entry("NOGD", ESTIMATOR, dict(estimator="refsvm.NOGDClassifier", budget=500, rank=100),
               grid=dict(eta=ETA_GRID)),
-        Entry("BSCA", "refsvm.reproduce:run_estimator", dict(estimator="refsvm.BSCAClassifier", budget=500, C=2.0 ** 5)),
+        Entry("BSCA", "refsvm.reproduce.runners:run_estimator", dict(estimator="refsvm.BSCAClassifier", budget=500, C=2.0 ** 5)),
     ],
     paper={(alg, ds): (100.0 - acc, None, sec) for ds, row in _Q2_PAPER.items() for alg, (acc, sec) in row.items()},
     seeds=5,
@@ -234,10 +234,10 @@ LU2016_TABLE3 = _register(Table(
         Entry("LLSVM", None, note="low-rank linearization SVM, not part of refsvm"),
         Entry("BSGD-M", BSGD, dict(budget=1000, maintenance="merge"), per_dataset=_LU3_BSGD),
         Entry("BSGD-R", BSGD, dict(budget=1000, maintenance="removal"), per_dataset=_LU3_BSGD),
-        Entry("FOGD", "refsvm.reproduce:run_batch", dict(estimator="refsvm.FOGDClassifier", n_components=4000,
+        Entry("FOGD", "refsvm.reproduce.runners:run_batch", dict(estimator="refsvm.FOGDClassifier", n_components=4000,
                                                          eta=2e-4),
               per_dataset={"a9a": dict(gamma=1 / 64), "w8a": dict(gamma=1 / 128)}),
-        Entry("NOGD", "refsvm.reproduce:run_batch", dict(estimator="refsvm.NOGDClassifier", budget=1000, rank=200,
+        Entry("NOGD", "refsvm.reproduce.runners:run_batch", dict(estimator="refsvm.NOGDClassifier", budget=1000, rank=200,
                                                          eta=0.2),
               per_dataset={"a9a": dict(gamma=1 / 64), "w8a": dict(gamma=1 / 32)}),
     ],
@@ -255,7 +255,7 @@ LU2016_TABLE3 = _register(Table(
 
 # ----------------------------------------------------------------------------- Cotter et al. 2012, Figure 2
 
-CURVE = "refsvm.reproduce_curves:run_curve"
+CURVE = "refsvm.reproduce.curves:run_curve"
 _C_GAMMA = {"Adult": 1.0 / (2 * 10.0), "MNIST 8 vs rest": 1.0 / (2 * 25.0)}    # gamma = 1 / (2 sigma^2)
 
 COTTER2012_FIGURE2 = _register(Table(
@@ -280,7 +280,7 @@ COTTER2012_FIGURE2 = _register(Table(
     ],
     paper={},
     seeds=10,
-    plot="refsvm.reproduce_curves:plot_curves",
+    plot="refsvm.reproduce.curves:plot_curves",
     quick_rows=300,
     note="Figure 2 prints no numbers (curves only; the text: SBP below Pegasos and SDCA per kernel evaluation). "
          "Parameters of the paper's Table 2 without bias: sigma^2 = 10 (Adult), 25 (MNIST), gamma = 1/(2 sigma^2); "

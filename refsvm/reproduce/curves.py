@@ -35,7 +35,7 @@ CHECKPOINTS = [0.125, 0.25, 0.5] + list(range(1, 11))    # in epochs
 
 
 def _kernel_matrix(A, B, gamma):
-    from ._fast.kernels import kernel_matrix
+    from .._fast.kernels import kernel_matrix
     return kernel_matrix(np.ascontiguousarray(A), np.ascontiguousarray(B), "rbf", gamma, 3, 0.0)
 
 
@@ -60,7 +60,7 @@ def _orders(n, seed, epochs):
 
 
 def sbp_curve(X, y, Xt, yt, gamma, nu, seed, epochs=10):
-    from ._fast.sbp import optimize
+    from .._fast.sbp import optimize
     n = X.shape[0]
     u = np.random.default_rng(seed).random(int(np.ceil(epochs)) * n)
     done, state, evals, rows = 0, None, 0, []
@@ -74,7 +74,7 @@ def sbp_curve(X, y, Xt, yt, gamma, nu, seed, epochs=10):
 
 
 def pegasos_curve(X, y, Xt, yt, gamma, seed, lam=None, epochs=10):
-    from ._fast.bsgd import bsgd
+    from .._fast.bsgd import bsgd
     n = X.shape[0]
     order = _orders(n, seed, epochs)
     kw = dict(n_classes=2, budget=len(order) + 1, lam=1.0 / n if lam is None else lam, learning_rate="pegasos",
@@ -92,7 +92,7 @@ def pegasos_curve(X, y, Xt, yt, gamma, seed, lam=None, epochs=10):
 
 def dual_ca_curve(X, y, Xt, yt, gamma, seed, lam=None, epochs=10):
     """Dual coordinate ascent without budget: BSCA with ``budget=None``, ``C = 1/(lambda n)``."""
-    from ._fast.bsca import bsca
+    from .._fast.bsca import bsca
     n = X.shape[0]
     order = _orders(n, seed, epochs)
     C = 1.0 if lam is None else 1.0 / (lam * n)
@@ -109,7 +109,7 @@ def dual_ca_curve(X, y, Xt, yt, gamma, seed, lam=None, epochs=10):
 
 def perceptron_curve(X, y, Xt, yt, gamma, seed, epochs=10):
     """Kernel Perceptron: f(x) = sum_{SV} y_j k(x_j, x); add x_t when y_t f(x_t) <= 0."""
-    from ._fast.kernels import kernel_row
+    from .._fast.kernels import kernel_row
     n = X.shape[0]
     order = _orders(n, seed, epochs)
     SV = np.zeros((len(order), X.shape[1]))

@@ -1,0 +1,84 @@
+"""The ``refsvm`` command: train, predict, demo.
+
+::
+
+    refsvm train DATA MODEL [--budget B] [--lam L | --C C] [--gamma G] ... [--test TEST]
+    refsvm predict MODEL DATA [--output FILE]
+    refsvm demo [--n N] [--budget B] [--backend both|python|fast]
+
+``DATA`` (and ``--test``) is a file in LIBSVM (svmlight) format, read with
+:func:`refsvm.io.libsvm.read_libsvm` (``.gz`` and ``.bz2`` files are
+decompressed): feature indices are 1-based unless ``--zero-based`` is given,
+and the test file of ``train --test`` and the data of ``predict`` must have
+the model's number of features (``--pad-features`` allows a file with fewer,
+filling zeros).  A file that would need more than ``--max-memory`` as a dense
+matrix (default 4G) is refused before it is made dense.  When no such file
+exists and the environment variable ``REFSVM_DATA`` is set, ``DATA`` is taken
+as the name of a data set there and read with
+:func:`refsvm.datasets.load_libsvm` (its training split).
+
+Models are ``.npz`` files (:meth:`refsvm.model.BudgetedModel.save`).  Invalid
+values (e.g. ``--budget 1``) print the validation message and exit with status
+2, as argparse does for unknown options.  A damaged or invalid data or model
+file, an unwritable model path (checked before training) or a lack of memory
+prints one line ``refsvm COMMAND: error: ...`` and exits with status 1;
+Ctrl-C prints ``refsvm COMMAND: interrupted`` and exits with status 130.
+"""
+
+import argparse
+import sys
+
+from ..io.libsvm import LibsvmFileError
+from ..io.model_file import ModelFileError
+from . import demo, fetch, predict, reproduce, train
+from ._common import _FileError, _HelpFormatter, _one_line, _UsageError
+
+__all__ = ["build_parser", "main"]
+
+
+def build_parser():
+    """The argument parser of the ``refsvm`` command."""
+    parser = argparse.ArgumentParser(
+        prog="refsvm", description="Budgeted kernel SVMs (BSGD of Wang, Crammer, Vucetic 2012).",
+        formatter_class=_HelpFormatter,
+    )
+    from .._version import __version__
+
+    parser.add_argument("--version", action="version", version=f"refsvm {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    for command in (train, predict, demo, reproduce, fetch):  # one module per sub-command
+        command.add_parser(sub)
+    return parser
+
+
+def main(argv=None):
+    """Run the ``refsvm`` command with ``argv`` (default: ``sys.argv[1:]``); return the exit status.
+
+    Exit status: 0 on success, 2 for invalid arguments, 1 for files that
+    cannot be read or written and other errors (one line on stderr, no
+    traceback), 130 when interrupted (Ctrl-C).
+    """
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except KeyboardInterrupt:
+        print(f"refsvm {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except (_FileError, LibsvmFileError, ModelFileError) as exc:
+        print(f"refsvm {args.command}: error: {_one_line(exc)}", file=sys.stderr)
+        return 1
+    except (_UsageError, ValueError) as exc:
+        args.subparser.error(_one_line(exc))  # prints usage and message, exits with status 2
+    except MemoryError as exc:
+        print(f"refsvm {args.command}: error: out of memory ({_one_line(exc)})", file=sys.stderr)
+        return 1
+    except (RuntimeError, OSError) as exc:  # e.g. compiled extension missing, unwritable file
+        print(f"refsvm {args.command}: error: {_one_line(exc)}", file=sys.stderr)
+        return 1
+
+
+
+if __name__ == "__main__":
+    sys.exit(main())

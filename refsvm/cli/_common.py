@@ -1,0 +1,211 @@
+"""Shared pieces of the ``refsvm`` sub-commands: reading data, checking paths, report lines, option types."""
+
+import argparse
+import os
+import time
+from pathlib import Path
+
+import numpy as np
+
+from ..io.libsvm import DEFAULT_MAX_MEMORY, LibsvmFileError, format_bytes, parse_memory_size
+
+
+class _UsageError(Exception):
+    """A bad argument value; reported like an argparse error (exit status 2)."""
+
+
+class _FileError(Exception):
+    """A file cannot be read or written; reported in one line (exit status 1)."""
+
+
+def _read_data(arg, args, n_features=None, n_features_of=None):
+    """Dense ``(X, y)`` from a LIBSVM file, or from a data set name under REFSVM_DATA.
+
+    ``n_features``: the number of features the data must have (the model's or
+    the training data's); a mismatch is an error unless ``--pad-features``
+    allows zero-padding a file with fewer.
+    """
+    pad = getattr(args, "pad_features", False)
+    path = Path(arg)
+    if path.is_file():
+        from ..io.libsvm import read_libsvm
+
+        return read_libsvm(path, n_features=n_features, zero_based=args.zero_based,
+                           pad_features=pad, max_memory=args.max_memory,
+                           n_features_of=n_features_of or "n_features")
+    if os.environ.get("REFSVM_DATA"):
+        from ..io.datasets import load_libsvm
+
+        try:
+            X, y, _, _ = load_libsvm(arg, zero_based=args.zero_based, max_memory=args.max_memory)
+        except (FileNotFoundError, RuntimeError) as exc:
+            raise _UsageError(f"{arg}: no such file, and not a data set in REFSVM_DATA: {exc}") from exc
+        if n_features is not None and X.shape[1] != n_features:
+            if X.shape[1] > n_features or not pad:
+                raise LibsvmFileError(
+                    f"{arg}: has {X.shape[1]} features, but {n_features_of} has {n_features}"
+                    + ("" if X.shape[1] > n_features else "; --pad-features allows zero-padding")
+                )
+            X = np.hstack([X, np.zeros((X.shape[0], n_features - X.shape[1]))])
+        return X, y
+    raise _UsageError(
+        f"{arg}: no such file (REFSVM_DATA is not set, so it is not looked up as a data set name)"
+    )
+
+
+def _check_writable(path, what):
+    """Fail now (before any work) if ``path`` cannot be written.
+
+    Opens the file for appending (creating it, and removing it again, when it
+    did not exist), so the check is the operating system's own.
+    """
+    path = Path(path)
+    if path.is_dir():
+        raise _FileError(f"{path}: is a directory; give a file name for the {what}")
+    existed = path.exists()
+    try:
+        with open(path, "ab"):
+            pass
+    except OSError as exc:
+        raise _FileError(f"{path}: cannot write the {what} ({exc.strerror or exc})") from None
+    if not existed:
+        path.unlink()
+
+
+def _label_text(labels):
+    """Labels as strings, numbers without a trailing ``.0`` (``1``, ``-1``, ``0.5``)."""
+    labels = np.asarray(labels)
+    if labels.dtype.kind in "biuf":
+        return np.array([f"{v:g}" for v in labels])
+    return labels.astype(str)
+
+
+def _model_path(arg):
+    """The file ``numpy.savez`` writes for ``arg`` (it appends ``.npz`` when missing)."""
+    return arg if str(arg).endswith(".npz") else f"{arg}.npz"
+
+
+def _read_train_test(args):
+    """``(X, y, test)``: DATA and, with ``--test``, the test file read with DATA's number of features."""
+    X, y = _read_data(args.data, args)
+    test = None
+    if args.test is not None:
+        test = _read_data(args.test, args, n_features=X.shape[1],
+                          n_features_of=f"the training data ({args.data})")
+    return X, y, test
+
+
+def _accuracy_lines(est, X, y, test):
+    """The report's training (and test) accuracy lines."""
+    yield f"training accuracy: {est.score(X, y):.4f}"
+    if test is not None:
+        yield f"test accuracy:     {est.score(*test):.4f} ({test[0].shape[0]} examples)"
+
+
+def _gamma_line(est, args):
+    """The report's kernel-width line (with the rule's name when ``--gamma`` is scale / auto)."""
+    return f"gamma:             {est.gamma_:.6g}" + (f" ({args.gamma})" if isinstance(args.gamma, str) else "")
+
+
+def _classifier_report(est, X, seconds, args, trained, *, parameter=None, time_note="", sv_note=""):
+    """The report lines of a kernel-expansion classifier (BSGD, BSCA, SBP): what was trained
+    (``trained``: name and settings), ``parameter`` (a line, if any), gamma, time, SVs."""
+    yield (f"trained {trained} on "
+           f"{X.shape[0]} examples with {X.shape[1]} features, {len(est.classes_)} classes")
+    if parameter is not None:
+        yield parameter
+    yield _gamma_line(est, args)
+    yield f"training time:     {seconds:.3f} s{time_note}"
+    yield f"support vectors:   {est.support_vectors_.shape[0]}{sv_note}"
+
+
+def _train_and_report(args, build, report, scores=_accuracy_lines):
+    """Every solver of ``refsvm train``: read the data, fit ``build(X)`` (timed), save it, print.
+
+    ``report(est, X, seconds)`` yields the solver's lines before the scores,
+    ``scores(est, X, y, test)`` the score lines; then the model file is named.
+    """
+    X, y, test = _read_train_test(args)
+    est = build(X)
+    start = time.perf_counter()
+    est.fit(X, y)
+    seconds = time.perf_counter() - start
+    est.save(args.model)
+    for line in report(est, X, seconds):
+        print(line)
+    for line in scores(est, X, y, test):
+        print(line)
+    print(f"model saved to {_model_path(args.model)}")
+    return 0
+
+
+def _accuracy(pred, y, text):
+    """The fraction of predictions ``pred`` (as strings: ``text``) equal to the labels ``y``."""
+    # Labels read from a LIBSVM file are floats; a model may hold string labels.
+    return np.mean(pred == y) if pred.dtype.kind in "biuf" else np.mean(text == _label_text(y))
+
+
+def _report_predictions(output, text, summary):
+    """``refsvm predict``'s end: write ``text`` (a line each) to ``output`` if given, print ``summary``."""
+    if output is not None:
+        with open(output, "w") as fh:
+            fh.write("".join(f"{label}\n" for label in text))
+    print(summary)
+    if output is not None:
+        print(f"predictions written to {output}")
+    return 0
+
+
+def _gamma(text):
+    """``--gamma``: ``scale``, ``auto`` or a number (checked by the estimator)."""
+    if text in ("scale", "auto"):
+        return text
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be 'scale', 'auto' or a number; got {text!r}") from None
+
+
+def _optional_float(text):
+    return None if text.lower() == "none" else float(text)
+
+
+def _memory_size(text):
+    try:
+        return parse_memory_size(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+class _HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    """Shows every option's default (also for options whose default is None or False)."""
+
+    def _get_help_string(self, action):
+        text = action.help or ""
+        if "%(default)" in text or "(default" in text or action.default is argparse.SUPPRESS \
+                or not action.option_strings:
+            return text  # no default, or the help states it in its own words
+        default = action.default
+        if action.dest == "max_memory" and isinstance(default, int):
+            default = f"{format_bytes(default)}"
+        return f"{text} (default: {default})"
+
+
+def _add_file_options(parser, *, pad):
+    """Options of how LIBSVM files are read (train and predict)."""
+    parser.add_argument("--zero-based", action="store_true",
+                        help="feature indices in the files start at 0; without it they start "
+                             "at 1 (LIBSVM's convention) and an index 0 is an error")
+    parser.add_argument("--max-memory", type=_memory_size, default=DEFAULT_MAX_MEMORY,
+                        metavar="SIZE",
+                        help="refuse a file whose dense matrix (rows x features x 8 bytes) would "
+                             "need more, e.g. 512M, 16G or none")
+    if pad:
+        parser.add_argument("--pad-features", action="store_true",
+                            help=f"allow {pad} (the missing "
+                                 "trailing features are zeros); without it a feature-count "
+                                 "mismatch is an error")
+
+
+def _one_line(exc):
+    return " ".join(str(exc).split())

@@ -1,0 +1,48 @@
+"""``refsvm reproduce NAME``: the command-line face of :func:`refsvm.reproduce.reproduce`."""
+
+import sys
+
+from ..reproduce import Table, reproduce, tables
+
+
+def add_parser(sub):
+    """Add the ``reproduce`` subcommand to ``refsvm``'s argument parser (called by :func:`refsvm.cli.build_parser`)."""
+    names = ", ".join(sorted(tables()))
+    p = sub.add_parser(
+        "reproduce", help="rerun a paper's comparison table and print it beside the paper's numbers",
+        description=f"Rerun a paper's table (every algorithm x data set x seed) on $REFSVM_DATA. Tables: {names}.")
+    p.add_argument("name", metavar="NAME", nargs="?", help="table to run (omit with --list)")
+    p.add_argument("--list", action="store_true", help="list the tables and exit (default: False)")
+    p.add_argument("--quick", action="store_true", help=f"subsampled data (at most {Table.quick_rows} rows "
+                   "per set) and 2 seeds: a smoke run in well under 2 minutes (default: False)")
+    p.add_argument("--seeds", type=int, default=None, help="number of seeds; None = the paper's (2 with --quick) (default: None)")
+    p.add_argument("--n-jobs", type=int, default=1, help="parallel joblib workers; -1 = all cores (default: 1)")
+    p.add_argument("--backend", choices=["loky", "dask", "ray"], default="loky",
+                   help="joblib backend: local processes (loky), a Dask cluster, or Ray (default: loky)")
+    p.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                   help="Dask scheduler address (e.g. tcp://host:8786) or Ray address (default: None)")
+    p.add_argument("--datasets", nargs="+", default=None, help="only these data sets, paper labels or file stems (default: None)")
+    p.add_argument("--algorithms", nargs="+", default=None, help="only these rows, paper labels (default: None)")
+    p.add_argument("--json", metavar="PATH", default=None, help="write the results as JSON (default: None)")
+    p.add_argument("--png", metavar="PATH", default=None, help="write a bar chart, ours beside the paper; needs "
+                   "matplotlib (default: None)")
+    p.set_defaults(func=_cmd_reproduce, subparser=p)
+    return p
+
+
+def _cmd_reproduce(args):
+    if args.list or args.name is None:
+        for name, table in sorted(tables().items()):
+            state = "" if table.available else "  [not yet available]"
+            print(f"{name:<28}{table.title}{state}")
+        return 0
+    if args.seeds is not None and args.seeds < 1:
+        raise ValueError(f"--seeds must be >= 1; got {args.seeds}")
+    try:
+        reproduce(args.name, quick=args.quick, n_jobs=args.n_jobs, backend=args.backend,
+                  scheduler=args.scheduler, seeds=args.seeds, datasets=args.datasets,
+                  entries=args.algorithms, json_path=args.json, png_path=args.png)
+    except NotImplementedError as exc:
+        print(f"refsvm reproduce: {exc}", file=sys.stderr)
+        return 2
+    return 0

@@ -1,0 +1,144 @@
+"""``refsvm train``: train a solver on a LIBSVM file (or a data set name) and save the model.
+
+BSGD (default), BSCA and SBP here; FOGD / NOGD in :mod:`refsvm.cli._ogd`."""
+
+from ..validation import check_positive
+from ._common import _classifier_report, _check_writable, _gamma, _HelpFormatter, _add_file_options, \
+    _model_path, _optional_float, _train_and_report
+from ._ogd import add_ogd_arguments
+
+
+def _cmd_train(args):
+    if getattr(args, "solver", "bsgd") == "sbp":
+        return _cmd_train_sbp(args)
+    if getattr(args, "solver", "bsgd") == "bsca":
+        return _cmd_train_bsca(args)
+    from ..estimators import BudgetedSVC
+
+    _check_writable(_model_path(args.model), "model")  # before training, not after
+    if args.solver != "bsgd":  # FOGD / NOGD (Lu et al. 2016), see refsvm/_cli_ogd.py
+        from ._ogd import train_ogd
+        return train_ogd(args)
+    args.eta = 0.1 if args.eta is None else args.eta
+
+    def build(X):
+        if args.C is not None:
+            lam = 1.0 / (X.shape[0] * check_positive(args.C, "C"))
+        else:
+            lam = args.lam
+        return BudgetedSVC(
+            budget=args.budget, lam=lam, gamma=args.gamma, kernel=args.kernel,
+            degree=args.degree, coef0=args.coef0, learning_rate=args.learning_rate,
+            eta=args.eta, radius=args.radius, maintenance=args.maintenance,
+            merge_eps=args.merge_eps, merge_solver=args.merge_solver, fit_bias=args.fit_bias, epochs=args.epochs,
+            backend=args.backend, random_state=args.random_state, verbose=args.verbose,
+        )
+
+    def report(est, X, seconds):
+        return _classifier_report(est, X, seconds, args,
+                                  f"BSGD ({args.learning_rate}, {args.maintenance}, {args.backend})",
+                                  parameter=f"lambda:            {est.lam:.6g}", sv_note=f" (budget {args.budget})")
+
+    return _train_and_report(args, build, report)
+
+
+def _cmd_train_bsca(args):
+    """``refsvm train --solver bsca``: BSCAClassifier with C (``--C``, else C = 1 / (n lambda))."""
+    from ..estimators import BSCAClassifier
+
+    _check_writable(_model_path(args.model), "model")  # before training, not after
+
+    def build(X):
+        C = args.C if args.C is not None else 1.0 / (X.shape[0] * check_positive(args.lam, "lam"))
+        return BSCAClassifier(
+            budget=args.budget, C=C, gamma=args.gamma, kernel=args.kernel, degree=args.degree,
+            coef0=args.coef0, maintenance=args.maintenance, merge_eps=args.merge_eps,
+            merge_solver=args.merge_solver, epochs=args.epochs, backend=args.backend,
+            random_state=args.random_state, verbose=args.verbose,
+        )
+
+    def report(est, X, seconds):
+        return _classifier_report(est, X, seconds, args, f"BSCA ({args.maintenance}, {args.backend})",
+                                  parameter=f"C:                 {est.C:.6g}",
+                                  sv_note=f" (budget {args.budget} per machine)")
+
+    return _train_and_report(args, build, report)
+
+
+def _cmd_train_sbp(args):
+    """``refsvm train --solver sbp``: SBPClassifier (nu, gamma, kernel, epochs, --fit-bias)."""
+    from ..estimators import SBPClassifier
+
+    _check_writable(_model_path(args.model), "model")  # before training, not after
+
+    def build(X):
+        return SBPClassifier(nu=args.nu, gamma=args.gamma, kernel=args.kernel, degree=args.degree,
+                             coef0=args.coef0, epochs=args.epochs, fit_intercept=args.fit_bias,
+                             backend=args.backend, random_state=args.random_state, verbose=args.verbose)
+
+    def report(est, X, seconds):
+        evaluations = sum(tr["kernel_evaluations"] for tr in est.trace_)
+        return _classifier_report(est, X, seconds, args,
+                                  f"SBP (nu {args.nu:g}, {'with' if args.fit_bias else 'no'} bias, {args.backend})",
+                                  time_note=f" ({args.epochs} epochs, {evaluations} kernel evaluations)")
+
+    return _train_and_report(args, build, report)
+
+
+def add_parser(sub):
+    """Add the ``train`` sub-command to ``sub`` (the ``refsvm`` parser's sub-parsers)."""
+    train = sub.add_parser("train", help="train a BudgetedSVC on a LIBSVM file, save the model",
+                           description="Train BSGD on DATA and save the model to MODEL (.npz).",
+                           formatter_class=_HelpFormatter)
+    train.add_argument("data", metavar="DATA", help="LIBSVM file (or data set name, see REFSVM_DATA)")
+    train.add_argument("model", metavar="MODEL", help="output model file (.npz)")
+    train.add_argument("--budget", type=int, default=100, help="number of support vectors")
+    reg = train.add_mutually_exclusive_group()
+    reg.add_argument("--lam", type=float, default=1e-4, help="regularisation lambda")
+    reg.add_argument("--C", type=float, default=None,
+                     help="LIBSVM's C; uses lambda = 1 / (n C) instead of --lam")
+    train.add_argument("--gamma", type=_gamma, default="scale",
+                       help="kernel width: k(x,x') = exp(-gamma ||x-x'||^2); a number > 0, 'scale' "
+                            "(1 / (n_features * X.var())) or 'auto' (1 / n_features)")
+    train.add_argument("--kernel", choices=["rbf", "linear", "poly"], default="rbf",
+                       help="kernel function")
+    train.add_argument("--degree", type=int, default=3, help="polynomial kernel degree")
+    train.add_argument("--coef0", type=float, default=0.0, help="polynomial kernel constant")
+    train.add_argument("--learning-rate", choices=["pegasos", "norma", "perceptron"],
+                       default="pegasos", help="learning-rate schedule (BSGD variant)")
+    train.add_argument("--eta", type=float, default=0.1, help="eta of norma / perceptron")
+    train.add_argument("--radius", type=_optional_float, default=None,
+                       help="perceptron ball radius U (None: 1/sqrt(lambda))")
+    train.add_argument("--maintenance", choices=["removal", "projection", "merge"],
+                       default="merge", help="budget maintenance")
+    train.add_argument("--merge-eps", type=float, default=0.01,
+                       help="golden-section search precision of merging")
+    train.add_argument("--merge-solver", choices=["gss", "gss-precise", "lookup-h", "lookup-wd"],
+                       default="gss", help="how merging finds h: golden-section search or a table lookup "
+                       "(Glasmachers & Qaadan; binary problems only)")
+    train.add_argument("--fit-bias", action="store_true", help="learn an unregularised bias")
+    train.add_argument("--epochs", type=int, default=1, help="passes over the data")
+    train.add_argument("--backend", choices=["fast", "python"], default="fast",
+                       help="compiled or pure-Python reference path")
+    train.add_argument("--random-state", type=int, default=0,
+                       help="seed of the visiting order")
+    noise = train.add_mutually_exclusive_group()
+    noise.add_argument("--verbose", dest="verbose", action="store_const", const=1, default=1,
+                       help="progress lines on stderr during training: examples/s, SVs, maintenance "
+                            "events, online error (default: on)")
+    noise.add_argument("--quiet", dest="verbose", action="store_const", const=0,
+                       help="no progress lines (default: off)")
+    train.add_argument("--test", metavar="TESTFILE", default=None,
+                       help="also report the accuracy on this LIBSVM file (read with the "
+                            "training data's number of features)")
+    _add_file_options(train, pad="a test file with fewer features than DATA")
+    train.add_argument("--solver", choices=["bsgd", "sbp", "bsca", "fogd", "nogd"], default="bsgd",
+                       help="bsgd; sbp: the stochastic batch perceptron of Cotter et al. (2012), "
+                       "with --nu, --gamma, --kernel, --epochs, --fit-bias; the budget options do not apply; "
+                       "or bsca: dual coordinate ascent on a budget (Qaadan et al. 2019), with --C (or "
+                       "--lam: C = 1/(n lambda)) and the budget and merging options; "
+                       "fogd / nogd: Lu et al. (2016), options below")
+    train.add_argument("--nu", type=float, default=0.01, help="SBP: the margin-violation parameter nu (Cotter et al.; volume n nu)")
+    train.set_defaults(func=_cmd_train, subparser=train)
+    add_ogd_arguments(train)  # --solver fogd|nogd, --regression, ...
+    return train

@@ -1,0 +1,272 @@
+"""Running a table: tasks through joblib, the result beside the paper's numbers, JSON and PNG output."""
+
+import importlib
+import json
+import os
+import platform
+import shlex
+import sys
+import time
+import numpy as np
+
+from .runners import _labels_pm1
+
+
+def tables():
+    """The registry: table name -> :class:`Table` (defined in :mod:`refsvm.reproduce.tables`)."""
+    from .tables import TABLES
+
+    return TABLES
+
+
+def _call(runner, X, y, X_test, y_test, seed, params):
+    """One task (runs in a worker)."""
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    module, _, func = runner.partition(":")
+    return getattr(importlib.import_module(module), func)(X, y, X_test, y_test, seed, **params)
+
+
+def _load(ds, quick_rows, quick):
+    from ..io.datasets import load_libsvm
+
+    X, y, Xt, yt = load_libsvm(ds.file, standardize=ds.standardize)
+    if ds.protocol == "stream" and Xt is not None:
+        X, y, Xt, yt = np.vstack([X, Xt]), np.concatenate([y, yt]), None, None
+    if ds.protocol == "split" and Xt is None:           # fixed random split (default 75 / 25)
+        perm = np.random.default_rng(ds.split_seed).permutation(X.shape[0])
+        cut = (3 * X.shape[0]) // 4 if ds.split_train == 0.75 else int(ds.split_train * X.shape[0])
+        X, y, Xt, yt = X[perm[:cut]], y[perm[:cut]], X[perm[cut:]], y[perm[cut:]]
+    if ds.scale is not None:
+        X = X / ds.scale
+        Xt = None if Xt is None else Xt / ds.scale
+    if ds.positive is not None:
+        y = np.where(y == ds.positive, 1, -1)
+        yt = None if yt is None else np.where(yt == ds.positive, 1, -1)
+    if ds.max_train is not None and X.shape[0] > ds.max_train:
+        keep = np.sort(np.random.default_rng(2).permutation(X.shape[0])[:ds.max_train])
+        X, y = X[keep], y[keep]
+    if ds.max_test is not None and Xt is not None and Xt.shape[0] > ds.max_test:
+        keep = np.sort(np.random.default_rng(3).permutation(Xt.shape[0])[:ds.max_test])
+        Xt, yt = Xt[keep], yt[keep]
+    y = _labels_pm1(y)
+    if yt is not None:
+        yt = _labels_pm1(yt)
+    if quick:
+        keep = np.random.default_rng(0).permutation(X.shape[0])[:quick_rows]
+        X, y = X[np.sort(keep)], y[np.sort(keep)]
+        if Xt is not None:
+            keep = np.random.default_rng(1).permutation(Xt.shape[0])[:quick_rows]
+            Xt, yt = Xt[np.sort(keep)], yt[np.sort(keep)]
+    X = np.ascontiguousarray(X)
+    Xt = None if Xt is None else np.ascontiguousarray(Xt)
+    return X, y, Xt, yt
+
+
+def _grid_points(grid):
+    points = [{}]
+    for name, values in grid.items():
+        points = [dict(p, **{name: v}) for p in points for v in values]
+    return points
+
+
+def _machine():
+    info = dict(platform=platform.platform(), python=platform.python_version(), cpus=os.cpu_count())
+    try:
+        with open("/proc/cpuinfo") as f:
+            info["cpu"] = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
+    except (OSError, StopIteration):
+        info["cpu"] = platform.processor()
+    try:
+        info["load_average"] = os.getloadavg()
+    except OSError:
+        pass
+    return info
+
+
+def reproduce(name, *, quick=False, n_jobs=1, backend="loky", scheduler=None, seeds=None, datasets=None,
+              entries=None, json_path=None, png_path=None, out=None):
+    """Run table ``name``; print it beside the paper; return the result dict (also written as JSON / PNG).
+
+    ``datasets`` / ``entries``: optional subsets (labels or file stems / entry labels).
+    """
+    _tables = tables()
+    if name not in _tables:
+        raise ValueError(f"name must be one of {', '.join(sorted(_tables))}; got {name!r}")
+    table = _tables[name]
+    if not table.available:
+        raise NotImplementedError(f"{name}: not yet available. {table.note}")
+    n_seeds = seeds if seeds is not None else (2 if quick else table.seeds)
+    chosen_ds = [d for d in table.datasets if datasets is None or d.label in datasets or d.file in datasets]
+    chosen_en = [e for e in table.entries if entries is None or e.label in entries]
+
+    data = {d.label: _load(d, table.quick_rows, quick) for d in chosen_ds}
+    tasks, keys = [], []
+    for d in chosen_ds:
+        X, y, Xt, yt = data[d.label]
+        for e in chosen_en:
+            if e.runner is None:
+                continue
+            for point in _grid_points(e.grid):
+                merged = {**d.params, **e.params, **e.per_dataset.get(d.label, {}), **point}
+                params = {k: (v(X.shape[0]) if callable(v) else v) for k, v in merged.items()}
+                for seed in range(n_seeds):
+                    tasks.append((e.runner, X, y, Xt, yt, seed, params))
+                    keys.append((e.label, d.label, tuple(sorted(point.items())), seed, params))
+
+    start = time.perf_counter()
+    results = _run_tasks(tasks, n_jobs, backend, scheduler)
+    wall = time.perf_counter() - start
+
+    rows = []
+    for d in chosen_ds:
+        for e in chosen_en:
+            paper = table.paper.get((e.label, d.label))
+            row = dict(algorithm=e.label, dataset=d.label, file=d.file, n=int(data[d.label][0].shape[0]),
+                       paper=None if paper is None else dict(zip(("mean", "std", "seconds", "test_seconds"), paper)))
+            if e.runner is None:
+                row.update(available=False, note=e.note or "not yet available in refsvm")
+                rows.append(row)
+                continue
+            by_point = {}
+            for key, res in zip(keys, results):
+                if key[0] == e.label and key[1] == d.label:
+                    by_point.setdefault(key[2], []).append((key[3], key[4], res))
+            best = min(by_point, key=lambda p: np.mean([r["error"] for _, _, r in by_point[p]]))
+            runs = sorted(by_point[best], key=lambda s: s[0])
+            errors = np.array([r["error"] for _, _, r in runs])
+            row.update(
+                available=True, params=runs[0][1], chosen=dict(best),
+                grid={str(dict(p)): float(np.mean([r["error"] for _, _, r in v])) for p, v in by_point.items()} if e.grid else {},
+                error_mean=float(errors.mean()), error_std=float(errors.std(ddof=1)) if len(errors) > 1 else 0.0,
+                seconds_mean=float(np.mean([r["seconds"] for _, _, r in runs])),
+                **({"test_seconds_mean": float(np.mean([r["test_seconds"] for _, _, r in runs]))}
+                   if all("test_seconds" in r for _, _, r in runs) else {}),
+                per_seed=[dict(seed=s, **{k: v for k, v in r.items()}) for s, _, r in runs],
+            )
+            rows.append(row)
+    result = dict(
+        table=table.name, title=table.title, metric=table.metric, quick=bool(quick), seeds=n_seeds,
+        n_jobs=n_jobs, backend=backend, wall_seconds=wall, machine=_machine(),
+        command="refsvm reproduce " + " ".join(shlex.quote(a) for a in sys.argv[2:]) if sys.argv[1:2] == ["reproduce"] else None,
+        note=table.note, rows=rows,
+    )
+    print(format_table(result), file=sys.stdout if out is None else out)
+    if json_path:
+        with open(json_path, "w") as f:
+            json.dump(result, f, indent=1, default=_json_default)
+    if png_path:
+        if table.plot:
+            module, _, func = table.plot.partition(":")
+            getattr(importlib.import_module(module), func)(result, png_path)
+        else:
+            plot_table(result, png_path)
+    return result
+
+
+def _json_default(o):
+    if isinstance(o, np.generic):
+        return o.item()
+    if isinstance(o, np.ndarray):
+        return o.tolist()
+    raise TypeError(type(o))
+
+
+def _run_tasks(tasks, n_jobs, backend, scheduler):
+    from joblib import Parallel, delayed, parallel_config
+
+    if backend not in ("loky", "dask", "ray"):
+        raise ValueError(f"backend must be one of 'loky', 'dask', 'ray'; got {backend!r}")
+    jobs = [delayed(_call)(*t) for t in tasks]
+    if backend == "loky":
+        return Parallel(n_jobs=n_jobs)(jobs)
+    if backend == "dask":
+        try:
+            from dask.distributed import Client
+        except ImportError as exc:
+            raise RuntimeError('backend="dask" needs dask.distributed: pip install "dask[distributed]"') from exc
+        client = Client(scheduler) if scheduler else Client()
+        try:
+            with parallel_config(backend="dask"):
+                return Parallel(n_jobs=n_jobs)(jobs)
+        finally:
+            client.close()
+    try:
+        import ray
+        from ray.util.joblib import register_ray
+    except ImportError as exc:
+        raise RuntimeError('backend="ray" needs ray: pip install ray') from exc
+    ray.init(address=scheduler) if scheduler else ray.init()
+    register_ray()
+    with parallel_config(backend="ray"):
+        return Parallel(n_jobs=n_jobs)(jobs)
+
+
+def format_table(result):
+    """Plain-text table: per data set, our mean +- std (seeds) beside the paper's, and times."""
+    lines = [f"{result['table']}: {result['title']}",
+             f"metric: {result['metric']}; {result['seeds']} seed(s){' (QUICK: subsampled data)' if result['quick'] else ''}; "
+             f"{result['n_jobs']} job(s), backend {result['backend']}, wall {result['wall_seconds']:.1f} s"]
+    if result.get("note"):
+        lines.append(result["note"])
+    for ds in dict.fromkeys(r["dataset"] for r in result["rows"]):
+        rows = [r for r in result["rows"] if r["dataset"] == ds]
+        test_t = any((r["paper"] or {}).get("test_seconds") is not None for r in rows)   # a train / test time table
+        lines.append("")
+        lines.append(f"{ds} (n = {rows[0]['n']})")
+        lines.append(f"  {'algorithm':<24}{'ours':>16}{'paper':>16}{'diff':>8}{'ours s':>10}{'paper s':>10}"
+                     + (f"{'test s':>9}{'paper':>9}" if test_t else "") + "  chosen")
+        for r in rows:
+            p = r["paper"] or {}
+            paper = "" if p.get("mean") is None else (f"{p['mean']:.2f}" + (f" ± {p['std']:.2f}" if p.get("std") is not None else ""))
+            psec = "" if p.get("seconds") is None else f"{p['seconds']:.3g}"
+            ptest = "" if p.get("test_seconds") is None else f"{p['test_seconds']:.3g}"
+            if not r["available"]:
+                lines.append(f"  {r['algorithm']:<24}{'n/a':>16}{paper:>16}{'':>8}{'':>10}{psec:>10}"
+                             + (f"{'':>9}{ptest:>9}" if test_t else "") + f"  {r['note']}")
+                continue
+            ours = f"{r['error_mean']:.2f} ± {r['error_std']:.2f}"
+            diff = "" if p.get("mean") is None else f"{r['error_mean'] - p['mean']:+.2f}"
+            chosen = ", ".join(f"{k}={v:g}" for k, v in r["chosen"].items())
+            if r["per_seed"] and "curve" in r["per_seed"][0]:       # curve tables: where the curve went
+                curves = np.array([s["curve"] for s in r["per_seed"]])
+                chosen = "; ".join(f"{cp:g} ep: {e:.2f} % @ {ev:.3g} k.e." for cp, ev, e in
+                                   zip(curves[0, :, 0], curves[:, :, 1].mean(0), curves[:, :, 2].mean(0))
+                                   if cp in (0.25, 1, 10))
+            otest = f"{r['test_seconds_mean']:.3g}" if "test_seconds_mean" in r else ""
+            lines.append(f"  {r['algorithm']:<24}{ours:>16}{paper:>16}{diff:>8}{r['seconds_mean']:>10.3g}{psec:>10}"
+                         + (f"{otest:>9}{ptest:>9}" if test_t else "") + f"  {chosen}")
+    m = result["machine"]
+    lines.append("")
+    lines.append(f"machine: {m.get('cpu')} ({m.get('cpus')} cpus), load average {m.get('load_average')}, {m.get('platform')}")
+    return "\n".join(lines)
+
+
+def plot_table(result, path):
+    """Bar chart, one panel per data set: ours (mean, spread over seeds) beside the paper."""
+    try:
+        import matplotlib
+    except ImportError as exc:
+        raise RuntimeError('--png needs matplotlib: pip install "refsvm[plot]"') from exc
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    datasets = list(dict.fromkeys(r["dataset"] for r in result["rows"]))
+    fig, axes = plt.subplots(1, len(datasets), figsize=(4.2 * len(datasets), 4), squeeze=False)
+    for ax, ds in zip(axes[0], datasets):
+        rows = [r for r in result["rows"] if r["dataset"] == ds]
+        idx = np.arange(len(rows))
+        ours = [r["error_mean"] if r["available"] else np.nan for r in rows]
+        spread = [r["error_std"] if r["available"] else 0 for r in rows]
+        paper = [(r["paper"] or {}).get("mean", np.nan) for r in rows]
+        paper = [np.nan if v is None else v for v in paper]
+        ax.bar(idx - 0.2, ours, 0.4, yerr=spread, label="refsvm")
+        ax.bar(idx + 0.2, paper, 0.4, label="paper")
+        ax.set_xticks(idx)
+        ax.set_xticklabels([r["algorithm"] for r in rows], rotation=60, ha="right", fontsize=8)
+        ax.set_title(ds)
+        ax.set_ylabel(result["metric"])
+    axes[0][0].legend()
+    fig.suptitle(f"{result['table']}{' (quick)' if result['quick'] else ''}")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)

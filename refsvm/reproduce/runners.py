@@ -1,0 +1,125 @@
+"""The task functions of ``refsvm reproduce``: ``run(X, y, X_test, y_test, seed, **params) -> dict``.
+
+Each returns ``error`` (percent) and ``seconds``; a table's :class:`~refsvm.reproduce.spec.Entry`
+names one as ``"refsvm.reproduce.runners:run_online"`` and the like.
+"""
+
+import importlib
+import time
+
+import numpy as np
+
+__all__ = ["run_online", "run_estimator", "run_batch", "run_bsgd"]
+
+
+def _labels_pm1(y):
+    classes = np.unique(y)
+    if classes.size != 2:
+        raise ValueError(f"binary data expected, got classes {classes!r}")
+    return np.where(y == classes[1], 1, -1).astype(np.int64)
+
+
+def run_online(X, y, X_test, y_test, seed, *, algorithm, backend="fast", **params):
+    """One pass of a learner of :mod:`refsvm.online` over ``rng.permutation(n)``.
+
+    ``rng = default_rng(seed)``; the order first, then one uniform per step.
+    Returns the online mistake rate (``error``, percent) and, with a test
+    split, the test error of the final model (``test_error``); ``seconds`` is
+    the time of the pass.
+    """
+    from ..backend import get_module
+
+    module = get_module("online", backend)
+    rng = np.random.default_rng(seed)
+    order = rng.permutation(X.shape[0]).astype(np.int64)
+    uniforms = rng.random(X.shape[0])
+    name = "projectron" if algorithm in ("projectron", "projectron++") else algorithm
+    if name == "projectron":
+        params = dict(params, plusplus=algorithm == "projectron++")
+    kernel = dict(kernel="rbf", degree=3, coef0=0.0)
+    start = time.perf_counter()
+    if name in ("rbp", "bogd"):
+        res = getattr(module, name)(X, y, order, uniforms, **kernel, **params)
+    else:
+        res = getattr(module, name)(X, y, order, **kernel, **params)
+    seconds = time.perf_counter() - start
+    out = dict(error=100.0 * res.trace["mistakes"] / len(order), seconds=seconds, n_sv=len(res.sv))
+    if X_test is not None:
+        out["error"] = _test_error(res.sv, res.alpha, res.bias, params["gamma"], X_test, y_test, backend)
+        out["online_error"] = 100.0 * res.trace["mistakes"] / len(order)
+    return out
+
+
+def run_estimator(X, y, X_test, y_test, seed, *, estimator, **params):
+    """Any refsvm estimator by dotted name (``"refsvm.OnlineKernelClassifier"``), ``random_state=seed``.
+
+    ``error``: the test error with a test split, else the online mistake rate
+    of the (first) pass, ``trace_[0]["online_error_rate"]``, in percent.
+    """
+    module, _, cls = estimator.rpartition(".")
+    est = getattr(importlib.import_module(module), cls)(random_state=seed, **params)
+    start = time.perf_counter()
+    est.fit(X, y)
+    seconds = time.perf_counter() - start
+    if X_test is not None:
+        error = 100.0 * float(np.mean(est.predict(X_test) != y_test))
+    else:
+        error = 100.0 * float(est.trace_[0]["online_error_rate"])
+    return dict(error=error, seconds=seconds, n_sv=int(len(getattr(est, "support_vectors_", ()))))
+
+
+def run_batch(X, y, X_test, y_test, seed, *, estimator, **params):
+    """Batch protocol: ``fit`` on the training split, ``predict`` the test split; both timed.
+
+    ``estimator`` is a dotted name as for :func:`run_estimator`; returns
+    ``error`` (test error, percent), ``seconds`` (fit) and ``test_seconds``
+    (predict).
+    """
+    from threadpoolctl import threadpool_limits
+
+    module, _, cls = estimator.rpartition(".")
+    est = getattr(importlib.import_module(module), cls)(random_state=seed, **params)
+    with threadpool_limits(limits=1, user_api="blas"):      # spinning BLAS threads slow NOGD 10x on a busy machine
+        start = time.perf_counter()
+        est.fit(X, y)
+        seconds = time.perf_counter() - start
+        start = time.perf_counter()
+        pred = est.predict(X_test)
+        test_seconds = time.perf_counter() - start
+    return dict(error=100.0 * float(np.mean(pred != y_test)), seconds=seconds, test_seconds=test_seconds)
+
+
+def run_bsgd(X, y, X_test, y_test, seed, *, C, gamma, budget, maintenance, merge_solver="gss",
+             epochs=1, backend="fast"):
+    """BSGD (BPegasos, ``lam = 1/(n C)``) for ``epochs`` passes; test error of the last model."""
+    from ..backend import get_module
+
+    bsgd = get_module("bsgd", backend).bsgd
+    rng = np.random.default_rng(seed)
+    n = X.shape[0]
+    sv = alpha = bias = None
+    t = 0
+    start = time.perf_counter()
+    for _ in range(epochs):
+        order = rng.permutation(n).astype(np.int64)
+        res = bsgd(X, y, order, n_classes=2, budget=budget, lam=1.0 / (n * C), learning_rate="pegasos",
+                   eta=1.0, radius=1.0, maintenance=maintenance, kernel="rbf", gamma=gamma, degree=3,
+                   coef0=0.0, merge_eps=0.01, projection_ridge=1e-10, fit_bias=False, sv=sv, alpha=alpha,
+                   bias=bias, t0=t, merge_solver=merge_solver)
+        sv, alpha, bias, t = res.sv, res.alpha, res.bias, res.t
+    seconds = time.perf_counter() - start
+    start = time.perf_counter()
+    error = _test_error(sv, alpha, bias, gamma, X_test, y_test, backend)
+    return dict(error=error, seconds=seconds, test_seconds=time.perf_counter() - start, n_sv=len(sv))
+
+
+def _test_error(sv, alpha, bias, gamma, X, y, backend, chunk=20000):
+    from ..backend import get_module
+
+    kernels = get_module("kernels", backend)
+    wrong = 0
+    for s in range(0, X.shape[0], chunk):
+        Xc = np.ascontiguousarray(X[s:s + chunk])
+        f = (kernels.kernel_matrix(Xc, sv, "rbf", gamma, 3, 0.0) @ alpha[:, 0] + bias[0]) if len(sv) else np.zeros(len(Xc))
+        wrong += int(np.sum(y[s:s + chunk] * f <= 0))
+    return 100.0 * wrong / X.shape[0]
