@@ -253,3 +253,39 @@ def test_refit_parameters_checked_and_saved(tmp_path):
     back = BudgetedSVC.load(tmp_path / "m.npz")
     assert back.refit_bias is True and back.refit_rows == 50
     np.testing.assert_array_equal(back.decision_function(X), est.decision_function(X))
+
+
+@pytest.mark.parametrize("solver", ["bsgd", "bsca", "sbp"])
+def test_cli_refit_bias(tmp_path, capsys, solver):
+    from sklearn.datasets import dump_svmlight_file
+
+    from refsvm.cli import main
+
+    X, y = checkerboard(200, seed=6)
+    train = tmp_path / "train.txt"
+    dump_svmlight_file(X, y, str(train), zero_based=False)
+    common = [str(train), "--solver", solver, "--gamma", "2", "--random-state", "3", "--quiet"]
+    if solver != "sbp":
+        common += ["--budget", "15"]
+    assert main(["train", common[0], str(tmp_path / "off.npz"), *common[1:]]) == 0
+    assert "bias refit" not in capsys.readouterr().out
+    assert main(["train", common[0], str(tmp_path / "on.npz"), *common[1:], "--refit-bias",
+                 "--refit-rows", "150"]) == 0
+    assert "bias refit:" in capsys.readouterr().out
+    cls = {"bsgd": BudgetedSVC, "bsca": BSCAClassifier, "sbp": SBPClassifier}[solver]
+    off, on = cls.load(tmp_path / "off.npz"), cls.load(tmp_path / "on.npz")
+    assert on.refit_bias is True and on.refit_rows == 150 and off.refit_bias is False
+    np.testing.assert_array_equal(on.alpha_, off.alpha_)
+    assert on.bias_[0] != off.bias_[0]
+
+
+def test_cli_refit_bias_refused_for_ogd(tmp_path):
+    from sklearn.datasets import dump_svmlight_file
+
+    from refsvm.cli import main
+
+    X, y = checkerboard(50, seed=6)
+    train = tmp_path / "train.txt"
+    dump_svmlight_file(X, y, str(train), zero_based=False)
+    with pytest.raises((ValueError, SystemExit)):
+        main(["train", str(train), str(tmp_path / "m.npz"), "--solver", "fogd", "--refit-bias"])

@@ -17,6 +17,9 @@ def _cmd_train(args):
 
     _check_writable(_model_path(args.model), "model")  # before training, not after
     if args.solver != "bsgd":  # FOGD / NOGD (Lu et al. 2016), see refsvm/_cli_ogd.py
+        if getattr(args, "refit_bias", False):
+            raise ValueError(f"--refit-bias applies to --solver bsgd, bsca and sbp (kernel expansions with a "
+                             f"bias), not to {args.solver}")
         from ._ogd import train_ogd
         return train_ogd(args)
     args.eta = 0.1 if args.eta is None else args.eta
@@ -32,6 +35,7 @@ def _cmd_train(args):
             eta=args.eta, radius=args.radius, maintenance=args.maintenance,
             merge_eps=args.merge_eps, merge_solver=args.merge_solver, fit_bias=args.fit_bias, epochs=args.epochs,
             backend=args.backend, random_state=args.random_state, verbose=args.verbose,
+            refit_bias=args.refit_bias, refit_rows=args.refit_rows,
         )
 
     def report(est, X, seconds):
@@ -55,6 +59,7 @@ def _cmd_train_bsca(args):
             coef0=args.coef0, maintenance=args.maintenance, merge_eps=args.merge_eps,
             merge_solver=args.merge_solver, epochs=args.epochs, backend=args.backend,
             random_state=args.random_state, verbose=args.verbose,
+            refit_bias=args.refit_bias, refit_rows=args.refit_rows,
         )
 
     def report(est, X, seconds):
@@ -74,7 +79,8 @@ def _cmd_train_sbp(args):
     def build(X):
         return SBPClassifier(nu=args.nu, gamma=args.gamma, kernel=args.kernel, degree=args.degree,
                              coef0=args.coef0, epochs=args.epochs, fit_intercept=args.fit_bias,
-                             backend=args.backend, random_state=args.random_state, verbose=args.verbose)
+                             backend=args.backend, random_state=args.random_state, verbose=args.verbose,
+                             refit_bias=args.refit_bias, refit_rows=args.refit_rows)
 
     def report(est, X, seconds):
         evaluations = sum(tr["kernel_evaluations"] for tr in est.trace_)
@@ -117,6 +123,11 @@ def add_parser(sub):
                        default="gss", help="how merging finds h: golden-section search or a table lookup "
                        "(Glasmachers & Qaadan; binary problems only)")
     train.add_argument("--fit-bias", action="store_true", help="learn an unregularised bias")
+    train.add_argument("--refit-bias", action="store_true",
+                       help="after the last pass, replace the bias by the exact minimiser of the training "
+                            "hinge loss (bsgd, bsca, sbp; see refsvm.refit)")
+    train.add_argument("--refit-rows", type=int, default=10000,
+                       help="--refit-bias uses at most this many training rows (a random subsample)")
     train.add_argument("--epochs", type=int, default=1, help="passes over the data")
     train.add_argument("--backend", choices=["fast", "python"], default="fast",
                        help="compiled or pure-Python reference path")
