@@ -35,7 +35,8 @@ def brute_force_min(f, y, w):
     """Smallest loss over a fine grid and every kink y_i - f_i (the minimum is at a kink)."""
     kinks = (y - f)[w > 0]
     grid = np.concatenate([kinks, np.linspace(kinks.min() - 1.0, kinks.max() + 1.0, 4001)])
-    return min(loss_binary(f, y, w, b) for b in grid)
+    losses = (w[:, None] * np.maximum(0.0, 1.0 - y[:, None] * (f[:, None] + grid[None, :]))).sum(0)
+    return float(losses.min() / np.sum(w))
 
 
 def random_problem(rng, m, weighted, ties):
@@ -289,3 +290,53 @@ def test_cli_refit_bias_refused_for_ogd(tmp_path):
     dump_svmlight_file(X, y, str(train), zero_based=False)
     with pytest.raises((ValueError, SystemExit)):
         main(["train", str(train), str(tmp_path / "m.npz"), "--solver", "fogd", "--refit-bias"])
+
+
+# ------------------------------------------------------------------ scale and offset
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("weighted", [False, True])
+def test_scaled_hinge_offset_is_the_brute_force_joint_minimum(backend, weighted):
+    module = get_module("refit", backend)
+    rng = np.random.default_rng(11 + weighted)
+    for m in (5, 40):
+        f, y, w = random_problem(rng, m, weighted, False)
+        f = 30.0 * f + 5.0                          # a badly scaled decision function
+        threshold, scale, loss = module.scaled_hinge_offset(f, y, w if weighted else None)
+        # brute force: a fine grid of scales, for each the best offset over a grid plus all kinks
+        best = min(brute_force_min(s * f, y, w) for s in np.exp(np.linspace(np.log(1e-3), np.log(10), 400)))
+        assert loss <= best + 1e-9
+        assert loss == pytest.approx(loss_binary(scale * f, y, w, scale * threshold), abs=1e-9)
+
+
+def test_scaled_paths_agree_bitwise():
+    fast = pytest.importorskip("refsvm._fast.refit")
+    rng = np.random.default_rng(12)
+    for trial in range(10):
+        f, y, w = random_problem(rng, 50, trial % 2 == 1, False)
+        assert refit_ref.scaled_hinge_offset(40 * f, y, w) == fast.scaled_hinge_offset(40 * f, y, w)
+    F = rng.normal(size=(60, 3)) * 20
+    yc = rng.integers(0, 3, size=60)
+    a = refit_ref.scaled_crammer_singer_offsets(F, yc, np.zeros(3))
+    b = fast.scaled_crammer_singer_offsets(F, yc, np.zeros(3))
+    np.testing.assert_array_equal(a[0], b[0])
+    assert a[1] == b[1]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_refit_scaled_in_the_estimator(backend):
+    X, y = checkerboard(300, seed=3)
+    off = BudgetedSVC(**BSGD_KW, backend=backend, random_state=1).fit(X, y)
+    on = BudgetedSVC(**BSGD_KW, backend=backend, random_state=1, refit_bias="scaled").fit(X, y)
+    np.testing.assert_array_equal(on.alpha_, off.alpha_)
+    f = off.decision_function(X)
+    tr = on.trace_[-1]
+    s = tr["refit_scale"]
+    w = np.ones(300)
+    assert tr["refit_scaled_hinge"] == pytest.approx(loss_binary(s * f, y, w, s * on.bias_[0]), rel=1e-9)
+    best = min(brute_force_min(t * f, y, w) for t in np.exp(np.linspace(np.log(1e-3), np.log(10), 200)))
+    assert tr["refit_scaled_hinge"] <= best + 1e-9
+    with pytest.raises(ValueError, match="refit_bias"):
+        BudgetedSVC(**BSGD_KW, refit_bias="scale").fit(X, y)
+    multi = BudgetedSVC(**BSGD_KW, random_state=0, refit_bias="scaled").fit(*blobs(150, 3, seed=1))
+    assert multi.trace_[-1]["refit_scale"] > 0

@@ -11,18 +11,21 @@ in sorted order as the reference's ``numpy.cumsum`` does, so ``b*`` is
 bitwise the reference's; the returned loss is summed sequentially (the
 reference: numpy's pairwise sum), equal within rounding.
 :func:`crammer_singer_offsets` is the reference's coordinate loop (numpy
-code shared from :mod:`refsvm.refit`) with the compiled :func:`hinge_offset`.
+code shared from :mod:`refsvm.refit`) with the compiled :func:`hinge_offset`;
+the scaled variants run the reference's golden-section search
+(:func:`refsvm.refit._golden_scale`) over the compiled solvers.
 """
 
 import numpy as np
 
-from refsvm.refit import _coordinate_problem, check_refit_arguments, hinge_loss, multiclass_hinge_loss
+from refsvm.refit import (SCALE_BRACKET, SCALE_ITERATIONS, _coordinate_problem, _golden_scale, check_refit_arguments,
+                          hinge_loss, multiclass_hinge_loss)
 
 from libc.stdint cimport int64_t
 from libc.stdlib cimport free, malloc, qsort
 
-__all__ = ["hinge_offset", "crammer_singer_offsets", "hinge_loss", "multiclass_hinge_loss",
-           "check_refit_arguments"]
+__all__ = ["hinge_offset", "scaled_hinge_offset", "crammer_singer_offsets", "scaled_crammer_singer_offsets",
+           "hinge_loss", "multiclass_hinge_loss", "check_refit_arguments"]
 
 
 cdef struct Kink:
@@ -134,3 +137,22 @@ def crammer_singer_offsets(F, y, offsets, sample_weight=None, max_sweeps=20):
         if before - loss <= 1e-12 * before:
             break
     return b, loss, sweeps
+
+
+def scaled_hinge_offset(f, y, sample_weight=None):
+    """Threshold of the jointly optimal scale and offset (see :func:`refsvm.refit.scaled_hinge_offset`)."""
+    f, y, w = check_refit_arguments(f, y, sample_weight)
+    if not np.any(w > 0):
+        return 0.0, 1.0, 0.0
+    scale = _golden_scale(lambda s: hinge_offset(s * f, y, w)[1])
+    offset, loss = hinge_offset(scale * f, y, w)
+    return offset / scale, scale, loss
+
+
+def scaled_crammer_singer_offsets(F, y, offsets, sample_weight=None, max_sweeps=20):
+    """Crammer-Singer offsets with a common scale (see :func:`refsvm.refit.scaled_crammer_singer_offsets`)."""
+    F, y, w = check_refit_arguments(F, y, sample_weight, multiclass=True)
+    b0 = np.array(offsets, dtype=np.float64).reshape(-1)
+    scale = _golden_scale(lambda s: crammer_singer_offsets(s * F, y, s * b0, w, max_sweeps)[1])
+    b, loss, _ = crammer_singer_offsets(scale * F, y, scale * b0, w, max_sweeps)
+    return b / scale, scale, loss

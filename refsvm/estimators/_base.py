@@ -385,7 +385,12 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
         """``(refit_bias, refit_rows)`` validated; ``(False, None)`` without these parameters."""
         if not hasattr(self, "refit_bias"):
             return False, None
-        return check_bool(self.refit_bias, "refit_bias"), check_int(self.refit_rows, "refit_rows", 1)
+        refit = self.refit_bias
+        if not (isinstance(refit, str) and refit == "scaled"):
+            if isinstance(refit, str):
+                raise ValueError(f"refit_bias must be True, False or 'scaled'; got {refit!r}")
+            check_bool(refit, "refit_bias")
+        return refit, check_int(self.refit_rows, "refit_rows", 1)
 
     def _refit_subsample(self, n, rows):
         """Sorted indices of ``rows`` of ``n`` examples, or None for all of them.
@@ -417,7 +422,10 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
         ``refit_bias`` (the chosen offsets), ``refit_bias_before`` (the
         algorithm's), ``refit_hinge_before`` / ``refit_hinge_after`` (weighted
         mean hinge loss on the refit rows; per machine for one-vs-rest),
-        ``refit_rows`` and ``refit_seconds``.  The algorithm's bias stays the
+        ``refit_rows`` and ``refit_seconds``; ``refit_bias="scaled"``: the threshold of the
+        jointly optimal scale and offset (:func:`refsvm.refit.scaled_hinge_offset`), with
+        ``refit_scale`` and ``refit_scaled_hinge`` (loss of the rescaled model) in the
+        trace.  The algorithm's bias stays the
         training state (``partial_fit`` continues from it).  Off: nothing
         changes.
         """
@@ -434,26 +442,44 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
         kernel_part = dataclasses.replace(self.model_, bias=np.zeros_like(before))
         F = kernel_part.decision_function(X, backend=self.backend)
         module = get_module("refit", self.backend)
+        scaled = isinstance(refit, str)
+        extra = {}
         if F.ndim == 1:
-            offset, after = module.hinge_offset(F, y, weights)
+            if scaled:
+                offset, scale, extra["refit_scaled_hinge"] = module.scaled_hinge_offset(F, y, weights)
+                extra["refit_scale"] = scale
+            else:
+                offset, _ = module.hinge_offset(F, y, weights)
             new = np.array([offset])
-            loss_before = hinge_loss(F, y, before[0], weights)
+            loss_before, after = hinge_loss(F, y, before[0], weights), hinge_loss(F, y, offset, weights)
         elif self._refit_multiclass == "crammer-singer":
-            new, after, _ = module.crammer_singer_offsets(F, y, before, weights)
+            if scaled:
+                new, extra["refit_scale"], extra["refit_scaled_hinge"] = module.scaled_crammer_singer_offsets(
+                    F, y, before, weights)
+            else:
+                new, _, _ = module.crammer_singer_offsets(F, y, before, weights)
             loss_before = multiclass_hinge_loss(F, y, before, weights)
+            after = multiclass_hinge_loss(F, y, new, weights)
         else:
-            new, after, loss_before = np.empty(F.shape[1]), np.empty(F.shape[1]), np.empty(F.shape[1])
-            for r in range(F.shape[1]):
+            c = F.shape[1]
+            new, after, loss_before, scales = np.empty(c), np.empty(c), np.empty(c), np.empty(c)
+            for r in range(c):
                 yr = np.where(y == r, 1, -1)
-                new[r], after[r] = module.hinge_offset(F[:, r], yr, weights)
+                if scaled:
+                    new[r], scales[r], _ = module.scaled_hinge_offset(F[:, r], yr, weights)
+                else:
+                    new[r], _ = module.hinge_offset(F[:, r], yr, weights)
+                after[r] = hinge_loss(F[:, r], yr, new[r], weights)
                 loss_before[r] = hinge_loss(F[:, r], yr, before[r], weights)
+            if scaled:
+                extra["refit_scale"] = scales
         self._trained_bias = self.bias_
         self._set_model(self.support_vectors_, self.alpha_, new)
         if self.trace_:
             self.trace_[-1].update(refit_bias=new.copy(), refit_bias_before=before,
                                    refit_hinge_before=loss_before, refit_hinge_after=after,
                                    refit_rows=int(X.shape[0]),
-                                   refit_seconds=time.perf_counter() - start)
+                                   refit_seconds=time.perf_counter() - start, **extra)
 
     # ------------------------------------------------------------ kernel width
 
