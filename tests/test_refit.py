@@ -340,3 +340,17 @@ def test_refit_scaled_in_the_estimator(backend):
         BudgetedSVC(**BSGD_KW, refit_bias="scale").fit(X, y)
     multi = BudgetedSVC(**BSGD_KW, random_state=0, refit_bias="scaled").fit(*blobs(150, 3, seed=1))
     assert multi.trace_[-1]["refit_scale"] > 0
+
+
+def test_cli_refit_bias_scaled(tmp_path, capsys):
+    from sklearn.datasets import dump_svmlight_file
+
+    from refsvm.cli import main
+
+    X, y = checkerboard(200, seed=6)
+    train = tmp_path / "train.txt"
+    dump_svmlight_file(X, y, str(train), zero_based=False)
+    assert main(["train", str(train), str(tmp_path / "m.npz"), "--gamma", "2", "--budget", "15", "--quiet",
+                 "--refit-bias", "scaled"]) == 0
+    assert "scaled refit, scale" in capsys.readouterr().out
+    assert BudgetedSVC.load(tmp_path / "m.npz").refit_bias == "scaled"

@@ -8,6 +8,11 @@ from ._common import _classifier_report, _check_writable, _gamma, _HelpFormatter
 from ._ogd import add_ogd_arguments
 
 
+def _refit(args):
+    """``--refit-bias [bias|scaled]`` as the estimators' ``refit_bias`` (False, True or "scaled")."""
+    return {None: False, "bias": True, "scaled": "scaled"}[args.refit_bias]
+
+
 def _cmd_train(args):
     if getattr(args, "solver", "bsgd") == "sbp":
         return _cmd_train_sbp(args)
@@ -35,7 +40,7 @@ def _cmd_train(args):
             eta=args.eta, radius=args.radius, maintenance=args.maintenance,
             merge_eps=args.merge_eps, merge_solver=args.merge_solver, fit_bias=args.fit_bias, epochs=args.epochs,
             backend=args.backend, random_state=args.random_state, verbose=args.verbose,
-            refit_bias=args.refit_bias, refit_rows=args.refit_rows,
+            refit_bias=_refit(args), refit_rows=args.refit_rows,
         )
 
     def report(est, X, seconds):
@@ -59,7 +64,7 @@ def _cmd_train_bsca(args):
             coef0=args.coef0, maintenance=args.maintenance, merge_eps=args.merge_eps,
             merge_solver=args.merge_solver, epochs=args.epochs, backend=args.backend,
             random_state=args.random_state, verbose=args.verbose,
-            refit_bias=args.refit_bias, refit_rows=args.refit_rows,
+            refit_bias=_refit(args), refit_rows=args.refit_rows,
         )
 
     def report(est, X, seconds):
@@ -80,7 +85,7 @@ def _cmd_train_sbp(args):
         return SBPClassifier(nu=args.nu, gamma=args.gamma, kernel=args.kernel, degree=args.degree,
                              coef0=args.coef0, epochs=args.epochs, fit_intercept=args.fit_bias,
                              backend=args.backend, random_state=args.random_state, verbose=args.verbose,
-                             refit_bias=args.refit_bias, refit_rows=args.refit_rows)
+                             refit_bias=_refit(args), refit_rows=args.refit_rows)
 
     def report(est, X, seconds):
         evaluations = sum(tr["kernel_evaluations"] for tr in est.trace_)
@@ -123,9 +128,10 @@ def add_parser(sub):
                        default="gss", help="how merging finds h: golden-section search or a table lookup "
                        "(Glasmachers & Qaadan; binary problems only)")
     train.add_argument("--fit-bias", action="store_true", help="learn an unregularised bias")
-    train.add_argument("--refit-bias", action="store_true",
+    train.add_argument("--refit-bias", nargs="?", const="bias", default=None, choices=["bias", "scaled"],
                        help="after the last pass, replace the bias by the exact minimiser of the training "
-                            "hinge loss (bsgd, bsca, sbp; see refsvm.refit)")
+                            "hinge loss ('bias', the default when given without a value) or by the threshold "
+                            "of the jointly optimal scale and offset ('scaled'); bsgd, bsca, sbp; see refsvm.refit")
     train.add_argument("--refit-rows", type=int, default=10000,
                        help="--refit-bias uses at most this many training rows (a random subsample)")
     train.add_argument("--epochs", type=int, default=1, help="passes over the data")

@@ -134,10 +134,10 @@ class BSCAClassifier(BudgetedClassifierBase):
         order and the number of steps per epoch, differ, and so do the
         budget maintenance events).
 
-    refit_bias : bool, default=False
+    refit_bias : bool or "scaled", default=False
         Replace the bias after the last pass by the minimiser of the
         (weighted) hinge loss of the final model on the training data (see
-        :class:`refsvm.BudgetedSVC`; :mod:`refsvm.refit`).  Multi-class: one offset
+        :class:`refsvm.BudgetedSVC`, also for ``"scaled"``; :mod:`refsvm.refit`).  Multi-class: one offset
         per one-vs-rest machine.
     refit_rows : int, default=10000
         At most this many training rows for ``refit_bias`` (a random

@@ -144,7 +144,7 @@ class BudgetedSVC(BudgetedClassifierBase):
         nothing (see :func:`refsvm.bsgd.bsgd`).  For imbalanced data
         (ijcnn1, w8a) ``"balanced"`` trades accuracy for balanced accuracy.
 
-    refit_bias : bool, default=False
+    refit_bias : bool or "scaled", default=False
         After the last pass (of :meth:`fit`; of every :meth:`partial_fit`
         call), replace the bias by the value that minimises the (weighted)
         hinge loss of the final model on the training data: the kernel part
@@ -152,7 +152,12 @@ class BudgetedSVC(BudgetedClassifierBase):
         exactly by sorting its kinks (:mod:`refsvm.refit`; O(m log m) after
         one prediction pass over the m rows).  The last iterate of a
         stochastic pass stops at a threshold that depends on the last few
-        examples; this removes that lottery.  Multi-class (Crammer-Singer): per-class offsets
+        examples; this removes that lottery.  ``"scaled"``: the bias
+        becomes the threshold ``b*/s*`` of the scale and offset that jointly
+        minimise the hinge loss of ``s f + b`` (golden-section search over
+        ``s``, exact offset for each; the recommended setting for binary
+        problems, see docs/refit.rst); predictions are those of the rescaled
+        model.  Multi-class (Crammer-Singer): per-class offsets
         minimising the multi-class hinge loss by exact coordinate steps.  ``False``
         (default): the algorithm's model, unchanged.
     refit_rows : int, default=10000

@@ -95,10 +95,10 @@ class OnlineKernelClassifier(BudgetedClassifierBase):
         then ``rng.random(n)``, the uniform numbers that pick the SV RBP and
         BOGD discard.
 
-    refit_bias : bool, default=False
+    refit_bias : bool or "scaled", default=False
         Replace the bias after the last pass by the minimiser of the
         (weighted) hinge loss of the final model on the training data (see
-        :class:`refsvm.BudgetedSVC`; :mod:`refsvm.refit`).
+        :class:`refsvm.BudgetedSVC`, also for ``"scaled"``; :mod:`refsvm.refit`).
     refit_rows : int, default=10000
         At most this many training rows for ``refit_bias`` (a random
         subsample when there are more).
