@@ -7,7 +7,9 @@ Exits non-zero with a message on the first failure.
 """
 
 import importlib
+import os
 import pathlib
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -45,9 +47,11 @@ with tempfile.TemporaryDirectory() as tmp:
     if not np.array_equal(again.predict(Xt), models["fast"].predict(Xt)):
         sys.exit("a saved and loaded model predicts differently")
     data = pathlib.Path(tmp) / "train.svm"
-    data.write_text("".join(f"{int(l)} 1:{a!r} 2:{b!r}\n" for (a, b), l in zip(X, y)))
-    for cmd in (["refsvm", "train", str(data), str(path), "--budget", "50", "--gamma", "50", "--quiet"],
-                ["refsvm", "predict", str(path), str(data)]):
+    data.write_text("".join(f"{int(l)} 1:{float(a)!r} 2:{float(b)!r}\n" for (a, b), l in zip(X, y)))
+    # the console script installed beside this interpreter (the environment need not be activated)
+    script = shutil.which("refsvm", path=os.path.dirname(sys.executable)) or sys.exit("no refsvm script installed")
+    for cmd in ([script, "train", str(data), str(path), "--budget", "50", "--gamma", "50", "--quiet"],
+                [script, "predict", str(path), str(data)]):
         run = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp)
         if run.returncode != 0:
             sys.exit(f"{' '.join(cmd)} failed ({run.returncode}):\n{run.stdout}{run.stderr}")

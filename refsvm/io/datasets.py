@@ -20,7 +20,7 @@ import numpy as np
 from .fetch import LIBSVM_FILES, auto_download_enabled, data_homes, fetch_libsvm
 from .libsvm import DEFAULT_MAX_MEMORY, read_libsvm
 
-__all__ = ["DATASETS", "data_dir", "load_libsvm", "fetch_libsvm", "checkerboard", "gauss_mixture"]
+__all__ = ["DATASETS", "data_dir", "load_libsvm", "fetch_libsvm", "checkerboard", "gauss_mixture", "text_like"]
 
 #: Every data set of SOURCES.md (summary table).  ``test`` is the file stem of
 #: the test split (``None``: the set has no test split).  ``mnist5k`` (a
@@ -232,4 +232,70 @@ def gauss_mixture(n, *, random_state=None):
     X = rng.standard_normal((n, 2))
     neg = y == -1
     X[neg] = 2.0 * X[neg] + np.array([2.0, 0.0])
+    return X, y
+
+
+def text_like(n, d, nnz, *, zipf=1.1, label_noise=0.0, random_state=None):
+    """A synthetic sparse, wide, text-like data set (CSR), for benchmarks anyone can rerun.
+
+    Rows are bags of "words": each row draws ``2 nnz`` column indices from a
+    Zipf law over the columns (column ``j``, counted from 0, has probability
+    proportional to ``(j + 1) ** -zipf``) and keeps the first ``nnz``
+    distinct ones (fewer only if a row's draws hold fewer distinct columns);
+    each kept column gets a count ``1 + Poisson(1)`` and the value
+    ``log(1 + count)``, and every row is scaled to Euclidean norm 1 (as
+    tf-idf rows are).  Labels come from a hidden linear rule: a weight
+    ``w_j ~ N(0, 1)`` on every column, ``y = +1`` where ``x . w`` is above its
+    median over the rows (so the classes are balanced), else ``-1``; with
+    ``label_noise > 0`` that fraction of labels, drawn at random, is flipped.
+
+    Parameters
+    ----------
+    n, d, nnz : int
+        Rows, columns, and nonzeros a row (``1 <= nnz <= d``).
+    zipf : float, default 1.1
+        Exponent of the column law (larger: a few columns in every row).
+    label_noise : float in [0, 0.5), default 0
+    random_state : int, Generator or None
+
+    Returns
+    -------
+    X : scipy.sparse.csr_matrix of shape (n, d), float64, canonical
+    y : ndarray of shape (n,), float64 in {-1, +1}
+    """
+    import scipy.sparse as sp
+
+    for name, value, low in (("n", n, 1), ("d", d, 1), ("nnz", nnz, 1)):
+        if isinstance(value, bool) or int(value) != value or value < low:
+            raise ValueError(f"{name} must be an integer >= {low}; got {value!r}")
+    if nnz > d:
+        raise ValueError(f"nnz must be <= d; got nnz={nnz}, d={d}")
+    if not np.isfinite(zipf) or zipf <= 0:
+        raise ValueError(f"zipf must be a finite number > 0; got {zipf!r}")
+    if not 0.0 <= label_noise < 0.5:
+        raise ValueError(f"label_noise must be in [0, 0.5); got {label_noise!r}")
+    rng = np.random.default_rng(random_state)
+    cdf = np.cumsum(np.arange(1, d + 1, dtype=np.float64) ** -zipf)
+    cdf /= cdf[-1]
+    draws = np.minimum(np.searchsorted(cdf, rng.random((n, 2 * nnz)), side="right"), d - 1)
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    columns = []
+    for i in range(n):
+        row = draws[i]
+        _, first = np.unique(row, return_index=True)        # first draw of each distinct column
+        keep = np.sort(row[np.sort(first)[:nnz]])
+        columns.append(keep)
+        indptr[i + 1] = indptr[i] + keep.size
+    indices = np.concatenate(columns)
+    values = np.log1p(1.0 + rng.poisson(1.0, size=indices.size))
+    X = sp.csr_matrix((values, indices, indptr), shape=(n, d))
+    norms = np.sqrt(np.asarray(X.multiply(X).sum(axis=1)).ravel())
+    X = sp.csr_matrix(sp.diags(1.0 / norms) @ X)
+    X.sort_indices()
+    w = rng.standard_normal(d)
+    score = X @ w
+    y = np.where(score > np.median(score), 1.0, -1.0)
+    if label_noise > 0:
+        flip = rng.random(n) < label_noise
+        y[flip] = -y[flip]
     return X, y

@@ -164,8 +164,8 @@ def _located(path, zero_based, fallback):
 
 
 def read_libsvm(path, *, n_features=None, zero_based=False, pad_features=False,
-                max_memory=DEFAULT_MAX_MEMORY, n_features_of="n_features"):
-    """Read a LIBSVM file into a dense C-contiguous float64 ``X`` and labels ``y``.
+                max_memory=DEFAULT_MAX_MEMORY, n_features_of="n_features", sparse=False):
+    """Read a LIBSVM file into a float64 ``X`` (dense C-contiguous, or CSR) and labels ``y``.
 
     Parameters
     ----------
@@ -186,10 +186,15 @@ def read_libsvm(path, *, n_features=None, zero_based=False, pad_features=False,
         any dense memory is allocated.  ``None``: no limit.
     n_features_of : str, default "n_features"
         What ``n_features`` is, for error messages (e.g. ``"the model"``).
+    sparse : bool, default False
+        Return ``X`` as a :class:`scipy.sparse.csr_matrix` (canonical: sorted
+        indices, no duplicates, no stored zeros) and never make it dense; then
+        ``max_memory`` is not checked here (the matrix takes the memory of its
+        nonzeros, not of ``n_samples x n_features``).
 
     Returns
     -------
-    X : ndarray of shape (n_samples, n_features), float64, C-contiguous
+    X : ndarray of shape (n_samples, n_features), float64, C-contiguous, or CSR matrix (``sparse=True``)
     y : ndarray of shape (n_samples,), float64
 
     Raises
@@ -254,6 +259,11 @@ def read_libsvm(path, *, n_features=None, zero_based=False, pad_features=False,
             )
         d = n_features
     n = S.shape[0]
+    if sparse:
+        X = sp.csr_matrix((S.data, indices, S.indptr), shape=(n, d))
+        X.sum_duplicates()        # also sorts the indices
+        X.eliminate_zeros()
+        return X, y
     need = n * d * 8
     if max_memory is not None and need > max_memory:
         raise LibsvmFileError(
