@@ -487,7 +487,7 @@ def test_clone_get_set_params():
     assert set(params) == {
         "budget", "lam", "gamma", "kernel", "degree", "coef0", "learning_rate", "eta",
         "radius", "maintenance", "merge_eps", "merge_solver", "projection_ridge", "fit_bias", "epochs",
-        "backend", "random_state", "verbose", "class_weight",
+        "backend", "random_state", "verbose", "class_weight", "refit_bias", "refit_rows",
     }
     other = clone(est)
     assert other.get_params() == params

@@ -117,6 +117,13 @@ def _classifier_report(est, X, seconds, args, trained, *, parameter=None, time_n
     yield _gamma_line(est, args)
     yield f"training time:     {seconds:.3f} s{time_note}"
     yield f"support vectors:   {est.support_vectors_.shape[0]}{sv_note}"
+    trace = est.trace_[-1] if est.trace_ else {}
+    if "refit_bias" in trace:
+        fmt = lambda v: " ".join(f"{x:.6g}" for x in np.ravel(v))  # noqa: E731
+        yield (f"bias refit:        {fmt(trace['refit_bias_before'])} -> {fmt(trace['refit_bias'])} "
+               f"(training hinge loss {fmt(trace['refit_hinge_before'])} -> {fmt(trace['refit_hinge_after'])} "
+               f"on {trace['refit_rows']} rows"
+               + (f"; scaled refit, scale {fmt(trace['refit_scale'])}" if "refit_scale" in trace else "") + ")")
 
 
 def _train_and_report(args, build, report, scores=_accuracy_lines):

@@ -8,6 +8,11 @@ from ._common import _classifier_report, _check_writable, _gamma, _HelpFormatter
 from ._ogd import add_ogd_arguments
 
 
+def _refit(args):
+    """``--refit-bias [bias|scaled]`` as the estimators' ``refit_bias`` (False, True or "scaled")."""
+    return {None: False, "bias": True, "scaled": "scaled"}[args.refit_bias]
+
+
 def _cmd_train(args):
     if getattr(args, "solver", "bsgd") == "sbp":
         return _cmd_train_sbp(args)
@@ -17,6 +22,9 @@ def _cmd_train(args):
 
     _check_writable(_model_path(args.model), "model")  # before training, not after
     if args.solver != "bsgd":  # FOGD / NOGD (Lu et al. 2016), see refsvm/_cli_ogd.py
+        if getattr(args, "refit_bias", False):
+            raise ValueError(f"--refit-bias applies to --solver bsgd, bsca and sbp (kernel expansions with a "
+                             f"bias), not to {args.solver}")
         from ._ogd import train_ogd
         return train_ogd(args)
     args.eta = 0.1 if args.eta is None else args.eta
@@ -32,6 +40,7 @@ def _cmd_train(args):
             eta=args.eta, radius=args.radius, maintenance=args.maintenance,
             merge_eps=args.merge_eps, merge_solver=args.merge_solver, fit_bias=args.fit_bias, epochs=args.epochs,
             backend=args.backend, random_state=args.random_state, verbose=args.verbose,
+            refit_bias=_refit(args), refit_rows=args.refit_rows,
         )
 
     def report(est, X, seconds):
@@ -55,6 +64,7 @@ def _cmd_train_bsca(args):
             coef0=args.coef0, maintenance=args.maintenance, merge_eps=args.merge_eps,
             merge_solver=args.merge_solver, epochs=args.epochs, backend=args.backend,
             random_state=args.random_state, verbose=args.verbose,
+            refit_bias=_refit(args), refit_rows=args.refit_rows,
         )
 
     def report(est, X, seconds):
@@ -74,7 +84,8 @@ def _cmd_train_sbp(args):
     def build(X):
         return SBPClassifier(nu=args.nu, gamma=args.gamma, kernel=args.kernel, degree=args.degree,
                              coef0=args.coef0, epochs=args.epochs, fit_intercept=args.fit_bias,
-                             backend=args.backend, random_state=args.random_state, verbose=args.verbose)
+                             backend=args.backend, random_state=args.random_state, verbose=args.verbose,
+                             refit_bias=_refit(args), refit_rows=args.refit_rows)
 
     def report(est, X, seconds):
         evaluations = sum(tr["kernel_evaluations"] for tr in est.trace_)
@@ -117,6 +128,12 @@ def add_parser(sub):
                        default="gss", help="how merging finds h: golden-section search or a table lookup "
                        "(Glasmachers & Qaadan; binary problems only)")
     train.add_argument("--fit-bias", action="store_true", help="learn an unregularised bias")
+    train.add_argument("--refit-bias", nargs="?", const="bias", default=None, choices=["bias", "scaled"],
+                       help="after the last pass, replace the bias by the exact minimiser of the training "
+                            "hinge loss ('bias', the default when given without a value) or by the threshold "
+                            "of the jointly optimal scale and offset ('scaled'); bsgd, bsca, sbp; see refsvm.refit")
+    train.add_argument("--refit-rows", type=int, default=10000,
+                       help="--refit-bias uses at most this many training rows (a random subsample)")
     train.add_argument("--epochs", type=int, default=1, help="passes over the data")
     train.add_argument("--backend", choices=["fast", "python"], default="fast",
                        help="compiled or pure-Python reference path")

@@ -17,7 +17,10 @@ the others:
 * ``gamma="scale"`` / ``"auto"`` resolved into ``gamma_`` (:meth:`_resolve_gamma`);
 * progress lines for ``verbose >= 1`` (:meth:`_run_pass`, :mod:`refsvm.estimators._progress`);
 * ``sample_weight`` / ``class_weight`` (:meth:`_sample_weights`) for algorithms
-  that take weights (``_supports_sample_weight = True``).
+  that take weights (``_supports_sample_weight = True``);
+* ``refit_bias`` / ``refit_rows`` (estimators that have these parameters): the
+  bias replaced after the last pass by the hinge-loss minimiser
+  (:meth:`_refit_bias_after_training`, :mod:`refsvm.refit`).
 
 See "How a new estimator gets these features" in DESIGN.md.
 
@@ -31,6 +34,7 @@ storing model and trace) and, if needed, ``_check_solver_classes`` and
 import dataclasses
 import numbers
 import re
+import time
 import warnings
 from contextlib import contextmanager
 
@@ -41,9 +45,11 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.class_weight import compute_class_weight
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
+from ..backend import get_module
 from ..model import BudgetedModel
+from ..refit import hinge_loss, multiclass_hinge_loss
+from ..validation import check_bool, check_gamma, check_int
 from ._progress import PassProgress, chunk_size, merge_traces
-from ..validation import check_gamma, check_int
 
 __all__ = ["BudgetedClassifierBase"]
 
@@ -103,8 +109,9 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
         return (None, None, None)
 
     def _current_state(self):
-        """The state that continues the fitted model (``partial_fit``)."""
-        return (self.support_vectors_, self.alpha_, self.bias_)
+        """The state that continues the fitted model (``partial_fit``; the bias the
+        algorithm returned, not a refit one)."""
+        return (self.support_vectors_, self.alpha_, getattr(self, "_trained_bias", self.bias_))
 
     # ------------------------------------------------------------------ checks
 
@@ -126,6 +133,7 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
         """A fresh start (fit, first partial_fit): the generator from random_state, t_ = 0,
         an empty trace_; returns the solver's initial state."""
         self._rng = self._make_rng()
+        self.__dict__.pop("_refit_seed", None)
         self.t_ = 0
         self.trace_ = []
         return self._initial_state()
@@ -183,6 +191,7 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
         """
         params = self._algorithm_params()
         self._check_verbose()
+        self._check_refit()
         X, y = self._check_X_y(X, y, reset=True)
         classes = np.unique(y)
         if classes.size < 2:
@@ -201,6 +210,7 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
         for epoch in range(self.epochs):
             self._progress_label = f"epoch {epoch + 1}/{self.epochs}"
             state = self._one_pass(X, y_internal, params, state)
+        self._refit_bias_after_training(X, y_internal, weights)
         return self
 
     def partial_fit(self, X, y, classes=None, sample_weight=None):
@@ -233,6 +243,7 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
         """
         params = self._algorithm_params()
         self._check_verbose()
+        self._check_refit()
         first = not hasattr(self, "model_")  # (a failed fit may have set classes_ only)
         if first:
             if classes is None:
@@ -276,7 +287,9 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
         weights = self._sample_weights(X, y, sample_weight, partial=True)
         if weights is not None:
             params["sample_weight"] = weights
-        self._one_pass(X, self._internal_labels(y), params, state)
+        y_internal = self._internal_labels(y)
+        self._one_pass(X, y_internal, params, state)
+        self._refit_bias_after_training(X, y_internal, weights)
         return self
 
     # ------------------------------------------------------------------ progress
@@ -361,6 +374,112 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
                 per_class = compute_class_weight(class_weight, classes=self.classes_, y=y)
             weights *= per_class[np.searchsorted(self.classes_, y)]
         return weights
+
+    # ------------------------------------------------------------ bias refit
+
+    #: How a multi-class model's offsets are refit: ``"ovr"`` (one binary offset per
+    #: one-vs-rest machine) or ``"crammer-singer"`` (the multi-class hinge loss).
+    _refit_multiclass = "ovr"
+
+    def _check_refit(self):
+        """``(refit_bias, refit_rows)`` validated; ``(False, None)`` without these parameters."""
+        if not hasattr(self, "refit_bias"):
+            return False, None
+        refit = self.refit_bias
+        if not (isinstance(refit, str) and refit == "scaled"):
+            if isinstance(refit, str):
+                raise ValueError(f"refit_bias must be True, False or 'scaled'; got {refit!r}")
+            check_bool(refit, "refit_bias")
+        return refit, check_int(self.refit_rows, "refit_rows", 1)
+
+    def _refit_subsample(self, n, rows):
+        """Sorted indices of ``rows`` of ``n`` examples, or None for all of them.
+
+        Drawn from a generator spawned once per training run from the
+        estimator's generator (``random_state``): the visiting orders are not
+        changed, and every refit of a run (each ``partial_fit`` call) draws
+        from the same seed, so ``fit(epochs=k)`` and ``k`` calls of
+        ``partial_fit`` refit on the same rows.
+        """
+        if n <= rows:
+            return None
+        if getattr(self, "_refit_seed", None) is None:
+            seed_seq = getattr(self._rng.bit_generator, "seed_seq", None)
+            self._refit_seed = (seed_seq.spawn(1)[0] if seed_seq is not None
+                                else int(self._rng.integers(2 ** 63)))
+        return np.sort(np.random.default_rng(self._refit_seed).choice(n, rows, replace=False))
+
+    def _refit_bias_after_training(self, X, y, weights):
+        """With ``refit_bias=True``: replace ``bias_`` by the hinge-loss minimiser (:mod:`refsvm.refit`).
+
+        The kernel part of the model is kept; its decision values on the
+        training rows (a subsample of ``refit_rows`` when there are more)
+        give a one-dimensional convex piecewise-linear problem per offset,
+        solved exactly.  Binary: one offset.  Multi-class: one offset per
+        one-vs-rest machine (``_refit_multiclass = "ovr"``), or the per-class
+        offsets of the Crammer-Singer hinge loss by exact coordinate steps
+        (``"crammer-singer"``).  The trace of the last pass gets
+        ``refit_bias`` (the chosen offsets), ``refit_bias_before`` (the
+        algorithm's), ``refit_hinge_before`` / ``refit_hinge_after`` (weighted
+        mean hinge loss on the refit rows; per machine for one-vs-rest),
+        ``refit_rows`` and ``refit_seconds``; ``refit_bias="scaled"``: the threshold of the
+        jointly optimal scale and offset (:func:`refsvm.refit.scaled_hinge_offset`), with
+        ``refit_scale`` and ``refit_scaled_hinge`` (loss of the rescaled model) in the
+        trace.  The algorithm's bias stays the
+        training state (``partial_fit`` continues from it).  Off: nothing
+        changes.
+        """
+        self.__dict__.pop("_trained_bias", None)
+        refit, rows = self._check_refit()
+        if not refit:
+            return
+        start = time.perf_counter()
+        index = self._refit_subsample(X.shape[0], rows)
+        if index is not None:
+            X, y = X[index], y[index]
+            weights = None if weights is None else weights[index]
+        before = np.array(self.bias_, dtype=np.float64)
+        kernel_part = dataclasses.replace(self.model_, bias=np.zeros_like(before))
+        F = kernel_part.decision_function(X, backend=self.backend)
+        module = get_module("refit", self.backend)
+        scaled = isinstance(refit, str)
+        extra = {}
+        if F.ndim == 1:
+            if scaled:
+                offset, scale, extra["refit_scaled_hinge"] = module.scaled_hinge_offset(F, y, weights)
+                extra["refit_scale"] = scale
+            else:
+                offset, _ = module.hinge_offset(F, y, weights)
+            new = np.array([offset])
+            loss_before, after = hinge_loss(F, y, before[0], weights), hinge_loss(F, y, offset, weights)
+        elif self._refit_multiclass == "crammer-singer":
+            if scaled:
+                new, extra["refit_scale"], extra["refit_scaled_hinge"] = module.scaled_crammer_singer_offsets(
+                    F, y, before, weights)
+            else:
+                new, _, _ = module.crammer_singer_offsets(F, y, before, weights)
+            loss_before = multiclass_hinge_loss(F, y, before, weights)
+            after = multiclass_hinge_loss(F, y, new, weights)
+        else:
+            c = F.shape[1]
+            new, after, loss_before, scales = np.empty(c), np.empty(c), np.empty(c), np.empty(c)
+            for r in range(c):
+                yr = np.where(y == r, 1, -1)
+                if scaled:
+                    new[r], scales[r], _ = module.scaled_hinge_offset(F[:, r], yr, weights)
+                else:
+                    new[r], _ = module.hinge_offset(F[:, r], yr, weights)
+                after[r] = hinge_loss(F[:, r], yr, new[r], weights)
+                loss_before[r] = hinge_loss(F[:, r], yr, before[r], weights)
+            if scaled:
+                extra["refit_scale"] = scales
+        self._trained_bias = self.bias_
+        self._set_model(self.support_vectors_, self.alpha_, new)
+        if self.trace_:
+            self.trace_[-1].update(refit_bias=new.copy(), refit_bias_before=before,
+                                   refit_hinge_before=loss_before, refit_hinge_after=after,
+                                   refit_rows=int(X.shape[0]),
+                                   refit_seconds=time.perf_counter() - start, **extra)
 
     # ------------------------------------------------------------ kernel width
 
@@ -518,6 +637,7 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
         est = cls(**params)
         try:
             est._algorithm_params()  # the estimator's own checks, as in fit
+            est._check_refit()
         except ValueError as exc:
             raise ValueError(f"{path}: invalid parameter in the model file: {exc}") from exc
         est.classes_ = np.asarray(model.classes)

@@ -134,6 +134,15 @@ class BSCAClassifier(BudgetedClassifierBase):
         order and the number of steps per epoch, differ, and so do the
         budget maintenance events).
 
+    refit_bias : bool or "scaled", default=False
+        Replace the bias after the last pass by the minimiser of the
+        (weighted) hinge loss of the final model on the training data (see
+        :class:`refsvm.BudgetedSVC`, also for ``"scaled"``; :mod:`refsvm.refit`).  Multi-class: one offset
+        per one-vs-rest machine.
+    refit_rows : int, default=10000
+        At most this many training rows for ``refit_bias`` (a random
+        subsample when there are more).
+
     Attributes
     ----------
     classes_, support_vectors_, alpha_, bias_, model_, n_features_in_, t_
@@ -176,7 +185,7 @@ class BSCAClassifier(BudgetedClassifierBase):
                  maintenance="merge", merge_eps=0.01, merge_solver="gss", projection_ridge=1e-10,
                  sv_update="accumulate", sampling="uniform", monitor_every=None,
                  monitor_dual_max=5000, epochs=1, backend="fast", random_state=None, verbose=0,
-                 class_weight=None):
+                 class_weight=None, refit_bias=False, refit_rows=10000):
         self.budget = budget
         self.C = C
         self.gamma = gamma
@@ -196,6 +205,8 @@ class BSCAClassifier(BudgetedClassifierBase):
         self.random_state = random_state
         self.verbose = verbose
         self.class_weight = class_weight
+        self.refit_bias = refit_bias
+        self.refit_rows = refit_rows
 
     _supports_sample_weight = True  # bsca takes sample_weight (box [0, C s_i])
 

@@ -144,6 +144,27 @@ class BudgetedSVC(BudgetedClassifierBase):
         nothing (see :func:`refsvm.bsgd.bsgd`).  For imbalanced data
         (ijcnn1, w8a) ``"balanced"`` trades accuracy for balanced accuracy.
 
+    refit_bias : bool or "scaled", default=False
+        After the last pass (of :meth:`fit`; of every :meth:`partial_fit`
+        call), replace the bias by the value that minimises the (weighted)
+        hinge loss of the final model on the training data: the kernel part
+        is kept, the one-dimensional convex piecewise-linear problem is solved
+        exactly by sorting its kinks (:mod:`refsvm.refit`; O(m log m) after
+        one prediction pass over the m rows).  The last iterate of a
+        stochastic pass stops at a threshold that depends on the last few
+        examples; this removes that lottery.  ``"scaled"``: the bias
+        becomes the threshold ``b*/s*`` of the scale and offset that jointly
+        minimise the hinge loss of ``s f + b`` (golden-section search over
+        ``s``, exact offset for each; the recommended setting for binary
+        problems, see docs/refit.rst); predictions are those of the rescaled
+        model.  Multi-class (Crammer-Singer): per-class offsets
+        minimising the multi-class hinge loss by exact coordinate steps.  ``False``
+        (default): the algorithm's model, unchanged.
+    refit_rows : int, default=10000
+        At most this many training rows are used by ``refit_bias`` (a random
+        subsample, drawn from a generator spawned from ``random_state``, when
+        there are more).
+
     Attributes
     ----------
     classes_ : ndarray of shape (n_classes,)
@@ -223,6 +244,7 @@ class BudgetedSVC(BudgetedClassifierBase):
     """
 
     _supports_sample_weight = True  # bsgd takes sample_weight
+    _refit_multiclass = "crammer-singer"  # refit_bias: the multi-class hinge loss (module _base)
 
     def __init__(
         self,
@@ -245,6 +267,8 @@ class BudgetedSVC(BudgetedClassifierBase):
         random_state=None,
         verbose=0,
         class_weight=None,
+        refit_bias=False,
+        refit_rows=10000,
     ):
         self.budget = budget
         self.lam = lam
@@ -265,6 +289,8 @@ class BudgetedSVC(BudgetedClassifierBase):
         self.random_state = random_state
         self.verbose = verbose
         self.class_weight = class_weight
+        self.refit_bias = refit_bias
+        self.refit_rows = refit_rows
 
     # ------------------------------------------------------------------ checks
 

@@ -95,6 +95,14 @@ class OnlineKernelClassifier(BudgetedClassifierBase):
         then ``rng.random(n)``, the uniform numbers that pick the SV RBP and
         BOGD discard.
 
+    refit_bias : bool or "scaled", default=False
+        Replace the bias after the last pass by the minimiser of the
+        (weighted) hinge loss of the final model on the training data (see
+        :class:`refsvm.BudgetedSVC`, also for ``"scaled"``; :mod:`refsvm.refit`).
+    refit_rows : int, default=10000
+        At most this many training rows for ``refit_bias`` (a random
+        subsample when there are more).
+
     Attributes
     ----------
     classes_, support_vectors_, alpha_ (n_sv, 1), bias_ (zeros), model_, n_features_in_, t_
@@ -133,6 +141,8 @@ class OnlineKernelClassifier(BudgetedClassifierBase):
         verbose=0,
         random_state=None,
         class_weight=None,
+        refit_bias=False,
+        refit_rows=10000,
     ):
         self.algorithm = algorithm
         self.budget = budget
@@ -149,6 +159,8 @@ class OnlineKernelClassifier(BudgetedClassifierBase):
         self.verbose = verbose
         self.random_state = random_state
         self.class_weight = class_weight
+        self.refit_bias = refit_bias
+        self.refit_rows = refit_rows
 
     _supports_sample_weight = True  # for the learners in WEIGHTED (others refused in _sample_weights)
 

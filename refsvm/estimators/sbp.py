@@ -97,6 +97,15 @@ class SBPClassifier(BudgetedClassifierBase):
         both paths, which SBP does not implement.)  ``fit`` likewise refuses
         a ``sample_weight`` other than ``None``.
 
+    refit_bias : bool or "scaled", default=False
+        Replace the bias after the last pass by the minimiser of the
+        (weighted) hinge loss of the final model on the training data (see
+        :class:`refsvm.BudgetedSVC`, also for ``"scaled"``; :mod:`refsvm.refit`).  Multi-class: one offset per
+        one-vs-rest machine.
+    refit_rows : int, default=10000
+        At most this many training rows for ``refit_bias`` (a random
+        subsample when there are more).
+
     Attributes
     ----------
     classes_, support_vectors_, alpha_, bias_, model_, n_features_in_
@@ -128,7 +137,7 @@ class SBPClassifier(BudgetedClassifierBase):
 
     def __init__(self, nu=0.01, gamma="scale", kernel="rbf", degree=3, coef0=0.0, epochs=10,
                  fit_intercept=False, cache_rows=0, backend="fast", random_state=None, verbose=0,
-                 class_weight=None):
+                 class_weight=None, refit_bias=False, refit_rows=10000):
         self.nu = nu
         self.gamma = gamma
         self.kernel = kernel
@@ -141,6 +150,8 @@ class SBPClassifier(BudgetedClassifierBase):
         self.random_state = random_state
         self.verbose = verbose
         self.class_weight = class_weight
+        self.refit_bias = refit_bias
+        self.refit_rows = refit_rows
 
     def fit(self, X, y, sample_weight=None):
         """Train: ``epochs`` epochs of ``n`` SBP iterations on ``(X, y)``.

@@ -138,6 +138,8 @@ def reproduce(name, *, quick=False, n_jobs=1, backend="loky", scheduler=None, se
                 available=True, params=runs[0][1], chosen=dict(best),
                 grid={str(dict(p)): float(np.mean([r["error"] for _, _, r in v])) for p, v in by_point.items()} if e.grid else {},
                 error_mean=float(errors.mean()), error_std=float(errors.std(ddof=1)) if len(errors) > 1 else 0.0,
+                error_median=float(np.median(errors)), error_min=float(errors.min()),
+                error_max=float(errors.max()),
                 seconds_mean=float(np.mean([r["seconds"] for _, _, r in runs])),
                 **({"test_seconds_mean": float(np.mean([r["test_seconds"] for _, _, r in runs]))}
                    if all("test_seconds" in r for _, _, r in runs) else {}),
@@ -213,7 +215,8 @@ def format_table(result):
         test_t = any((r["paper"] or {}).get("test_seconds") is not None for r in rows)   # a train / test time table
         lines.append("")
         lines.append(f"{ds} (n = {rows[0]['n']})")
-        lines.append(f"  {'algorithm':<24}{'ours':>16}{'paper':>16}{'diff':>8}{'ours s':>10}{'paper s':>10}"
+        lines.append(f"  {'algorithm':<24}{'ours':>16}{'median [range]':>24}{'paper':>16}{'diff':>8}{'ours s':>10}"
+                     f"{'paper s':>10}"
                      + (f"{'test s':>9}{'paper':>9}" if test_t else "") + "  chosen")
         for r in rows:
             p = r["paper"] or {}
@@ -221,10 +224,12 @@ def format_table(result):
             psec = "" if p.get("seconds") is None else f"{p['seconds']:.3g}"
             ptest = "" if p.get("test_seconds") is None else f"{p['test_seconds']:.3g}"
             if not r["available"]:
-                lines.append(f"  {r['algorithm']:<24}{'n/a':>16}{paper:>16}{'':>8}{'':>10}{psec:>10}"
+                lines.append(f"  {r['algorithm']:<24}{'n/a':>16}{'':>24}{paper:>16}{'':>8}{'':>10}{psec:>10}"
                              + (f"{'':>9}{ptest:>9}" if test_t else "") + f"  {r['note']}")
                 continue
             ours = f"{r['error_mean']:.2f} ± {r['error_std']:.2f}"
+            spread = (f"{r['error_median']:.2f} [{r['error_min']:.2f}, {r['error_max']:.2f}]"
+                      if "error_median" in r else "")
             diff = "" if p.get("mean") is None else f"{r['error_mean'] - p['mean']:+.2f}"
             chosen = ", ".join(f"{k}={v:g}" for k, v in r["chosen"].items())
             if r["per_seed"] and "curve" in r["per_seed"][0]:       # curve tables: where the curve went
@@ -233,7 +238,7 @@ def format_table(result):
                                    zip(curves[0, :, 0], curves[:, :, 1].mean(0), curves[:, :, 2].mean(0))
                                    if cp in (0.25, 1, 10))
             otest = f"{r['test_seconds_mean']:.3g}" if "test_seconds_mean" in r else ""
-            lines.append(f"  {r['algorithm']:<24}{ours:>16}{paper:>16}{diff:>8}{r['seconds_mean']:>10.3g}{psec:>10}"
+            lines.append(f"  {r['algorithm']:<24}{ours:>16}{spread:>24}{paper:>16}{diff:>8}{r['seconds_mean']:>10.3g}{psec:>10}"
                          + (f"{otest:>9}{ptest:>9}" if test_t else "") + f"  {chosen}")
     m = result["machine"]
     lines.append("")

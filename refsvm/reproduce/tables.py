@@ -127,13 +127,17 @@ QAADAN2019_TABLE2 = _register(Table(
               grid=dict(eta=ETA_GRID)),
         Entry("NOGD", ESTIMATOR, dict(estimator="refsvm.NOGDClassifier", budget=500, rank=100),
               grid=dict(eta=ETA_GRID)),
-        Entry("BSCA", "refsvm.reproduce.runners:run_estimator", dict(estimator="refsvm.BSCAClassifier", budget=500, C=2.0 ** 5)),
+        Entry("BSCA", "refsvm.reproduce.runners:run_estimator",
+              dict(estimator="refsvm.BSCAClassifier", budget=500, C=2.0 ** 5, sampling="permutation")),
     ],
     paper={(alg, ds): (100.0 - acc, None, sec) for ds, row in _Q2_PAPER.items() for alg, (acc, sec) in row.items()},
-    seeds=5,
+    seeds=20,
     note="gamma and C from the paper's Table 1 (ADULT gamma = 2^-7, IJCNN gamma = 2^1, C = 2^5); the online "
          "learners' eta from Lu et al.'s grid, best mean test error; FOGD D = 4000 (ADULT) / 1000 (IJCNN), "
-         "NOGD k = 100 (the paper's caption); the paper reports single runs.",
+         "NOGD k = 100 (the paper's caption).  BSCA and BSGD visit a fresh random permutation every epoch, as "
+         "the authors' code (src/solver.cpp); the paper's numbers are single runs (max_repeat = 1 there), ours "
+         "are mean, sd, median and range over the seeds: one pass on ADULT scatters by several points between "
+         "visiting orders (the last iterate's threshold, docs/bsca.rst), so compare the paper with the spread.",
 ))
 
 
