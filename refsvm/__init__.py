@@ -22,9 +22,11 @@ from .estimators import OnlineKernelClassifier
 from .estimators import SBPClassifier
 from .estimators import FOGDClassifier, FOGDRegressor, NOGDClassifier, NOGDRegressor
 from .model import BudgetedModel
+from .estimators.loading import load
 
 __all__ = ["BudgetedSVC", "BudgetedModel", "load_libsvm", "__version__"]
 __all__ += ["SBPClassifier"]
 __all__ += ["BSCAClassifier"]
 __all__ += ["FOGDClassifier", "FOGDRegressor", "NOGDClassifier", "NOGDRegressor"]
 __all__ += ["OnlineKernelClassifier"]
+__all__ += ["load"]

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .io.model_file import ModelFileError, reading
+from .io.model_file import ModelFileError, check_kind, reading, write_model  # noqa: F401 (ModelFileError: public here)
 from .backend import get_module
 from .model import params_from_json, params_to_json
 from .ogd import TASKS, fourier_features
@@ -71,9 +71,7 @@ def _meta_back(data):
 
 
 def _check_kind(data, path, kind):
-    found = str(data["kind"]) if "kind" in data else "a kernel expansion (BudgetedModel)"
-    if found != kind:
-        raise ModelFileError(f"{path} holds {found}, not a {kind}")
+    check_kind(data, path, kind, f"{kind}.load")
 
 
 @dataclass
@@ -136,10 +134,10 @@ class FourierModel:
 
     def save(self, path):
         """Write the model to ``path`` (``.npz``, no pickled objects)."""
-        np.savez(path, format_version=np.array(FORMAT_VERSION), kind=np.array("FourierModel"),
-                 directions=self.directions, weights=self.weights, gamma=np.array(float(self.gamma)),
-                 normalize=np.array(bool(self.normalize)), task=np.array(self.task),
-                 classes=_classes_for_save(self.classes), **_meta(self))
+        write_model(path, dict(format_version=np.array(FORMAT_VERSION), kind=np.array("FourierModel"),
+                               directions=self.directions, weights=self.weights, gamma=np.array(float(self.gamma)),
+                               normalize=np.array(bool(self.normalize)), task=np.array(self.task),
+                               classes=_classes_for_save(self.classes), **_meta(self)))
 
     @classmethod
     def load(cls, path):
@@ -226,9 +224,10 @@ class NystromModel:
         for name in ("alpha", "projection", "weights"):
             if getattr(self, name) is not None:
                 arrays[name] = np.asarray(getattr(self, name), dtype=np.float64)
-        np.savez(path, format_version=np.array(FORMAT_VERSION), kind=np.array("NystromModel"),
-                 support_vectors=self.support_vectors, gamma=np.array(float(self.gamma)),
-                 task=np.array(self.task), classes=_classes_for_save(self.classes), **arrays, **_meta(self))
+        write_model(path, dict(format_version=np.array(FORMAT_VERSION), kind=np.array("NystromModel"),
+                               support_vectors=self.support_vectors, gamma=np.array(float(self.gamma)),
+                               task=np.array(self.task), classes=_classes_for_save(self.classes), **arrays,
+                               **_meta(self)))
 
     @classmethod
     def load(cls, path):

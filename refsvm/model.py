@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .io.model_file import ModelFileError, reading
+from .io.model_file import ModelFileError, check_kind, reading, write_model  # noqa: F401 (ModelFileError: public here)
 from .backend import get_module
 from .kernels import KERNELS
 from .validation import check_int, check_option, check_positive
@@ -168,9 +168,10 @@ class BudgetedModel:
         if self.params is not None:
             extra["params_json"] = np.array(params_to_json(self.params))
             extra["estimator"] = np.array(str(self.estimator))
-        np.savez(
+        write_model(                                   # atomic: a failure leaves an existing file intact
             path,
-            **extra,
+            dict(**extra,
+            kind=np.array("BudgetedModel"),
             format_version=np.array(FORMAT_VERSION),
             support_vectors=self.support_vectors,
             coef=self.coef,
@@ -179,7 +180,7 @@ class BudgetedModel:
             degree=np.array(int(self.degree)),
             coef0=np.array(float(self.coef0)),
             bias=self.bias,
-            classes=classes,
+            classes=classes),
         )
 
     @classmethod
@@ -200,6 +201,7 @@ class BudgetedModel:
             version, an invalid value.
         """
         with reading(path, FORMAT_VERSION) as data:
+            check_kind(data, path, "BudgetedModel", "BudgetedModel.load (kernel expansions)")
             meta = dict(
                 params=params_from_json(data.scalar("params_json", str)) if "params_json" in data else None,
                 estimator=data.scalar("estimator", str) if "estimator" in data else None,

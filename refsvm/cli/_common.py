@@ -18,39 +18,91 @@ class _FileError(Exception):
     """A file cannot be read or written; reported in one line (exit status 1)."""
 
 
-def _read_data(arg, args, n_features=None, n_features_of=None):
-    """Dense ``(X, y)`` from a LIBSVM file, or from a data set name under REFSVM_DATA.
+def _registry_width(name):
+    """The number of features the data-set registry lists for ``name`` or for the set whose test
+    split ``name`` is (e.g. ``mnist.t`` of ``mnist5k``); None for other names."""
+    from ..io.datasets import DATASETS
+
+    if name in DATASETS:
+        return DATASETS[name]["n_features"]
+    for info in DATASETS.values():
+        if info["test"] == name:
+            return info["n_features"]
+    return None
+
+
+def _read_named(arg, args):
+    """``(X, y, test)`` of the data set ``arg``: ``$REFSVM_DATA`` or the cache (downloading a set with a
+    recorded checksum unless ``REFSVM_NO_DOWNLOAD=1``); ``test`` is its test split, if it has one."""
+    from ..io.datasets import load_libsvm
+
+    try:
+        X, y, Xt, yt = load_libsvm(arg, zero_based=args.zero_based, max_memory=args.max_memory)
+    except (FileNotFoundError, RuntimeError) as exc:
+        where = "REFSVM_DATA or the data cache" if os.environ.get("REFSVM_DATA") else "the data cache"
+        raise _UsageError(f"{arg}: no such file, and not a data set in {where}: {exc}") from exc
+    width = _registry_width(arg)
+    if width is not None and X.shape[1] < width:      # a test split that does not use its last features
+        X = np.hstack([X, np.zeros((X.shape[0], width - X.shape[1]))])
+    return X, y, (None if Xt is None else (Xt, yt))
+
+
+def _read_data(arg, args, n_features=None, n_features_of=None, with_test=False):
+    """Dense ``(X, y)`` from a LIBSVM file, or from a data set name (``$REFSVM_DATA`` / the cache).
 
     ``n_features``: the number of features the data must have (the model's or
     the training data's); a mismatch is an error unless ``--pad-features``
-    allows zero-padding a file with fewer.
+    allows zero-padding a file with fewer (a data set name is padded to the
+    registry's count by itself).  ``with_test``: return ``(X, y, test)``, where
+    ``test`` is the known test split of a data set name (None for files).
     """
     pad = getattr(args, "pad_features", False)
     path = Path(arg)
+    if path.is_dir():
+        raise _FileError(f"{arg}: is a directory, not a LIBSVM data file")
     if path.is_file():
         from ..io.libsvm import read_libsvm
 
-        return read_libsvm(path, n_features=n_features, zero_based=args.zero_based,
+        X, y = read_libsvm(path, n_features=n_features, zero_based=args.zero_based,
                            pad_features=pad, max_memory=args.max_memory,
                            n_features_of=n_features_of or "n_features")
-    if os.environ.get("REFSVM_DATA"):
-        from ..io.datasets import load_libsvm
+        return (X, y, None) if with_test else (X, y)
+    X, y, test = _read_named(arg, args)
+    if n_features is not None and X.shape[1] != n_features:
+        if X.shape[1] > n_features or not (pad or _registry_width(arg) == n_features):
+            raise LibsvmFileError(
+                f"{arg}: has {X.shape[1]} features, but {n_features_of} has {n_features}"
+                + ("" if X.shape[1] > n_features else "; --pad-features allows zero-padding")
+            )
+        X = np.hstack([X, np.zeros((X.shape[0], n_features - X.shape[1]))])
+    return (X, y, test) if with_test else (X, y)
 
-        try:
-            X, y, _, _ = load_libsvm(arg, zero_based=args.zero_based, max_memory=args.max_memory)
-        except (FileNotFoundError, RuntimeError) as exc:
-            raise _UsageError(f"{arg}: no such file, and not a data set in REFSVM_DATA: {exc}") from exc
-        if n_features is not None and X.shape[1] != n_features:
-            if X.shape[1] > n_features or not pad:
-                raise LibsvmFileError(
-                    f"{arg}: has {X.shape[1]} features, but {n_features_of} has {n_features}"
-                    + ("" if X.shape[1] > n_features else "; --pad-features allows zero-padding")
-                )
-            X = np.hstack([X, np.zeros((X.shape[0], n_features - X.shape[1]))])
-        return X, y
-    raise _UsageError(
-        f"{arg}: no such file (REFSVM_DATA is not set, so it is not looked up as a data set name)"
-    )
+
+def _check_usable(X, y, arg, *, classification):
+    """One line naming the file when its contents cannot train a model (empty, no features, one class)."""
+    if X.shape[0] == 0:
+        raise _FileError(f"{arg}: holds no examples")
+    if X.shape[1] == 0:
+        raise _FileError(f"{arg}: holds labels but no features")
+    if classification:
+        labels = np.unique(y)
+        if labels.size < 2:
+            raise _FileError(f"{arg}: every example has the label {labels[0]:g}; a classifier needs at least "
+                             "two classes")
+        if labels.size > max(50, X.shape[0] // 20) and not np.all(labels == np.round(labels)):
+            raise _FileError(f"{arg}: {labels.size} distinct non-integer labels look like a regression target; "
+                             "this solver is a classifier (use --solver fogd or nogd with --regression)")
+
+
+def _check_model_path(arg):
+    """Fail now (before training) if the model cannot be written to ``arg``: a directory or a
+    device as given (numpy would silently append ``.npz``), or an unwritable ``<arg>.npz``."""
+    given = Path(arg)
+    if given.is_dir():
+        raise _FileError(f"{given}: is a directory; give a file name for the model (e.g. {given / 'model.npz'})")
+    if given.exists() and not given.is_file():
+        raise _FileError(f"{given}: not a regular file (a device or a pipe?); give a file name for the model")
+    _check_writable(_model_path(arg), "model")
 
 
 def _check_writable(path, what):
@@ -87,8 +139,8 @@ def _model_path(arg):
 
 def _read_train_test(args):
     """``(X, y, test)``: DATA and, with ``--test``, the test file read with DATA's number of features."""
-    X, y = _read_data(args.data, args)
-    test = None
+    X, y, test = _read_data(args.data, args, with_test=True)   # a data set name brings its test split
+    _check_usable(X, y, args.data, classification=not getattr(args, "regression", False))
     if args.test is not None:
         test = _read_data(args.test, args, n_features=X.shape[1],
                           n_features_of=f"the training data ({args.data})")

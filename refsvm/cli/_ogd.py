@@ -79,7 +79,8 @@ def model_kind(path):
     """``"FourierModel"`` / ``"NystromModel"`` for a FOGD / NOGD file, ``None`` otherwise."""
     try:
         with np.load(path, allow_pickle=False) as data:
-            return str(data["kind"]) if "kind" in data.files else None
+            kind = str(data["kind"]) if "kind" in data.files else None
+            return kind if kind in ("FourierModel", "NystromModel") else None
     except Exception:   # damaged or not an npz file: the BSGD loader reports it (one line, status 1)
         return None
 

@@ -42,6 +42,12 @@ def _cmd_reproduce(args):
         reproduce(args.name, quick=args.quick, n_jobs=args.n_jobs, backend=args.backend,
                   scheduler=args.scheduler, seeds=args.seeds, datasets=args.datasets,
                   entries=args.algorithms, json_path=args.json, png_path=args.png)
+    except ValueError as exc:  # name the command-line options, not the function's arguments
+        text = str(exc)
+        for arg, opt in (("entries:", "--algorithms:"), ("datasets:", "--datasets:")):
+            if text.startswith(arg):
+                text = opt + text[len(arg):]
+        raise ValueError(text) from None
     except NotImplementedError as exc:
         print(f"refsvm reproduce: {exc}", file=sys.stderr)
         return 2

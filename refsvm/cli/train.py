@@ -3,8 +3,8 @@
 BSGD (default), BSCA and SBP here; FOGD / NOGD in :mod:`refsvm.cli._ogd`."""
 
 from ..validation import check_positive
-from ._common import _classifier_report, _check_writable, _gamma, _HelpFormatter, _add_file_options, \
-    _model_path, _optional_float, _train_and_report
+from ._common import _classifier_report, _check_model_path, _gamma, _HelpFormatter, _add_file_options, \
+    _optional_float, _train_and_report
 from ._ogd import add_ogd_arguments
 
 
@@ -20,7 +20,7 @@ def _cmd_train(args):
         return _cmd_train_bsca(args)
     from ..estimators import BudgetedSVC
 
-    _check_writable(_model_path(args.model), "model")  # before training, not after
+    _check_model_path(args.model)  # before training, not after
     if args.solver != "bsgd":  # FOGD / NOGD (Lu et al. 2016), see refsvm/_cli_ogd.py
         if getattr(args, "refit_bias", False):
             raise ValueError(f"--refit-bias applies to --solver bsgd, bsca and sbp (kernel expansions with a "
@@ -55,7 +55,7 @@ def _cmd_train_bsca(args):
     """``refsvm train --solver bsca``: BSCAClassifier with C (``--C``, else C = 1 / (n lambda))."""
     from ..estimators import BSCAClassifier
 
-    _check_writable(_model_path(args.model), "model")  # before training, not after
+    _check_model_path(args.model)  # before training, not after
 
     def build(X):
         C = args.C if args.C is not None else 1.0 / (X.shape[0] * check_positive(args.lam, "lam"))
@@ -79,7 +79,7 @@ def _cmd_train_sbp(args):
     """``refsvm train --solver sbp``: SBPClassifier (nu, gamma, kernel, epochs, --fit-bias)."""
     from ..estimators import SBPClassifier
 
-    _check_writable(_model_path(args.model), "model")  # before training, not after
+    _check_model_path(args.model)  # before training, not after
 
     def build(X):
         return SBPClassifier(nu=args.nu, gamma=args.gamma, kernel=args.kernel, degree=args.degree,

@@ -495,7 +495,14 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
         gamma = check_gamma(self.gamma)
         if gamma == "scale":
             var = _variance(X)
-            return 1.0 / (X.shape[1] * var) if var != 0.0 else 1.0
+            value = 1.0 / (X.shape[1] * var) if var != 0.0 else 1.0
+            if not (np.isfinite(value) and value > 0.0):
+                raise ValueError(
+                    f"gamma='scale' could not be computed from this data: 1 / (n_features * X.var()) = "
+                    f"1 / ({X.shape[1]} * {var!r}) = {value!r} (the feature values are too large for "
+                    "float64: scale the features, e.g. with sklearn.preprocessing.StandardScaler, or give "
+                    "gamma a number > 0)")
+            return value
         if gamma == "auto":
             return 1.0 / X.shape[1]
         return gamma

@@ -1,4 +1,13 @@
-"""Reading model files defensively (used by :meth:`refsvm.model.BudgetedModel.load`).
+"""Model files: one format for every model kind, written atomically, read defensively.
+
+Every model file is an ``.npz`` archive with the same header entries:
+``format_version``, ``kind`` (``"BudgetedModel"``, ``"FourierModel"`` or
+``"NystromModel"``: which arrays follow), ``refsvm_version`` and, when an
+estimator wrote it, ``estimator`` (its class name) and ``params_json``.
+Files written before ``kind`` was recorded for kernel expansions are read as
+``"BudgetedModel"``.  :func:`write_model` writes a file atomically;
+:func:`refsvm.load` (:mod:`refsvm.estimators.loading`) returns the
+estimator a file holds.
 
 A model file is an ``.npz`` archive (a zip of ``.npy`` arrays) read with
 ``allow_pickle=False``.  Whatever is wrong with a file -- not a zip archive
@@ -10,6 +19,8 @@ and what is wrong, instead of ``BadZipFile``, ``KeyError``, ``IndexError`` or
 numpy's "pickled data" message.
 """
 
+import os
+import tempfile
 import zipfile
 import zlib
 from contextlib import contextmanager
@@ -17,7 +28,12 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["ModelFileError", "reading"]
+__all__ = ["ModelFileError", "reading", "write_model", "model_path", "file_kind", "check_kind", "KINDS"]
+
+#: The model kinds and the estimator used for a file that names none (written by a model's own save).
+KINDS = {"BudgetedModel": "BudgetedSVC", "FourierModel": "FOGDClassifier", "NystromModel": "NOGDClassifier"}
+_KIND_TEXT = {"BudgetedModel": "a kernel expansion, BudgetedModel", "FourierModel": "random Fourier features, "
+              "FourierModel", "NystromModel": "Nystroem features, NystromModel"}
 
 
 class ModelFileError(ValueError):
@@ -114,3 +130,58 @@ def reading(path, versions):
         raise
     except (ValueError, TypeError, KeyError, IndexError) as exc:
         raise ModelFileError(f"{path}: invalid model file: {exc}") from None
+
+
+def model_path(path):
+    """The file a model is written to: ``path``, with ``.npz`` appended when missing (numpy's rule)."""
+    path = os.fspath(path)
+    return Path(path if path.endswith(".npz") else path + ".npz")
+
+
+def write_model(path, arrays):
+    """Write ``arrays`` as the ``.npz`` model file ``path`` atomically; return the path written.
+
+    The archive goes to a temporary file in the same folder, which replaces
+    ``path`` only once it is complete: a full disk, a file-size limit or an
+    interruption leaves an existing model untouched and no partial file.
+    Every failure is an ``OSError`` whose message names the path.
+    """
+    target = model_path(path)
+    for where in (Path(os.fspath(path)), target):        # as given (numpy would append .npz), and the file
+        if where.is_dir():
+            raise IsADirectoryError(f"{where}: is a directory; give a file name for the model")
+        if where.exists() and not where.is_file():
+            raise OSError(f"{where}: not a regular file (a device or a pipe?); give a file name for the model")
+    folder = target.parent if str(target.parent) else Path(".")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=folder)
+    except OSError as exc:
+        raise OSError(exc.errno, f"{target}: cannot write the model ({exc.strerror or exc})") from None
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            np.savez(fh, **arrays)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise OSError(exc.errno, f"{target}: cannot write the model ({exc.strerror or exc}); "
+                                 "an existing file of that name is unchanged") from None
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return target
+
+
+def file_kind(data):
+    """The ``kind`` of an opened model file (``"BudgetedModel"`` for files from before it was recorded)."""
+    return str(data["kind"]) if "kind" in data else "BudgetedModel"
+
+
+def check_kind(data, path, kind, reader):
+    """Refuse a file of another kind, naming what it holds and how to load it."""
+    found = file_kind(data)
+    if found != kind:
+        holder = str(data["estimator"]) if "estimator" in data else KINDS.get(found, found)
+        raise ModelFileError(f"{path}: the file holds a {holder} model ({_KIND_TEXT.get(found, found)}), which "
+                             f"{reader} cannot read; load it with refsvm.load(path) or {holder}.load")

@@ -96,6 +96,15 @@ def reproduce(name, *, quick=False, n_jobs=1, backend="loky", scheduler=None, se
     if not table.available:
         raise NotImplementedError(f"{name}: not yet available. {table.note}")
     n_seeds = seeds if seeds is not None else (2 if quick else table.seeds)
+    known_ds = [d.label for d in table.datasets] + [d.file for d in table.datasets]
+    unknown = [x for x in (datasets or ()) if x not in known_ds]
+    if unknown:
+        raise ValueError(f"datasets: {', '.join(map(repr, unknown))} not in table {name}; its data sets are "
+                         f"{', '.join(d.label + ' (' + d.file + ')' for d in table.datasets)}")
+    unknown = [x for x in (entries or ()) if x not in [e.label for e in table.entries]]
+    if unknown:
+        raise ValueError(f"entries: {', '.join(map(repr, unknown))} not in table {name}; its rows are "
+                         f"{', '.join(repr(e.label) for e in table.entries)}")
     chosen_ds = [d for d in table.datasets if datasets is None or d.label in datasets or d.file in datasets]
     chosen_en = [e for e in table.entries if entries is None or e.label in entries]
 
