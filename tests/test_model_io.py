@@ -180,3 +180,29 @@ def test_cli_data_set_names_use_the_registry(require_data, tmp_path, capsys):
     out = capsys.readouterr().out
     assert "10000 examples" in out and "784 features" in out
     assert main(["predict", str(tmp_path / "m.npz"), "mnist.t"]) == 0
+
+
+def test_cli_output_is_written_atomically(tmp_path, capsys, monkeypatch):
+    import os
+
+    from refsvm.cli import main
+
+    data = _svm(tmp_path / "d.svm", "".join(f"{1 if i % 2 else -1} 1:{i / 10} 2:{(i * 7 % 10) / 10}\n"
+                                            for i in range(40)))
+    assert main(["train", data, str(tmp_path / "m.npz"), "--quiet", "--gamma", "1"]) == 0
+    out = tmp_path / "pred.txt"
+    out.write_text("old predictions\n")
+    real_replace = os.replace
+
+    def full(src, dst):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", full)
+    assert main(["predict", str(tmp_path / "m.npz"), data, "--output", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert str(out) in err and "No space left" in err
+    assert out.read_text() == "old predictions\n"
+    monkeypatch.setattr(os, "replace", real_replace)
+    assert main(["predict", str(tmp_path / "m.npz"), data, "--output", str(out)]) == 0
+    assert len(out.read_text().split()) == 40
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["d.svm", "m.npz", "pred.txt"]

@@ -204,11 +204,36 @@ def _accuracy(pred, y, text):
     return np.mean(pred == y) if pred.dtype.kind in "biuf" else np.mean(text == _label_text(y))
 
 
+def _write_atomically(path, text, what):
+    """Write ``text`` to ``path`` through a temporary file in the same folder and a rename: a full disk
+    leaves no partial file and an existing one unchanged; the error names the path."""
+    import tempfile
+
+    path = Path(path)
+    if path.exists() and not path.is_file():            # /dev/stdout, a pipe: nothing to replace
+        try:
+            with open(path, "w") as fh:
+                fh.write(text)
+        except OSError as exc:
+            raise _FileError(f"{path}: cannot write the {what} ({exc.strerror or exc})") from None
+        return
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    except OSError as exc:
+        raise _FileError(f"{path}: cannot write the {what} ({exc.strerror or exc})") from None
+    try:
+        with os.fdopen(fd, "w") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise _FileError(f"{path}: cannot write the {what} ({exc.strerror or exc})") from None
+
+
 def _report_predictions(output, text, summary):
     """``refsvm predict``'s end: write ``text`` (a line each) to ``output`` if given, print ``summary``."""
     if output is not None:
-        with open(output, "w") as fh:
-            fh.write("".join(f"{label}\n" for label in text))
+        _write_atomically(output, "".join(f"{label}\n" for label in text), "predictions")
     print(summary)
     if output is not None:
         print(f"predictions written to {output}")
