@@ -26,8 +26,9 @@ def files(tmp_path):
 def test_train_and_predict_classification(files, tmp_path, capsys, solver):
     train, test, Xt, yt = files["cls"]
     model = tmp_path / "m.npz"
-    assert main(["train", str(train), str(model), "--solver", solver, "--budget", "30", "--gamma", "0.5",
-                 "--n-components", "50", "--test", str(test), "--random-state", "2"]) == 0
+    size = ["--n-components", "50"] if solver == "fogd" else ["--budget", "30"]
+    assert main(["train", str(train), str(model), "--solver", solver, *size, "--gamma", "0.5",
+                 "--test", str(test), "--random-state", "2"]) == 0
     out = capsys.readouterr().out
     assert "online mistake rate" in out and "test accuracy" in out
     pred = tmp_path / "p.txt"
@@ -50,9 +51,9 @@ def _xy(path):
 def test_train_and_predict_regression(files, tmp_path, capsys, solver):
     train, test, Xt, yt = files["reg"]
     model = tmp_path / "r.npz"
+    size = ["--n-components", "400"] if solver == "fogd" else ["--budget", "30", "--rank", "15"]
     assert main(["train", str(train), str(model), "--solver", solver, "--regression", "--gamma", "0.5",
-                 "--budget", "30", "--rank", "15", "--epsilon", "0.001", "--epochs", "3",
-                 "--test", str(test)]) == 0
+                 *size, "--epsilon", "0.001", "--epochs", "3", "--test", str(test)]) == 0
     assert "test MSE" in capsys.readouterr().out
     assert main(["predict", str(model), str(test)]) == 0
     mse = float(capsys.readouterr().out.split()[3])
@@ -68,3 +69,33 @@ def test_bad_value_names_the_option(files, tmp_path, capsys):
         main(["train", str(train), str(tmp_path / "m"), "--solver", "nogd", "--budget", "10", "--rank", "20"])
     assert exc.value.code == 2
     assert "rank" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["--solver", "fogd", "--nu", "0.5", "--rank", "3", "--merge-solver", "lookup-wd"],
+     "--merge-solver, --nu, --rank: not used by --solver fogd"),
+    (["--solver", "bsgd", "--regression"], "--regression: not used by --solver bsgd"),
+    (["--solver", "bsca", "--regression"], "--regression: not used by --solver bsca"),
+    (["--solver", "sbp", "--budget", "20"], "--budget: not used by --solver sbp"),
+    (["--solver", "rbp", "--nu", "0.2"], "--nu: not used by --solver rbp"),
+])
+def test_options_a_solver_does_not_use_are_refused(files, tmp_path, capsys, argv, fragment):
+    train = files["cls"][0]
+    with pytest.raises(SystemExit) as info:
+        main(["train", str(train), str(tmp_path / "m.npz"), *argv])
+    assert info.value.code == 2
+    assert fragment in capsys.readouterr().err
+    assert not (tmp_path / "m.npz").exists()
+
+
+@pytest.mark.parametrize("solver", ["perceptron", "ogd", "rbp", "forgetron", "projectron", "projectron++", "bpas",
+                                    "bogd"])
+def test_every_online_baseline_trains_and_predicts(files, tmp_path, capsys, solver):
+    train, test, Xt, yt = files["cls"]
+    model = tmp_path / "m.npz"
+    extra = [] if solver in ("perceptron", "ogd") else ["--budget", "40"]
+    assert main(["train", str(train), str(model), "--solver", solver, "--gamma", "0.5", "--quiet", *extra,
+                 "--test", str(test)]) == 0
+    assert "test accuracy" in capsys.readouterr().out
+    assert main(["predict", str(model), str(test)]) == 0
+    assert float(capsys.readouterr().out.split()[1]) > 0.6

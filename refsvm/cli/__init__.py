@@ -39,7 +39,7 @@ __all__ = ["build_parser", "main"]
 def build_parser():
     """The argument parser of the ``refsvm`` command."""
     parser = argparse.ArgumentParser(
-        prog="refsvm", description="Budgeted kernel SVMs (BSGD of Wang, Crammer, Vucetic 2012).",
+        prog="refsvm", description="Kernel SVMs on a budget, as the papers state them: BSGD (Wang, Crammer, Vucetic 2012) with removal, projection and merging (lookup merging: Glasmachers, Qaadan), BSCA (Qaadan, Schueler, Glasmachers 2019), SBP (Cotter, Shalev-Shwartz, Srebro 2012), FOGD / NOGD (Lu, Hoi et al. 2016) and eight online baselines; each with a pure-Python reference path and a compiled one.",
         formatter_class=_HelpFormatter,
     )
     from .._version import __version__

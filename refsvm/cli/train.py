@@ -1,7 +1,11 @@
 """``refsvm train``: train a solver on a LIBSVM file (or a data set name) and save the model.
 
-BSGD (default), BSCA and SBP here; FOGD / NOGD in :mod:`refsvm.cli._ogd`."""
+Every solver of :data:`refsvm.estimators.registry.SOLVERS`: BSGD (default),
+BSCA, SBP and the eight online baselines here; FOGD / NOGD in
+:mod:`refsvm.cli._ogd`.  An option the chosen solver does not use is refused.
+"""
 
+from ..estimators.registry import COMMON_OPTIONS, SOLVERS, make_estimator
 from ..validation import check_positive
 from ._common import _classifier_report, _check_model_path, _gamma, _HelpFormatter, _add_file_options, \
     _optional_float, _train_and_report
@@ -13,7 +17,47 @@ def _refit(args):
     return {None: False, "bias": True, "scaled": "scaled"}[args.refit_bias]
 
 
+#: argparse destinations that are not options of a solver
+_NOT_OPTIONS = {"data", "model", "solver", "func", "subparser", "command", "help"}
+
+
+def _refuse_unused_options(args):
+    """An option set to a value the chosen solver would ignore is an error naming it (exit status 2)."""
+    solver = SOLVERS[args.solver]
+    allowed = set(COMMON_OPTIONS) | set(solver.options) | _NOT_OPTIONS
+    unused = [max(a.option_strings, key=len) for a in args.subparser._actions
+              if a.option_strings and a.dest not in allowed
+              and getattr(args, a.dest, None) != args.subparser.get_default(a.dest)]
+    if unused:
+        raise ValueError(f"{', '.join(unused)}: not used by --solver {args.solver} ({solver.paper}); its options: "
+                         + ", ".join("--" + o.replace("_", "-") for o in solver.options))
+
+
+def _cmd_train_online(args):
+    """``refsvm train --solver perceptron|ogd|rbp|forgetron|projectron|projectron++|bpas|bogd``."""
+    _check_model_path(args.model)  # before training, not after
+    given = {name: getattr(args, name) for name in ("eta", "lam", "C", "max_coef")
+             if getattr(args, name) is not None and getattr(args, name) != args.subparser.get_default(name)}
+
+    def build(X):
+        return make_estimator(args.solver, budget=args.budget, gamma=args.gamma, kernel=args.kernel,
+                              degree=args.degree, coef0=args.coef0, epochs=args.epochs, backend=args.backend,
+                              random_state=args.random_state, verbose=args.verbose, refit_bias=_refit(args),
+                              refit_rows=args.refit_rows, **given)
+
+    def report(est, X, seconds):
+        settings = ", ".join(f"{k} {v:g}" for k, v in given.items())
+        return _classifier_report(est, X, seconds, args, f"{args.solver} ({settings + ', ' if settings else ''}"
+                                  f"{args.backend})",
+                                  sv_note="" if args.solver in ("perceptron", "ogd") else f" (budget {args.budget})")
+
+    return _train_and_report(args, build, report)
+
+
 def _cmd_train(args):
+    _refuse_unused_options(args)
+    if SOLVERS[args.solver].estimator == "OnlineKernelClassifier":
+        return _cmd_train_online(args)
     if getattr(args, "solver", "bsgd") == "sbp":
         return _cmd_train_sbp(args)
     if getattr(args, "solver", "bsgd") == "bsca":
@@ -98,8 +142,11 @@ def _cmd_train_sbp(args):
 
 def add_parser(sub):
     """Add the ``train`` sub-command to ``sub`` (the ``refsvm`` parser's sub-parsers)."""
-    train = sub.add_parser("train", help="train a BudgetedSVC on a LIBSVM file, save the model",
-                           description="Train BSGD on DATA and save the model to MODEL (.npz).",
+    solvers = "; ".join(f"{s.name}: {s.paper}" for s in SOLVERS.values())
+    train = sub.add_parser("train", help="train a budgeted kernel machine (--solver) on a LIBSVM file, save the model",
+                           description="Train a solver (--solver, default bsgd) on DATA and save the model to MODEL "
+                                       "(.npz). An option the solver does not use is an error. Solvers: "
+                                       + solvers + ".",
                            formatter_class=_HelpFormatter)
     train.add_argument("data", metavar="DATA", help="LIBSVM file (or data set name, see REFSVM_DATA)")
     train.add_argument("model", metavar="MODEL", help="output model file (.npz)")
@@ -107,7 +154,8 @@ def add_parser(sub):
     reg = train.add_mutually_exclusive_group()
     reg.add_argument("--lam", type=float, default=1e-4, help="regularisation lambda")
     reg.add_argument("--C", type=float, default=None,
-                     help="LIBSVM's C; uses lambda = 1 / (n C) instead of --lam")
+                     help="LIBSVM's C; bsgd: lambda = 1 / (n C) instead of --lam; bsca: the box; bpas: the "
+                          "aggressiveness")
     train.add_argument("--gamma", type=_gamma, default="scale",
                        help="kernel width: k(x,x') = exp(-gamma ||x-x'||^2); a number > 0, 'scale' "
                             "(1 / (n_features * X.var())) or 'auto' (1 / n_features)")
@@ -149,12 +197,11 @@ def add_parser(sub):
                        help="also report the accuracy on this LIBSVM file (read with the "
                             "training data's number of features)")
     _add_file_options(train, pad="a test file with fewer features than DATA")
-    train.add_argument("--solver", choices=["bsgd", "sbp", "bsca", "fogd", "nogd"], default="bsgd",
-                       help="bsgd; sbp: the stochastic batch perceptron of Cotter et al. (2012), "
-                       "with --nu, --gamma, --kernel, --epochs, --fit-bias; the budget options do not apply; "
-                       "or bsca: dual coordinate ascent on a budget (Qaadan et al. 2019), with --C (or "
-                       "--lam: C = 1/(n lambda)) and the budget and merging options; "
-                       "fogd / nogd: Lu et al. (2016), options below")
+    train.add_argument("--solver", choices=list(SOLVERS), default="bsgd", metavar="SOLVER",
+                       help="the solver: " + ", ".join(SOLVERS) + " (the list above says what each is and "
+                            "which options it uses)")
+    train.add_argument("--max-coef", type=float, default=10.0,
+                       help="bogd: coefficients are kept within eta * max_coef")
     train.add_argument("--nu", type=float, default=0.01, help="SBP: the margin-violation parameter nu (Cotter et al.; volume n nu)")
     train.set_defaults(func=_cmd_train, subparser=train)
     add_ogd_arguments(train)  # --solver fogd|nogd, --regression, ...

@@ -4,10 +4,11 @@ Each returns ``error`` (percent) and ``seconds``; a table's :class:`~refsvm.repr
 names one as ``"refsvm.reproduce.runners:run_online"`` and the like.
 """
 
-import importlib
 import time
 
 import numpy as np
+
+from ..estimators.registry import estimator_class
 
 __all__ = ["run_online", "run_estimator", "run_batch", "run_bsgd"]
 
@@ -56,8 +57,7 @@ def run_estimator(X, y, X_test, y_test, seed, *, estimator, **params):
     ``error``: the test error with a test split, else the online mistake rate
     of the (first) pass, ``trace_[0]["online_error_rate"]``, in percent.
     """
-    module, _, cls = estimator.rpartition(".")
-    est = getattr(importlib.import_module(module), cls)(random_state=seed, **params)
+    est = estimator_class(estimator)(random_state=seed, **params)   # a solver name or "refsvm.Class"
     start = time.perf_counter()
     est.fit(X, y)
     seconds = time.perf_counter() - start
@@ -77,8 +77,7 @@ def run_batch(X, y, X_test, y_test, seed, *, estimator, **params):
     """
     from threadpoolctl import threadpool_limits
 
-    module, _, cls = estimator.rpartition(".")
-    est = getattr(importlib.import_module(module), cls)(random_state=seed, **params)
+    est = estimator_class(estimator)(random_state=seed, **params)   # a solver name or "refsvm.Class"
     with threadpool_limits(limits=1, user_api="blas"):      # spinning BLAS threads slow NOGD 10x on a busy machine
         start = time.perf_counter()
         est.fit(X, y)

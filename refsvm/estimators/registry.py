@@ -1,0 +1,84 @@
+"""The solvers refsvm trains, by name: one registry for the command line and ``refsvm reproduce``.
+
+Each :class:`Solver` names its estimator class, the paper, the tasks it
+handles and the ``refsvm train`` options it uses (besides the options every
+solver uses: :data:`COMMON_OPTIONS`).  ``refsvm train --solver NAME`` takes
+every name of :data:`SOLVERS` and refuses an option the solver does not use;
+:func:`estimator_class` resolves a registry name (or a dotted path such as
+``"refsvm.BSCAClassifier"``) for the reproduction's runners.
+"""
+
+import importlib
+from dataclasses import dataclass, field
+
+__all__ = ["Solver", "SOLVERS", "COMMON_OPTIONS", "estimator_class", "make_estimator"]
+
+#: ``refsvm train`` options (argparse destinations) that every solver uses.
+COMMON_OPTIONS = ("gamma", "epochs", "backend", "random_state", "verbose", "test", "zero_based", "max_memory",
+                  "pad_features")
+
+_KERNEL = ("kernel", "degree", "coef0")
+_REFIT = ("refit_bias", "refit_rows")
+
+
+@dataclass(frozen=True)
+class Solver:
+    """One trainable solver."""
+
+    name: str                        #: ``--solver`` value
+    estimator: str                   #: class name in :mod:`refsvm`
+    paper: str                       #: what it is, in a few words
+    options: tuple                   #: train options it uses, besides COMMON_OPTIONS
+    regression: str = None           #: class name for ``--regression`` (None: classification only)
+    params: dict = field(default_factory=dict)   #: fixed estimator parameters (e.g. the algorithm)
+
+
+_BUDGETED = ("budget",)
+SOLVERS = {s.name: s for s in (
+    Solver("bsgd", "BudgetedSVC", "budgeted SGD: Pegasos / Norma / margin perceptron (Wang, Crammer, Vucetic 2012)",
+           _BUDGETED + ("lam", "C", "learning_rate", "eta", "radius", "maintenance", "merge_eps", "merge_solver",
+                        "fit_bias") + _KERNEL + _REFIT),
+    Solver("bsca", "BSCAClassifier", "dual coordinate ascent on a budget (Qaadan, Schueler, Glasmachers 2019)",
+           _BUDGETED + ("lam", "C", "maintenance", "merge_eps", "merge_solver") + _KERNEL + _REFIT),
+    Solver("sbp", "SBPClassifier", "the kernelized stochastic batch perceptron (Cotter, Shalev-Shwartz, Srebro 2012)",
+           ("nu", "fit_bias") + _KERNEL + _REFIT),
+    Solver("fogd", "FOGDClassifier", "Fourier online gradient descent (Lu, Hoi et al. 2016)",
+           ("n_components", "normalize", "eta", "regression", "epsilon"), regression="FOGDRegressor"),
+    Solver("nogd", "NOGDClassifier", "Nystroem online gradient descent (Lu, Hoi et al. 2016)",
+           _BUDGETED + ("rank", "eta", "regression", "epsilon"), regression="NOGDRegressor"),
+    Solver("perceptron", "OnlineKernelClassifier", "kernel perceptron, no budget (baseline)",
+           _KERNEL + _REFIT, params={"algorithm": "perceptron"}),
+    Solver("ogd", "OnlineKernelClassifier", "kernel OGD, no budget (baseline)",
+           ("eta",) + _KERNEL + _REFIT, params={"algorithm": "ogd"}),
+    Solver("rbp", "OnlineKernelClassifier", "random budget perceptron (baseline)",
+           _BUDGETED + _KERNEL + _REFIT, params={"algorithm": "rbp"}),
+    Solver("forgetron", "OnlineKernelClassifier", "Forgetron (baseline)",
+           _BUDGETED + _KERNEL + _REFIT, params={"algorithm": "forgetron"}),
+    Solver("projectron", "OnlineKernelClassifier", "Projectron (baseline; --eta: projection threshold)",
+           _BUDGETED + ("eta",) + _KERNEL + _REFIT, params={"algorithm": "projectron"}),
+    Solver("projectron++", "OnlineKernelClassifier", "Projectron++ (baseline; --eta: projection threshold)",
+           _BUDGETED + ("eta",) + _KERNEL + _REFIT, params={"algorithm": "projectron++"}),
+    Solver("bpas", "OnlineKernelClassifier", "budgeted passive-aggressive, simple (baseline; --C)",
+           _BUDGETED + ("C",) + _KERNEL + _REFIT, params={"algorithm": "bpas"}),
+    Solver("bogd", "OnlineKernelClassifier", "bounded OGD (baseline; --eta, --lam, --max-coef)",
+           _BUDGETED + ("eta", "lam", "max_coef") + _KERNEL + _REFIT, params={"algorithm": "bogd"}),
+)}
+
+
+def estimator_class(name):
+    """The estimator class of a registry name (``"bsca"``) or a dotted path (``"refsvm.BSCAClassifier"``)."""
+    if name in SOLVERS:
+        name = "refsvm." + SOLVERS[name].estimator
+    module, _, cls = name.rpartition(".")
+    if not module:
+        raise ValueError(f"estimator: {name!r} is neither a solver ({', '.join(SOLVERS)}) nor a dotted path")
+    return getattr(importlib.import_module(module), cls)
+
+
+def make_estimator(name, regression=False, **params):
+    """An estimator of solver ``name`` with ``params`` (plus the solver's fixed parameters)."""
+    solver = SOLVERS[name]
+    if regression and solver.regression is None:
+        raise ValueError(f"regression: --solver {name} is a classifier; fogd and nogd do regression")
+    cls = estimator_class("refsvm." + (solver.regression if regression else solver.estimator))
+    return cls(**solver.params, **params)
