@@ -209,10 +209,9 @@ def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0
     n, d = X.shape
     accumulate = sv_update == "accumulate"
     b0 = len(src0)
-    if budget is not None:
-        cap = budget + 1
-    else:
-        cap = b0 + (min(len(order), n) if accumulate else len(order)) + 1
+    arriving = min(len(order), n) if accumulate else len(order)   # slots this call can add at most
+    # storage for what the run can use: a budget above it (e.g. 10**9: "no pressure") costs nothing
+    cap = (b0 + arriving if budget is None else min(budget, b0 + arriving)) + 1
 
     # Alg. 2, line 2: alpha <- 0, M <- {} (or the state to continue from)
     SV = np.zeros((cap, d))

@@ -172,8 +172,10 @@ def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0,
                                                 sv, alpha, projection, W)
     sample_weight = check_sample_weight(sample_weight, X.shape[0])
     c = n_columns(task, n_classes)
-    SV = np.zeros((budget, X.shape[1]))
-    A = np.zeros((budget, c))
+    b0 = 0 if sv is None else sv.shape[0]
+    cap = min(budget, b0 + len(order))                        # the SVs this call can hold (budget 10**9: n)
+    SV = np.zeros((cap, X.shape[1]))
+    A = np.zeros((cap, c))
     b = 0                                                     # Alg. 2, line 2: S_1 = {}, f_1 = 0
     if sv is not None:
         b = sv.shape[0]

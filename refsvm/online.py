@@ -152,7 +152,8 @@ class _Run:
 
 def _capacity(sv, order, budget):
     n0 = 0 if sv is None else len(sv)
-    return n0 + len(order) + 1 if budget is None else max(budget, n0) + 1
+    arriving = n0 + len(order)                    # at most one new SV per step: a larger budget is never full
+    return arriving + 1 if budget is None else min(max(budget, n0), arriving) + 1
 
 
 # ----------------------------------------------------------------------------

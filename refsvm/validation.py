@@ -16,6 +16,8 @@ price of one simple data layout for both backends.
 
 import numbers
 
+import os
+
 import numpy as np
 import scipy.sparse as sp
 from sklearn.utils.multiclass import type_of_target
@@ -472,3 +474,23 @@ def check_online_arguments(X, y, order, uniforms, *, algorithm, budget, kernel, 
     if sv is not None and len(sv) > 0:
         _check_warm_start(sv, alpha, X.shape[1], 1, budget, flat_alpha=True)
     return X, y, order, uniforms
+
+
+def physical_memory():
+    """Bytes of physical memory of this machine (None where the system does not say)."""
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def check_memory(nbytes, name, what):
+    """Refuse, before any work, storage a run needs but this machine cannot give.
+
+    ``nbytes``: the bytes ``what`` needs; ``name``: the parameter that asks for
+    it.  The limit is the machine's physical memory (:func:`physical_memory`).
+    """
+    limit = physical_memory()
+    if limit is not None and nbytes > limit:
+        raise ValueError(f"{name}: {what} needs {nbytes / 2**30:.1f} GiB, more than this machine's "
+                         f"{limit / 2**30:.1f} GiB of memory; choose a smaller {name}")

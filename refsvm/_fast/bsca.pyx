@@ -280,10 +280,8 @@ def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0
         P.sample_weight = &swv[0]
 
     cdef Py_ssize_t cap
-    if P.budget >= 0:
-        cap = P.budget + 1
-    else:
-        cap = b0 + (min(P.n_steps, n) if P.accumulate else P.n_steps) + 1
+    arriving = min(P.n_steps, n) if P.accumulate else P.n_steps    # slots this call can add at most
+    cap = (b0 + arriving if P.budget < 0 else min(P.budget, b0 + arriving)) + 1   # as refsvm.bsca
     SV = np.zeros((cap, d))                                   # Alg. 2, line 2 (or the state)
     A = np.zeros((cap, 1))
     if b0:

@@ -128,8 +128,9 @@ def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0,
     cdef Py_ssize_t n = order.shape[0], switch = -1, j
     cdef int64_t mistakes = 0, kernel_evaluations = 0
     cdef double loss_sum = 0.0, g = float(gamma)
-    SV = np.zeros((B, d))
-    A = np.zeros((B, c))
+    cap = min(B, (0 if sv is None else sv.shape[0]) + n)     # the SVs this call can hold, as refsvm.nogd
+    SV = np.zeros((cap, d))
+    A = np.zeros((cap, c))
     if sv is not None:
         n_sv = sv.shape[0]
         SV[:n_sv] = sv
@@ -139,7 +140,7 @@ def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0,
     yv = np.ascontiguousarray(y, dtype=np.float64)
     updated = np.zeros(n, dtype=np.int8)
     added = np.zeros(n, dtype=np.int8)
-    krow = np.zeros(B)
+    krow = np.zeros(max(cap, 1))                             # a kernel row over the stored SVs
     f = np.zeros(c)
     beta = np.zeros(c)
     cdef double[:, ::1] SVv = SV

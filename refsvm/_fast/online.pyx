@@ -345,7 +345,7 @@ def _run(int alg, X, y, order, uniforms, budget, kernel, gamma, degree, coef0, e
     P.max_coef = max_coef
     P.t0 = t0
     n0 = 0 if sv is None else len(sv)
-    cap = n0 + P.n_steps + 1 if budget is None else max(int(budget), n0) + 1
+    cap = n0 + P.n_steps + 1 if budget is None else min(max(int(budget), n0), n0 + P.n_steps) + 1   # as refsvm.online._capacity
     SV = np.zeros((cap, P.d))
     A = np.zeros(cap)
     age = np.zeros(cap, dtype=np.int64)

@@ -33,7 +33,7 @@ from ..approx_model import FourierModel, NystromModel
 from ..backend import BACKENDS, get_module
 from ..nogd import EIG_TOL
 from ..ogd import fourier_directions
-from ..validation import check_gamma, check_int, check_option, check_positive
+from ..validation import check_memory, check_gamma, check_int, check_option, check_positive
 from ._base import BudgetedClassifierBase, _naming
 
 __all__ = ["FOGDClassifier", "NOGDClassifier", "FOGDRegressor", "NOGDRegressor"]
@@ -172,6 +172,9 @@ class _FOGDMixin(_OGDCommon):
     def _run(self, X, y, order, params, state):
         U, W = state
         if U is None:                                         # Alg. 1, line 3 (outside the algorithm)
+            D, d = params["n_components"], X.shape[1]
+            check_memory(8 * D * (d + 2 * max(self._n_classes(), 1)), "n_components",
+                         f"the {D} x {d} random directions and the {2 * D}-long weights")
             U = fourier_directions(self._rng, params["n_components"], X.shape[1], params["gamma"])
         self.directions_ = U
         fogd = get_module("fogd", self.backend).fogd
