@@ -99,3 +99,18 @@ def test_every_online_baseline_trains_and_predicts(files, tmp_path, capsys, solv
     assert "test accuracy" in capsys.readouterr().out
     assert main(["predict", str(model), str(test)]) == 0
     assert float(capsys.readouterr().out.split()[1]) > 0.6
+
+
+def test_progress_states_the_expected_cost_up_front(files, tmp_path, capsys, monkeypatch):
+    import refsvm.cli._common as common
+
+    train = files["cls"][0]
+    assert main(["train", str(train), str(tmp_path / "m.npz"), "--solver", "sbp", "--gamma", "0.5"]) == 0
+    assert "kernel evaluations" not in capsys.readouterr().err      # a short run: no cost line
+    monkeypatch.setattr(common, "COST_LINE_MIN", 1)
+    assert main(["train", str(train), str(tmp_path / "m.npz"), "--solver", "sbp", "--gamma", "0.5"]) == 0
+    first = capsys.readouterr().err.splitlines()[0]
+    n = sum(1 for _ in open(train))
+    assert f"about {n * n:,} kernel evaluations" in first and "per epoch" in first
+    assert main(["train", str(train), str(tmp_path / "m.npz"), "--quiet", "--solver", "sbp", "--gamma", "0.5"]) == 0
+    assert "kernel evaluations" not in capsys.readouterr().err

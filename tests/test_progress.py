@@ -174,3 +174,17 @@ def test_continuation_does_not_depend_on_other_models_trained_in_between():
     mixed.partial_fit(X, y)
     np.testing.assert_array_equal(mixed.alpha_, plain.alpha_)
     np.testing.assert_array_equal(BudgetedSVC(epochs=2, **kw).fit(X, y).alpha_, plain.alpha_)
+
+
+def test_progress_line_prints_only_what_applies(capsys):
+    """FOGD has no SVs and no budget maintenance: its line says neither (it printed "0 SVs 0 maintenance")."""
+    from refsvm import FOGDClassifier
+
+    X = np.random.default_rng(0).normal(size=(1200, 3))
+    y = np.where(X[:, 0] > 0, 1, -1)
+    FOGDClassifier(n_components=20, gamma=1.0, verbose=1, random_state=0).fit(X, y)
+    err = capsys.readouterr().err
+    assert "online error" in err and "SVs" not in err and "maintenance" not in err
+    BudgetedSVC(budget=20, gamma=1.0, verbose=1, random_state=0).fit(X, y)
+    err = capsys.readouterr().err
+    assert "20 SVs" in err and "maintenance" in err

@@ -31,6 +31,7 @@ from libc.math cimport INFINITY, sqrt
 from libc.stdint cimport int8_t, int64_t
 
 from refsvm._fast.kernels cimport kernel_code, kernel_row_into, kernel_self
+from refsvm._fast.common cimport _check_signals, _clear_error
 
 __all__ = ["find_gamma", "find_gamma_and_bias", "optimize"]
 
@@ -215,6 +216,7 @@ cdef struct Stats:
     long long hits
     long long misses
     long long mistakes
+    bint interrupted       # Ctrl-C seen: the loop stopped early (the def raises KeyboardInterrupt)
 
 
 cdef void _optimize_loop(const double[:, ::1] X, const int64_t[::1] y, const double[::1] u,
@@ -232,6 +234,13 @@ cdef void _optimize_loop(const double[:, ::1] X, const int64_t[::1] y, const dou
     cdef double r2 = st.r2, eta_t, level, b, ey, scale, h, ci, level_p, level_m
     cdef double* row
     for step in range(T):                                                  # Alg. 1, line 3
+        if (step & 7) == 7:                               # an iteration is O(n): let Ctrl-C through
+            with gil:
+                if _check_signals() != 0:
+                    _clear_error()
+                    st.interrupted = True
+                    st.t = t
+                    return
         t += 1
         eta_t = eta_0 / sqrt(<double> t)                                   # Alg. 1, line 4
         if fit_bias:                                                       # line 5 (Alg. 3)
@@ -398,10 +407,13 @@ def optimize(X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias=False, cache
     cdef int64_t[::1] sv = sampled, nvv = n_violating
     cdef double[::1] wlv = water_level, btv = bias_t
     cdef int8_t[::1] pv = projected
+    st.interrupted = False
     with nogil:
         _optimize_loop(Xv, yv, uv, kcode, gm, dg, c0, volume, eta_0, fb, av, cv, asv, csv,
                        wv, w2v, rv, cachev, slotv, ownerv, stampv, capacity,
                        sv, wlv, btv, nvv, pv, &st)
+    if st.interrupted:
+        raise KeyboardInterrupt
 
     t = st.t
     # Alg. 1, line 13

@@ -2,6 +2,7 @@
 
 import argparse
 import os
+import sys
 import time
 from pathlib import Path
 
@@ -178,6 +179,11 @@ def _classifier_report(est, X, seconds, args, trained, *, parameter=None, time_n
                + (f"; scaled refit, scale {fmt(trace['refit_scale'])}" if "refit_scale" in trace else "") + ")")
 
 
+#: ``refsvm train`` states the expected cost up front (with progress on) for runs of at least this many
+#: kernel evaluations (about a second of a compiled solver; SBP on a9a: 1e9 per epoch, minutes).
+COST_LINE_MIN = 10 ** 8
+
+
 def _train_and_report(args, build, report, scores=_accuracy_lines):
     """Every solver of ``refsvm train``: read the data, fit ``build(X)`` (timed), save it, print.
 
@@ -186,6 +192,13 @@ def _train_and_report(args, build, report, scores=_accuracy_lines):
     """
     X, y, test = _read_train_test(args)
     est = build(X)
+    from ..estimators.registry import cost_per_epoch
+
+    count, what = cost_per_epoch(args.solver, X.shape[0], getattr(args, "budget", None),
+                                 getattr(args, "n_components", None), len(np.unique(y)))
+    if getattr(args, "verbose", 0) and count * args.epochs >= COST_LINE_MIN:   # a run that may take a while
+        print(f"refsvm train: {args.solver} on {X.shape[0]} examples: about {count:,} {what} per epoch, "
+              f"{args.epochs} epoch(s)", file=sys.stderr)
     start = time.perf_counter()
     est.fit(X, y)
     seconds = time.perf_counter() - start

@@ -96,19 +96,25 @@ class PassProgress:
         self.mistakes = 0
         self.squared_loss = None       # regression traces: sum of the online squared losses
         self.events = 0
+        self.maintains = False
         self.n_sv = 0
         self.start = time.perf_counter()
 
     def _stats(self):
         seconds = time.perf_counter() - self.start
         rate = self.steps / seconds if seconds > 0 else float("inf")
+        parts = [f"{rate:,.0f} ex/s"]
+        if self.n_sv is not None:                       # FOGD has no SVs: nothing to print
+            parts.append(f"{self.n_sv} SVs")
+        if self.maintains:                              # only solvers that maintain a budget
+            parts.append(f"{self.events:,} maintenance")
         if self.squared_loss is not None:
             mse = self.squared_loss / self.steps if self.steps else 0.0
-            return seconds, (f"{rate:,.0f} ex/s  {self.n_sv} SVs  {self.events:,} maintenance  "
-                             f"online mse {mse:.4g}")
-        error = self.mistakes / self.steps if self.steps else 0.0
-        return seconds, (f"{rate:,.0f} ex/s  {self.n_sv} SVs  {self.events:,} maintenance  "
-                         f"online error {error:.4f}")
+            parts.append(f"online mse {mse:.4g}")
+        else:
+            error = self.mistakes / self.steps if self.steps else 0.0
+            parts.append(f"online error {error:.4f}")
+        return seconds, "  ".join(parts)
 
     def update(self, trace, n_sv):
         """Account for one chunk (its trace, the SV count after it); print a line unless it ends the pass."""
@@ -118,7 +124,8 @@ class PassProgress:
         else:
             self.mistakes += int(trace["mistakes"])
         self.events += _count(trace)
-        self.n_sv = int(n_sv)
+        self.maintains = self.maintains or "maint_step" in trace or "n_maintenance" in trace
+        self.n_sv = None if n_sv is None else int(n_sv)
         if self.steps < self.n_steps:
             _, stats = self._stats()
             pct = 100.0 * self.steps / self.n_steps

@@ -85,7 +85,7 @@ class _OGDCommon:
             box["done"] += len(sub)
             box["state"], box["result"] = self._state_of(result), result
             self.t_ = int(result.t)
-            return dict(result.trace), (0 if result.sv is None else len(result.sv))
+            return dict(result.trace), (None if result.sv is None else len(result.sv))   # FOGD: no SVs
 
         trace = dict(self._run_pass(order, run_chunk))
         result = box["result"]

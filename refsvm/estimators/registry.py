@@ -11,7 +11,7 @@ every name of :data:`SOLVERS` and refuses an option the solver does not use;
 import importlib
 from dataclasses import dataclass, field
 
-__all__ = ["Solver", "SOLVERS", "COMMON_OPTIONS", "estimator_class", "make_estimator"]
+__all__ = ["Solver", "SOLVERS", "COMMON_OPTIONS", "estimator_class", "make_estimator", "cost_per_epoch"]
 
 #: ``refsvm train`` options (argparse destinations) that every solver uses.
 COMMON_OPTIONS = ("gamma", "epochs", "backend", "random_state", "verbose", "test", "zero_based", "max_memory",
@@ -82,3 +82,24 @@ def make_estimator(name, regression=False, **params):
         raise ValueError(f"regression: --solver {name} is a classifier; fogd and nogd do regression")
     cls = estimator_class("refsvm." + (solver.regression if regression else solver.estimator))
     return cls(**solver.params, **params)
+
+
+def cost_per_epoch(name, n, budget=None, n_components=None, classes=2):
+    """``(count, what)``: the kernel evaluations (FOGD: feature-map entries) one epoch of solver ``name``
+    needs at most on ``n`` examples, for the progress line's up-front estimate.
+
+    One margin row per step over at most ``budget`` SVs (BSGD, BSCA, NOGD, the budgeted baselines;
+    one machine per class for BSCA's one-vs-rest); SBP computes a full kernel row (``n``) per
+    iteration; the unbudgeted Perceptron / OGD up to ``n`` SVs; FOGD ``n x n_components`` sin/cos pairs.
+    """
+    machines = classes if (name in ("bsca", "sbp") or SOLVERS[name].estimator == "OnlineKernelClassifier") \
+        and classes > 2 else 1
+    if name == "fogd":
+        return n * (n_components or 0), "feature-map entries (n x n_components)"
+    if name == "sbp":
+        return machines * n * n, "kernel evaluations (n iterations x n, per one-vs-rest machine)"
+    if name in ("perceptron", "ogd"):
+        return machines * n * n, "kernel evaluations at most (n x the SVs, up to n; no budget)"
+    width = min(budget or n, n)
+    return machines * n * width, "kernel evaluations at most (n x min(budget, n)" + \
+        (", per one-vs-rest machine)" if machines > 1 else ")")
