@@ -83,6 +83,25 @@ def _variance(X, rows=None):
     return total / X.size
 
 
+
+def map_machines(n_jobs, func, items):
+    """``[func(item) for item in items]``, run in ``n_jobs`` threads (joblib's convention: None = 1,
+    -1 = all cores).  The one-vs-rest machines are independent and each compiled solver releases the
+    GIL for its whole pass, so threads run them in parallel without copying ``X``; the results come
+    back in the order of ``items``, so the model is bitwise that of ``n_jobs=1``."""
+    from joblib import effective_n_jobs
+
+    if n_jobs is not None and (isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral) or n_jobs == 0):
+        raise ValueError(f"n_jobs must be None or a non-zero integer (-1: all cores); got {n_jobs!r}")
+    items = list(items)
+    workers = min(effective_n_jobs(n_jobs), len(items))
+    if workers <= 1:
+        return [func(item) for item in items]
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(func, items))
+
 class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
     """Base class of the classifiers whose model is a :class:`~refsvm.model.BudgetedModel`.
 

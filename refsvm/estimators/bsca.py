@@ -16,7 +16,7 @@ import numpy as np
 
 from ..backend import BACKENDS, get_module
 from ..validation import check_budget, check_gamma, check_int, check_option, check_positive
-from ._base import BudgetedClassifierBase
+from ._base import BudgetedClassifierBase, map_machines
 
 __all__ = ["BSCAClassifier"]
 
@@ -143,6 +143,16 @@ class BSCAClassifier(BudgetedClassifierBase):
         At most this many training rows for ``refit_bias`` (a random
         subsample when there are more).
 
+    n_jobs : int or None, default=None
+        Threads for the one-vs-rest machines (multi-class only), joblib's
+        convention: ``None`` = 1, ``-1`` = all cores.  The machines are
+        independent and the compiled solver releases the GIL for its whole
+        pass, so they run in parallel without a copy of ``X``; the model is
+        bitwise that of ``n_jobs=1`` (the random draws are made first, in
+        class order).  The python backend gains nothing from threads.  With
+        ``n_jobs > 1`` a Ctrl-C takes effect when the running machines end
+        their pass.
+
     Attributes
     ----------
     classes_, support_vectors_, alpha_, bias_, model_, n_features_in_, t_
@@ -185,8 +195,9 @@ class BSCAClassifier(BudgetedClassifierBase):
                  maintenance="merge", merge_eps=0.01, merge_solver="gss", projection_ridge=1e-10,
                  sv_update="accumulate", sampling="uniform", monitor_every=None,
                  monitor_dual_max=5000, epochs=1, backend="fast", random_state=None, verbose=0,
-                 class_weight=None, refit_bias=False, refit_rows=10000):
+                 class_weight=None, refit_bias=False, refit_rows=10000, n_jobs=None):
         self.budget = budget
+        self.n_jobs = n_jobs
         self.C = C
         self.gamma = gamma
         self.kernel = kernel
@@ -325,8 +336,10 @@ class BSCAClassifier(BudgetedClassifierBase):
         def run_block(sub):
             """All machines on ``sub``, continuing; timed as solver time."""
             start = time.perf_counter()
-            for r, (m, yr) in enumerate(zip(machines, labels)):
-                res = module.bsca(X, yr, sub, t0=self.t_, **m, **params)
+            results = map_machines(self.n_jobs, lambda r: module.bsca(X, labels[r], sub, t0=self.t_,
+                                                                        **machines[r], **params),
+                                   range(len(machines)))            # one-vs-rest machines in threads
+            for r, res in enumerate(results):
                 machines[r] = dict(sv=res.sv, alpha=res.alpha, dual=res.dual, sv_source=res.sv_source)
                 traces[r].append(res.trace)
             self.solver_seconds_ += time.perf_counter() - start

@@ -16,7 +16,7 @@ from sklearn.utils.metaestimators import available_if
 
 from ..backend import BACKENDS, get_module
 from ..validation import check_bool, check_finite_real, check_gamma, check_int, check_option, check_positive
-from ._base import BudgetedClassifierBase
+from ._base import BudgetedClassifierBase, map_machines
 
 __all__ = ["SBPClassifier"]
 
@@ -106,6 +106,16 @@ class SBPClassifier(BudgetedClassifierBase):
         At most this many training rows for ``refit_bias`` (a random
         subsample when there are more).
 
+    n_jobs : int or None, default=None
+        Threads for the one-vs-rest machines (multi-class only), joblib's
+        convention: ``None`` = 1, ``-1`` = all cores.  The machines are
+        independent and the compiled solver releases the GIL for its whole
+        pass, so they run in parallel without a copy of ``X``; the model is
+        bitwise that of ``n_jobs=1`` (the random draws are made first, in
+        class order).  The python backend gains nothing from threads.  With
+        ``n_jobs > 1`` a Ctrl-C takes effect when the running machines end
+        their pass.
+
     Attributes
     ----------
     classes_, support_vectors_, alpha_, bias_, model_, n_features_in_
@@ -137,8 +147,9 @@ class SBPClassifier(BudgetedClassifierBase):
 
     def __init__(self, nu=0.01, gamma="scale", kernel="rbf", degree=3, coef0=0.0, epochs=10,
                  fit_intercept=False, cache_rows=0, backend="fast", random_state=None, verbose=0,
-                 class_weight=None, refit_bias=False, refit_rows=10000):
+                 class_weight=None, refit_bias=False, refit_rows=10000, n_jobs=None):
         self.nu = nu
+        self.n_jobs = n_jobs
         self.gamma = gamma
         self.kernel = kernel
         self.degree = degree
@@ -212,22 +223,25 @@ class SBPClassifier(BudgetedClassifierBase):
             problems = [np.where(y == r, 1, -1).astype(np.int64) for r in range(self.classes_.size)]
         if state is None:
             state = [None] * len(problems)
-        results, traces = [], []
-        for yr, st in zip(problems, state):
-            u = self._rng.random(n)
-            last = {"state": st}
+        uniforms = [self._rng.random(n) for _ in problems]    # drawn in class order, as with n_jobs=1
 
-            def run_chunk(u_chunk, yr=yr, last=last):
-                res = optimize(X, yr, u_chunk, state=last["state"], **params)
+        def machine(r):
+            last = {"state": state[r]}
+
+            def run_chunk(u_chunk):
+                res = optimize(X, problems[r], u_chunk, state=last["state"], **params)
                 last["state"], last["result"] = res.state, res
                 return res.trace, int(np.count_nonzero(res.coef))
 
-            trace = dict(self._run_pass(u, run_chunk))
+            trace = dict(self._run_pass(uniforms[r], run_chunk))
             res = last["result"]
             trace["water_level_bar"], trace["bias_bar"] = res.trace["water_level_bar"], res.trace["bias_bar"]
             trace["cache_hit_rate"] = trace["cache_hits"] / trace["n_iterations"] if n else 0.0
-            results.append(res)
-            traces.append(trace)
+            return res, trace
+
+        done = map_machines(self.n_jobs, machine, range(len(problems)))   # one-vs-rest machines in threads
+        results = [res for res, _ in done]
+        traces = [trace for _, trace in done]
         coef = np.column_stack([r.coef for r in results])
         support = np.flatnonzero(np.any(coef != 0.0, axis=1))
         self._set_model(X[support], coef[support], np.array([r.bias for r in results]))

@@ -1,0 +1,66 @@
+#!/usr/bin/env python
+"""One-vs-rest machines in threads: n_jobs=1 against n_jobs=2 (and all cores), same model.
+
+mnist5k (10 classes, 5,000 x 784, pixels / 255) with BSCAClassifier (B = 200, C = 1,
+gamma = 0.02, one epoch) and SBPClassifier (nu = 0.05, gamma = 0.02, one epoch, first
+1,500 rows); fast backend.  Prints the fit time of each setting (best of --repeats),
+the speed-up against n_jobs=1 and whether the models are bitwise equal.
+
+    REFSVM_DATA=/path/to/data python benchmarks/bench_njobs.py [--repeats 3] [--json FILE]
+"""
+
+import argparse
+import json
+import os
+import platform
+import sys
+import time
+
+import numpy as np
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--json", default=None)
+    args = ap.parse_args(argv)
+    from joblib import effective_n_jobs
+
+    from refsvm import BSCAClassifier, SBPClassifier
+    from refsvm.datasets import load_libsvm
+
+    X, y, _, _ = load_libsvm("mnist5k")
+    X = X / 255.0
+    cases = {
+        "BSCA B=200 (5000 rows)": (lambda j: BSCAClassifier(budget=200, C=1.0, gamma=0.02, random_state=0,
+                                                            n_jobs=j), X, y),
+        "SBP (1500 rows)": (lambda j: SBPClassifier(nu=0.05, gamma=0.02, epochs=1, random_state=0, n_jobs=j),
+                            X[:1500], y[:1500]),
+    }
+    settings = sorted({1, 2, effective_n_jobs(-1)})
+    rows = []
+    print(f"{'case':<24}{'n_jobs':>7}{'fit s':>9}{'speed-up':>10}  same model")
+    for label, (make, Xc, yc) in cases.items():
+        base, ref = None, None
+        for j in settings:
+            best = np.inf
+            for _ in range(args.repeats):
+                start = time.perf_counter()
+                est = make(j).fit(Xc, yc)
+                best = min(best, time.perf_counter() - start)
+            if ref is None:
+                base, ref = best, est
+            same = bool(np.array_equal(est.alpha_, ref.alpha_) and np.array_equal(est.support_vectors_,
+                                                                                   ref.support_vectors_))
+            rows.append(dict(case=label, n_jobs=j, seconds=best, speedup=base / best, same_model=same))
+            print(f"{label:<24}{j:>7}{best:>9.2f}{base / best:>10.2f}  {same}")
+    info = dict(command=" ".join(["python", "benchmarks/bench_njobs.py"] + sys.argv[1:]), cpus=os.cpu_count(),
+                machine=platform.platform(), load_average=os.getloadavg(), rows=rows)
+    print(f"\n{os.cpu_count()} cores, load average {info['load_average'][0]:.2f} at the end")
+    if args.json:
+        with open(args.json, "w") as fh:
+            json.dump(info, fh, indent=2)
+
+
+if __name__ == "__main__":
+    main()
