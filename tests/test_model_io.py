@@ -206,3 +206,16 @@ def test_cli_output_is_written_atomically(tmp_path, capsys, monkeypatch):
     assert main(["predict", str(tmp_path / "m.npz"), data, "--output", str(out)]) == 0
     assert len(out.read_text().split()) == 40
     assert sorted(p.name for p in tmp_path.iterdir()) == ["d.svm", "m.npz", "pred.txt"]
+
+
+def test_a_classifier_that_learned_a_constant_warns():
+    from refsvm.estimators._base import ConstantModelWarning
+
+    Xs, ys = checkerboard(300, random_state=1)
+    with pytest.warns(ConstantModelWarning, match="predicts the single class"):
+        BudgetedSVC(budget=10, gamma=1e-9, lam=10.0, random_state=0).fit(Xs, ys)   # a kernel of ones
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConstantModelWarning)
+        BudgetedSVC(budget=50, gamma=50.0, lam=1e-4, random_state=0).fit(Xs, ys)       # learns: no warning

@@ -102,6 +102,10 @@ def map_machines(n_jobs, func, items):
     with ThreadPoolExecutor(max_workers=workers) as pool:
         return list(pool.map(func, items))
 
+class ConstantModelWarning(UserWarning):
+    """A fitted classifier predicts one class on its training data."""
+
+
 class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
     """Base class of the classifiers whose model is a :class:`~refsvm.model.BudgetedModel`.
 
@@ -230,7 +234,26 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
             self._progress_label = f"epoch {epoch + 1}/{self.epochs}"
             state = self._one_pass(X, y_internal, params, state)
         self._refit_bias_after_training(X, y_internal, weights)
+        self._warn_if_constant(X)
         return self
+
+    #: rows of the training data ``fit`` predicts to detect a model that learned a single class
+    CONSTANT_CHECK_ROWS = 2000
+
+    def _warn_if_constant(self, X):
+        """Warn when the fitted classifier predicts one class on (a subsample of) its training data.
+
+        A model that predicts the majority class everywhere reaches the majority's share as its
+        accuracy and looks like a result; the check costs one prediction of at most
+        :attr:`CONSTANT_CHECK_ROWS` rows (a fixed, evenly spaced subsample: no random draw)."""
+        n = X.shape[0]
+        rows = X if n <= self.CONSTANT_CHECK_ROWS else X[np.linspace(0, n - 1, self.CONSTANT_CHECK_ROWS).astype(int)]
+        pred = self.predict(rows)
+        if np.unique(pred).size == 1 and self.classes_.size > 1:
+            warnings.warn(
+                f"{type(self).__name__} predicts the single class {pred[0]!r} on its training data: the model "
+                "has learned nothing but a constant (check gamma, the step size / C, the number of epochs, "
+                "or refit the threshold with refit_bias='scaled')", ConstantModelWarning, stacklevel=3)
 
     def partial_fit(self, X, y, classes=None, sample_weight=None):
         """One pass over ``(X, y)`` in random order, continuing the current model.
