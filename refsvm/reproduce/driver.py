@@ -9,7 +9,7 @@ import sys
 import time
 import numpy as np
 
-from .runners import _labels_pm1
+from .runners import CONSTANT_SHARE, _labels_pm1
 
 
 def tables():
@@ -140,7 +140,12 @@ def reproduce(name, *, quick=False, n_jobs=1, backend="loky", scheduler=None, se
             for key, res in zip(keys, results):
                 if key[0] == e.label and key[1] == d.label:
                     by_point.setdefault(key[2], []).append((key[3], key[4], res))
-            best = min(by_point, key=lambda p: np.mean([r["error"] for _, _, r in by_point[p]]))
+            # A grid point whose runs predict (almost) one class is a constant classifier: its error is
+            # the minority share, which can look "better than the paper".  Never select it.
+            constant = {p: np.mean([r.get("majority_share", 0.0) for _, _, r in v]) >= CONSTANT_SHARE
+                        for p, v in by_point.items()}
+            eligible = [p for p in by_point if not constant[p]] or list(by_point)
+            best = min(eligible, key=lambda p: np.mean([r["error"] for _, _, r in by_point[p]]))
             runs = sorted(by_point[best], key=lambda s: s[0])
             errors = np.array([r["error"] for _, _, r in runs])
             row.update(
@@ -153,6 +158,8 @@ def reproduce(name, *, quick=False, n_jobs=1, backend="loky", scheduler=None, se
                 **({"test_seconds_mean": float(np.mean([r["test_seconds"] for _, _, r in runs]))}
                    if all("test_seconds" in r for _, _, r in runs) else {}),
                 per_seed=[dict(seed=s, **{k: v for k, v in r.items()}) for s, _, r in runs],
+                constant=bool(constant[best]),
+                constant_points=[str(dict(p)) for p in by_point if constant[p]],
             )
             rows.append(row)
     result = dict(
@@ -241,6 +248,10 @@ def format_table(result):
                       if "error_median" in r else "")
             diff = "" if p.get("mean") is None else f"{r['error_mean'] - p['mean']:+.2f}"
             chosen = ", ".join(f"{k}={v:g}" for k, v in r["chosen"].items())
+            if r.get("constant"):
+                chosen = "CONSTANT: predicts one class (every grid point does)  " + chosen
+            elif r.get("constant_points"):
+                chosen += f"  (constant, not chosen: {len(r['constant_points'])} grid point(s))"
             if r["per_seed"] and "curve" in r["per_seed"][0]:       # curve tables: where the curve went
                 curves = np.array([s["curve"] for s in r["per_seed"]])
                 chosen = "; ".join(f"{cp:g} ep: {e:.2f} % @ {ev:.3g} k.e." for cp, ev, e in

@@ -20,6 +20,35 @@ def _labels_pm1(y):
     return np.where(y == classes[1], 1, -1).astype(np.int64)
 
 
+#: a run whose final model gives one class to at least this share of the evaluated rows is "constant"
+CONSTANT_SHARE = 0.99
+_CHECK_ROWS = 2000
+
+
+def _rows_to_check(X, X_test):
+    """An evenly spaced subsample (at most 2,000 rows) of the test split, else of the training data."""
+    Z = X if X_test is None else X_test
+    if Z.shape[0] > _CHECK_ROWS:
+        Z = Z[np.linspace(0, Z.shape[0] - 1, _CHECK_ROWS).astype(int)]
+    return np.ascontiguousarray(Z)
+
+
+def majority_share(labels):
+    """The share of the most frequent value of ``labels`` (1.0: a constant prediction)."""
+    _, counts = np.unique(np.asarray(labels), return_counts=True)
+    return float(counts.max() / counts.sum()) if counts.size else 1.0
+
+
+def _expansion_share(sv, alpha, bias, gamma, X, X_test, backend):
+    from ..backend import get_module
+
+    Z = _rows_to_check(X, X_test)
+    if not len(sv):
+        return 1.0
+    f = get_module("kernels", backend).kernel_matrix(Z, sv, "rbf", gamma, 3, 0.0) @ alpha[:, 0] + bias[0]
+    return majority_share(f > 0)
+
+
 def run_online(X, y, X_test, y_test, seed, *, algorithm, backend="fast", **params):
     """One pass of a learner of :mod:`refsvm.online` over ``rng.permutation(n)``.
 
@@ -44,7 +73,8 @@ def run_online(X, y, X_test, y_test, seed, *, algorithm, backend="fast", **param
     else:
         res = getattr(module, name)(X, y, order, **kernel, **params)
     seconds = time.perf_counter() - start
-    out = dict(error=100.0 * res.trace["mistakes"] / len(order), seconds=seconds, n_sv=len(res.sv))
+    out = dict(error=100.0 * res.trace["mistakes"] / len(order), seconds=seconds, n_sv=len(res.sv),
+               majority_share=_expansion_share(res.sv, res.alpha, res.bias, params["gamma"], X, X_test, backend))
     if X_test is not None:
         out["error"] = _test_error(res.sv, res.alpha, res.bias, params["gamma"], X_test, y_test, backend)
         out["online_error"] = 100.0 * res.trace["mistakes"] / len(order)
@@ -65,7 +95,8 @@ def run_estimator(X, y, X_test, y_test, seed, *, estimator, **params):
         error = 100.0 * float(np.mean(est.predict(X_test) != y_test))
     else:
         error = 100.0 * float(est.trace_[0]["online_error_rate"])
-    return dict(error=error, seconds=seconds, n_sv=int(len(getattr(est, "support_vectors_", ()))))
+    return dict(error=error, seconds=seconds, n_sv=int(len(getattr(est, "support_vectors_", ()))),
+                majority_share=majority_share(est.predict(_rows_to_check(X, X_test))))
 
 
 def run_batch(X, y, X_test, y_test, seed, *, estimator, **params):
@@ -85,7 +116,8 @@ def run_batch(X, y, X_test, y_test, seed, *, estimator, **params):
         start = time.perf_counter()
         pred = est.predict(X_test)
         test_seconds = time.perf_counter() - start
-    return dict(error=100.0 * float(np.mean(pred != y_test)), seconds=seconds, test_seconds=test_seconds)
+    return dict(error=100.0 * float(np.mean(pred != y_test)), seconds=seconds, test_seconds=test_seconds,
+                majority_share=majority_share(pred))
 
 
 def run_bsgd(X, y, X_test, y_test, seed, *, C, gamma, budget, maintenance, merge_solver="gss",
@@ -109,7 +141,8 @@ def run_bsgd(X, y, X_test, y_test, seed, *, C, gamma, budget, maintenance, merge
     seconds = time.perf_counter() - start
     start = time.perf_counter()
     error = _test_error(sv, alpha, bias, gamma, X_test, y_test, backend)
-    return dict(error=error, seconds=seconds, test_seconds=time.perf_counter() - start, n_sv=len(sv))
+    return dict(error=error, seconds=seconds, test_seconds=time.perf_counter() - start, n_sv=len(sv),
+                majority_share=_expansion_share(sv, alpha, bias, gamma, X, X_test, backend))
 
 
 def _test_error(sv, alpha, bias, gamma, X, y, backend, chunk=20000):
