@@ -2,7 +2,7 @@
 
 import sys
 
-from ..reproduce import Table, reproduce, tables
+from ..reproduce import Table, render, reproduce, tables
 
 
 def add_parser(sub):
@@ -26,6 +26,8 @@ def add_parser(sub):
     p.add_argument("--json", metavar="PATH", default=None, help="write the results as JSON (default: None)")
     p.add_argument("--png", metavar="PATH", default=None, help="write a bar chart, ours beside the paper; needs "
                    "matplotlib (default: None)")
+    p.add_argument("--render", metavar="JSON", default=None, help="print a stored result (a --json file) again, "
+                   "with today's gap reasons, instead of running (NAME must be its table) (default: None)")
     p.set_defaults(func=_cmd_reproduce, subparser=p)
     return p
 
@@ -38,6 +40,11 @@ def _cmd_reproduce(args):
         return 0
     if args.seeds is not None and args.seeds < 1:
         raise ValueError(f"--seeds must be >= 1; got {args.seeds}")
+    if args.render is not None:
+        result = render(args.render)
+        if result["table"] != args.name:
+            raise ValueError(f"--render: {args.render} holds table {result['table']!r}, not {args.name!r}")
+        return 0
     try:
         reproduce(args.name, quick=args.quick, n_jobs=args.n_jobs, backend=args.backend,
                   scheduler=args.scheduler, seeds=args.seeds, datasets=args.datasets,

@@ -29,9 +29,11 @@ A new algorithm joins a table with one line in :mod:`refsvm.reproduce.tables`
 (percent) and ``seconds``).
 """
 
-from .driver import format_table, plot_table, reproduce, tables
+from .driver import format_table, plot_table, render, reproduce, tables
+from .gaps import REASONS, gap_reason
 from .runners import run_batch, run_bsgd, run_estimator, run_online
 from .spec import Dataset, Entry, Table
 
-__all__ = ["Entry", "Dataset", "Table", "tables", "reproduce", "format_table", "plot_table", "run_online",
+__all__ = ["Entry", "Dataset", "Table", "tables", "reproduce", "render", "format_table", "plot_table", "REASONS",
+           "gap_reason", "run_online",
            "run_estimator", "run_batch", "run_bsgd"]

@@ -9,6 +9,7 @@ import sys
 import time
 import numpy as np
 
+from .gaps import gap_reason
 from .runners import CONSTANT_SHARE, _labels_pm1
 
 
@@ -60,6 +61,13 @@ def _load(ds, quick_rows, quick):
     X = np.ascontiguousarray(X)
     Xt = None if Xt is None else np.ascontiguousarray(Xt)
     return X, y, Xt, yt
+
+
+def minority_share(y, y_test):
+    """Percent of the evaluated labels (the test split, or the stream) in the rarer class (binary tables)."""
+    labels = y if y_test is None else y_test
+    _, counts = np.unique(labels, return_counts=True)
+    return float(100.0 * counts.min() / counts.sum()) if len(counts) == 2 else None
 
 
 def _grid_points(grid):
@@ -131,7 +139,8 @@ def reproduce(name, *, quick=False, n_jobs=1, backend="loky", scheduler=None, se
         for e in chosen_en:
             paper = table.paper.get((e.label, d.label))
             row = dict(algorithm=e.label, dataset=d.label, file=d.file, n=int(data[d.label][0].shape[0]),
-                       paper=None if paper is None else dict(zip(("mean", "std", "seconds", "test_seconds"), paper)))
+                       paper=None if paper is None else dict(zip(("mean", "std", "seconds", "test_seconds"), paper)),
+                       minority_share=minority_share(data[d.label][1], data[d.label][3]))
             if e.runner is None:
                 row.update(available=False, note=e.note or "not yet available in refsvm")
                 rows.append(row)
@@ -161,6 +170,9 @@ def reproduce(name, *, quick=False, n_jobs=1, backend="loky", scheduler=None, se
                 constant=bool(constant[best]),
                 constant_points=[str(dict(p)) for p in by_point if constant[p]],
             )
+            reason = gap_reason(table.name, row)
+            if reason is not None:
+                row["gap_reason"], row["gap_text"] = reason
             rows.append(row)
     result = dict(
         table=table.name, title=table.title, metric=table.metric, quick=bool(quick), seeds=n_seeds,
@@ -178,6 +190,35 @@ def reproduce(name, *, quick=False, n_jobs=1, backend="loky", scheduler=None, se
             getattr(importlib.import_module(module), func)(result, png_path)
         else:
             plot_table(result, png_path)
+    return result
+
+
+def render(json_path, out=None):
+    """Print a stored result (the JSON ``reproduce`` wrote) again, with today's gap reasons.
+
+    Rows of results written before the minority share was recorded get it from the table's data
+    (``REFSVM_DATA``), so that a paper run that predicted one class is recognised.
+    """
+    with open(json_path) as f:
+        result = json.load(f)
+    table = tables().get(result["table"])
+    if table is None:
+        raise ValueError(f"json_path: {json_path} is a result of table {result['table']!r}, which refsvm does not "
+                         f"know; its tables are {', '.join(sorted(tables()))}")
+    by_label = {d.label: d for d in table.datasets}
+    shares = {}
+    for row in result["rows"]:
+        if "minority_share" not in row and row["dataset"] in by_label:
+            if row["dataset"] not in shares:
+                _, y, _, yt = _load(by_label[row["dataset"]], table.quick_rows, result.get("quick", False))
+                shares[row["dataset"]] = minority_share(y, yt)
+            row["minority_share"] = shares[row["dataset"]]
+        row.pop("gap_reason", None)
+        row.pop("gap_text", None)
+        reason = gap_reason(table.name, row)
+        if reason is not None:
+            row["gap_reason"], row["gap_text"] = reason
+    print(format_table(result), file=sys.stdout if out is None else out)
     return result
 
 
@@ -260,6 +301,11 @@ def format_table(result):
             otest = f"{r['test_seconds_mean']:.3g}" if "test_seconds_mean" in r else ""
             lines.append(f"  {r['algorithm']:<24}{ours:>16}{spread:>24}{paper:>16}{diff:>8}{r['seconds_mean']:>10.3g}{psec:>10}"
                          + (f"{otest:>9}{ptest:>9}" if test_t else "") + f"  {chosen}")
+        gaps = [r for r in rows if r.get("gap_reason")]
+        if gaps:
+            lines.append("  gap to the paper (> 2 points or > 2 sd; reasons: refsvm.reproduce.gaps.REASONS):")
+            for r in gaps:
+                lines.append(f"    {r['algorithm']}: {r['gap_reason']}: {r['gap_text']}")
     m = result["machine"]
     lines.append("")
     lines.append(f"machine: {m.get('cpu')} ({m.get('cpus')} cpus), load average {m.get('load_average')}, {m.get('platform')}")

@@ -1,0 +1,95 @@
+"""Reasons for a reproduced row's gap to the paper (refsvm.reproduce.gaps)."""
+
+import io
+import json
+
+import numpy as np
+import pytest
+
+from refsvm.reproduce import REASONS, format_table, gap_reason, render, tables
+from refsvm.reproduce.driver import minority_share
+from refsvm.reproduce.gaps import EXPLAINED, is_flagged
+
+
+def _row(mean, std, paper_mean, paper_std, algorithm="RBP", dataset="spambase", errors=None, **extra):
+    errors = [mean] if errors is None else errors
+    return dict(algorithm=algorithm, dataset=dataset, available=True, error_mean=mean, error_std=std,
+                paper=dict(mean=paper_mean, std=paper_std), per_seed=[dict(seed=i, error=e) for i, e in enumerate(errors)],
+                **extra)
+
+
+def test_flag_rule_points_and_standard_deviations():
+    # more than 2 points: flagged whatever the spread
+    assert is_flagged(_row(30.0, 5.0, 27.9, 5.0))
+    # within 2 points, but more than 2 sd of the difference of two runs: sqrt(0.1^2 + 0.1^2) * 2 = 0.283
+    assert is_flagged(_row(21.0, 0.1, 20.7, 0.1))
+    assert not is_flagged(_row(21.0, 0.1, 20.75, 0.1))
+    # a single-run paper (no sd): only the 2-point rule
+    assert not is_flagged(_row(21.0, 0.0, 19.5, None))
+    assert is_flagged(_row(22.0, 0.0, 19.5, None))
+    # no paper number, or not available: never flagged
+    assert not is_flagged(dict(algorithm="x", dataset="y", available=True, error_mean=50.0, error_std=0.0, paper=None))
+    assert not is_flagged(dict(algorithm="x", dataset="y", available=False, paper=dict(mean=1.0, std=None)))
+    assert gap_reason("lu2016-table5", _row(21.0, 0.1, 20.75, 0.1)) is None
+
+
+def test_paper_constant_is_recognised_from_the_minority_share():
+    row = _row(5.02, 0.01, 9.50, None, algorithm="FOGD", dataset="IJCNN", minority_share=9.4998)
+    assert gap_reason("qaadan2019-table2", row)[0] == "paper-constant"
+    row = _row(5.02, 0.01, 9.50, None, algorithm="FOGD", dataset="IJCNN", minority_share=9.3)
+    assert gap_reason("qaadan2019-table2", row)[0] != "paper-constant"
+
+
+def test_single_run_inside_our_range_and_unexplained():
+    row = _row(20.1, 5.7, 17.0, None, algorithm="Perceptron", dataset="IJCNN", errors=[15.9, 20.0, 42.3])
+    assert gap_reason("qaadan2019-table2", row)[0] == "paper-run"
+    row = _row(20.1, 0.1, 17.0, None, algorithm="Perceptron", dataset="IJCNN", errors=[20.0, 20.2])
+    assert gap_reason("qaadan2019-table2", row) == ("unexplained", REASONS["unexplained"])
+    # the same row with a paper sd is not a "single run"
+    row = _row(20.1, 5.7, 17.0, 0.1, algorithm="Perceptron", dataset="IJCNN", errors=[15.9, 20.0, 42.3])
+    assert gap_reason("qaadan2019-table2", row)[0] == "unexplained"
+
+
+def test_explained_rows_name_real_rows_and_documented_reasons():
+    known = tables()
+    for (table, algorithm, dataset), (reason, text) in EXPLAINED.items():
+        assert table in known, table
+        assert algorithm in [e.label for e in known[table].entries], (table, algorithm)
+        assert dataset in [d.label for d in known[table].datasets], (table, dataset)
+        assert reason in REASONS and reason not in ("unexplained", "paper-constant"), reason
+        assert len(text) > 20
+    row = _row(36.24, 0.68, 33.3, 0.4)
+    assert gap_reason("lu2016-table5", row)[0] == "convention"
+
+
+def test_minority_share_of_the_evaluated_labels():
+    y = np.array([1, 1, 1, -1])
+    assert minority_share(y, None) == pytest.approx(25.0)
+    assert minority_share(y, np.array([1, -1, -1, -1, -1])) == pytest.approx(20.0)
+    assert minority_share(np.array([1, 2, 3]), None) is None        # not binary
+
+
+def _result(rows):
+    return dict(table="lu2016-table5", title="t", metric="m", quick=False, seeds=3, n_jobs=1, backend="loky",
+                wall_seconds=1.0, machine=dict(cpu="c", cpus=2, load_average=None, platform="p"), note="", rows=rows)
+
+
+def test_format_table_prints_the_reason_of_every_flagged_row():
+    flagged = dict(_row(36.24, 0.68, 33.3, 0.4, errors=[35.5, 36.2, 37.0]), n=4601, chosen={}, seconds_mean=0.1,
+                   gap_reason="convention", gap_text="y f = 0")
+    fine = dict(_row(25.1, 0.3, 24.5, 0.3, algorithm="Perceptron", errors=[24.8, 25.1, 25.4]), n=4601, chosen={},
+                seconds_mean=0.1)
+    text = format_table(_result([flagged, fine]))
+    assert "RBP: convention: y f = 0" in text
+    assert "Perceptron:" not in text
+
+
+def test_render_recomputes_reasons_from_a_stored_result(tmp_path):
+    row = dict(_row(36.24, 0.68, 33.3, 0.4, errors=[35.5, 36.2, 37.0]), n=4601, file="spambase", chosen={},
+               seconds_mean=0.1, minority_share=39.4)
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(_result([row])))
+    out = io.StringIO()
+    result = render(str(path), out=out)
+    assert result["rows"][0]["gap_reason"] == "convention"
+    assert "RBP: convention:" in out.getvalue()
