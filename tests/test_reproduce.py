@@ -175,6 +175,9 @@ def test_cotter2012_figure2_quick_end_to_end(tmp_path, capsys):
             assert s["error"] == curve[-1, 2]
             if alg == "SBP":        # one kernel row of length n per iteration: 10 n iterations -> 10 n^2
                 assert curve[-1, 1] == 10 * r["n"] ** 2
+        if alg == "SBP":            # nu derived for the rows actually used, the same for every seed
+            nus = {s["nu"] for s in r["per_seed"]}
+            assert len(nus) == 1 and 0.0 < nus.pop() < 1.0
     if plot:
         assert png.stat().st_size > 10_000
 
