@@ -7,6 +7,8 @@ name, so a new Cython file is picked up without editing this script.  With no
 Environment:
     REFSVM_DEBUG_BUILD=1   compile with boundscheck, wraparound and
                            initializedcheck switched on (slow, for tests).
+    REFSVM_BUILD_JOBS=N    compile N extension modules at a time (default:
+                           the number of cores).
 """
 
 import glob
@@ -63,4 +65,11 @@ def extensions():
     )
 
 
-setup(ext_modules=extensions(), options={"build": {"build_base": BUILD_BASE}})
+# build_ext compiles the extension modules in parallel, one per core (pip and
+# `python -m build` pass no -j of their own); REFSVM_BUILD_JOBS overrides.
+JOBS = int(os.environ.get("REFSVM_BUILD_JOBS", "0")) or (os.cpu_count() or 1)
+
+setup(
+    ext_modules=extensions(),
+    options={"build": {"build_base": BUILD_BASE}, "build_ext": {"parallel": JOBS}},
+)
