@@ -70,6 +70,52 @@ def minority_share(y, y_test):
     return float(100.0 * counts.min() / counts.sum()) if len(counts) == 2 else None
 
 
+CV_FOLDS = 5
+
+
+def cv_folds(n, folds=CV_FOLDS, seed=0):
+    """Validation index sets of ``folds``-fold cross-validation: ``default_rng(seed).permutation(n)`` in equal parts."""
+    return np.array_split(np.random.default_rng(seed).permutation(n), folds)
+
+
+def _cross_validate(datasets, entries, data, n_jobs, backend, scheduler):
+    """Grid points of ``select="cv5"`` entries chosen by 5-fold CV on the training split (seed 0 for every run).
+
+    Returns ``{(entry, data set): {"chosen": point items, "errors": {point: mean validation error}}}``; a point
+    whose validation runs predict (almost) one class is never chosen, as in the grid of reported runs.
+    """
+    tasks, keys = [], []
+    for d in datasets:
+        X, y, Xt, _ = data[d.label]
+        for e in entries:
+            if e.runner is None or e.select != "cv5" or not e.grid:
+                continue
+            if Xt is None:
+                raise ValueError(f"entry {e.label!r}: select='cv5' needs a data set with a test split "
+                                 f"({d.label} uses protocol {d.protocol!r})")
+            for point in _grid_points(e.grid):
+                merged = {**d.params, **e.params, **e.per_dataset.get(d.label, {}), **point}
+                for fold in cv_folds(X.shape[0]):
+                    train = np.setdiff1d(np.arange(X.shape[0]), fold)
+                    params = {k: (v(len(train)) if callable(v) else v) for k, v in merged.items()}
+                    tasks.append((e.runner, X[train], y[train], X[fold], y[fold], 0, params))
+                    keys.append((e.label, d.label, tuple(sorted(point.items()))))
+    if not tasks:
+        return {}
+    by = {}
+    for key, res in zip(keys, _run_tasks(tasks, n_jobs, backend, scheduler)):
+        by.setdefault(key[:2], {}).setdefault(key[2], []).append(res)
+    out = {}
+    for key, points in by.items():
+        mean = {p: float(np.mean([r["error"] for r in v])) for p, v in points.items()}
+        constant = {p for p, v in points.items()
+                    if np.mean([r.get("majority_share", 0.0) for r in v]) >= CONSTANT_SHARE}
+        eligible = [p for p in points if p not in constant] or list(points)
+        out[key] = dict(chosen=min(eligible, key=mean.get), errors={str(dict(p)): e for p, e in mean.items()},
+                        folds=CV_FOLDS)
+    return out
+
+
 def _grid_points(grid):
     points = [{}]
     for name, values in grid.items():
@@ -117,20 +163,22 @@ def reproduce(name, *, quick=False, n_jobs=1, backend="loky", scheduler=None, se
     chosen_en = [e for e in table.entries if entries is None or e.label in entries]
 
     data = {d.label: _load(d, table.quick_rows, quick) for d in chosen_ds}
+    start = time.perf_counter()
+    cv = _cross_validate(chosen_ds, chosen_en, data, n_jobs, backend, scheduler)
     tasks, keys = [], []
     for d in chosen_ds:
         X, y, Xt, yt = data[d.label]
         for e in chosen_en:
             if e.runner is None:
                 continue
-            for point in _grid_points(e.grid):
+            points = [dict(cv[e.label, d.label]["chosen"])] if (e.label, d.label) in cv else _grid_points(e.grid)
+            for point in points:
                 merged = {**d.params, **e.params, **e.per_dataset.get(d.label, {}), **point}
                 params = {k: (v(X.shape[0]) if callable(v) else v) for k, v in merged.items()}
                 for seed in range(n_seeds):
                     tasks.append((e.runner, X, y, Xt, yt, seed, params))
                     keys.append((e.label, d.label, tuple(sorted(point.items())), seed, params))
 
-    start = time.perf_counter()
     results = _run_tasks(tasks, n_jobs, backend, scheduler)
     wall = time.perf_counter() - start
 
@@ -167,6 +215,7 @@ def reproduce(name, *, quick=False, n_jobs=1, backend="loky", scheduler=None, se
                 **({"test_seconds_mean": float(np.mean([r["test_seconds"] for _, _, r in runs]))}
                    if all("test_seconds" in r for _, _, r in runs) else {}),
                 per_seed=[dict(seed=s, **{k: v for k, v in r.items()}) for s, _, r in runs],
+                **({"cv": cv[e.label, d.label]} if (e.label, d.label) in cv else {}),
                 constant=bool(constant[best]),
                 constant_points=[str(dict(p)) for p in by_point if constant[p]],
             )
@@ -289,6 +338,8 @@ def format_table(result):
                       if "error_median" in r else "")
             diff = "" if p.get("mean") is None else f"{r['error_mean'] - p['mean']:+.2f}"
             chosen = ", ".join(f"{k}={v:g}" for k, v in r["chosen"].items())
+            if r.get("cv"):
+                chosen += f" ({r['cv']['folds']}-fold CV on the training split)"
             if r.get("constant"):
                 chosen = "CONSTANT: predicts one class (every grid point does)  " + chosen
             elif r.get("constant_points"):

@@ -81,12 +81,6 @@ EXPLAINED = {
                                       "uses german.numer_scale"),
     (_LU5, "Forgetron", "german"): ("data", "the paper's german is the unscaled german.numer (not in the shared data): "
                                             "with it an outside audit measured the Forgetron 38.19 (paper 38.1)"),
-    ("lu2016-table3", "BSGD-M", "a9a"): ("parameters", "the paper cross-validated C without printing it; the table "
-                                                       "runs C = 2^5 (Glasmachers & Qaadan); an outside audit measured "
-                                                       "BSGD-R 17.16 with C = 1 (paper 18.04)"),
-    ("lu2016-table3", "BSGD-R", "a9a"): ("parameters", "the paper cross-validated C without printing it; the table "
-                                                       "runs C = 2^5 (Glasmachers & Qaadan); an outside audit measured "
-                                                       "BSGD-R 17.16 with C = 1 (paper 18.04)"),
     ("qaadan2019-table2", "BSGD", "ADULT"): ("parameters", _ADULT_OFFSET),
     ("qaadan2019-table2", "Projectron", "ADULT"): ("paper-run", "the paper's Projectron on ADULT (25.65 % accuracy) is "
                                                                 "worse than predicting the majority class"),

@@ -15,6 +15,10 @@ class Entry:
     grid: dict = field(default_factory=dict)     #: parameter -> values tried (best mean reported)
     note: str = ""                  #: e.g. why it is not available
     per_dataset: dict = field(default_factory=dict)  #: data label -> parameters for that data set only
+    #: how a grid point is chosen: "mean" = the best mean error of the reported runs (the online tables, where
+    #: the papers tuned on the reported runs); "cv5" = 5-fold cross-validation on the training split (seed 0),
+    #: the reported runs then use the chosen point only ("split" protocol)
+    select: str = "mean"
 
 
 @dataclass
