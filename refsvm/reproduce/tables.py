@@ -59,7 +59,8 @@ LU2016_TABLE5 = _register(Table(
           "sigma = 8 (gamma = 1/128), one pass over 20 random permutations",
     metric="online mistake rate (%)",
     datasets=[
-        Dataset("german", "german.numer_scale"),
+        Dataset("german", "german.numer_scale", note="scaled to [-1, 1]; the paper's german is the unscaled "
+                                                      "german.numer (features 0-184), which is not in the shared data"),
         Dataset("spambase", "spambase", note="raw UCI features (unscaled), as the paper's rates indicate"),
         Dataset("w8a", "w8a", note="only the LIBSVM training file (49,749 rows; the paper: 64,700 = train + test)"),
         Dataset("a9a", "a9a", note="train + test = 48,842 rows, as the paper"),
