@@ -23,6 +23,7 @@ from .estimators import SBPClassifier
 from .estimators import FOGDClassifier, FOGDRegressor, NOGDClassifier, NOGDRegressor
 from .model import BudgetedModel
 from .estimators.loading import load
+from .estimators._base import ConstantModelWarning, FeatureScaleWarning
 
 __all__ = ["BudgetedSVC", "BudgetedModel", "load_libsvm", "__version__"]
 __all__ += ["SBPClassifier"]
@@ -30,3 +31,4 @@ __all__ += ["BSCAClassifier"]
 __all__ += ["FOGDClassifier", "FOGDRegressor", "NOGDClassifier", "NOGDRegressor"]
 __all__ += ["OnlineKernelClassifier"]
 __all__ += ["load"]
+__all__ += ["ConstantModelWarning", "FeatureScaleWarning"]

@@ -110,5 +110,6 @@ def test_datasets_is_a_public_name_without_warning():
 
 def test_public_names_unchanged():
     for name in ("BudgetedSVC", "BudgetedModel", "load_libsvm", "__version__", "SBPClassifier", "BSCAClassifier",
-                 "FOGDClassifier", "FOGDRegressor", "NOGDClassifier", "NOGDRegressor", "OnlineKernelClassifier"):
+                 "FOGDClassifier", "FOGDRegressor", "NOGDClassifier", "NOGDRegressor", "OnlineKernelClassifier",
+                 "ConstantModelWarning", "FeatureScaleWarning"):
         assert name in refsvm.__all__ and hasattr(refsvm, name)

@@ -28,7 +28,7 @@ def add_ogd_arguments(train):
     group.add_argument("--normalize", action="store_true", help="FOGD: divide the feature map by sqrt(D)")
     train.set_defaults(eta=None)          # None: each solver's own default step size
     train._option_string_actions["--eta"].help = (
-        "BSGD: eta of norma / perceptron (None: 0.1); FOGD / NOGD: the constant step size "
+        "BSGD: eta of norma / perceptron (None: norma 1/sqrt(lambda), perceptron 0.1); FOGD / NOGD: the constant step size "
         "(None: the estimator's default)")
 
 

@@ -5,7 +5,7 @@ BSCA, SBP and the eight online baselines here; FOGD / NOGD in
 :mod:`refsvm.cli._ogd`.  An option the chosen solver does not use is refused.
 """
 
-from ..estimators.registry import COMMON_OPTIONS, SOLVERS, make_estimator
+from ..estimators.registry import COMMON_OPTIONS, SOLVERS, estimator_class, make_estimator
 from ..validation import check_positive
 from ._common import _classifier_report, _check_model_path, _gamma, _HelpFormatter, _add_file_options, \
     _optional_float, _train_and_report
@@ -56,6 +56,8 @@ def _cmd_train_online(args):
 
 def _cmd_train(args):
     _refuse_unused_options(args)
+    if args.budget is None:  # the solver's own default (NOGD 400, the others 100; SBP has none)
+        args.budget = estimator_class(args.solver)().get_params().get("budget")
     if SOLVERS[args.solver].estimator == "OnlineKernelClassifier":
         return _cmd_train_online(args)
     if getattr(args, "solver", "bsgd") == "sbp":
@@ -71,8 +73,6 @@ def _cmd_train(args):
                              f"bias), not to {args.solver}")
         from ._ogd import train_ogd
         return train_ogd(args)
-    args.eta = 0.1 if args.eta is None else args.eta
-
     def build(X):
         if args.C is not None:
             lam = 1.0 / (X.shape[0] * check_positive(args.C, "C"))
@@ -150,7 +150,8 @@ def add_parser(sub):
                            formatter_class=_HelpFormatter)
     train.add_argument("data", metavar="DATA", help="LIBSVM file (or data set name, see REFSVM_DATA)")
     train.add_argument("model", metavar="MODEL", help="output model file (.npz)")
-    train.add_argument("--budget", type=int, default=100, help="number of support vectors")
+    train.add_argument("--budget", type=int, default=None,
+                       help="number of support vectors (None: the solver's default, 100; NOGD 400)")
     reg = train.add_mutually_exclusive_group()
     reg.add_argument("--lam", type=float, default=1e-4, help="regularisation lambda")
     reg.add_argument("--C", type=float, default=None,
@@ -165,7 +166,8 @@ def add_parser(sub):
     train.add_argument("--coef0", type=float, default=0.0, help="polynomial kernel constant")
     train.add_argument("--learning-rate", choices=["pegasos", "norma", "perceptron"],
                        default="pegasos", help="learning-rate schedule (BSGD variant)")
-    train.add_argument("--eta", type=float, default=0.1, help="eta of norma / perceptron")
+    train.add_argument("--eta", type=float, default=None,
+                       help="eta of norma / perceptron (None: norma 1/sqrt(lambda), perceptron 0.1)")
     train.add_argument("--radius", type=_optional_float, default=None,
                        help="perceptron ball radius U (None: 1/sqrt(lambda))")
     train.add_argument("--maintenance", choices=["removal", "projection", "merge"],

@@ -79,9 +79,18 @@ class BudgetedSVC(BudgetedClassifierBase):
         ``"perceptron"`` (margin perceptron): ``eta``, no regulariser, and
         after every step ``w`` is projected onto the ball of radius
         ``radius``.
-    eta : float, default=0.1
+    eta : float or None, default=None
         The constant eta of ``"norma"`` and ``"perceptron"`` (> 0).  Ignored
-        by ``"pegasos"``.
+        by ``"pegasos"``.  ``None`` means ``1 / sqrt(lam)`` for Norma and
+        ``0.1`` for the margin perceptron.  Norma's step ``eta / sqrt(t)``
+        shrinks ``w`` by ``eta_t lam`` a step, ``2 eta lam sqrt(T)`` in all
+        over ``T`` steps: with ``eta`` of order 1 (Kivinen et al.'s 1, used by
+        Wang et al. in section 7) and ``lam = 1e-4`` that is far below 1 after
+        one pass, the margin condition holds for almost every example and the
+        model ends as the majority vote (constant on ijcnn1, w8a and a9a).
+        ``1 / sqrt(lam)``, the norm bound of the regularised minimiser that
+        also sets the margin perceptron's ``radius``, learns on every shipped
+        data set (``benchmarks/bench_defaults.py``).
     radius : float or None, default=None
         U, the radius of the ball the margin perceptron projects ``w`` onto
         (> 0; ``numpy.inf`` switches the projection off).  ``None`` means
@@ -255,7 +264,7 @@ class BudgetedSVC(BudgetedClassifierBase):
         degree=3,
         coef0=0.0,
         learning_rate="pegasos",
-        eta=0.1,
+        eta=None,
         radius=None,
         maintenance="merge",
         merge_eps=0.01,
@@ -321,7 +330,7 @@ class BudgetedSVC(BudgetedClassifierBase):
             budget=check_budget(self.budget),
             lam=lam,
             learning_rate=learning_rate,
-            eta=check_positive(self.eta, "eta"),
+            eta=self._resolve_eta(learning_rate),
             radius=float(radius),
             maintenance=maintenance,
             kernel=kernel,
@@ -335,6 +344,14 @@ class BudgetedSVC(BudgetedClassifierBase):
             ),
             fit_bias=bool(self.fit_bias),
         )
+
+    def _resolve_eta(self, learning_rate):
+        """``eta``, or its default when ``None``: Norma ``1 / sqrt(lam)``, margin perceptron ``0.1``."""
+        if self.eta is not None:
+            return check_positive(self.eta, "eta")
+        if learning_rate == "norma":
+            return 1.0 / np.sqrt(check_positive(self.lam, "lam"))
+        return 0.1
 
     def _check_solver_classes(self, params, classes):
         """Lookup merging needs a binary problem (equal-sign pairs, m in [0, 1])."""
