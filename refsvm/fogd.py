@@ -54,11 +54,12 @@ Reading of the pseudo-code (see also ``docs/ogd.rst``):
 import numpy as np
 
 from .ogd import OGDResult, check_ogd_arguments, check_weights, fourier_features, n_columns
+from .online import is_mistake
 from .validation import check_sample_weight
 
 
 def fogd(X, y, order, *, task, n_classes, U, eta, epsilon=0.0, normalize=False, W=None, t0=0,
-         sample_weight=None):
+         sample_weight=None, zero_prediction="mistake"):
     """One pass of FOGD (Algorithm 1, 3 or 5) over ``X[order]``.
 
     Parameters
@@ -87,6 +88,10 @@ def fogd(X, y, order, *, task, n_classes, U, eta, epsilon=0.0, normalize=False, 
     sample_weight : ndarray of shape (n,), float64, or None
         Weight ``s_t >= 0`` of example ``X[i]`` (indexed like ``y``): the
         step of line 10 is ``eta s_t`` (module docstring).  ``None``: all 1.
+    zero_prediction : {"mistake", "positive"}
+        Binary task: how ``w_t' z(x_t) = 0`` is counted
+        (:func:`refsvm.online.is_mistake`; Lu et al.'s code: ``"positive"``).
+        Only the mistake count changes; the update is the hinge loss's.
 
     Returns
     -------
@@ -99,7 +104,7 @@ def fogd(X, y, order, *, task, n_classes, U, eta, epsilon=0.0, normalize=False, 
         ``feature_map_evaluations`` (= n_steps).
     """
     X, y, order = check_ogd_arguments(X, y, order, task=task, n_classes=n_classes,
-                                      eta=eta, epsilon=epsilon, t0=t0)
+                                      eta=eta, epsilon=epsilon, t0=t0, zero_prediction=zero_prediction)
     sample_weight = check_sample_weight(sample_weight, X.shape[0])
     U = np.ascontiguousarray(U, dtype=np.float64)
     if U.ndim != 2 or U.shape[1] != X.shape[1] or U.shape[0] < 1:
@@ -130,7 +135,7 @@ def fogd(X, y, order, *, task, n_classes, U, eta, epsilon=0.0, normalize=False, 
 
         if task == "binary":
             y_t = int(y[i])
-            mistakes += y_t * f[0] <= 0.0                     # y^_t = sgn(w_t' z) wrong
+            mistakes += is_mistake(y_t, f[0], zero_prediction)   # y^_t = sgn(w_t' z) wrong
             if y_t * f[0] < 1.0 and eta_t != 0.0:             # Alg. 1, line 9: hinge loss > 0
                 W[:, 0] += eta_t * y_t * z                    # Alg. 1, line 10
                 updated[step] = 1

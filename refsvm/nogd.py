@@ -66,6 +66,7 @@ import numpy as np
 
 from .kernels import kernel_matrix, kernel_row
 from .ogd import OGDResult, check_ogd_arguments, check_weights, n_columns
+from .online import is_mistake
 from .validation import check_int, check_positive, check_sample_weight
 
 #: Default relative cutoff of the eigenvalues kept at the switch.
@@ -129,7 +130,7 @@ def check_nogd_state(X, task, n_classes, budget, rank, gamma, eig_tol, sv, alpha
 
 
 def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0, eig_tol=EIG_TOL,
-         sv=None, alpha=None, projection=None, W=None, t0=0, sample_weight=None):
+         sv=None, alpha=None, projection=None, W=None, t0=0, sample_weight=None, zero_prediction="mistake"):
     """One pass of NOGD (Algorithm 2, 4 or 6) over ``X[order]``, continuing a state.
 
     Parameters
@@ -153,6 +154,9 @@ def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0,
     sample_weight : ndarray of shape (n,), float64, or None
         Weight ``s_t >= 0`` of example ``X[i]`` (indexed like ``y``): step
         ``eta s_t`` (module docstring).  ``None``: all 1.
+    zero_prediction : {"mistake", "positive"}
+        Binary task: how ``f_t(x_t) = 0`` is counted (:func:`refsvm.online.is_mistake`);
+        only the mistake count changes.
 
     Returns
     -------
@@ -167,7 +171,7 @@ def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0,
         switch, B per linear-phase step).
     """
     X, y, order = check_ogd_arguments(X, y, order, task=task, n_classes=n_classes,
-                                      eta=eta, epsilon=epsilon, t0=t0)
+                                      eta=eta, epsilon=epsilon, t0=t0, zero_prediction=zero_prediction)
     sv, alpha, projection, W = check_nogd_state(X, task, n_classes, budget, rank, gamma, eig_tol,
                                                 sv, alpha, projection, W)
     sample_weight = check_sample_weight(sample_weight, X.shape[0])
@@ -207,7 +211,7 @@ def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0,
         eta_t = eta if sample_weight is None else eta * float(sample_weight[i])   # weighted step
         if task == "binary":
             y_t = int(y[i])
-            mistakes += y_t * f[0] <= 0.0
+            mistakes += is_mistake(y_t, f[0], zero_prediction)   # as FOGD (refsvm.online.is_mistake)
             violates = y_t * f[0] < 1.0                       # hinge loss > 0
             beta = np.array([eta_t * y_t])
         elif task == "multiclass":

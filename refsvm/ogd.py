@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .validation import check_int, check_option, check_positive
+from .validation import ZERO_PREDICTIONS, check_int, check_option, check_positive
 
 TASKS = ("binary", "multiclass", "regression")
 
@@ -104,7 +104,7 @@ def _check_labels(y, order, task, n_classes, n):
     return y
 
 
-def check_ogd_arguments(X, y, order, *, task, n_classes, eta, epsilon, t0):
+def check_ogd_arguments(X, y, order, *, task, n_classes, eta, epsilon, t0, zero_prediction="mistake"):
     """Check the arguments FOGD and NOGD share; return ``(X, y, order)``.
 
     ``X`` C-contiguous float64 (n, d), finite; ``order`` int64 indices into X;
@@ -112,6 +112,7 @@ def check_ogd_arguments(X, y, order, *, task, n_classes, eta, epsilon, t0):
     Every error names the parameter.
     """
     task = check_option(task, "task", TASKS)
+    check_option(zero_prediction, "zero_prediction", ZERO_PREDICTIONS)
     X = np.ascontiguousarray(X, dtype=np.float64)
     if X.ndim != 2:
         raise ValueError(f"X must be a 2-D array (n_samples, n_features); got shape {X.shape}")

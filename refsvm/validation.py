@@ -432,8 +432,14 @@ ONLINE_ALGORITHMS = ("perceptron", "ogd", "rbp", "forgetron", "projectron", "pro
 _ONLINE_BUDGETED = ("rbp", "forgetron", "bpas", "bogd")
 
 
+#: ``zero_prediction`` of the online learners: how a decision value of exactly 0 is read
+ZERO_PREDICTIONS = ("mistake", "positive")
+#: ``variant`` of the online learners: the papers' updates or Lu et al.'s released code
+ONLINE_VARIANTS = ("paper", "authors")
+
+
 def check_online_arguments(X, y, order, uniforms, *, algorithm, budget, kernel, gamma, degree, coef0,
-                           eta, lam, C, max_coef, sv, alpha, t0):
+                           eta, lam, C, max_coef, sv, alpha, t0, zero_prediction="mistake", variant="paper"):
     """Check the arguments of the online learners of :mod:`refsvm.online` (both backends call this).
 
     Binary labels in {-1, +1}; ``budget`` an int >= 2 where the learner has
@@ -442,6 +448,11 @@ def check_online_arguments(X, y, order, uniforms, *, algorithm, budget, kernel, 
     C-contiguous float64 / int64 / float64 arrays (``uniforms`` may be None).
     """
     check_option(algorithm, "algorithm", ONLINE_ALGORITHMS)
+    check_option(zero_prediction, "zero_prediction", ZERO_PREDICTIONS)
+    check_option(variant, "variant", ONLINE_VARIANTS)
+    if variant == "authors" and algorithm in ("projectron", "projectron++") and budget is None:
+        raise ValueError(f"budget: variant='authors' of {algorithm} fills a budget B before it projects and "
+                         "sets U from B; give an integer budget >= 2")
     X, y = _check_X_y(X, y)
     y = np.ascontiguousarray(y, dtype=np.int64)
     order = _check_order(order, X.shape[0])

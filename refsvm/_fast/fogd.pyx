@@ -23,8 +23,8 @@ from refsvm.validation import check_sample_weight
 from libc.math cimport sqrt
 from libc.stdint cimport int8_t, int64_t
 
-from refsvm._fast.ogd_core cimport (TASK_BINARY, TASK_MULTI, TASK_REGRESSION, feature_map, scores,
-                                   ogd_step)
+from refsvm._fast.ogd_core cimport (TASK_BINARY, TASK_BINARY_POSITIVE, TASK_MULTI, TASK_REGRESSION, feature_map,
+                                   scores, ogd_step)
 
 cdef void _fogd_pass(const double[:, ::1] X, const double[::1] yv, const int64_t[::1] order,
                      int task, const double[:, ::1] UT, double eta, double epsilon, double scale,
@@ -41,10 +41,10 @@ cdef void _fogd_pass(const double[:, ::1] X, const double[::1] yv, const int64_t
 
 
 def fogd(X, y, order, *, task, n_classes, U, eta, epsilon=0.0, normalize=False, W=None, t0=0,
-         sample_weight=None):
+         sample_weight=None, zero_prediction="mistake"):
     """One pass of FOGD over ``X[order]``; see :func:`refsvm.fogd.fogd`."""
     X, y, order = check_ogd_arguments(X, y, order, task=task, n_classes=n_classes,
-                                      eta=eta, epsilon=epsilon, t0=t0)
+                                      eta=eta, epsilon=epsilon, t0=t0, zero_prediction=zero_prediction)
     sample_weight = check_sample_weight(sample_weight, X.shape[0])
     sw = np.ones(X.shape[0]) if sample_weight is None else sample_weight   # eta * 1.0 == eta
     U = np.ascontiguousarray(U, dtype=np.float64)
@@ -54,6 +54,8 @@ def fogd(X, y, order, *, task, n_classes, U, eta, epsilon=0.0, normalize=False, 
     c = n_columns(task, n_classes)
     W = np.zeros((2 * D, c)) if W is None else check_weights(W, (2 * D, c))
     cdef int code = {"binary": TASK_BINARY, "multiclass": TASK_MULTI}.get(task, TASK_REGRESSION)
+    if code == TASK_BINARY and zero_prediction == "positive":
+        code = TASK_BINARY_POSITIVE
     cdef double scale = 1.0 / sqrt(D) if normalize else 1.0
     cdef int64_t mistakes = 0
     cdef double loss_sum = 0.0

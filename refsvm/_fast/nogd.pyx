@@ -32,7 +32,8 @@ from libc.stdint cimport int8_t, int64_t
 from libc.string cimport memcpy
 
 from refsvm._fast.kernels cimport KERNEL_RBF, kernel_row_into
-from refsvm._fast.ogd_core cimport TASK_BINARY, TASK_MULTI, TASK_REGRESSION, matvec, rival_class, scores
+from refsvm._fast.ogd_core cimport (TASK_BINARY, TASK_BINARY_POSITIVE, TASK_MULTI, TASK_REGRESSION,
+                                    binary_mistake, matvec, rival_class, scores)
 
 
 cdef inline int loss_step(int task, const double* f, Py_ssize_t c, double yv, double eta,
@@ -43,8 +44,8 @@ cdef inline int loss_step(int task, const double* f, Py_ssize_t c, double yv, do
     ``eta`` is the example's step ``eta s_t``; 0 (weight 0): never "nonzero"."""
     cdef Py_ssize_t y_t, s_t, r
     cdef double loss
-    if task == TASK_BINARY:
-        if yv * f[0] <= 0.0:
+    if task == TASK_BINARY or task == TASK_BINARY_POSITIVE:
+        if binary_mistake(task, yv, f[0]):
             mistakes[0] += 1
         beta[0] = eta * yv
         return yv * f[0] < 1.0 and eta != 0.0                 # hinge loss > 0
@@ -115,15 +116,17 @@ cdef void _linear_phase(const double[:, ::1] X, const double[::1] yv, const int6
 
 
 def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0, eig_tol=1e-8,
-         sv=None, alpha=None, projection=None, W=None, t0=0, sample_weight=None):
+         sv=None, alpha=None, projection=None, W=None, t0=0, sample_weight=None, zero_prediction="mistake"):
     """One pass of NOGD over ``X[order]``, continuing a state; see :func:`refsvm.nogd.nogd`."""
     X, y, order = check_ogd_arguments(X, y, order, task=task, n_classes=n_classes,
-                                      eta=eta, epsilon=epsilon, t0=t0)
+                                      eta=eta, epsilon=epsilon, t0=t0, zero_prediction=zero_prediction)
     sv, alpha, projection, W = check_nogd_state(X, task, n_classes, budget, rank, gamma, eig_tol,
                                                 sv, alpha, projection, W)
     sample_weight = check_sample_weight(sample_weight, X.shape[0])
     sw = np.ones(X.shape[0]) if sample_weight is None else sample_weight   # eta * 1.0 == eta
     cdef int code = {"binary": TASK_BINARY, "multiclass": TASK_MULTI}.get(task, TASK_REGRESSION)
+    if code == TASK_BINARY and zero_prediction == "positive":
+        code = TASK_BINARY_POSITIVE
     cdef Py_ssize_t c = n_columns(task, n_classes), B = budget, d = X.shape[1], n_sv = 0
     cdef Py_ssize_t n = order.shape[0], switch = -1, j
     cdef int64_t mistakes = 0, kernel_evaluations = 0

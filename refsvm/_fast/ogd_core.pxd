@@ -25,6 +25,7 @@ from refsvm._fast.kernels cimport pw_dot
 cdef enum:
     TASK_BINARY = 0
     TASK_MULTI = 1
+    TASK_BINARY_POSITIVE = 3     # binary, zero_prediction="positive": sign(0) = +1
     TASK_REGRESSION = 2
 
 
@@ -97,6 +98,13 @@ cdef inline Py_ssize_t rival_class(const double* f, Py_ssize_t c, Py_ssize_t y_t
     return s_t
 
 
+cdef inline bint binary_mistake(int task, double yv, double f) noexcept nogil:
+    """``y f <= 0`` (zero_prediction="mistake") or ``sign(f) != y`` with ``sign(0) = +1`` ("positive")."""
+    if task == TASK_BINARY_POSITIVE:
+        return f < 0.0 if yv > 0.0 else f >= 0.0
+    return yv * f <= 0.0
+
+
 cdef inline Py_ssize_t ogd_step(int task, double* W, Py_ssize_t n_rows, Py_ssize_t c, const double* z,
                          double* f, double yv, double eta, double epsilon,
                          int64_t* mistakes, double* loss_sum) noexcept nogil:
@@ -106,8 +114,8 @@ cdef inline Py_ssize_t ogd_step(int task, double* W, Py_ssize_t n_rows, Py_ssize
     cdef Py_ssize_t y_t, s_t
     cdef double loss
     scores(W, n_rows, c, z, f)                                # Alg. 1, line 7
-    if task == TASK_BINARY:
-        if yv * f[0] <= 0.0:
+    if task == TASK_BINARY or task == TASK_BINARY_POSITIVE:
+        if binary_mistake(task, yv, f[0]):
             mistakes[0] += 1
         if yv * f[0] < 1.0 and eta != 0.0:                    # Alg. 1, line 9
             axpy_column(W, n_rows, c, 0, eta * yv, z)         # Alg. 1, line 10

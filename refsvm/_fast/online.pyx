@@ -25,7 +25,7 @@ Python objects that branches on the learner.  How (not what) differs:
 
 import numpy as np
 
-from refsvm.online import ALGORITHMS, OnlineResult
+from refsvm.online import ALGORITHMS, OnlineResult, projectron_U
 from refsvm.validation import check_online_arguments, check_sample_weight
 
 from libc.math cimport fabs, sqrt, INFINITY
@@ -53,6 +53,9 @@ cdef struct Params:
     double gamma, degree, coef0
     double eta, lam, C, max_coef
     long long t0
+    bint zero_positive         # zero_prediction="positive": sign(0) = +1
+    bint authors               # variant="authors" (Lu et al.'s code)
+    double U                   # Projectron++ (authors): 1/4 sqrt((B+1)/ln(B+1))
 
 
 cdef struct Counters:
@@ -65,7 +68,7 @@ cdef struct Counters:
     long long M                # Forgetron
 
 
-cdef void c_forgetron_shrink(double sigma, double mu, double Q, double M,
+cdef void c_forgetron_shrink(double sigma, double mu, double Q, double M, bint authors,
                              double* phi_out, double* psi_out) noexcept nogil:
     """``phi_t`` and ``Psi(sigma phi, phi mu)`` (see :func:`refsvm.online.forgetron_shrink`)."""
     cdef double bound = 15.0 / 32.0 * M
@@ -84,7 +87,9 @@ cdef void c_forgetron_shrink(double sigma, double mu, double Q, double M,
     if disc < 0.0:
         disc = 0.0
     den = b + sqrt(disc)
-    if den <= 0.0:
+    if authors and a < 0.0:
+        phi = den / (-2.0 * a)                              # the larger root (> 1), as forgetron.m
+    elif den <= 0.0:
         phi = 0.0
     else:
         phi = 2.0 * c / den
@@ -97,10 +102,10 @@ cdef void c_forgetron_shrink(double sigma, double mu, double Q, double M,
     psi_out[0] = lam * lam + 2.0 * lam - 2.0 * lam * (phi * mu)
 
 
-def forgetron_shrink(sigma, mu, Q, M):
+def forgetron_shrink(sigma, mu, Q, M, variant="paper"):
     """Same as :func:`refsvm.online.forgetron_shrink`; returns ``(phi, psi)``."""
     cdef double phi, psi
-    c_forgetron_shrink(sigma, mu, Q, M, &phi, &psi)
+    c_forgetron_shrink(sigma, mu, Q, M, variant == "authors", &phi, &psi)
     return float(phi), float(psi)
 
 
@@ -124,9 +129,9 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const double[:, ::1] X, const int6
     cdef long long t
     cdef int y_t
     cdef double f, margin, k_tt, Pk_sq, delta_sq, delta, loss, tau, beta, penalty, sigma, mu
-    cdef double phi, psi, y_r, scale, bound, shrink, best, q, bj, dist, fr, s, s_t
+    cdef double phi, psi, y_r, scale, bound, shrink, best, q, bj, dist, fr, s, s_t, top
     cdef const double* x_t
-    cdef bint mistake
+    cdef bint mistake, step_taken
     shrink = 1.0 - P.eta * P.lam
     bound = P.eta * P.max_coef
     for step in range(start, P.n_steps):
@@ -142,12 +147,21 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const double[:, ::1] X, const int6
         c.kernel_evaluations += b
         f = pw_dot(&k[0], &A[0], b) if b > 0 else 0.0      # numpy's pairwise order, as the reference
         margin = y_t * f
-        mistake = margin <= 0.0
+        if P.zero_positive:                                 # sign(0) = +1 (refsvm.online.is_mistake)
+            mistake = (f < 0.0) if y_t > 0 else (f >= 0.0)
+        else:
+            mistake = margin <= 0.0
         if mistake:
             c.mistakes += 1
 
         if P.alg == ALG_PERCEPTRON or P.alg == ALG_RBP or P.alg == ALG_FORGETRON:
-            if mistake and s_t != 0.0:                      # s_t = 0: weighted loss 0, no step
+            if P.alg == ALG_FORGETRON:
+                step_taken = margin <= 0.0                  # the Forgetron updates on y f <= 0
+                if mistake:
+                    c.M += 1                                # M counts the mistakes of the reading
+            else:
+                step_taken = mistake
+            if step_taken and s_t != 0.0:                   # s_t = 0: weighted loss 0, no step
                 if P.alg == ALG_RBP and b == P.budget:       # discard a random SV
                     r = <Py_ssize_t> (u[step] * b)
                     if r > b - 1:
@@ -157,8 +171,6 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const double[:, ::1] X, const int6
                     rem_index[c.n_removals] = r
                     c.n_removals += 1
                     b -= 1
-                if P.alg == ALG_FORGETRON:
-                    c.M += 1
                 for l in range(d):                          # append (x_t, s_t y_t)
                     SV[b, l] = x_t[l]
                 A[b] = y_t * s_t
@@ -176,7 +188,7 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const double[:, ::1] X, const int6
                     kernel_row_into(P.kernel, &SV[0, 0], b, d, &SV[r, 0], P.gamma, P.degree, P.coef0, &k[0])
                     c.kernel_evaluations += b
                     mu = y_r * pw_dot(&k[0], &A[0], b)      # y_r f'_t(x_r)
-                    c_forgetron_shrink(sigma, mu, c.Q, <double> c.M, &phi, &psi)
+                    c_forgetron_shrink(sigma, mu, c.Q, <double> c.M, P.authors, &phi, &psi)
                     c.Q += psi
                     for j in range(b):
                         A[j] *= phi                         # f''_t = phi_t f'_t
@@ -196,7 +208,7 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const double[:, ::1] X, const int6
                 update_kind[step] = 1
 
         elif P.alg == ALG_PROJECTRON:
-            if mistake or (P.plusplus and margin < 1.0):
+            if mistake or (P.plusplus and margin > 0.0 and margin < 1.0):
                 if mistake and b + 1 > Kinv.shape[0]:
                     c.mistakes -= 1                         # redo this step after growing Kinv
                     c.kernel_evaluations -= b
@@ -213,7 +225,8 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const double[:, ::1] X, const int6
                     delta_sq = 0.0
                 delta = sqrt(delta_sq)
                 if mistake:
-                    if b > 0 and (delta <= P.eta or (P.budget >= 0 and b == P.budget) or delta_sq == 0.0):
+                    if b > 0 and ((not P.authors and delta <= P.eta) or (P.budget >= 0 and b == P.budget)
+                                  or delta_sq == 0.0):
                         for j in range(b):
                             A[j] += y_t * aux[j]
                         update_kind[step] = 2
@@ -236,7 +249,9 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const double[:, ::1] X, const int6
                     tau = loss / Pk_sq
                     if tau > 1.0:
                         tau = 1.0
-                    if P.eta > 0.0:
+                    if P.authors:
+                        penalty = 2.0 * P.U * delta         # Lu et al.'s code: U in place of 1 / eta
+                    elif P.eta > 0.0:
                         penalty = 2.0 * delta / P.eta
                     else:
                         penalty = 0.0 if delta == 0.0 else INFINITY
@@ -288,10 +303,11 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const double[:, ::1] X, const int6
                     A[r] = beta
 
         else:  # ALG_BOGD
-            if margin < 1.0 and s_t != 0.0:
+            if (margin <= 1.0 if P.authors else margin < 1.0) and s_t != 0.0:
                 c.updates += 1
                 update_kind[step] = 1
-                if b < P.budget:
+                step_taken = b >= P.budget                  # full: remove, rescale (and bound)
+                if not step_taken:
                     for j in range(b):
                         A[j] *= shrink
                 else:
@@ -304,20 +320,32 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const double[:, ::1] X, const int6
                     rem_index[c.n_removals] = r
                     c.n_removals += 1
                     b -= 1
-                    for j in range(b):
-                        s = scale * fabs(A[j])
-                        if s > bound:
-                            s = bound
-                        if A[j] > 0.0:
-                            A[j] = s
-                        elif A[j] < 0.0:
-                            A[j] = -s
-                        else:
-                            A[j] = 0.0
+                    if P.authors:                           # scale, append, bound the whole vector
+                        for j in range(b):
+                            A[j] = scale * A[j]
+                    else:
+                        for j in range(b):
+                            s = scale * fabs(A[j])
+                            if s > bound:
+                                s = bound
+                            if A[j] > 0.0:
+                                A[j] = s
+                            elif A[j] < 0.0:
+                                A[j] = -s
+                            else:
+                                A[j] = 0.0
                 for l in range(d):
                     SV[b, l] = x_t[l]
                 A[b] = P.eta * s_t * y_t                    # weighted step eta s_t
                 b += 1
+                if P.authors and step_taken:
+                    top = 0.0
+                    for j in range(b):
+                        if fabs(A[j]) > top:
+                            top = fabs(A[j])
+                    if top > bound:                         # alpha <- alpha min(1, eta max_coef / max|alpha|)
+                        for j in range(b):
+                            A[j] *= bound / top
             else:
                 for j in range(b):
                     A[j] *= shrink
@@ -327,10 +355,13 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const double[:, ::1] X, const int6
 
 
 def _run(int alg, X, y, order, uniforms, budget, kernel, gamma, degree, coef0, eta, lam, C, max_coef,
-         plusplus, sv, alpha, t0, state, sample_weight=None):
+         plusplus, sv, alpha, t0, state, sample_weight=None, zero_prediction="mistake", variant="paper"):
     cdef Params P
     cdef Counters c
     P.alg = alg
+    P.zero_positive = zero_prediction == "positive"
+    P.authors = variant == "authors"
+    P.U = projectron_U(budget) if (P.authors and budget is not None) else 0.0
     P.kernel = kernel_code(kernel)
     P.plusplus = bool(plusplus)
     P.n_steps = order.shape[0]
@@ -426,75 +457,82 @@ def _run(int alg, X, y, order, uniforms, budget, kernel, gamma, degree, coef0, e
 
 
 def perceptron(X, y, order, *, kernel, gamma, degree, coef0, sv=None, alpha=None, t0=0, state=None,
-               sample_weight=None):
+               sample_weight=None, zero_prediction="mistake"):
     """Kernel perceptron (see :func:`refsvm.online.perceptron`)."""
     X, y, order, _ = check_online_arguments(
         X, y, order, None, algorithm="perceptron", budget=None, kernel=kernel, gamma=gamma,
-        degree=degree, coef0=coef0, eta=1.0, lam=0.0, C=1.0, max_coef=1.0, sv=sv, alpha=alpha, t0=t0)
+        degree=degree, coef0=coef0, eta=1.0, lam=0.0, C=1.0, max_coef=1.0, sv=sv, alpha=alpha, t0=t0,
+        zero_prediction=zero_prediction, variant="paper")
     sample_weight = check_sample_weight(sample_weight, X.shape[0])
     return _run(ALG_PERCEPTRON, X, y, order, None, None, kernel, gamma, degree, coef0, 1.0, 0.0, 1.0,
-                1.0, False, sv, alpha, t0, state, sample_weight)
+                1.0, False, sv, alpha, t0, state, sample_weight, zero_prediction=zero_prediction)
 
 
 def ogd(X, y, order, *, eta, kernel, gamma, degree, coef0, sv=None, alpha=None, t0=0, state=None,
-        sample_weight=None):
+        sample_weight=None, zero_prediction="mistake"):
     """Kernel OGD (see :func:`refsvm.online.ogd`)."""
     X, y, order, _ = check_online_arguments(
         X, y, order, None, algorithm="ogd", budget=None, kernel=kernel, gamma=gamma,
-        degree=degree, coef0=coef0, eta=eta, lam=0.0, C=1.0, max_coef=1.0, sv=sv, alpha=alpha, t0=t0)
+        degree=degree, coef0=coef0, eta=eta, lam=0.0, C=1.0, max_coef=1.0, sv=sv, alpha=alpha, t0=t0,
+        zero_prediction=zero_prediction, variant="paper")
     sample_weight = check_sample_weight(sample_weight, X.shape[0])
     return _run(ALG_OGD, X, y, order, None, None, kernel, gamma, degree, coef0, eta, 0.0, 1.0, 1.0,
-                False, sv, alpha, t0, state, sample_weight)
+                False, sv, alpha, t0, state, sample_weight, zero_prediction=zero_prediction)
 
 
 def rbp(X, y, order, uniforms, *, budget, kernel, gamma, degree, coef0, sv=None, alpha=None,
-        t0=0, state=None, sample_weight=None):
+        t0=0, state=None, sample_weight=None, zero_prediction="mistake"):
     """Randomized budget perceptron (see :func:`refsvm.online.rbp`)."""
     X, y, order, uniforms = check_online_arguments(
         X, y, order, uniforms, algorithm="rbp", budget=budget, kernel=kernel, gamma=gamma,
-        degree=degree, coef0=coef0, eta=1.0, lam=0.0, C=1.0, max_coef=1.0, sv=sv, alpha=alpha, t0=t0)
+        degree=degree, coef0=coef0, eta=1.0, lam=0.0, C=1.0, max_coef=1.0, sv=sv, alpha=alpha, t0=t0,
+        zero_prediction=zero_prediction, variant="paper")
     sample_weight = check_sample_weight(sample_weight, X.shape[0])
     return _run(ALG_RBP, X, y, order, uniforms, budget, kernel, gamma, degree, coef0, 1.0, 0.0, 1.0,
-                1.0, False, sv, alpha, t0, state, sample_weight)
+                1.0, False, sv, alpha, t0, state, sample_weight, zero_prediction=zero_prediction)
 
 
 def forgetron(X, y, order, *, budget, kernel, gamma, degree, coef0, sv=None, alpha=None, t0=0,
-              state=None):
+              state=None, zero_prediction="mistake", variant="paper"):
     """Self-tuned Forgetron (see :func:`refsvm.online.forgetron`)."""
     X, y, order, _ = check_online_arguments(
         X, y, order, None, algorithm="forgetron", budget=budget, kernel=kernel, gamma=gamma,
-        degree=degree, coef0=coef0, eta=1.0, lam=0.0, C=1.0, max_coef=1.0, sv=sv, alpha=alpha, t0=t0)
+        degree=degree, coef0=coef0, eta=1.0, lam=0.0, C=1.0, max_coef=1.0, sv=sv, alpha=alpha, t0=t0,
+        zero_prediction=zero_prediction, variant=variant)
     return _run(ALG_FORGETRON, X, y, order, None, budget, kernel, gamma, degree, coef0, 1.0, 0.0, 1.0,
-                1.0, False, sv, alpha, t0, state)
+                1.0, False, sv, alpha, t0, state, zero_prediction=zero_prediction, variant=variant)
 
 
 def projectron(X, y, order, *, eta, budget, plusplus, kernel, gamma, degree, coef0, sv=None,
-               alpha=None, t0=0, state=None):
+               alpha=None, t0=0, state=None, zero_prediction="mistake", variant="paper"):
     """Projectron / Projectron++ (see :func:`refsvm.online.projectron`)."""
     algorithm = "projectron++" if plusplus else "projectron"
     X, y, order, _ = check_online_arguments(
         X, y, order, None, algorithm=algorithm, budget=budget, kernel=kernel, gamma=gamma,
-        degree=degree, coef0=coef0, eta=eta, lam=0.0, C=1.0, max_coef=1.0, sv=sv, alpha=alpha, t0=t0)
+        degree=degree, coef0=coef0, eta=eta, lam=0.0, C=1.0, max_coef=1.0, sv=sv, alpha=alpha, t0=t0,
+        zero_prediction=zero_prediction, variant=variant)
     return _run(ALG_PROJECTRON, X, y, order, None, budget, kernel, gamma, degree, coef0, eta, 0.0, 1.0,
-                1.0, plusplus, sv, alpha, t0, state)
+                1.0, plusplus, sv, alpha, t0, state, zero_prediction=zero_prediction, variant=variant)
 
 
 def bpas(X, y, order, *, budget, C, kernel, gamma, degree, coef0, sv=None, alpha=None, t0=0,
-         state=None):
+         state=None, zero_prediction="mistake"):
     """BPA-S (see :func:`refsvm.online.bpas`)."""
     X, y, order, _ = check_online_arguments(
         X, y, order, None, algorithm="bpas", budget=budget, kernel=kernel, gamma=gamma,
-        degree=degree, coef0=coef0, eta=1.0, lam=0.0, C=C, max_coef=1.0, sv=sv, alpha=alpha, t0=t0)
+        degree=degree, coef0=coef0, eta=1.0, lam=0.0, C=C, max_coef=1.0, sv=sv, alpha=alpha, t0=t0,
+        zero_prediction=zero_prediction, variant="paper")
     return _run(ALG_BPAS, X, y, order, None, budget, kernel, gamma, degree, coef0, 1.0, 0.0, C, 1.0,
-                False, sv, alpha, t0, state)
+                False, sv, alpha, t0, state, zero_prediction=zero_prediction)
 
 
 def bogd(X, y, order, uniforms, *, budget, eta, lam, max_coef, kernel, gamma, degree, coef0,
-         sv=None, alpha=None, t0=0, state=None, sample_weight=None):
+         sv=None, alpha=None, t0=0, state=None, sample_weight=None, zero_prediction="mistake", variant="paper"):
     """BOGD with uniform sampling (see :func:`refsvm.online.bogd`)."""
     X, y, order, uniforms = check_online_arguments(
         X, y, order, uniforms, algorithm="bogd", budget=budget, kernel=kernel, gamma=gamma,
-        degree=degree, coef0=coef0, eta=eta, lam=lam, C=1.0, max_coef=max_coef, sv=sv, alpha=alpha, t0=t0)
+        degree=degree, coef0=coef0, eta=eta, lam=lam, C=1.0, max_coef=max_coef, sv=sv, alpha=alpha, t0=t0,
+        zero_prediction=zero_prediction, variant=variant)
     sample_weight = check_sample_weight(sample_weight, X.shape[0])
     return _run(ALG_BOGD, X, y, order, uniforms, budget, kernel, gamma, degree, coef0, eta, lam, 1.0,
-                max_coef, False, sv, alpha, t0, state, sample_weight)
+                max_coef, False, sv, alpha, t0, state, sample_weight, zero_prediction=zero_prediction, variant=variant)

@@ -646,8 +646,9 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
         """Predicted class labels (from ``classes_``) for the rows of ``X``.
 
         Binary: ``classes_[1]`` where the decision value is > 0, ``classes_[0]``
-        otherwise.  Multi-class: the class with the largest decision value
-        (the first one on ties).
+        otherwise (an estimator with ``zero_prediction="positive"``: ``>= 0``,
+        i.e. ``sign(0) = +1``).  Multi-class: the class with the largest
+        decision value (the first one on ties).
 
         Parameters
         ----------
@@ -661,7 +662,8 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
         """
         F = self.decision_function(X)
         if F.ndim == 1:
-            return self.classes_[(F > 0).astype(np.intp)]
+            positive = F >= 0 if getattr(self, "zero_prediction", "mistake") == "positive" else F > 0
+            return self.classes_[positive.astype(np.intp)]
         return self.classes_[np.argmax(F, axis=1)]
 
     # ---------------------------------------------------------------- save/load

@@ -33,7 +33,7 @@ from ..approx_model import FourierModel, NystromModel
 from ..backend import BACKENDS, get_module
 from ..nogd import EIG_TOL
 from ..ogd import fourier_directions
-from ..validation import check_memory, check_gamma, check_int, check_option, check_positive
+from ..validation import ZERO_PREDICTIONS, check_memory, check_gamma, check_int, check_option, check_positive
 from ._base import BudgetedClassifierBase, _naming
 
 __all__ = ["FOGDClassifier", "NOGDClassifier", "FOGDRegressor", "NOGDRegressor"]
@@ -57,6 +57,8 @@ class _OGDCommon:
         _check_bool(self.shuffle, "shuffle")
         params = dict(gamma=check_gamma(self.gamma), eta=check_positive(self.eta, "eta"))
         params["epsilon"] = check_positive(getattr(self, "epsilon", 0.0), "epsilon", allow_zero=True)
+        if hasattr(self, "zero_prediction"):          # the classifiers
+            params["zero_prediction"] = check_option(self.zero_prediction, "zero_prediction", ZERO_PREDICTIONS)
         return params
 
     def _n_classes(self):
@@ -180,7 +182,8 @@ class _FOGDMixin(_OGDCommon):
         fogd = get_module("fogd", self.backend).fogd
         return fogd(X, y, order, task=self._task(), n_classes=self._n_classes(), U=U, eta=params["eta"],
                     epsilon=params["epsilon"], normalize=params["normalize"], W=W, t0=self.t_,
-                    sample_weight=params.get("sample_weight"))
+                    sample_weight=params.get("sample_weight"),
+                    zero_prediction=params.get("zero_prediction", "mistake"))
 
     def _store(self, result):
         self.coef_ = result.W
@@ -223,7 +226,8 @@ class _NOGDMixin(_OGDCommon):
         return nogd(X, y, order, task=self._task(), n_classes=self._n_classes(), budget=params["budget"],
                     rank=params["rank"], gamma=params["gamma"], eta=params["eta"],
                     epsilon=params["epsilon"], eig_tol=params["eig_tol"], sv=sv, alpha=alpha,
-                    projection=projection, W=W, t0=self.t_, sample_weight=params.get("sample_weight"))
+                    projection=projection, W=W, t0=self.t_, sample_weight=params.get("sample_weight"),
+                    zero_prediction=params.get("zero_prediction", "mistake"))
 
     def _store(self, result):
         c = self._n_classes() if self._task() == "multiclass" else 1
@@ -439,7 +443,14 @@ _VERBOSE_DOC = """    verbose : int, default=0
 
 """
 
-_CLASS_WEIGHT_DOC = """    class_weight : dict, "balanced" or None, default=None
+_CLASS_WEIGHT_DOC = """    zero_prediction : {"mistake", "positive"}, default="mistake"
+        Binary problems: how a decision value of exactly 0 is read
+        (:func:`refsvm.online.is_mistake`): ``"mistake"`` counts it as an
+        online mistake for both labels (the paper's ``y w'z <= 0``),
+        ``"positive"`` predicts ``sign(0) = +1`` as Lu et al.'s released code
+        does (mistake count and :meth:`predict`; the update is the hinge
+        loss's under both).
+    class_weight : dict, "balanced" or None, default=None
         Weight of each class (``"balanced"``: ``n / (n_classes * count)``),
         multiplied into the ``sample_weight`` of ``fit`` / ``partial_fit``.  A
         weight ``s_t`` scales the example's loss, hence its gradient step:
@@ -456,7 +467,8 @@ class FOGDClassifier(_FOGDMixin, _OGDClassifierBase):
     """ + _FOGD_DOC.replace("    Attributes", _VERBOSE_DOC + _CLASS_WEIGHT_DOC + "    Attributes", 1)
 
     def __init__(self, n_components=400, gamma="scale", eta=0.002, normalize=False, shuffle=True, epochs=1,
-                 backend="fast", random_state=None, verbose=0, class_weight=None):
+                 backend="fast", random_state=None, verbose=0, class_weight=None, zero_prediction="mistake"):
+        self.zero_prediction = zero_prediction
         self.verbose = verbose
         self.class_weight = class_weight
         self.n_components = n_components
@@ -474,7 +486,8 @@ class NOGDClassifier(_NOGDMixin, _OGDClassifierBase):
     """ + _NOGD_DOC.replace("    Attributes", _VERBOSE_DOC + _CLASS_WEIGHT_DOC + "    Attributes", 1)
 
     def __init__(self, budget=400, rank=None, gamma="scale", eta=0.2, eig_tol=EIG_TOL, shuffle=True, epochs=1,
-                 backend="fast", random_state=None, verbose=0, class_weight=None):
+                 backend="fast", random_state=None, verbose=0, class_weight=None, zero_prediction="mistake"):
+        self.zero_prediction = zero_prediction
         self.verbose = verbose
         self.class_weight = class_weight
         self.budget = budget

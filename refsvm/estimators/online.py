@@ -13,7 +13,8 @@ import numpy as np
 
 from ..backend import BACKENDS, get_module
 from ..online import ALGORITHMS
-from ..validation import check_budget, check_gamma, check_int, check_option, check_positive
+from ..validation import (ONLINE_VARIANTS, ZERO_PREDICTIONS, check_budget, check_gamma, check_int, check_option,
+                          check_positive)
 from ._base import BudgetedClassifierBase
 
 __all__ = ["OnlineKernelClassifier"]
@@ -72,6 +73,25 @@ class OnlineKernelClassifier(BudgetedClassifierBase):
     max_coef : float, default=10.0
         BOGD's gamma: the rescaled coefficients are clipped to
         ``eta * max_coef`` (> 0).
+    zero_prediction : {"mistake", "positive"}, default="mistake"
+        How a decision value of exactly 0 is read (:func:`refsvm.online.is_mistake`):
+        ``"mistake"`` counts ``y f = 0`` as a mistake for both labels (the
+        papers; the mistake-driven learners update on it), ``"positive"``
+        predicts ``sign(0) = +1`` as Lu et al.'s released code does.  It
+        changes the online mistake count, the mistake-driven updates and
+        :meth:`predict` (``"positive"``: ``classes_[1]`` where the decision
+        value is >= 0).  Not rare: with unscaled features Gaussian kernel
+        values underflow to 0 and whole rows predict 0.
+    variant : {"paper", "authors"}, default="paper"
+        ``"paper"``: each learner's paper as stated.  ``"authors"``: Lu et
+        al.'s released MATLAB code where it differs, the reading of their
+        Table 5: ``"forgetron"`` takes the larger root of the shrinking
+        quadratic (phi > 1 possible), ``"projectron"`` / ``"projectron++"``
+        fill the budget before projecting and use ``U = 1/4 sqrt((B+1)/ln(B+1))``
+        in place of ``1/eta`` in the margin condition (``eta`` is then unused;
+        an integer budget is required), ``"bogd"`` updates at ``y f <= 1`` and
+        bounds the whole coefficient vector by rescaling it.  The other
+        learners are the same under both.
     epochs : int, default=1
         Passes over the data in :meth:`fit` (the papers use one).
     backend : {"fast", "python"}, default="fast"
@@ -136,6 +156,8 @@ class OnlineKernelClassifier(BudgetedClassifierBase):
         lam=0.0,
         C=1.0,
         max_coef=10.0,
+        zero_prediction="mistake",
+        variant="paper",
         epochs=1,
         backend="fast",
         verbose=0,
@@ -154,6 +176,8 @@ class OnlineKernelClassifier(BudgetedClassifierBase):
         self.lam = lam
         self.C = C
         self.max_coef = max_coef
+        self.zero_prediction = zero_prediction
+        self.variant = variant
         self.epochs = epochs
         self.backend = backend
         self.verbose = verbose
@@ -221,25 +245,33 @@ class OnlineKernelClassifier(BudgetedClassifierBase):
                 or not np.isfinite(self.coef0):
             raise ValueError(f"coef0 must be a finite real number; got {self.coef0!r}")
         common = dict(kernel=kernel, gamma=check_gamma(self.gamma),
-                      degree=check_int(self.degree, "degree", 1), coef0=float(self.coef0))
+                      degree=check_int(self.degree, "degree", 1), coef0=float(self.coef0),
+                      zero_prediction=check_option(self.zero_prediction, "zero_prediction", ZERO_PREDICTIONS))
+        variant = check_option(self.variant, "variant", ONLINE_VARIANTS)
         if algorithm in ("perceptron",):
             return common
         if algorithm == "ogd":
             return dict(common, eta=check_positive(self.eta, "eta"))
         if algorithm in ("projectron", "projectron++"):
             budget = None if self.budget is None else check_budget(self.budget)
+            if variant == "authors" and budget is None:
+                raise ValueError(f"budget: variant='authors' of {algorithm!r} fills a budget before it projects; "
+                                 "give an integer budget >= 2")
             return dict(common, eta=check_positive(self.eta, "eta", allow_zero=True), budget=budget,
-                        plusplus=algorithm == "projectron++")
+                        plusplus=algorithm == "projectron++", variant=variant)
         budget = check_budget(self.budget)
-        if algorithm in ("rbp", "forgetron"):
+        if algorithm == "rbp":
             return dict(common, budget=budget)
+        if algorithm == "forgetron":
+            return dict(common, budget=budget, variant=variant)
         if algorithm == "bpas":
             return dict(common, budget=budget, C=check_positive(self.C, "C"))
         eta = check_positive(self.eta, "eta")
         lam = check_positive(self.lam, "lam", allow_zero=True)
         if eta * lam >= 1.0:
             raise ValueError(f"lam must satisfy eta * lam < 1; got eta={eta}, lam={lam}")
-        return dict(common, budget=budget, eta=eta, lam=lam, max_coef=check_positive(self.max_coef, "max_coef"))
+        return dict(common, budget=budget, eta=eta, lam=lam, max_coef=check_positive(self.max_coef, "max_coef"),
+                    variant=variant)
 
     def _check_solver_classes(self, params, classes):
         if len(classes) > 2:
