@@ -39,14 +39,14 @@ def majority_share(labels):
     return float(counts.max() / counts.sum()) if counts.size else 1.0
 
 
-def _expansion_share(sv, alpha, bias, gamma, X, X_test, backend):
+def _expansion_share(sv, alpha, bias, gamma, X, X_test, backend, zero_prediction="mistake"):
     from ..backend import get_module
 
     Z = _rows_to_check(X, X_test)
     if not len(sv):
         return 1.0
     f = get_module("kernels", backend).kernel_matrix(Z, sv, "rbf", gamma, 3, 0.0) @ alpha[:, 0] + bias[0]
-    return majority_share(f > 0)
+    return majority_share(f >= 0 if zero_prediction == "positive" else f > 0)
 
 
 def run_online(X, y, X_test, y_test, seed, *, algorithm, backend="fast", **params):
@@ -73,10 +73,13 @@ def run_online(X, y, X_test, y_test, seed, *, algorithm, backend="fast", **param
     else:
         res = getattr(module, name)(X, y, order, **kernel, **params)
     seconds = time.perf_counter() - start
+    zero = params.get("zero_prediction", "mistake")
     out = dict(error=100.0 * res.trace["mistakes"] / len(order), seconds=seconds, n_sv=len(res.sv),
-               majority_share=_expansion_share(res.sv, res.alpha, res.bias, params["gamma"], X, X_test, backend))
+               majority_share=_expansion_share(res.sv, res.alpha, res.bias, params["gamma"], X, X_test, backend,
+                                               zero))
     if X_test is not None:
-        out["error"] = _test_error(res.sv, res.alpha, res.bias, params["gamma"], X_test, y_test, backend)
+        out["error"] = _test_error(res.sv, res.alpha, res.bias, params["gamma"], X_test, y_test, backend,
+                                   zero_prediction=zero)
         out["online_error"] = 100.0 * res.trace["mistakes"] / len(order)
     return out
 
@@ -145,7 +148,7 @@ def run_bsgd(X, y, X_test, y_test, seed, *, C, gamma, budget, maintenance, merge
                 majority_share=_expansion_share(sv, alpha, bias, gamma, X, X_test, backend))
 
 
-def _test_error(sv, alpha, bias, gamma, X, y, backend, chunk=20000):
+def _test_error(sv, alpha, bias, gamma, X, y, backend, chunk=20000, zero_prediction="mistake"):
     from ..backend import get_module
 
     kernels = get_module("kernels", backend)
@@ -153,5 +156,8 @@ def _test_error(sv, alpha, bias, gamma, X, y, backend, chunk=20000):
     for s in range(0, X.shape[0], chunk):
         Xc = np.ascontiguousarray(X[s:s + chunk])
         f = (kernels.kernel_matrix(Xc, sv, "rbf", gamma, 3, 0.0) @ alpha[:, 0] + bias[0]) if len(sv) else np.zeros(len(Xc))
-        wrong += int(np.sum(y[s:s + chunk] * f <= 0))
+        if zero_prediction == "positive":                  # sign(0) = +1
+            wrong += int(np.sum(np.where(f >= 0, 1, -1) != y[s:s + chunk]))
+        else:
+            wrong += int(np.sum(y[s:s + chunk] * f <= 0))
     return 100.0 * wrong / X.shape[0]
