@@ -55,20 +55,25 @@ Conventions shared by all learners (see DESIGN.md):
   ``floor(u_t * n_sv)``;
 * every function continues from ``sv``, ``alpha``, ``t0`` and ``state`` (what
   the previous call returned) and returns an :class:`OnlineResult`;
-* **example weights** (``sample_weight``, not in the papers), for the learners
-  whose update is a (sub)gradient step: ``perceptron``, ``ogd``, ``rbp`` and
-  ``bogd``.  A weight ``s_t >= 0`` scales the example's loss, hence its step:
-  the new SV's coefficient is ``s_t y_t`` (perceptron, RBP) or
-  ``eta s_t y_t`` (OGD, BOGD) instead of ``y_t`` / ``eta y_t``.  The update
-  test (mistake / hinge loss active) is unchanged; an example with
-  ``s_t = 0`` changes nothing (no SV, no removal; BOGD still shrinks, the
-  regulariser is not weighted).  ``s_t = 1`` is bitwise the unweighted run.
-  Counters (mistakes) are unweighted.  The other learners take no
-  ``sample_weight``: the Forgetron's self-tuned shrinking is derived for unit
-  steps (its bound ``15/32 M`` counts mistakes), the Projectron's projection
-  threshold ``eta`` and BPA-S's projection/replacement objective have no
-  weighted form in their papers; the estimator refuses weights for them with
-  a ValueError.
+* **example weights** (``sample_weight``, not in the papers), for every
+  learner.  A weight ``s_t >= 0`` scales the example's loss; the line of the
+  update that the loss enters changes, the test that triggers it (mistake /
+  hinge loss active) does not:
+
+  - perceptron, RBP, Forgetron: the new SV's coefficient is ``s_t y_t``
+    (``f'_t = f_t + s_t y_t k(x_t, .)``); the Forgetron's shrinking then runs
+    as printed on the weighted ``f'_t`` (its ``M`` counts mistakes, unweighted);
+  - OGD, BOGD: ``eta s_t y_t`` (the gradient of the weighted hinge loss);
+  - Projectron: the perceptron step ``s_t y_t``, projected (``alpha += s_t y_t d*``)
+    or added; Projectron++'s margin-error step is capped at ``s_t`` instead
+    of 1, ``tau = min(l / ||P k_t||^2, s_t)`` (the cap is the mistake step);
+  - BPA-S: PA-I with the weighted loss ``s_t l``, i.e. ``C s_t`` in place of
+    ``C``, in the step ``tau = min(C s_t, l / k_tt)`` and in the replacement
+    objective ``Q_r``.
+
+  An example with ``s_t = 0`` changes nothing (no SV, no projection, no
+  removal; BOGD still shrinks, the regulariser is not weighted).  ``s_t = 1``
+  is bitwise the unweighted run.  Counters (mistakes) are unweighted.
 
 Trace (both paths):
 
@@ -353,7 +358,7 @@ def forgetron_shrink(sigma, mu, Q, M, variant="paper"):
 
 
 def forgetron(X, y, order, *, budget, kernel, gamma, degree, coef0, sv=None, alpha=None, t0=0,
-              state=None, zero_prediction="mistake", variant="paper"):
+              state=None, zero_prediction="mistake", variant="paper", sample_weight=None):
     """Self-tuned Forgetron (Dekel, Shalev-Shwartz & Singer 2008).
 
     On a mistake (``M <- M + 1``): perceptron step ``f'_t = f_t + y_t k(x_t, .)``
@@ -370,12 +375,14 @@ def forgetron(X, y, order, *, budget, kernel, gamma, degree, coef0, sv=None, alp
     readings (the paper's condition, and Lu et al.'s code's); ``M`` counts the
     mistakes of the chosen reading (:func:`is_mistake`), as the code's
     ``err_count`` does.  ``variant="authors"``: the larger root of
-    :func:`forgetron_shrink`.
+    :func:`forgetron_shrink`.  ``sample_weight`` (n,) or None: the step is
+    ``s_t y_t`` (module docstring); ``s_t = 0``: no step.
     """
     X, y, order, _ = check_online_arguments(
         X, y, order, None, algorithm="forgetron", budget=budget, kernel=kernel, gamma=gamma,
         degree=degree, coef0=coef0, eta=1.0, lam=0.0, C=1.0, max_coef=1.0, sv=sv, alpha=alpha, t0=t0,
         zero_prediction=zero_prediction, variant=variant)
+    sample_weight = check_sample_weight(sample_weight, X.shape[0])
     R = _Run(X, order, sv, alpha, _capacity(sv, order, budget))
     state = state or {}
     Q = float(state.get("Q", 0.0))
@@ -386,13 +393,14 @@ def forgetron(X, y, order, *, budget, kernel, gamma, degree, coef0, sv=None, alp
     for step, i in enumerate(order):
         t += 1
         x_t, y_t = X[i], int(y[i])
+        s_t = 1.0 if sample_weight is None else float(sample_weight[i])   # example weight
         f_t, _ = R.f(x_t, kernel, gamma, degree, coef0)
         if is_mistake(y_t, f_t, zero_prediction):          # mistake: M_t = M_{t-1} + 1
             R.mistakes += 1
             M += 1
-        if y_t * f_t <= 0.0:                               # update
+        if y_t * f_t <= 0.0 and s_t != 0.0:                # update (weighted loss 0: none)
             age[R.b] = t
-            R.append(x_t, float(y_t))                      # f'_t = f_t + y_t k(x_t, .)
+            R.append(x_t, y_t * s_t)                       # f'_t = f_t + s_t y_t k(x_t, .)
             R.updates += 1
             R.update_kind[step] = 1
             if R.b > budget:
@@ -416,7 +424,7 @@ def forgetron(X, y, order, *, budget, kernel, gamma, degree, coef0, sv=None, alp
 # ----------------------------------------------------------------------------
 
 def projectron(X, y, order, *, eta, budget, plusplus, kernel, gamma, degree, coef0, sv=None,
-               alpha=None, t0=0, state=None, zero_prediction="mistake", variant="paper"):
+               alpha=None, t0=0, state=None, zero_prediction="mistake", variant="paper", sample_weight=None):
     """Projectron and Projectron++ (Orabona, Keshet & Caputo 2009, JMLR 10).
 
     With ``K`` the kernel matrix of the SVs (its inverse kept up to date),
@@ -465,6 +473,10 @@ def projectron(X, y, order, *, eta, budget, plusplus, kernel, gamma, degree, coe
     with ``y_t f_t(x_t) = 0`` is not a margin error (the margin condition is
     ``0 < y f < 1``, as in the code).
 
+    ``sample_weight`` (n,) or None: the mistake step is ``s_t y_t`` (projected
+    or added), the margin-error step ``tau = min(l / ||P k_t||^2, s_t)``;
+    ``s_t = 0``: no step (module docstring).
+
     ``state``: ``Kinv`` (n_sv x n_sv) to continue from; recomputed from ``sv``
     when absent.
     """
@@ -473,6 +485,7 @@ def projectron(X, y, order, *, eta, budget, plusplus, kernel, gamma, degree, coe
         X, y, order, None, algorithm=algorithm, budget=budget, kernel=kernel, gamma=gamma,
         degree=degree, coef0=coef0, eta=eta, lam=0.0, C=1.0, max_coef=1.0, sv=sv, alpha=alpha, t0=t0,
         zero_prediction=zero_prediction, variant=variant)
+    sample_weight = check_sample_weight(sample_weight, X.shape[0])
     authors = variant == "authors"
     U = projectron_U(budget) if authors else 0.0
     R = _Run(X, order, sv, alpha, _capacity(sv, order, budget))
@@ -487,11 +500,12 @@ def projectron(X, y, order, *, eta, budget, plusplus, kernel, gamma, degree, coe
     for step, i in enumerate(order):
         t += 1
         x_t, y_t = X[i], int(y[i])
+        s_t = 1.0 if sample_weight is None else float(sample_weight[i])   # example weight
         f_t, k_t = R.f(x_t, kernel, gamma, degree, coef0)
         margin = y_t * f_t
         mistake = is_mistake(y_t, f_t, zero_prediction)
         R.mistakes += mistake
-        if mistake or (plusplus and 0.0 < margin < 1.0):
+        if s_t != 0.0 and (mistake or (plusplus and 0.0 < margin < 1.0)):
             b = R.b
             k_tt = float(kernel_diag(x_t[None, :], kernel, gamma, degree, coef0)[0])
             R.kernel_evaluations += 1
@@ -502,19 +516,19 @@ def projectron(X, y, order, *, eta, budget, plusplus, kernel, gamma, degree, coe
             if mistake:
                 threshold = (not authors and delta <= eta) or (budget is not None and b == budget)
                 if b > 0 and (threshold or delta_sq == 0.0):
-                    R.A[:b] += y_t * d_star                # f += y_t P k(x_t, .)
+                    R.A[:b] += (y_t * s_t) * d_star        # f += s_t y_t P k(x_t, .)
                     R.update_kind[step] = 2
                 else:
                     d_ext = np.append(d_star, -1.0)        # grow K^{-1} (block inverse)
                     grown = np.zeros((b + 1, b + 1))
                     grown[:b, :b] = Kinv
                     Kinv = grown + np.outer(d_ext, d_ext) / delta_sq
-                    R.append(x_t, float(y_t))              # f += y_t k(x_t, .)
+                    R.append(x_t, y_t * s_t)               # f += s_t y_t k(x_t, .)
                     R.update_kind[step] = 1
                 R.updates += 1
             elif b > 0 and Pk_sq > 0.0:                    # Projectron++: margin error
                 loss = 1.0 - margin
-                tau = min(loss / Pk_sq, 1.0)
+                tau = min(loss / Pk_sq, s_t)               # step cap: the mistake step s_t
                 if authors:
                     penalty = 2.0 * U * delta              # Lu et al.'s code: U in place of 1 / eta
                 elif eta > 0.0:
@@ -535,7 +549,7 @@ def projectron(X, y, order, *, eta, budget, plusplus, kernel, gamma, degree, coe
 # ----------------------------------------------------------------------------
 
 def bpas(X, y, order, *, budget, C, kernel, gamma, degree, coef0, sv=None, alpha=None, t0=0,
-         state=None, zero_prediction="mistake"):
+         state=None, zero_prediction="mistake", sample_weight=None):
     """Budgeted passive-aggressive, simple variant BPA-S (Wang & Vucetic 2010, AISTATS).
 
     With ``l_t = max(0, 1 - y_t f_t(x_t)) > 0`` and ``tau_t = min(C, l_t / k(x_t, x_t))``
@@ -550,23 +564,27 @@ def bpas(X, y, order, *, budget, C, kernel, gamma, degree, coef0, sv=None, alpha
     Lu et al.'s MATLAB code takes ``beta_r = alpha_r k_rt + y_t tau_t``, the
     same for the Gaussian kernel (``k_tt = 1``).  ``zero_prediction`` only
     changes the mistake count (the update is the hinge loss's).
+    ``sample_weight`` (n,) or None: ``C s_t`` in place of ``C`` (PA-I on the
+    weighted loss), in the step and in ``Q_r``; ``s_t = 0``: no step.
     """
     X, y, order, _ = check_online_arguments(
         X, y, order, None, algorithm="bpas", budget=budget, kernel=kernel, gamma=gamma,
         degree=degree, coef0=coef0, eta=1.0, lam=0.0, C=C, max_coef=1.0, sv=sv, alpha=alpha, t0=t0,
         zero_prediction=zero_prediction)
+    sample_weight = check_sample_weight(sample_weight, X.shape[0])
     R = _Run(X, order, sv, alpha, _capacity(sv, order, budget))
     t = t0
     for step, i in enumerate(order):
         t += 1
         x_t, y_t = X[i], int(y[i])
+        C_t = C if sample_weight is None else C * float(sample_weight[i])   # PA-I on the weighted loss
         f_t, k_t = R.f(x_t, kernel, gamma, degree, coef0)
         R.mistakes += is_mistake(y_t, f_t, zero_prediction)
         loss = max(0.0, 1.0 - y_t * f_t)
-        if loss > 0.0:
+        if loss > 0.0 and C_t != 0.0:
             k_tt = float(kernel_diag(x_t[None, :], kernel, gamma, degree, coef0)[0])
             R.kernel_evaluations += 1
-            tau = min(C, loss / k_tt)                      # PA-I step
+            tau = min(C_t, loss / k_tt)                    # PA-I step
             R.updates += 1
             R.update_kind[step] = 1
             if R.b < budget:
@@ -579,7 +597,7 @@ def bpas(X, y, order, *, budget, C, kernel, gamma, degree, coef0, sv=None, alpha
                 beta = a_r * k_t / k_tt + y_t * tau        # projection of x_r onto x_t, plus the PA step
                 dist_sq = a_r * a_r * k_rr + beta * beta * k_tt - 2.0 * a_r * beta * k_t
                 f_r = f_t - a_r * k_t + beta * k_tt        # f_r(x_t)
-                Q = 0.5 * dist_sq + C * np.maximum(0.0, 1.0 - y_t * f_r)
+                Q = 0.5 * dist_sq + C_t * np.maximum(0.0, 1.0 - y_t * f_r)
                 r = int(np.argmin(Q))
                 R.removal_step.append(step)
                 R.removal_index.append(r)

@@ -77,14 +77,6 @@ def test_multiclass_refused():
 
 def expected_failed_checks(estimator):
     """Checks known to fail, with the reason."""
-    if estimator.algorithm in ("bpas", "projectron", "projectron++", "forgetron"):
-        reason = (f"algorithm={estimator.algorithm!r} refuses sample_weight / class_weight with a "
-                  "ValueError (no weighted form of its update; see the class docstring)")
-        return {name: reason for name in (
-            "check_sample_weights_not_an_array", "check_sample_weights_list",
-            "check_sample_weights_shape", "check_sample_weights_not_overwritten",
-            "check_sample_weight_equivalence_on_dense_data",
-            "check_sample_weight_equivalence_on_sparse_data", "check_class_weight_classifiers")}
     reason = ("online learner: weight k scales one step by k, repeating an example k times takes "
               "k steps at other places of the visiting order (as SGDClassifier)")
     return {"check_sample_weight_equivalence_on_dense_data": reason,
@@ -94,7 +86,9 @@ def expected_failed_checks(estimator):
 @parametrize_with_checks(
     [OnlineKernelClassifier("bpas", budget=30, epochs=3, random_state=0),
      OnlineKernelClassifier("projectron++", budget=20, eta=0.1, epochs=2, random_state=0, backend="python"),
-     OnlineKernelClassifier("bogd", budget=30, eta=0.5, epochs=3, random_state=0)],
+     OnlineKernelClassifier("bogd", budget=30, eta=0.5, epochs=3, random_state=0),
+     OnlineKernelClassifier("forgetron", budget=30, epochs=3, random_state=0),
+     OnlineKernelClassifier("projectron", budget=30, eta=0.1, epochs=2, random_state=0)],
     expected_failed_checks=expected_failed_checks, xfail_strict=True,
 )
 def test_sklearn_compatible(estimator, check):

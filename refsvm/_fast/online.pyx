@@ -129,7 +129,7 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const double[:, ::1] X, const int6
     cdef long long t
     cdef int y_t
     cdef double f, margin, k_tt, Pk_sq, delta_sq, delta, loss, tau, beta, penalty, sigma, mu
-    cdef double phi, psi, y_r, scale, bound, shrink, best, q, bj, dist, fr, s, s_t, top
+    cdef double phi, psi, y_r, scale, bound, shrink, best, q, bj, dist, fr, s, s_t, top, C_t
     cdef const double* x_t
     cdef bint mistake, step_taken
     shrink = 1.0 - P.eta * P.lam
@@ -208,7 +208,7 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const double[:, ::1] X, const int6
                 update_kind[step] = 1
 
         elif P.alg == ALG_PROJECTRON:
-            if mistake or (P.plusplus and margin > 0.0 and margin < 1.0):
+            if s_t != 0.0 and (mistake or (P.plusplus and margin > 0.0 and margin < 1.0)):
                 if mistake and b + 1 > Kinv.shape[0]:
                     c.mistakes -= 1                         # redo this step after growing Kinv
                     c.kernel_evaluations -= b
@@ -228,7 +228,7 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const double[:, ::1] X, const int6
                     if b > 0 and ((not P.authors and delta <= P.eta) or (P.budget >= 0 and b == P.budget)
                                   or delta_sq == 0.0):
                         for j in range(b):
-                            A[j] += y_t * aux[j]
+                            A[j] += (y_t * s_t) * aux[j]          # f += s_t y_t P k(x_t, .)
                         update_kind[step] = 2
                     else:
                         aux[b] = -1.0                       # grow K^{-1} (block inverse)
@@ -240,15 +240,15 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const double[:, ::1] X, const int6
                                 Kinv[j, l] += aux[j] * aux[l] / delta_sq
                         for l in range(d):
                             SV[b, l] = x_t[l]
-                        A[b] = y_t
+                        A[b] = y_t * s_t
                         b += 1
                         update_kind[step] = 1
                     c.updates += 1
                 elif b > 0 and Pk_sq > 0.0:                 # Projectron++ margin error
                     loss = 1.0 - margin
                     tau = loss / Pk_sq
-                    if tau > 1.0:
-                        tau = 1.0
+                    if tau > s_t:                           # step cap: the mistake step s_t
+                        tau = s_t
                     if P.authors:
                         penalty = 2.0 * P.U * delta         # Lu et al.'s code: U in place of 1 / eta
                     elif P.eta > 0.0:
@@ -264,12 +264,13 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const double[:, ::1] X, const int6
 
         elif P.alg == ALG_BPAS:
             loss = 1.0 - margin
-            if loss > 0.0:
+            C_t = P.C * s_t                                 # PA-I on the weighted loss
+            if loss > 0.0 and C_t != 0.0:
                 k_tt = kernel_self(P.kernel, x_t, d, P.gamma, P.degree, P.coef0)
                 c.kernel_evaluations += 1
                 tau = loss / k_tt
-                if tau > P.C:
-                    tau = P.C
+                if tau > C_t:
+                    tau = C_t
                 c.updates += 1
                 update_kind[step] = 1
                 if b < P.budget:
@@ -290,7 +291,7 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const double[:, ::1] X, const int6
                         q = 1.0 - y_t * fr
                         if q < 0.0:
                             q = 0.0
-                        q = 0.5 * dist + P.C * q
+                        q = 0.5 * dist + C_t * q
                         if q < best:
                             best = q
                             r = j
@@ -493,37 +494,41 @@ def rbp(X, y, order, uniforms, *, budget, kernel, gamma, degree, coef0, sv=None,
 
 
 def forgetron(X, y, order, *, budget, kernel, gamma, degree, coef0, sv=None, alpha=None, t0=0,
-              state=None, zero_prediction="mistake", variant="paper"):
+              state=None, zero_prediction="mistake", variant="paper", sample_weight=None):
     """Self-tuned Forgetron (see :func:`refsvm.online.forgetron`)."""
     X, y, order, _ = check_online_arguments(
         X, y, order, None, algorithm="forgetron", budget=budget, kernel=kernel, gamma=gamma,
         degree=degree, coef0=coef0, eta=1.0, lam=0.0, C=1.0, max_coef=1.0, sv=sv, alpha=alpha, t0=t0,
         zero_prediction=zero_prediction, variant=variant)
+    sample_weight = check_sample_weight(sample_weight, X.shape[0])
     return _run(ALG_FORGETRON, X, y, order, None, budget, kernel, gamma, degree, coef0, 1.0, 0.0, 1.0,
-                1.0, False, sv, alpha, t0, state, zero_prediction=zero_prediction, variant=variant)
+                1.0, False, sv, alpha, t0, state, sample_weight, zero_prediction=zero_prediction, variant=variant)
 
 
 def projectron(X, y, order, *, eta, budget, plusplus, kernel, gamma, degree, coef0, sv=None,
-               alpha=None, t0=0, state=None, zero_prediction="mistake", variant="paper"):
+               alpha=None, t0=0, state=None, zero_prediction="mistake", variant="paper", sample_weight=None):
     """Projectron / Projectron++ (see :func:`refsvm.online.projectron`)."""
     algorithm = "projectron++" if plusplus else "projectron"
     X, y, order, _ = check_online_arguments(
         X, y, order, None, algorithm=algorithm, budget=budget, kernel=kernel, gamma=gamma,
         degree=degree, coef0=coef0, eta=eta, lam=0.0, C=1.0, max_coef=1.0, sv=sv, alpha=alpha, t0=t0,
         zero_prediction=zero_prediction, variant=variant)
+    sample_weight = check_sample_weight(sample_weight, X.shape[0])
     return _run(ALG_PROJECTRON, X, y, order, None, budget, kernel, gamma, degree, coef0, eta, 0.0, 1.0,
-                1.0, plusplus, sv, alpha, t0, state, zero_prediction=zero_prediction, variant=variant)
+                1.0, plusplus, sv, alpha, t0, state, sample_weight, zero_prediction=zero_prediction,
+                variant=variant)
 
 
 def bpas(X, y, order, *, budget, C, kernel, gamma, degree, coef0, sv=None, alpha=None, t0=0,
-         state=None, zero_prediction="mistake"):
+         state=None, zero_prediction="mistake", sample_weight=None):
     """BPA-S (see :func:`refsvm.online.bpas`)."""
     X, y, order, _ = check_online_arguments(
         X, y, order, None, algorithm="bpas", budget=budget, kernel=kernel, gamma=gamma,
         degree=degree, coef0=coef0, eta=1.0, lam=0.0, C=C, max_coef=1.0, sv=sv, alpha=alpha, t0=t0,
         zero_prediction=zero_prediction, variant="paper")
+    sample_weight = check_sample_weight(sample_weight, X.shape[0])
     return _run(ALG_BPAS, X, y, order, None, budget, kernel, gamma, degree, coef0, 1.0, 0.0, C, 1.0,
-                False, sv, alpha, t0, state, zero_prediction=zero_prediction)
+                False, sv, alpha, t0, state, sample_weight, zero_prediction=zero_prediction)
 
 
 def bogd(X, y, order, uniforms, *, budget, eta, lam, max_coef, kernel, gamma, degree, coef0,

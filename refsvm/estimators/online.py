@@ -20,8 +20,8 @@ from ._base import BudgetedClassifierBase
 __all__ = ["OnlineKernelClassifier"]
 
 KERNELS = ("rbf", "linear", "poly")
-#: The learners that take example weights (their update is a (sub)gradient step scaled by s_t).
-WEIGHTED = ("perceptron", "ogd", "rbp", "bogd")
+#: The learners that take example weights: all (refsvm.online, "example weights").
+WEIGHTED = ALGORITHMS
 
 
 class OnlineKernelClassifier(BudgetedClassifierBase):
@@ -102,13 +102,13 @@ class OnlineKernelClassifier(BudgetedClassifierBase):
     class_weight : dict, "balanced" or None, default=None
         Weight of each class (``"balanced"``: ``n / (2 count)``), multiplied
         into the ``sample_weight`` of :meth:`fit` / :meth:`partial_fit`.
-        Only for the learners whose update is a step: ``"perceptron"`` and
-        ``"rbp"`` add ``s_t y_t`` instead of ``y_t``, ``"ogd"`` and ``"bogd"``
-        ``eta s_t y_t`` instead of ``eta y_t`` (``s_t = 0``: no update).
-        ``"forgetron"``, ``"projectron"``, ``"projectron++"`` and ``"bpas"``
-        refuse weights with a ValueError: the Forgetron's self-tuned shrinking
-        is derived for unit steps, the Projectron's projection threshold and
-        BPA-S's replacement objective have no weighted form in their papers.
+        A weight ``s_t`` scales the example's loss, on the line of the update it
+        enters (:mod:`refsvm.online`, "example weights"): ``"perceptron"``,
+        ``"rbp"`` and ``"forgetron"`` add ``s_t y_t`` instead of ``y_t``,
+        ``"ogd"`` and ``"bogd"`` ``eta s_t y_t``, the Projectrons take the
+        step ``s_t y_t`` (projected or added; the margin-error step is capped
+        at ``s_t``), ``"bpas"`` runs PA-I with ``C s_t``.  ``s_t = 0``: no
+        update.  The weighted forms are not in the papers.
     random_state : int, numpy.random.Generator or None, default=None
         :meth:`fit` makes ``rng = numpy.random.default_rng(random_state)`` and
         for every pass draws the visiting order ``rng.permutation(n)`` and
@@ -186,7 +186,7 @@ class OnlineKernelClassifier(BudgetedClassifierBase):
         self.refit_bias = refit_bias
         self.refit_rows = refit_rows
 
-    _supports_sample_weight = True  # for the learners in WEIGHTED (others refused in _sample_weights)
+    _supports_sample_weight = True  # every learner (WEIGHTED)
 
     def fit(self, X, y, sample_weight=None):
         """Train from scratch: ``epochs`` passes over ``(X, y)`` in random order.
@@ -199,8 +199,7 @@ class OnlineKernelClassifier(BudgetedClassifierBase):
             Two class labels.
         sample_weight : array-like of shape (n_samples,), default=None
             Weights ``s_t >= 0`` (times ``class_weight``) scaling each
-            example's step; only for ``"perceptron"``, ``"ogd"``, ``"rbp"``
-            and ``"bogd"`` (see ``class_weight``).
+            example's loss (see ``class_weight``).
 
         Returns
         -------
