@@ -86,7 +86,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .kernels import kernel_diag, kernel_row
-from .validation import check_responses, check_sbp_arguments
+from .validation import check_responses, check_sample_weight, check_sbp_arguments
 
 __all__ = ["SBPState", "SBPResult", "find_gamma", "find_gamma_and_bias", "optimize",
            "nu_from_solution", "nu_from_svc"]
@@ -209,6 +209,66 @@ def _find_gamma(C, volume):
     return (volume - lower_volume) / lower + lower_max    # Alg. 2, line 12
 
 
+def partition_pairs(C, S, lo, hi):
+    """:func:`partition` of ``C[lo:hi]`` that applies every swap to ``S`` as well (weights travel with
+    their responses)."""
+    p = _pivot(C, lo, hi)
+    lt, i, gt = lo, lo, hi
+    while i < gt:
+        v = C[i]
+        if v < p:
+            C[i], C[lt] = C[lt], v
+            S[i], S[lt] = S[lt], S[i]
+            lt += 1
+            i += 1
+        elif v > p:
+            gt -= 1
+            C[i], C[gt] = C[gt], v
+            S[i], S[gt] = S[gt], S[i]
+        else:
+            i += 1
+    return lt, gt
+
+
+def find_gamma_weighted(c, s, volume):
+    """Weighted water level: gamma with ``sum_i s_i max(0, gamma - c_i) = volume`` (weights ``s_i > 0``).
+
+    Column ``i`` of the basin has width ``s_i``.  This is the water level of
+    the weighted slack ``sum_i s_i xi_i <= volume`` (``volume = nu sum_i s_i``),
+    whose supergradient samples ``i`` under water with probability
+    ``s_i / sum_{under water} s_j`` (:func:`optimize` with ``sample_weight``).
+    Not in the paper: Algorithm 2 with every count replaced by a weight sum.
+    """
+    C, volume = check_responses(c, volume)
+    S = np.array(s, dtype=np.float64, copy=True, order="C")
+    if S.shape != C.shape or not np.all(np.isfinite(S)) or not np.all(S > 0.0):
+        raise ValueError(f"s must hold one finite weight > 0 per response, shape {C.shape}")
+    return float(_find_gamma_weighted(C, S, volume))
+
+
+def _find_gamma_weighted(C, S, volume):
+    """Algorithm 2 with widths: counts become weight sums (``C`` and ``S`` partitioned in place)."""
+    lower, upper = 0, C.shape[0]
+    lower_max, lower_volume, lower_weight = -math.inf, 0.0, 0.0
+    while lower < upper:
+        lt, middle = partition_pairs(C, S, lower, upper)
+        middle_max = C[lt]
+        middle_volume = 0.0                               # volume to fill C[:middle] up to middle_max
+        if lower > 0:
+            middle_volume = lower_volume + lower_weight * (middle_max - lower_max)
+        gap = weight = 0.0
+        for j in range(lower, middle):                    # sequential, every term >= 0 (as _gap_sum)
+            gap += S[j] * (middle_max - C[j])
+            weight += S[j]
+        middle_volume += gap
+        if middle_volume > volume:
+            upper = lt
+        else:
+            lower, lower_max, lower_volume = middle, middle_max, middle_volume
+            lower_weight += weight
+    return (volume - lower_volume) / lower_weight + lower_max
+
+
 # ----------------------------------------------------------------------------
 # Algorithm 3: find_gamma_and_bias
 # ----------------------------------------------------------------------------
@@ -311,8 +371,20 @@ def _sample(c, y, level_p, level_m, u_t):
     return int(violating[k]), count
 
 
+def _sample_weighted(c, s, level, u_t):
+    """Line 6 with example weights: among ``{j : s_j > 0, c_j < gamma}`` (``<=`` when empty), in index
+    order, the first ``j`` whose running weight sum exceeds ``u_t`` times the set's total weight
+    (probability ``s_j / total``).  Returns ``(i, count)``."""
+    violating = np.flatnonzero((c < level) & (s > 0.0))
+    if violating.size == 0:
+        violating = np.flatnonzero((c <= level) & (s > 0.0))
+    cum = np.cumsum(s[violating])                         # sequential, as the compiled loop
+    k = min(int(np.searchsorted(cum, u_t * cum[-1], side="right")), violating.size - 1)
+    return int(violating[k]), violating.size
+
+
 def optimize(X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias=False, cache_rows=0,
-             state=None):
+             state=None, sample_weight=None):
     """``len(u)`` iterations of Algorithm 1 (SBP) on ``(X, y)``.
 
     Parameters
@@ -335,6 +407,14 @@ def optimize(X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias=False, cache
         never changes the result, only ``kernel_evaluations``.
     state : SBPState or None
         Iterate to continue from (``None``: line 2); ``t`` continues.
+    sample_weight : ndarray of shape (n,) or None
+        Example weights ``s_i >= 0`` (not in the paper; ``fit_bias=False``
+        only).  The slack becomes ``sum_i s_i xi_i <= nu sum_i s_i``: line 5
+        is the weighted water level (:func:`find_gamma_weighted`, over the
+        examples with ``s_i > 0``) and line 6 samples ``i`` under water with
+        probability proportional to ``s_i``; an example of weight 0 is never
+        sampled and never enters the level (as if removed).  Weights are
+        relative: multiplying all by a constant changes nothing.
 
     Returns
     -------
@@ -345,9 +425,12 @@ def optimize(X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias=False, cache
         iteration since ``t = 0``.
     """
     X, y, u = check_sbp_arguments(X, y, u, nu=nu, kernel=kernel, gamma=gamma, degree=degree,
-                                  coef0=coef0, fit_bias=fit_bias, cache_rows=cache_rows, state=state)
+                                  coef0=coef0, fit_bias=fit_bias, cache_rows=cache_rows, state=state,
+                                  sample_weight=sample_weight)
     n = X.shape[0]
-    volume = n * float(nu)
+    s = check_sample_weight(sample_weight, n)
+    volume = n * float(nu) if s is None else float(nu) * float(np.sum(s))
+    positive = None if s is None else s > 0.0             # the basin of the weighted water level
     k_max = float(np.max(kernel_diag(X, kernel, gamma, degree, coef0)))
     if not k_max > 0.0:
         raise ValueError(f"X: max_i K(x_i, x_i) must be > 0 (line 1 divides by its root); got {k_max}")
@@ -376,10 +459,16 @@ def optimize(X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias=False, cache
         if fit_bias:
             level, b, level_p, level_m = _find_gamma_and_bias(
                 np.ascontiguousarray(c[y == 1]), np.ascontiguousarray(c[y == -1]), volume)  # line 5 (Alg. 3)
+        elif s is not None:                                                # line 5, weighted
+            level, b = _find_gamma_weighted(c[positive], s[positive], volume), 0.0
+            level_p = level_m = level
         else:
             level, b = _find_gamma(c.copy(), volume), 0.0                  # Alg. 1, line 5
             level_p = level_m = level
-        i, count = _sample(c, y, level_p, level_m, u[step])                # Alg. 1, line 6
+        if s is not None:
+            i, count = _sample_weighted(c, s, level, u[step])              # line 6, weighted
+        else:
+            i, count = _sample(c, y, level_p, level_m, u[step])            # Alg. 1, line 6
         mistakes += c[i] + y[i] * b <= 0.0                                 # w^(t-1) misclassifies x_i
         alpha[i] += eta_t                                                  # Alg. 1, line 7
         row = cache.get(i)
@@ -407,6 +496,8 @@ def optimize(X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias=False, cache
     if fit_bias:
         level_bar, b_bar = _find_gamma_and_bias(np.ascontiguousarray(c_bar[y == 1]),
                                                 np.ascontiguousarray(c_bar[y == -1]), volume)[:2]
+    elif s is not None:
+        level_bar, b_bar = _find_gamma_weighted(c_bar[positive], s[positive], volume), 0.0
     else:
         level_bar, b_bar = _find_gamma(c_bar.copy(), volume), 0.0
     divisor = level_bar if level_bar > 0.0 else 1.0                       # see the module docstring

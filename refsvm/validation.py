@@ -341,7 +341,8 @@ def check_responses(c, volume, y=None):
     return np.ascontiguousarray(y, dtype=np.int64), c, float(volume)
 
 
-def check_sbp_arguments(X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias, cache_rows, state):
+def check_sbp_arguments(X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias, cache_rows, state,
+                        sample_weight=None):
     """Check the arguments of ``sbp.optimize`` (both backends call this before any work).
 
     Returns ``(X, y, u)`` as C-contiguous float64 / int64 / float64 arrays.
@@ -368,6 +369,12 @@ def check_sbp_arguments(X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias, 
             if np.shape(getattr(state, name)) != (n,):
                 raise ValueError(f"state.{name} must have shape ({n},); got {np.shape(getattr(state, name))}")
         check_int(state.t, "state.t", 0)
+    if sample_weight is not None:
+        if fit_bias:
+            raise ValueError("sample_weight: weighted SBP is implemented without a bias (fit_bias=False); the "
+                             "two-basin water level of Algorithm 3 has no weighted form here")
+        if not np.any(np.asarray(sample_weight) > 0):
+            raise ValueError("sample_weight: at least one weight must be > 0 (the water level needs a basin)")
     return X, y, u
 
 

@@ -117,11 +117,11 @@ def test_verbose_chunks_give_the_same_model(capsys):
     assert loud.trace_[0]["water_level_bar"] == quiet.trace_[0]["water_level_bar"]
 
 
-def test_weights_refused_with_a_value_error():
-    """sample_weight / class_weight: a ValueError naming the parameter (not a TypeError)."""
+def test_weights_with_a_bias_refused_with_a_value_error():
+    """sample_weight / class_weight with fit_intercept=True: a ValueError naming sample_weight."""
     X, y = checkerboard(40, seed=0)
     with pytest.raises(ValueError, match="sample_weight"):
-        SBPClassifier(epochs=1).fit(X, y, sample_weight=np.ones(40))
-    with pytest.raises(ValueError, match="class_weight"):
-        SBPClassifier(epochs=1, class_weight="balanced").fit(X, y)
+        SBPClassifier(epochs=1, fit_intercept=True).fit(X, y, sample_weight=np.ones(40))
+    with pytest.raises(ValueError, match="sample_weight"):
+        SBPClassifier(epochs=1, fit_intercept=True, class_weight="balanced").fit(X, y)
     SBPClassifier(epochs=1, class_weight=None).fit(X, y, sample_weight=None)

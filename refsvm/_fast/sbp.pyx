@@ -25,7 +25,7 @@ How (not what) differs:
 import numpy as np
 
 from refsvm.sbp import SBPResult, SBPState
-from refsvm.validation import check_responses, check_sbp_arguments
+from refsvm.validation import check_responses, check_sample_weight, check_sbp_arguments
 
 from libc.math cimport INFINITY, sqrt
 from libc.stdint cimport int8_t, int64_t
@@ -33,7 +33,7 @@ from libc.stdint cimport int8_t, int64_t
 from refsvm._fast.kernels cimport kernel_code, kernel_row_into, kernel_self
 from refsvm._fast.common cimport _check_signals, _clear_error
 
-__all__ = ["find_gamma", "find_gamma_and_bias", "optimize"]
+__all__ = ["find_gamma", "find_gamma_weighted", "find_gamma_and_bias", "optimize"]
 
 
 # ----------------------------------------------------------------------------
@@ -130,6 +130,62 @@ cdef double _find_gamma(double* C, Py_ssize_t n, double volume) noexcept nogil:
     return (volume - lower_volume) / <double> lower + lower_max    # Alg. 2, line 12
 
 
+cdef inline void _partition_pairs(double* C, double* S, Py_ssize_t lo, Py_ssize_t hi,
+                                  Py_ssize_t* lt_out, Py_ssize_t* gt_out) noexcept nogil:
+    """_partition with every swap applied to S as well (refsvm.sbp.partition_pairs)."""
+    cdef double p = _pivot(C, lo, hi)
+    cdef Py_ssize_t lt = lo, i = lo, gt = hi
+    cdef double v, w
+    while i < gt:
+        v = C[i]
+        if v < p:
+            C[i] = C[lt]
+            C[lt] = v
+            w = S[i]
+            S[i] = S[lt]
+            S[lt] = w
+            lt += 1
+            i += 1
+        elif v > p:
+            gt -= 1
+            C[i] = C[gt]
+            C[gt] = v
+            w = S[i]
+            S[i] = S[gt]
+            S[gt] = w
+        else:
+            i += 1
+    lt_out[0] = lt
+    gt_out[0] = gt
+
+
+cdef double _find_gamma_weighted(double* C, double* S, Py_ssize_t n, double volume) noexcept nogil:
+    """Algorithm 2 with widths S > 0 (refsvm.sbp.find_gamma_weighted), C and S partitioned in place."""
+    cdef Py_ssize_t lower = 0, upper = n, lt, middle, j
+    cdef double lower_max = -INFINITY, lower_volume = 0.0, lower_weight = 0.0
+    cdef double middle_max, middle_volume, weight, gap
+    while lower < upper:
+        _partition_pairs(C, S, lower, upper, &lt, &middle)
+        middle_max = C[lt]
+        middle_volume = 0.0
+        if lower > 0:
+            middle_volume = lower_volume + lower_weight * (middle_max - lower_max)
+        gap = 0.0
+        weight = 0.0
+        for j in range(lower, middle):
+            gap += S[j] * (middle_max - C[j])
+            weight += S[j]
+        middle_volume += gap
+        if middle_volume > volume:
+            upper = lt
+        else:
+            lower = middle
+            lower_max = middle_max
+            lower_volume = middle_volume
+            lower_weight += weight
+    return (volume - lower_volume) / lower_weight + lower_max
+
+
 cdef void _find_gamma_and_bias(double* Cp, Py_ssize_t n_p, double* Cm, Py_ssize_t n_m, double volume,
                                double* gamma_out, double* b_out, double* gp_out, double* gm_out) noexcept nogil:
     """Algorithm 3 on the work arrays Cp = C^+ and Cm = C^- (partitioned in place)."""
@@ -188,6 +244,21 @@ def find_gamma(c, volume):
     return float(g)
 
 
+def find_gamma_weighted(c, s, volume):
+    """Weighted water level; same as :func:`refsvm.sbp.find_gamma_weighted`."""
+    C, volume = check_responses(c, volume)
+    S = np.array(s, dtype=np.float64, copy=True, order="C")
+    if S.shape != C.shape or not np.all(np.isfinite(S)) or not np.all(S > 0.0):
+        raise ValueError(f"s must hold one finite weight > 0 per response, shape {C.shape}")
+    cdef double[::1] Cv = C
+    cdef double[::1] Sv = S
+    cdef double v = volume
+    cdef double g
+    with nogil:
+        g = _find_gamma_weighted(&Cv[0], &Sv[0], Cv.shape[0], v)
+    return float(g)
+
+
 def find_gamma_and_bias(y, c, volume):
     """Water level gamma and bias b of two basins (Algorithm 3).
 
@@ -219,9 +290,37 @@ cdef struct Stats:
     bint interrupted       # Ctrl-C seen: the loop stopped early (the def raises KeyboardInterrupt)
 
 
+cdef Py_ssize_t _sample_weighted(const double[::1] c, const double[::1] sw, double level, double u_t,
+                                 Py_ssize_t* count_out) noexcept nogil:
+    """Line 6 with weights (refsvm.sbp._sample_weighted): the first j of {s_j > 0, c_j < level}
+    (<= when empty), in index order, whose running weight sum exceeds u_t times the set's total."""
+    cdef Py_ssize_t n = c.shape[0], j, count = 0, last = 0
+    cdef double total = 0.0, target, cum = 0.0
+    cdef bint strict = True
+    for j in range(n):
+        if sw[j] > 0.0 and c[j] < level:
+            total += sw[j]
+            count += 1
+    if count == 0:
+        strict = False
+        for j in range(n):
+            if sw[j] > 0.0 and c[j] <= level:
+                total += sw[j]
+                count += 1
+    count_out[0] = count
+    target = u_t * total
+    for j in range(n):
+        if sw[j] > 0.0 and ((c[j] < level) if strict else (c[j] <= level)):
+            cum += sw[j]
+            last = j
+            if cum > target:
+                return j
+    return last
+
+
 cdef void _optimize_loop(const double[:, ::1] X, const int64_t[::1] y, const double[::1] u,
                          int kernel, double gamma, double degree, double coef0,
-                         double volume, double eta_0, bint fit_bias,
+                         double volume, double eta_0, bint fit_bias, bint weighted, const double[::1] sw,
                          double[::1] alpha, double[::1] c, double[::1] alpha_sum, double[::1] c_sum,
                          double[::1] work, double[::1] work2, double[::1] row_buf,
                          double[:, ::1] cache, int64_t[::1] slot_of, int64_t[::1] owner,
@@ -231,7 +330,7 @@ cdef void _optimize_loop(const double[:, ::1] X, const int64_t[::1] y, const dou
     cdef Py_ssize_t n = X.shape[0], d = X.shape[1], T = u.shape[0]
     cdef Py_ssize_t step, j, i, count, k, n_p, n_m, slot, used = 0, s
     cdef long long t = st.t, clock = 0
-    cdef double r2 = st.r2, eta_t, level, b, ey, scale, h, ci, level_p, level_m
+    cdef double r2 = st.r2, eta_t, level, b, ey, scale, h, ci, level_p, level_m, total, target, cum
     cdef double* row
     for step in range(T):                                                  # Alg. 1, line 3
         if (step & 7) == 7:                               # an iteration is O(n): let Ctrl-C through
@@ -254,6 +353,17 @@ cdef void _optimize_loop(const double[:, ::1] X, const int64_t[::1] y, const dou
                     work2[n_m] = c[j]
                     n_m += 1
             _find_gamma_and_bias(&work[0], n_p, &work2[0], n_m, volume, &level, &b, &level_p, &level_m)
+        elif weighted:                                                     # line 5, weighted
+            n_p = 0
+            for j in range(n):
+                if sw[j] > 0.0:
+                    work[n_p] = c[j]
+                    work2[n_p] = sw[j]
+                    n_p += 1
+            level = _find_gamma_weighted(&work[0], &work2[0], n_p, volume)
+            b = 0.0
+            level_p = level
+            level_m = level
         else:                                                              # Alg. 1, line 5
             for j in range(n):
                 work[j] = c[j]
@@ -261,38 +371,41 @@ cdef void _optimize_loop(const double[:, ::1] X, const int64_t[::1] y, const dou
             b = 0.0
             level_p = level
             level_m = level
+        if weighted:                                                       # line 6, weighted
+            i = _sample_weighted(c, sw, level, u[step], &count)
         # Alg. 1, line 6: c_j + y_j b < gamma evaluated as c_j < gamma_{y_j} (see the reference)
-        count = 0
-        for j in range(n):
-            h = level_p if y[j] == 1 else level_m
-            if c[j] < h:
-                count += 1
-        if count > 0:
-            k = <Py_ssize_t> (u[step] * <double> count)
-            if k > count - 1:
-                k = count - 1
+        else:
+            count = 0
             for j in range(n):
                 h = level_p if y[j] == 1 else level_m
                 if c[j] < h:
-                    if k == 0:
-                        i = j
-                        break
-                    k -= 1
-        else:                                                              # empty: {j : height <= level}
-            for j in range(n):
-                h = level_p if y[j] == 1 else level_m
-                if c[j] <= h:
                     count += 1
-            k = <Py_ssize_t> (u[step] * <double> count)
-            if k > count - 1:
-                k = count - 1
-            for j in range(n):
-                h = level_p if y[j] == 1 else level_m
-                if c[j] <= h:
-                    if k == 0:
-                        i = j
-                        break
-                    k -= 1
+            if count > 0:
+                k = <Py_ssize_t> (u[step] * <double> count)
+                if k > count - 1:
+                    k = count - 1
+                for j in range(n):
+                    h = level_p if y[j] == 1 else level_m
+                    if c[j] < h:
+                        if k == 0:
+                            i = j
+                            break
+                        k -= 1
+            else:                                                              # empty: {j : height <= level}
+                for j in range(n):
+                    h = level_p if y[j] == 1 else level_m
+                    if c[j] <= h:
+                        count += 1
+                k = <Py_ssize_t> (u[step] * <double> count)
+                if k > count - 1:
+                    k = count - 1
+                for j in range(n):
+                    h = level_p if y[j] == 1 else level_m
+                    if c[j] <= h:
+                        if k == 0:
+                            i = j
+                            break
+                        k -= 1
         if c[i] + <double> y[i] * b <= 0.0:                                # w^(t-1) misclassifies x_i
             st.mistakes += 1
         alpha[i] += eta_t                                                  # Alg. 1, line 7
@@ -346,17 +459,22 @@ cdef void _optimize_loop(const double[:, ::1] X, const int64_t[::1] y, const dou
 
 
 def optimize(X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias=False, cache_rows=0,
-             state=None):
+             state=None, sample_weight=None):
     """``len(u)`` iterations of Algorithm 1 (SBP) on ``(X, y)``.
 
     Same parameters and result as :func:`refsvm.sbp.optimize` (see there).
     """
     X, y, u = check_sbp_arguments(X, y, u, nu=nu, kernel=kernel, gamma=gamma, degree=degree,
-                                  coef0=coef0, fit_bias=fit_bias, cache_rows=cache_rows, state=state)
+                                  coef0=coef0, fit_bias=fit_bias, cache_rows=cache_rows, state=state,
+                                  sample_weight=sample_weight)
     cdef int kcode = kernel_code(kernel)
     cdef Py_ssize_t n = X.shape[0], d = X.shape[1], j
     cdef const double[:, ::1] Xv = X
-    cdef double volume = n * float(nu)
+    s = check_sample_weight(sample_weight, n)
+    cdef double volume = n * float(nu) if s is None else float(nu) * float(np.sum(s))
+    cdef bint weighted = s is not None
+    sw = np.ones(n) if s is None else s
+    cdef const double[::1] swv = sw
     cdef double kmax = -INFINITY, kv
     for j in range(n):                                                     # Alg. 1, line 1
         kv = kernel_self(kcode, &Xv[j, 0], d, gamma, degree, coef0)
@@ -409,7 +527,7 @@ def optimize(X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias=False, cache
     cdef int8_t[::1] pv = projected
     st.interrupted = False
     with nogil:
-        _optimize_loop(Xv, yv, uv, kcode, gm, dg, c0, volume, eta_0, fb, av, cv, asv, csv,
+        _optimize_loop(Xv, yv, uv, kcode, gm, dg, c0, volume, eta_0, fb, weighted, swv, av, cv, asv, csv,
                        wv, w2v, rv, cachev, slotv, ownerv, stampv, capacity,
                        sv, wlv, btv, nvv, pv, &st)
     if st.interrupted:
@@ -423,6 +541,8 @@ def optimize(X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias=False, cache
         alpha_bar, c_bar = np.zeros(n), np.zeros(n)
     if fit_bias:
         level_bar, b_bar = find_gamma_and_bias(y, c_bar, volume)
+    elif weighted:
+        level_bar, b_bar = find_gamma_weighted(c_bar[s > 0.0], s[s > 0.0], volume), 0.0
     else:
         level_bar, b_bar = find_gamma(c_bar, volume), 0.0
     divisor = level_bar if level_bar > 0.0 else 1.0

@@ -89,13 +89,11 @@ class SBPClassifier(BudgetedClassifierBase):
         misclassifies).  The run is then made of several calls of
         ``optimize`` continuing the state: the same model; only the kernel
         row cache starts empty in every call.
-    class_weight : None, default=None
-        Not supported; anything but ``None`` is refused with a ValueError.
-        (Class and example weights would change the water-filling objective:
-        the slack budget ``n nu`` of Algorithms 1-3 is one water level shared
-        by all examples, and a weighted slack needs a weighted water level on
-        both paths, which SBP does not implement.)  ``fit`` likewise refuses
-        a ``sample_weight`` other than ``None``.
+    class_weight : dict, "balanced" or None, default=None
+        Weight of each class, multiplied into ``fit``'s ``sample_weight``: a
+        weighted slack ``sum_i s_i xi_i <= nu sum_i s_i`` with its weighted
+        water level, both paths (see :meth:`fit`; ``fit_intercept=False``
+        only).
 
     refit_bias : bool or "scaled", default=False
         Replace the bias after the last pass by the minimiser of the
@@ -145,6 +143,8 @@ class SBPClassifier(BudgetedClassifierBase):
     True
     """
 
+    _supports_sample_weight = True  # weighted water level (fit_intercept=False)
+
     def __init__(self, nu=0.01, gamma="scale", kernel="rbf", degree=3, coef0=0.0, epochs=10,
                  fit_intercept=False, cache_rows=0, backend="fast", random_state=None, verbose=0,
                  class_weight=None, refit_bias=False, refit_rows=10000, n_jobs=None):
@@ -167,9 +167,13 @@ class SBPClassifier(BudgetedClassifierBase):
     def fit(self, X, y, sample_weight=None):
         """Train: ``epochs`` epochs of ``n`` SBP iterations on ``(X, y)``.
 
-        SBP has no example weights (the slack budget ``n nu`` is shared by all
-        examples): ``sample_weight`` must be None (and ``class_weight`` None),
-        anything else is refused with a ValueError.
+        ``sample_weight`` (times ``class_weight``): example weights ``s_i >= 0``
+        (not in the paper).  The slack budget becomes ``sum_i s_i xi_i <= nu
+        sum_i s_i``: the water level is the weighted one and an example under
+        water is sampled with probability proportional to its weight
+        (:func:`refsvm.sbp.optimize`); weight 0 removes an example.  Only
+        with ``fit_intercept=False`` (the two-basin level of Algorithm 3 has no
+        weighted form here; a ValueError says so).
 
         Parameters
         ----------
@@ -182,13 +186,7 @@ class SBPClassifier(BudgetedClassifierBase):
         -------
         self : SBPClassifier
         """
-        for name, value in (("sample_weight", sample_weight), ("class_weight", self.class_weight)):
-            if value is not None:
-                raise ValueError(
-                    f"{name} is not supported by SBPClassifier (the water level of SBP is shared by "
-                    f"all examples; a weighted slack is not implemented); got {name}={value!r:.60}"
-                )
-        return super().fit(X, y)
+        return super().fit(X, y, sample_weight=sample_weight)
 
     @available_if(_never)
     def partial_fit(self, X, y, classes=None, sample_weight=None):  # pragma: no cover - not available
