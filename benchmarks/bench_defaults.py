@@ -19,7 +19,7 @@ training split; the table reports the held-out score:
 Sets without a test split are split once (a permutation with seed 0; the last
 25% is the test split).  The training split is cut to its first ``--max-train``
 rows (default 60,000: every set but skin_nonskin is used whole) for every
-solver, and to ``--max-train-quadratic`` (default 5,000) for the solvers whose
+solver, and to ``--max-train-quadratic`` (default 2,000) for the solvers whose
 epoch costs n^2 kernel evaluations (SBP, the unbudgeted Perceptron and OGD);
 the table states the rows used.
 
@@ -131,7 +131,7 @@ def main(argv=None):
     ap.add_argument("--datasets", default=None, help="comma-separated names (default: every set)")
     ap.add_argument("--solvers", default=None, help="comma-separated registry names (default: every solver)")
     ap.add_argument("--max-train", type=int, default=60000)
-    ap.add_argument("--max-train-quadratic", type=int, default=5000)
+    ap.add_argument("--max-train-quadratic", type=int, default=2000)
     ap.add_argument("--json", default=None)
     args = ap.parse_args(argv)
     from refsvm.datasets import DATASETS
