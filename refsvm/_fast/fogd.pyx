@@ -8,11 +8,12 @@ reference; see the reference module for the reading of the pseudo-code.
 The ``def fogd`` validates (the shared :func:`refsvm.ogd.check_ogd_arguments`),
 allocates once and runs the pass in :func:`_fogd_pass`, a ``nogil`` loop.
 Per step: ``p = U x_t`` (C loops over the nonzero inputs with ``U'`` stored
-row by row, see :mod:`refsvm._fast.ogd_core`), D
-``sin``/``cos`` pairs from libm, ``f = W'z`` and the
-update of a column of the row-major ``W``.  The reference's BLAS
-sums in another order, so weights agree with the reference to
-rounding, not bitwise.
+row by row, see :mod:`refsvm._fast.ogd_core`), the D ``sin``/``cos`` pairs
+by ``sincos_block`` (branch-free, vectorised by the compiler; absolute error
+below 4.5e-16 against libm for ``|p| <= 2^18``, libm beyond), ``f = W'z`` and
+the update of a column of the row-major ``W``.  The reference's BLAS sums in
+another order and numpy's sin/cos are libm's, so weights agree with the
+reference to rounding, not bitwise.
 """
 
 import numpy as np
@@ -24,7 +25,7 @@ from libc.math cimport sqrt
 from libc.stdint cimport int8_t, int64_t
 
 from refsvm._fast.ogd_core cimport (TASK_BINARY, TASK_BINARY_POSITIVE, TASK_MULTI, TASK_REGRESSION, feature_map,
-                                   scores, ogd_step)
+                                   scores, ogd_step, sincos_block)
 
 cdef void _fogd_pass(const double[:, ::1] X, const double[::1] yv, const int64_t[::1] order,
                      int task, const double[:, ::1] UT, double eta, double epsilon, double scale,
@@ -61,7 +62,7 @@ def fogd(X, y, order, *, task, n_classes, U, eta, epsilon=0.0, normalize=False, 
     cdef double loss_sum = 0.0
     yv = np.ascontiguousarray(y, dtype=np.float64)
     updated = np.zeros(order.shape[0], dtype=np.int8)
-    p = np.empty(D)
+    p = np.empty(2 * D)                                          # phases, then sin / cos (sincos_block)
     z = np.empty(2 * D)
     f = np.empty(c)
     if X.shape[0] > 0 and order.shape[0] > 0:
@@ -90,6 +91,16 @@ cdef void _decision_values(const double[:, ::1] X, const double[:, ::1] UT, doub
         scores(&W[0, 0], W.shape[0], W.shape[1], &z[0], &F[i, 0])
 
 
+def _sincos_block(p, scale=1.0):
+    """``(sin p, cos p) * scale`` interleaved, by the compiled feature map's :c:func:`sincos_block` (for tests)."""
+    cdef double[::1] ph = np.concatenate([np.asarray(p, dtype=np.float64), np.zeros(len(p))])
+    z = np.empty(2 * len(p))
+    cdef double[::1] zv = z
+    if len(p):
+        sincos_block(&ph[0], len(p), scale, &zv[0])
+    return z
+
+
 def decision_values(X, U, W, normalize=False):
     """``F = z(X) W``, shape (n, c); see :func:`refsvm.fogd.decision_values` (row by row, no BLAS)."""
     X = np.ascontiguousarray(X, dtype=np.float64)
@@ -100,5 +111,5 @@ def decision_values(X, U, W, normalize=False):
     F = np.zeros((X.shape[0], W.shape[1]))
     if X.shape[0]:
         _decision_values(X, np.ascontiguousarray(U.T), 1.0 / sqrt(U.shape[0]) if normalize else 1.0, W,
-                         np.empty(U.shape[0]), np.empty(2 * U.shape[0]), F)
+                         np.empty(2 * U.shape[0]), np.empty(2 * U.shape[0]), F)
     return F
