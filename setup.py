@@ -51,7 +51,7 @@ def extensions():
         Extension(
             "refsvm._fast." + os.path.splitext(os.path.basename(src))[0],
             [src],
-            include_dirs=[numpy.get_include()],
+            include_dirs=[numpy.get_include(), os.path.join("refsvm", "_fast")],   # fastmath.h
             libraries=libraries,
             extra_compile_args=compile_args,
             define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],

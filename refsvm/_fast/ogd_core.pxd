@@ -14,10 +14,8 @@ what an online learner does.  Dot products use :func:`pw_dot` (numpy's
 pairwise order with eight accumulators); the feature map skips zero inputs.
 """
 
-from libc.math cimport INFINITY, fabs
+from libc.math cimport INFINITY
 
-cdef extern from "math.h" nogil:
-    void sincos(double x, double* s, double* c)     # glibc (GNU extension; Python.h sets _GNU_SOURCE)
 from libc.stdint cimport int64_t
 
 from refsvm._fast.kernels cimport pw_dot
@@ -29,69 +27,18 @@ cdef enum:
     TASK_REGRESSION = 2
 
 
-# --------------------------------------------------------------------------- sin and cos of a block
-#
-# The D sin/cos pairs of a Fourier feature map are most of FOGD's step (glibc's sincos costs
-# 15-20 ns a pair, D = 400 pairs a step).  sincos_block computes them with branch-free double
-# arithmetic that the compiler vectorises: Cody-Waite reduction x = k pi/2 + r with pi/2 in three
-# parts (fdlibm's pio2_1 / pio2_2 / pio2_2t: the first part has 33 significant bits, so k pio2_1 is
-# exact for |k| < 2^20), then fdlibm's minimax polynomials for sin and cos on |r| <= pi/4
-# (__kernel_sin / __kernel_cos of Sun's fdlibm 5.3, polynomial error < 2^-58), the quadrant k mod 4
-# chosen by multiplying with exact 0/1 factors.  Rounding to the nearest integer uses the
-# 1.5 * 2^52 addition (exact for |x| < 2^50; the compiler keeps it: no -ffast-math).  For
-# |x| <= SINCOS_LIMIT = 2^18 the absolute error of each value is below 4.5e-16 (two units in the
-# last place of 1), measured against glibc on 10^7 points (tests/test_fogd_sincos.py); a block with
-# a larger |x| (or a NaN) is computed by libm's sincos instead.
-
-cdef enum:
-    SINCOS_LIMIT = 262144          # 2^18: |x| above it (or NaN) goes to libm
+# The D sin/cos pairs of a Fourier feature map are most of FOGD's step (glibc's sincos costs 15-20 ns
+# a pair, D = 400 pairs a step): fastmath.h computes them with branch-free double arithmetic the
+# compiler vectorises (absolute error below 4.5e-16 against libm for |x| <= 2^18, libm beyond; see
+# the header), compiled for AVX2 and the SSE2 baseline with the same operations in the same order.
+cdef extern from "fastmath.h" nogil:
+    void refsvm_sincos_block(double* p, Py_ssize_t D, double scale, double* z)
+    void refsvm_axpy(Py_ssize_t n, double a, const double* x, double* y)
 
 
 cdef inline void sincos_block(double* p, Py_ssize_t D, double scale, double* z) noexcept nogil:
-    """``z[2j], z[2j+1] = scale sin(p[j]), scale cos(p[j])`` for j < D; ``p`` is scratch of length 2D
-    (its first D entries are the phases, overwritten).  See the block comment above."""
-    cdef Py_ssize_t j
-    cdef double m = 0.0, a, x, k, fl, q, h, odd, r, rr, ss, cc, w, hz, sv, cv
-    cdef double _MAGIC = 6755399441055744.0                 # 1.5 * 2^52
-    cdef double _TWO_OVER_PI = 6.36619772367581382433e-01
-    cdef double _PIO2_1 = 1.57079632673412561417e+00        # first 33 bits of pi/2
-    cdef double _PIO2_2 = 6.07710050630396597660e-11        # next 33 bits
-    cdef double _PIO2_2T = 2.02226624879595063154e-21       # pi/2 - (pio2_1 + pio2_2)
-    cdef double _S1 = -1.66666666666666324348e-01, _S2 = 8.33333333332248946124e-03
-    cdef double _S3 = -1.98412698298579493134e-04, _S4 = 2.75573137070700676789e-06
-    cdef double _S5 = -2.50507602534068634195e-08, _S6 = 1.58969099521155010221e-10
-    cdef double _C1 = 4.16666666666666019037e-02, _C2 = -1.38888888888741095749e-03
-    cdef double _C3 = 2.48015872894767294178e-05, _C4 = -2.75573143513906633035e-07
-    cdef double _C5 = 2.08757232129817482790e-09, _C6 = -1.13596475577881948265e-11
-    for j in range(D):
-        a = fabs(p[j])
-        m = a if a > m else m
-    if not (m <= <double> SINCOS_LIMIT):                           # large or NaN: libm
-        for j in range(D):
-            sincos(p[j], &z[2 * j], &z[2 * j + 1])
-            z[2 * j] *= scale
-            z[2 * j + 1] *= scale
-        return
-    for j in range(D):                                    # vectorised: no branch, no call
-        x = p[j]
-        k = (x * _TWO_OVER_PI + _MAGIC) - _MAGIC          # nearest integer to x 2/pi
-        r = ((x - k * _PIO2_1) - k * _PIO2_2) - k * _PIO2_2T
-        fl = ((k * 0.25 - 0.375) + _MAGIC) - _MAGIC       # floor(k / 4)
-        q = k - 4.0 * fl                                  # k mod 4 in {0, 1, 2, 3}
-        h = ((q * 0.5 - 0.25) + _MAGIC) - _MAGIC          # floor(q / 2): 0 0 1 1
-        odd = q - 2.0 * h                                 # q mod 2:      0 1 0 1
-        rr = r * r
-        ss = r + (r * rr) * (_S1 + rr * (_S2 + rr * (_S3 + rr * (_S4 + rr * (_S5 + rr * _S6)))))
-        hz = 0.5 * rr
-        w = 1.0 - hz
-        cc = w + (((1.0 - w) - hz) + (rr * rr) * (_C1 + rr * (_C2 + rr * (_C3 + rr * (_C4 + rr * (_C5 + rr * _C6))))))
-        sv = (1.0 - odd) * ss + odd * cc                  # exact selection (0/1 factors)
-        cv = (1.0 - odd) * cc + odd * ss
-        p[j] = (1.0 - 2.0 * h) * sv                       # sin x: +s, +c, -s, -c by quadrant
-        p[D + j] = (1.0 - 2.0 * (h + odd - 2.0 * h * odd)) * cv   # cos x: +c, -s, -c, +s
-    for j in range(D):
-        z[2 * j] = p[j] * scale
-        z[2 * j + 1] = p[D + j] * scale
+    """``z[2j], z[2j+1] = scale sin(p[j]), scale cos(p[j])``; ``p`` is scratch of length 2D (fastmath.h)."""
+    refsvm_sincos_block(p, D, scale, z)
 
 
 cdef inline void feature_map(const double* UT, Py_ssize_t D, Py_ssize_t d, const double* x,
@@ -105,15 +52,12 @@ cdef inline void feature_map(const double* UT, Py_ssize_t D, Py_ssize_t d, const
     """
     cdef Py_ssize_t j, k
     cdef double xk
-    cdef const double* row
     for j in range(D):
         p[j] = 0.0
     for k in range(d):
         xk = x[k]
         if xk != 0.0:
-            row = UT + k * D
-            for j in range(D):
-                p[j] += xk * row[j]
+            refsvm_axpy(D, xk, UT + k * D, p)             # p += x_k U'[k]
     sincos_block(p, D, scale, z)                          # sin / cos pairs
 
 
