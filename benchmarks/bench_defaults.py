@@ -11,17 +11,20 @@ training split; the table reports the held-out score:
 
 - classifiers: accuracy, the majority share of the test labels (what the
   constant classifier scores) and the majority share of the predictions; a
-  row *learns* when its accuracy beats the majority share by at least 1 point
-  and it predicts more than one class (``CONSTANT`` otherwise, ``weak`` when it
-  predicts several classes but is within 1 point of the majority share);
+  row *learns* when it predicts more than one class and its error is at most
+  0.9 times the constant classifier's (it removes at least a tenth of the
+  majority vote's errors: on w8a, 2.88 % errors, that is 0.29 points; on a9a
+  2.4 points); ``CONSTANT`` when it predicts one class on at least 99.9 % of
+  the test rows, ``weak`` otherwise;
 - regressors: R^2 on the test split (*learns*: R^2 >= 0.1).
 
 Sets without a test split are split once (a permutation with seed 0; the last
-25% is the test split).  The training split is cut to its first ``--max-train``
-rows (default 60,000: every set but skin_nonskin is used whole) for every
-solver, and to ``--max-train-quadratic`` (default 2,000) for the solvers whose
-epoch costs n^2 kernel evaluations (SBP, the unbudgeted Perceptron and OGD);
-the table states the rows used.
+25% is the test split).  The training split is cut to ``--max-train`` rows (default
+60,000: every set but skin_nonskin is used whole) for every solver, and to
+``--max-train-quadratic`` (default 2,000) for the solvers whose epoch costs n^2
+kernel evaluations (SBP, the unbudgeted Perceptron and OGD); a cut keeps a
+fixed random subset (seed 0; some files are sorted by label); the table states
+the rows used.
 
 A set on which ``fit`` warns that one feature holds more than half the variance
 (:class:`refsvm.FeatureScaleWarning`: cadata, cpusmall, space_ga, spambase,
@@ -72,6 +75,14 @@ def _split(name, max_train):
     return X, y, Xt, yt
 
 
+def _subset(n, cap):
+    """All rows, or a fixed random subset of ``cap`` rows (seed 0, in file order): some files are sorted by
+    label, so their first rows can hold one class."""
+    if n <= cap:
+        return np.arange(n)
+    return np.sort(np.random.default_rng(0).choice(n, size=cap, replace=False))
+
+
 def _scale_warns(X):
     import warnings as _w
 
@@ -95,7 +106,7 @@ def _verdict(task, score, majority, pred_majority):
         return "learns" if score >= 0.1 else "NO"
     if pred_majority >= 0.999:
         return "CONSTANT"
-    return "learns" if score >= majority + 0.01 else "weak"
+    return "learns" if 1.0 - score <= 0.9 * (1.0 - majority) else "weak"
 
 
 def run_one(label, name, extra, task, X, y, Xt, yt):
@@ -154,7 +165,8 @@ def main(argv=None):
         for features, Xf, Xtf in versions:
             for label, name, extra in cases:
                 cap = args.max_train_quadratic if name in QUADRATIC else args.max_train
-                row = run_one(label, name, extra, task, Xf[:cap], y[:cap], Xtf, yt)
+                rows_used = _subset(len(y), cap)
+                row = run_one(label, name, extra, task, Xf[rows_used], y[rows_used], Xtf, yt)
                 if row is None:
                     continue
                 row.update(dataset=data, features=features, judged=features == versions[-1][0])

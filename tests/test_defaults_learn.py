@@ -101,3 +101,16 @@ def test_fogd_regressor_on_cadata_warns_raw_and_learns_standardised(require_data
             warnings.simplefilter("error", FeatureScaleWarning)
             model = make_pipeline(StandardScaler(), est).fit(X, y)
         assert r2(model.predict(Xt)) > 0.3, type(est).__name__
+
+
+def test_ogd_default_step_learns(require_data):
+    """OnlineKernelClassifier("ogd") with eta = 0.1 predicted the majority class on ijcnn1 (every example
+    updates); the default eta=None is 1.0 for OGD and 0.1 for the others."""
+    from refsvm import OnlineKernelClassifier
+
+    assert OnlineKernelClassifier("ogd")._algorithm_params()["eta"] == 1.0
+    assert OnlineKernelClassifier("bogd")._algorithm_params()["eta"] == 0.1
+    X, y, Xt, yt = require_data("ijcnn1")
+    rows = np.sort(np.random.default_rng(0).choice(len(y), 4000, replace=False))
+    pred = OnlineKernelClassifier("ogd", random_state=0).fit(X[rows], y[rows]).predict(Xt)
+    assert len(np.unique(pred)) == 2 and np.mean(pred == yt) > _majority(yt) + 0.01

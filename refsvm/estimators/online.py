@@ -62,9 +62,15 @@ class OnlineKernelClassifier(BudgetedClassifierBase):
     kernel : {"rbf", "linear", "poly"}, default="rbf"
     degree : int, default=3
     coef0 : float, default=0.0
-    eta : float, default=0.1
+    eta : float or None, default=None
         Step size of ``"ogd"`` and ``"bogd"`` (> 0); projection threshold of
-        the Projectrons (>= 0).
+        the Projectrons (>= 0).  ``None``: 1.0 for ``"ogd"`` and 0.1 for the
+        others.  OGD's sign is not scale-free in ``eta``: its update test
+        ``y f < 1`` compares ``f = eta sum y_j k(x_j, x)`` with 1, and with
+        ``eta = 0.1`` almost every example updates, so the model ends as the
+        class-weighted sum of all examples, the majority vote (constant on
+        ijcnn1, w8a and german); 1.0 learns on every shipped binary set
+        (``benchmarks/bench_defaults.py``).
     lam : float, default=0.0
         Regularisation of ``"bogd"`` (every step shrinks by ``1 - eta lam``);
         ``eta * lam < 1``.
@@ -152,7 +158,7 @@ class OnlineKernelClassifier(BudgetedClassifierBase):
         kernel="rbf",
         degree=3,
         coef0=0.0,
-        eta=0.1,
+        eta=None,
         lam=0.0,
         C=1.0,
         max_coef=10.0,
@@ -250,13 +256,14 @@ class OnlineKernelClassifier(BudgetedClassifierBase):
         if algorithm in ("perceptron",):
             return common
         if algorithm == "ogd":
-            return dict(common, eta=check_positive(self.eta, "eta"))
+            return dict(common, eta=1.0 if self.eta is None else check_positive(self.eta, "eta"))
         if algorithm in ("projectron", "projectron++"):
             budget = None if self.budget is None else check_budget(self.budget)
             if variant == "authors" and budget is None:
                 raise ValueError(f"budget: variant='authors' of {algorithm!r} fills a budget before it projects; "
                                  "give an integer budget >= 2")
-            return dict(common, eta=check_positive(self.eta, "eta", allow_zero=True), budget=budget,
+            eta = 0.1 if self.eta is None else check_positive(self.eta, "eta", allow_zero=True)
+            return dict(common, eta=eta, budget=budget,
                         plusplus=algorithm == "projectron++", variant=variant)
         budget = check_budget(self.budget)
         if algorithm == "rbp":
@@ -265,7 +272,7 @@ class OnlineKernelClassifier(BudgetedClassifierBase):
             return dict(common, budget=budget, variant=variant)
         if algorithm == "bpas":
             return dict(common, budget=budget, C=check_positive(self.C, "C"))
-        eta = check_positive(self.eta, "eta")
+        eta = 0.1 if self.eta is None else check_positive(self.eta, "eta")
         lam = check_positive(self.lam, "lam", allow_zero=True)
         if eta * lam >= 1.0:
             raise ValueError(f"lam must satisfy eta * lam < 1; got eta={eta}, lam={lam}")
