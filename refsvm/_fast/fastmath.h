@@ -9,15 +9,16 @@
  * integer uses the 1.5 * 2^52 addition (exact for |x| < 2^50; kept by the compiler: no
  * -ffast-math).  For |x| <= REFSVM_SINCOS_LIMIT = 2^18 the absolute error of each value is
  * below 4.5e-16 (two units in the last place of 1) against glibc (tests/test_fogd_sincos.py); a
- * block with a larger |x| or a NaN is computed by libm's sincos instead.  p is scratch of
- * length 2D (its first D entries are the phases, overwritten).
+ * block with a larger |x| or a NaN is computed by libm's sin and cos instead.  p holds the D
+ * phases (not changed).
  *
- * refsvm_axpy: y += a x.
+ * refsvm_axpy: y += a x.  refsvm_phases: the feature map's p = U x over the nonzero inputs.
  *
- * Both are compiled twice on x86-64 Linux with GCC (target_clones: AVX2 and the baseline
- * SSE2) and the loader picks the one the CPU runs.  The extension is built with
+ * All are compiled three times on x86-64 Linux with GCC (target_clones: AVX-512F, AVX2 and the
+ * baseline SSE2) and the loader picks the one the CPU runs.  The extension is built with
  * -ffp-contract=off, so neither clone fuses a multiply and an add: both compute the same IEEE
- * operations in the same order and give bitwise the same results.
+ * operations in the same order and give bitwise the same results (each element's arithmetic is
+ * the same IEEE operations whatever the vector width).
  */
 #ifndef REFSVM_FASTMATH_H
 #define REFSVM_FASTMATH_H
@@ -28,7 +29,7 @@
 #define REFSVM_SINCOS_LIMIT 262144.0
 
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
-#define REFSVM_CLONES __attribute__((target_clones("avx2", "default")))
+#define REFSVM_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 #else
 #define REFSVM_CLONES
 #endif
@@ -75,12 +76,8 @@ static void refsvm_sincos_block(double *p, ptrdiff_t D, double scale, double *z)
         double cc = w + (((1.0 - w) - hz) + (rr * rr) * (C1 + rr * (C2 + rr * (C3 + rr * (C4 + rr * (C5 + rr * C6))))));
         double sv = (1.0 - odd) * ss + odd * cc;           /* exact selection (0/1 factors) */
         double cv = (1.0 - odd) * cc + odd * ss;
-        p[j] = (1.0 - 2.0 * h) * sv;                       /* sin x: +s, +c, -s, -c by quadrant */
-        p[D + j] = (1.0 - 2.0 * (h + odd - 2.0 * h * odd)) * cv;   /* cos x: +c, -s, -c, +s */
-    }
-    for (j = 0; j < D; j++) {
-        z[2 * j] = p[j] * scale;
-        z[2 * j + 1] = p[D + j] * scale;
+        z[2 * j] = ((1.0 - 2.0 * h) * sv) * scale;         /* sin x: +s, +c, -s, -c by quadrant */
+        z[2 * j + 1] = ((1.0 - 2.0 * (h + odd - 2.0 * h * odd)) * cv) * scale;   /* cos x: +c, -s, -c, +s */
     }
 }
 
@@ -90,6 +87,37 @@ static void refsvm_axpy(ptrdiff_t n, double a, const double *x, double *y)
     ptrdiff_t j;
     for (j = 0; j < n; j++)
         y[j] += a * x[j];
+}
+
+/* p = sum_k x_k UT[k] over the nonzero x_k (UT: d rows of length D), accumulated in the order of k,
+ * four rows per sweep over p: t = p[j]; t += x_a UT[a][j]; ...; p[j] = t keeps p[j] in a register
+ * between the four products, so the sums are bitwise those of one axpy per nonzero x_k, with a
+ * quarter of the loads and stores of p.  nz is scratch for d indices. */
+REFSVM_CLONES
+static void refsvm_phases(const double *UT, ptrdiff_t D, ptrdiff_t d, const double *x, double *p,
+                          ptrdiff_t *nz)
+{
+    ptrdiff_t j, k, m = 0;
+    for (k = 0; k < d; k++)
+        if (x[k] != 0.0)
+            nz[m++] = k;
+    for (j = 0; j < D; j++)
+        p[j] = 0.0;
+    for (k = 0; k + 4 <= m; k += 4) {
+        const double a = x[nz[k]], b = x[nz[k + 1]], c = x[nz[k + 2]], e = x[nz[k + 3]];
+        const double *ra = UT + nz[k] * D, *rb = UT + nz[k + 1] * D;
+        const double *rc = UT + nz[k + 2] * D, *re = UT + nz[k + 3] * D;
+        for (j = 0; j < D; j++) {
+            double t = p[j];
+            t += a * ra[j];
+            t += b * rb[j];
+            t += c * rc[j];
+            t += e * re[j];
+            p[j] = t;
+        }
+    }
+    for (; k < m; k++)
+        refsvm_axpy(D, x[nz[k]], UT + nz[k] * D, p);
 }
 
 #endif

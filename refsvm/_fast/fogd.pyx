@@ -31,12 +31,12 @@ cdef void _fogd_pass(const double[:, ::1] X, const double[::1] yv, const int64_t
                      int task, const double[:, ::1] UT, double eta, double epsilon, double scale,
                      double[:, ::1] W, double[::1] p, double[::1] z, double[::1] f,
                      int8_t[::1] updated, int64_t* mistakes, double* loss_sum,
-                     const double[::1] sw) noexcept nogil:
+                     const double[::1] sw, Py_ssize_t[::1] nz) noexcept nogil:
     cdef Py_ssize_t step, i
     cdef Py_ssize_t D = UT.shape[1], d = X.shape[1], c = W.shape[1], n_rows = W.shape[0]
     for step in range(order.shape[0]):                        # Alg. 1, line 4
         i = order[step]
-        feature_map(&UT[0, 0], D, d, &X[i, 0], scale, &p[0], &z[0])   # Alg. 1, line 6
+        feature_map(&UT[0, 0], D, d, &X[i, 0], scale, &p[0], &z[0], &nz[0])   # Alg. 1, line 6
         updated[step] = <int8_t>ogd_step(task, &W[0, 0], n_rows, c, &z[0], &f[0], yv[i],
                                          eta * sw[i], epsilon, mistakes, loss_sum)   # step eta s_t
 
@@ -62,12 +62,12 @@ def fogd(X, y, order, *, task, n_classes, U, eta, epsilon=0.0, normalize=False, 
     cdef double loss_sum = 0.0
     yv = np.ascontiguousarray(y, dtype=np.float64)
     updated = np.zeros(order.shape[0], dtype=np.int8)
-    p = np.empty(2 * D)                                          # phases, then sin / cos (sincos_block)
+    p = np.empty(D)                                              # the phases u_j'x
     z = np.empty(2 * D)
     f = np.empty(c)
     if X.shape[0] > 0 and order.shape[0] > 0:
         _fogd_pass(X, yv, order, code, np.ascontiguousarray(U.T), float(eta), float(epsilon), scale, W, p, z, f,
-                   updated, &mistakes, &loss_sum, sw)
+                   updated, &mistakes, &loss_sum, sw, np.empty(max(X.shape[1], 1), dtype=np.intp))
     trace = {
         "n_steps": int(order.shape[0]),
         "updated": updated,
@@ -84,16 +84,16 @@ def fogd(X, y, order, *, task, n_classes, U, eta, epsilon=0.0, normalize=False, 
 
 cdef void _decision_values(const double[:, ::1] X, const double[:, ::1] UT, double scale,
                            const double[:, ::1] W, double[::1] p, double[::1] z,
-                           double[:, ::1] F) noexcept nogil:
+                           double[:, ::1] F, Py_ssize_t[::1] nz) noexcept nogil:
     cdef Py_ssize_t i, D = UT.shape[1], d = X.shape[1]
     for i in range(X.shape[0]):
-        feature_map(&UT[0, 0], D, d, &X[i, 0], scale, &p[0], &z[0])
+        feature_map(&UT[0, 0], D, d, &X[i, 0], scale, &p[0], &z[0], &nz[0])
         scores(&W[0, 0], W.shape[0], W.shape[1], &z[0], &F[i, 0])
 
 
 def _sincos_block(p, scale=1.0):
-    """``(sin p, cos p) * scale`` interleaved, by the compiled feature map's :c:func:`sincos_block` (for tests)."""
-    cdef double[::1] ph = np.concatenate([np.asarray(p, dtype=np.float64), np.zeros(len(p))])
+    """``(sin p, cos p) * scale`` interleaved, by the compiled feature map's ``sincos_block`` (for tests)."""
+    cdef double[::1] ph = np.array(p, dtype=np.float64, copy=True)
     z = np.empty(2 * len(p))
     cdef double[::1] zv = z
     if len(p):
@@ -111,5 +111,6 @@ def decision_values(X, U, W, normalize=False):
     F = np.zeros((X.shape[0], W.shape[1]))
     if X.shape[0]:
         _decision_values(X, np.ascontiguousarray(U.T), 1.0 / sqrt(U.shape[0]) if normalize else 1.0, W,
-                         np.empty(2 * U.shape[0]), np.empty(2 * U.shape[0]), F)
+                         np.empty(U.shape[0]), np.empty(2 * U.shape[0]), F,
+                         np.empty(max(X.shape[1], 1), dtype=np.intp))
     return F

@@ -34,30 +34,24 @@ cdef enum:
 cdef extern from "fastmath.h" nogil:
     void refsvm_sincos_block(double* p, Py_ssize_t D, double scale, double* z)
     void refsvm_axpy(Py_ssize_t n, double a, const double* x, double* y)
+    void refsvm_phases(const double* UT, Py_ssize_t D, Py_ssize_t d, const double* x, double* p, Py_ssize_t* nz)
 
 
 cdef inline void sincos_block(double* p, Py_ssize_t D, double scale, double* z) noexcept nogil:
-    """``z[2j], z[2j+1] = scale sin(p[j]), scale cos(p[j])``; ``p`` is scratch of length 2D (fastmath.h)."""
+    """``z[2j], z[2j+1] = scale sin(p[j]), scale cos(p[j])`` for the D phases ``p`` (fastmath.h)."""
     refsvm_sincos_block(p, D, scale, z)
 
 
 cdef inline void feature_map(const double* UT, Py_ssize_t D, Py_ssize_t d, const double* x,
-                             double scale, double* p, double* z) noexcept nogil:
-    """``z = scale * (sin(u_1'x), cos(u_1'x), ...)`` (Alg. 1, line 6); p is scratch (2D,).
+                             double scale, double* p, double* z, Py_ssize_t* nz) noexcept nogil:
+    """``z = scale * (sin(u_1'x), cos(u_1'x), ...)`` (Alg. 1, line 6); p (D,) and nz (d,) are scratch.
 
     ``UT`` is ``U`` transposed, (d, D) C-contiguous: ``p = sum_k x_k UT[k]``
-    over the nonzero ``x_k`` only (axpy form: the inner loop vectorises, and
-    sparse inputs such as a9a or w8a, ~12 nonzeros out of 123 / 300, cost
-    nnz x D instead of d x D multiply-adds).
+    over the nonzero ``x_k`` only (fastmath.h ``refsvm_phases``: axpy rows,
+    four at a time; sparse inputs such as a9a or w8a, ~12 nonzeros out of
+    123 / 300, cost nnz x D instead of d x D multiply-adds).
     """
-    cdef Py_ssize_t j, k
-    cdef double xk
-    for j in range(D):
-        p[j] = 0.0
-    for k in range(d):
-        xk = x[k]
-        if xk != 0.0:
-            refsvm_axpy(D, xk, UT + k * D, p)             # p += x_k U'[k]
+    refsvm_phases(UT, D, d, x, p, nz)                    # p = U x_t
     sincos_block(p, D, scale, z)                          # sin / cos pairs
 
 
@@ -89,6 +83,9 @@ cdef inline void axpy_column(double* W, Py_ssize_t n_rows, Py_ssize_t c, Py_ssiz
                              const double* z) noexcept nogil:
     """``W[:, col] += a z``."""
     cdef Py_ssize_t i
+    if c == 1:                                            # one column: contiguous, vectorised (same sums)
+        refsvm_axpy(n_rows, a, z, W)
+        return
     for i in range(n_rows):
         W[i * c + col] += a * z[i]
 

@@ -123,6 +123,8 @@ def _feature_variances(X, rows=None):
 
 #: share of the total variance of ``X`` above which one feature triggers :class:`FeatureScaleWarning`
 FEATURE_SHARE_WARNING = 0.5
+#: rows of ``X`` the feature-scale check reads at most (evenly spaced): a heuristic needs no more
+FEATURE_CHECK_ROWS = 2000
 
 
 def warn_feature_scale(X, estimator_name):
@@ -136,6 +138,8 @@ def warn_feature_scale(X, estimator_name):
     hence at least 3."""
     if X.ndim != 2 or X.shape[1] < 3 or X.shape[0] < 2:
         return
+    if X.shape[0] > FEATURE_CHECK_ROWS:                   # a fixed, evenly spaced subsample (no random draw)
+        X = X[np.linspace(0, X.shape[0] - 1, FEATURE_CHECK_ROWS).astype(np.intp)]
     var = _feature_variances(X)
     total = float(var.sum())
     if not (total > 0.0 and np.isfinite(total)):
