@@ -49,6 +49,7 @@ import numpy as np
 
 from .budget import check_merge_solver, find_duplicate, maintain, merge_compare as _merge_compare
 from .kernels import kernel_matrix, kernel_row
+from .sparse import is_sparse, n_rows, new_sv_storage
 from .validation import check_bsgd_arguments, check_sample_weight
 
 LEARNING_RATES = ("pegasos", "norma", "perceptron")
@@ -84,7 +85,9 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
 
     Parameters
     ----------
-    X : ndarray of shape (n, d), float64
+    X : ndarray of shape (n, d), float64, or scipy sparse matrix
+        A sparse X is read as CSR without a dense copy and gives sparse SVs
+        (:mod:`refsvm.sparse`); ``result.sv`` is then a CSR matrix.
     y : ndarray of shape (n,), int64
         Binary problems (``n_classes == 2``): labels in {-1, +1}.
         Multi-class problems: labels in ``0 .. n_classes - 1``.
@@ -158,12 +161,14 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
 
     # The model M: room for min(B, n_sv + len(order)) + 1 SVs (b never exceeds n_sv + len(order):
     # a huge budget allocates nothing up front); the first b rows are in use.
-    capacity = min(budget, (len(sv) if sv is not None else 0) + len(order)) + 1
-    SV = np.zeros((capacity, X.shape[1]))
+    # Sparse X: sparse SV slots (refsvm.sparse), the same list operations.
+    n_sv0 = n_rows(sv) if sv is not None else 0
+    capacity = min(budget, n_sv0 + len(order)) + 1
+    SV = new_sv_storage(capacity, X)
     A = np.zeros((capacity, c))
     b = 0                                                     # Alg. 1, line 2: b = 0, w_1 = 0
-    if sv is not None and len(sv) > 0:
-        b = len(sv)
+    if n_sv0 > 0:
+        b = n_sv0
         SV[:b] = sv
         A[:b] = alpha
     w0 = np.zeros(c) if bias is None else np.array(bias, dtype=np.float64)
@@ -178,6 +183,8 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
     keep_K = maintenance == "projection" or learning_rate == "perceptron"
     kernel_evaluations = 0                                    # k(x, x') of x != x' (DESIGN.md)
     duplicate_additions = 0                                   # projection: x_t equal to an SV (DESIGN.md)
+    kernel_entries = 0                                        # entries the margins' kernel rows read
+    sparse = is_sparse(X)
 
     t = t0
     for step, i in enumerate(order):                          # Alg. 1, line 3
@@ -190,6 +197,8 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
         k_t = kernel_row(SV[:b], x_t, kernel, gamma, degree, coef0)
         f = k_t @ A[:b] + w0
         kernel_evaluations += b                               # the margin's kernel row
+        if b > 0:                                             # the entries it reads (trace, DESIGN.md)
+            kernel_entries += SV[:b].nnz + x_t.nnz if sparse else b * X.shape[1]
 
         if binary:
             mistakes += y_t * f[0] <= 0.0
@@ -266,6 +275,7 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
         "merge_seconds": merge_seconds,
         "kernel_evaluations": int(kernel_evaluations),
         "duplicate_additions": int(duplicate_additions),
+        "kernel_entries": int(kernel_entries),
     }
     if merge_compare:
         trace["compare_same_decision"] = np.array(compare_same, dtype=bool).reshape(-1, 4)

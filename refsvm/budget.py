@@ -55,7 +55,8 @@ import math
 import numpy as np
 
 from .constants import GOLDEN_RATIO, MERGE_EPS_PRECISE
-from .kernels import kernel_diag, kernel_matrix, kernel_row
+from .kernels import kernel_diag, kernel_matrix, kernel_row, sq_dist
+from .sparse import SparseRows, rows_equal
 
 #: Default precision of the golden-section search (Wang et al. use 0.01).
 MERGE_EPS = 0.01
@@ -100,7 +101,10 @@ def find_duplicate(SV, n_sv, x):
 
     Used by projection (BSGD, BSCA): a new point equal to an SV joins that SV's
     coefficient instead of taking a slot of its own (see DESIGN.md, "Duplicates").
+    Sparse SVs (:class:`refsvm.sparse.SparseRows`) compare their stored entries.
     """
+    if isinstance(SV, SparseRows):
+        return next((j for j in range(n_sv) if rows_equal(SV[j], x)), -1)
     hits = np.flatnonzero(np.all(SV[:n_sv] == x, axis=1))
     return int(hits[0]) if hits.size else -1
 
@@ -266,7 +270,7 @@ def maintain_merge(SV, alpha, n_sv, gamma, eps, merge_solver="gss", tables=None)
     for n in range(n_sv):                                                   # Alg. 2, merging, line 1: choose n
         if n == m or (binary and alpha[m, 0] * alpha[n, 0] < 0.0):
             continue
-        log_kappa = -gamma * float(np.sum((SV[m] - SV[n]) ** 2))
+        log_kappa = -gamma * sq_dist(SV[m], SV[n])
         if merge_solver == "lookup-wd":                                     # G&Q Alg. 1, lines 5-9 by lookup
             h, alpha_z, wd = 0.0, None, lk.merge_wd_lookup(alpha[m, 0], alpha[n, 0], log_kappa, tables[1])
         elif merge_solver == "lookup-h":                                    # G&Q Alg. 1, lines 5-9, h by lookup
@@ -336,7 +340,7 @@ def merge_compare(SV, alpha, n_sv, gamma, merge_eps, tables=None):
         if n == m or a_m * alpha[n, 0] < 0.0:
             continue
         a_n = float(alpha[n, 0])
-        log_kappa = -gamma * float(np.sum((SV[m] - SV[n]) ** 2))
+        log_kappa = -gamma * sq_dist(SV[m], SV[n])
         h0, _, wd0 = merge_pair(alpha[m], alpha[n], log_kappa, merge_eps)
         h1, _, wd1 = merge_pair(alpha[m], alpha[n], log_kappa, MERGE_EPS_PRECISE)
         h2, _, wd2 = lk.merge_pair_lookup(a_m, a_n, log_kappa, "lookup-h", tables)

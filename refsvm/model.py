@@ -15,14 +15,18 @@ import numbers
 from dataclasses import dataclass, field
 
 import numpy as np
+import scipy.sparse as sp
 
 from .io.model_file import ModelFileError, check_kind, reading, write_model  # noqa: F401 (ModelFileError: public here)
 from .backend import get_module
 from .kernels import KERNELS
 from .validation import check_int, check_option, check_positive
 
-#: Version of the on-disk format written by :meth:`BudgetedModel.save`.
-FORMAT_VERSION = 1
+#: Versions of the on-disk format :meth:`BudgetedModel.load` reads: 1 (dense support vectors),
+#: 2 (sparse support vectors as CSR arrays ``sv_data``, ``sv_indices``, ``sv_indptr``, ``sv_shape``).
+#: :meth:`BudgetedModel.save` writes 1 for a dense model, so older refsvm versions still read it.
+FORMAT_VERSIONS = (1, 2)
+FORMAT_VERSION = 2
 
 
 @dataclass
@@ -31,7 +35,8 @@ class BudgetedModel:
 
     Attributes
     ----------
-    support_vectors : ndarray of shape (B, d)
+    support_vectors : ndarray of shape (B, d), or scipy CSR matrix
+        Sparse for a model trained on sparse data (:mod:`refsvm.sparse`).
     coef : ndarray of shape (B, c)
         ``c = 1`` for binary models, the number of classes otherwise.
     kernel : str
@@ -66,7 +71,11 @@ class BudgetedModel:
     version: str = None
 
     def __post_init__(self):
-        self.support_vectors = np.ascontiguousarray(self.support_vectors, dtype=np.float64)
+        if sp.issparse(self.support_vectors):
+            from .validation import check_sparse_rows
+            self.support_vectors = check_sparse_rows(self.support_vectors, "support_vectors")
+        else:
+            self.support_vectors = np.ascontiguousarray(self.support_vectors, dtype=np.float64)
         self.coef = np.asarray(self.coef, dtype=np.float64)
         if self.coef.ndim == 1 and self.coef.shape[0] == len(self.support_vectors):
             self.coef = self.coef.reshape(-1, 1)  # binary model given as a vector
@@ -111,7 +120,8 @@ class BudgetedModel:
         if self.bias.shape != (c,):
             raise ValueError(f"bias must have shape ({c},); got {self.bias.shape}")
         for name in ("support_vectors", "coef", "bias"):
-            if not np.isfinite(getattr(self, name)).all():
+            value = getattr(self, name)
+            if not np.isfinite(value.data if sp.issparse(value) else value).all():
                 raise ValueError(f"{name} contains NaN or infinity")
 
     @property
@@ -130,7 +140,8 @@ class BudgetedModel:
         The two agree to about ``1e-12`` relative to the scale of the terms
         ``sum_j |coef_j| k(x_j, x)``; see :func:`decision_blocks`.
         """
-        X = np.ascontiguousarray(X, dtype=np.float64)
+        if not sp.issparse(X):
+            X = np.ascontiguousarray(X, dtype=np.float64)
         if backend == "fast":
             F = decision_blocks(X, self.support_vectors, self.coef, self.bias, self.kernel,
                                 self.gamma, self.degree, self.coef0)
@@ -139,7 +150,10 @@ class BudgetedModel:
             F = np.zeros((X.shape[0], self.coef.shape[1])) + self.bias
         else:
             kernels = get_module("kernels", backend)
-            K = kernels.kernel_matrix(X, self.support_vectors, self.kernel, self.gamma, self.degree, self.coef0)
+            SV = self.support_vectors
+            if sp.issparse(X) or sp.issparse(SV):             # sparse rows: both as CSR (refsvm.sparse)
+                X, SV = sp.csr_matrix(X), sp.csr_matrix(SV)
+            K = kernels.kernel_matrix(X, SV, self.kernel, self.gamma, self.degree, self.coef0)
             F = K @ self.coef + self.bias
         return F[:, 0] if self.coef.shape[1] == 1 else F
 
@@ -165,6 +179,12 @@ class BudgetedModel:
         if classes.dtype.kind == "O":
             classes = classes.astype(str)
         extra = {"refsvm_version": np.array(__version__)}
+        sv = self.support_vectors
+        if sp.issparse(sv):                            # format 2: the CSR arrays
+            extra.update(sv_data=sv.data, sv_indices=sv.indices, sv_indptr=sv.indptr,
+                         sv_shape=np.array(sv.shape, dtype=np.int64))
+        else:
+            extra["support_vectors"] = sv
         if self.params is not None:
             extra["params_json"] = np.array(params_to_json(self.params))
             extra["estimator"] = np.array(str(self.estimator))
@@ -172,8 +192,7 @@ class BudgetedModel:
             path,
             dict(**extra,
             kind=np.array("BudgetedModel"),
-            format_version=np.array(FORMAT_VERSION),
-            support_vectors=self.support_vectors,
+            format_version=np.array(2 if sp.issparse(sv) else 1),
             coef=self.coef,
             kernel=np.array(self.kernel),
             gamma=np.array(float(self.gamma)),
@@ -200,7 +219,7 @@ class BudgetedModel:
             file, damaged or truncated, an entry missing, an unknown format
             version, an invalid value.
         """
-        with reading(path, FORMAT_VERSION) as data:
+        with reading(path, FORMAT_VERSIONS) as data:
             check_kind(data, path, "BudgetedModel", "BudgetedModel.load (kernel expansions)")
             meta = dict(
                 params=params_from_json(data.scalar("params_json", str)) if "params_json" in data else None,
@@ -209,7 +228,7 @@ class BudgetedModel:
             )
             return cls(
                 **meta,
-                support_vectors=data["support_vectors"],
+                support_vectors=_read_support_vectors(data),
                 coef=data["coef"],
                 kernel=data.scalar("kernel", str),
                 gamma=data.scalar("gamma", float),
@@ -218,6 +237,16 @@ class BudgetedModel:
                 bias=data["bias"],
                 classes=data["classes"],
             )
+
+
+def _read_support_vectors(data):
+    """The support vectors of a model file: the dense array (format 1) or a CSR matrix (format 2)."""
+    if "sv_indptr" not in data:
+        return data["support_vectors"]
+    shape = tuple(int(v) for v in np.asarray(data["sv_shape"]).tolist())
+    if len(shape) != 2:
+        raise ValueError(f"sv_shape must hold 2 numbers; got {shape}")
+    return sp.csr_matrix((data["sv_data"], data["sv_indices"], data["sv_indptr"]), shape=shape)
 
 
 # ------------------------------------------------------------ parameters as JSON
@@ -289,8 +318,8 @@ def decision_blocks(X, SV, coef, bias, kernel, gamma, degree, coef0, block=None)
     is off by about ``gamma * 1e-16 * (||x||^2 + ||x_j||^2)`` relative.  The
     reference (``backend="python"``) sums ``(x - x_j)**2`` directly.
     """
-    X = np.ascontiguousarray(X, dtype=np.float64)
-    SV = np.ascontiguousarray(SV, dtype=np.float64)
+    X = X if sp.issparse(X) else np.ascontiguousarray(X, dtype=np.float64)
+    SV = sp.csr_matrix(SV) if sp.issparse(SV) else np.ascontiguousarray(SV, dtype=np.float64)
     coef = np.ascontiguousarray(coef, dtype=np.float64)
     n, n_sv = X.shape[0], SV.shape[0]
     F = np.empty((n, coef.shape[1]))
@@ -301,16 +330,19 @@ def decision_blocks(X, SV, coef, bias, kernel, gamma, degree, coef0, block=None)
         raise ValueError(f"kernel must be one of {KERNELS}, got {kernel!r}")
     if block is None:
         block = max(1, min(PREDICT_BLOCK, PREDICT_BLOCK_ENTRIES // n_sv))
-    SVt = np.ascontiguousarray(SV.T)
-    sv_sq = np.einsum("ij,ij->i", SV, SV) if kernel == "rbf" else None
+    SVt = SV.T.tocsr() if sp.issparse(SV) else np.ascontiguousarray(SV.T)
+    sv_sq = _row_sq(SV) if kernel == "rbf" else None
     G = np.empty((min(block, n), n_sv))
     for start in range(0, n, block):
         Xb = X[start:start + block]
         Gb = G[:Xb.shape[0]]
-        np.matmul(Xb, SVt, out=Gb)                            # x . x_j
+        if sp.issparse(Xb) or sp.issparse(SV):                # x . x_j with a sparse operand
+            Gb[...] = _dense(Xb @ SVt) if sp.issparse(Xb) else _dense(SV @ Xb.T).T
+        else:
+            np.matmul(Xb, SVt, out=Gb)                        # x . x_j
         if kernel == "rbf":
             Gb *= -2.0
-            Gb += np.einsum("ij,ij->i", Xb, Xb)[:, None]
+            Gb += _row_sq(Xb)[:, None]
             Gb += sv_sq                                       # ||x - x_j||^2, up to cancellation
             np.maximum(Gb, 0.0, out=Gb)
             Gb *= -gamma
@@ -322,3 +354,14 @@ def decision_blocks(X, SV, coef, bias, kernel, gamma, degree, coef0, block=None)
         np.matmul(Gb, coef, out=F[start:start + block])
     F += bias
     return F
+
+
+def _row_sq(M):
+    """``||m_i||^2`` of every row (dense or sparse)."""
+    if sp.issparse(M):
+        return np.asarray(M.multiply(M).sum(axis=1)).ravel()
+    return np.einsum("ij,ij->i", M, M)
+
+
+def _dense(M):
+    return M.toarray() if sp.issparse(M) else np.asarray(M)

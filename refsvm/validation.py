@@ -215,8 +215,35 @@ def check_sample_weight(sample_weight, n):
     return w
 
 
+def check_sparse_rows(X, name="X"):
+    """A scipy sparse ``X`` as the canonical CSR matrix both paths read (float64 values, int32
+    indices, sorted, no duplicate entries, no stored zeros; :func:`refsvm.sparse.canonical_csr`),
+    with finite values.  No dense copy is made."""
+    from .sparse import canonical_csr  # the algorithm layer; validation is imported by it
+    if X.ndim != 2:
+        raise ValueError(f"{name} must be a 2-D matrix (n_samples, n_features); got shape {X.shape}")
+    X = canonical_csr(X)
+    if not np.all(np.isfinite(X.data)):
+        raise ValueError(f"{name} contains NaN or infinity")
+    if X.nnz >= 2 ** 31 or X.shape[1] >= 2 ** 31:
+        raise ValueError(f"{name} has {X.nnz} stored entries and {X.shape[1]} columns; refsvm's sparse "
+                         f"rows use 32-bit indices (at most 2^31 - 1 of each)")
+    X.indices = X.indices.astype(np.int32, copy=False)
+    X.indptr = X.indptr.astype(np.int64, copy=False)
+    return X
+
+
 def _check_X_y(X, y, *, non_empty=False):
-    """``X`` as a finite C-contiguous float64 2-D array, ``y`` (as given) one label per row."""
+    """``X`` as a finite C-contiguous float64 2-D array (a sparse X: canonical CSR,
+    :func:`check_sparse_rows`), ``y`` (as given) one label per row."""
+    if sp.issparse(X):
+        X = check_sparse_rows(X)
+        if non_empty and X.shape[0] == 0:
+            raise ValueError(f"X must be a non-empty 2-D array (n_samples, n_features); got shape {X.shape}")
+        y = np.asarray(y)
+        if y.ndim != 1 or y.shape[0] != X.shape[0]:
+            raise ValueError(f"y must have shape ({X.shape[0]},) to match X; got {y.shape}")
+        return X, y
     X = np.ascontiguousarray(X, dtype=np.float64)
     if non_empty:
         if X.ndim != 2 or X.shape[0] == 0:
@@ -254,7 +281,7 @@ def _check_kernel_parameters(kernel, gamma, degree, coef0):
 def _check_warm_start(sv, alpha, n_features, c, budget, *, flat_alpha=False):
     """A warm start: ``sv`` of shape (n_sv, n_features), ``alpha`` (n_sv, c) (also (n_sv,) with
     ``flat_alpha``), at most ``budget`` support vectors (``None``: no bound)."""
-    sv_shape, alpha_shape = np.shape(sv), np.shape(alpha)
+    sv_shape, alpha_shape = (sv.shape if sp.issparse(sv) else np.shape(sv)), np.shape(alpha)
     if len(sv_shape) != 2 or sv_shape[1] != n_features:
         raise ValueError(f"sv must have shape (n_sv, {n_features}); got {sv_shape}")
     if alpha_shape != (sv_shape[0], c) and not (flat_alpha and alpha_shape == (sv_shape[0],)):
@@ -306,7 +333,7 @@ def check_bsgd_arguments(X, y, order, *, n_classes, budget, lam, learning_rate, 
         check_positive(projection_ridge, "projection_ridge", allow_zero=True)
     check_int(t0, "t0", 0)
     c = 1 if n_classes == 2 else n_classes
-    if sv is not None and len(sv) > 0:
+    if sv is not None and (sv.shape[0] if sp.issparse(sv) else len(sv)) > 0:
         _check_warm_start(sv, alpha, X.shape[1], c, budget)
     if bias is not None and np.shape(bias) != (c,):
         raise ValueError(f"bias must have shape ({c},); got {np.shape(bias)}")

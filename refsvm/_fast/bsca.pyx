@@ -41,6 +41,7 @@ from refsvm._fast.common cimport (ERR_INTERRUPTED, ERR_NONE, ERR_SINGULAR, MAINT
                                   MAINT_REMOVAL, _check_signals, _clear_error, _now)
 
 from refsvm._fast.kernels cimport kernel_code, kernel_row_into, kernel_self, kernel_value, pw_dot
+from refsvm._fast.sparse cimport Store, store_dense
 from refsvm._fast.budget cimport (c_maintain_merge, c_maintain_projection_solve,
                                   c_maintain_removal, c_remove_sv)
 
@@ -145,6 +146,8 @@ cdef int _bsca_pass(const Params* P, State* st,
     cdef double y_i, f, g, s_abs, q_ii, delta, wd, start, elapsed, C_i
     cdef const double* x_i
     cdef int info
+    cdef Store St                                             # the budget maintenance's view of SV
+    store_dense(&St, SV)
 
     for step in range(P.n_steps):                             # Alg. 2, lines 3-4
         if (step & 4095) == 4095:                             # let Ctrl-C through on long runs
@@ -196,17 +199,17 @@ cdef int _bsca_pass(const Params* P, State* st,
                     b_old = b
                     partner = -1
                     if P.maint == MAINT_REMOVAL:              # Alg. 2, line 11
-                        b = c_maintain_removal(SV, A, b, P.kernel, P.gamma, P.degree, P.coef0, &p, &wd)
+                        b = c_maintain_removal(&St, A, b, P.kernel, P.gamma, P.degree, P.coef0, &p, &wd)
                     elif P.maint == MAINT_PROJECTION:
-                        info = c_maintain_projection_solve(SV, A, b, P.kernel, P.gamma, P.degree,
+                        info = c_maintain_projection_solve(&St, A, b, P.kernel, P.gamma, P.degree,
                                                            P.coef0, P.ridge, Kp, rhs, ipiv, &p, &wd)
                         if info != 0:
                             st.b = b
                             st.t = t
                             return ERR_SINGULAR
-                        b = c_remove_sv(SV, A, b, p)
+                        b = c_remove_sv(&St, A, b, p)
                     else:
-                        b = c_maintain_merge(SV, A, b, P.gamma, P.merge_eps, P.merge_solver, P.h_table,
+                        b = c_maintain_merge(&St, A, b, P.gamma, P.merge_eps, P.merge_solver, P.h_table,
                                              P.wd_table, P.G, mwork, &p, &partner, &wd)
                     elapsed = _now() - start
                     st.maintenance_seconds += elapsed

@@ -55,8 +55,10 @@ without Python objects.  Differences in *how* (not *what*) is computed:
 import weakref
 
 import numpy as np
+import scipy.sparse as sp
 
 from refsvm.bsgd import BSGDResult
+from refsvm.sparse import n_rows
 from refsvm.validation import check_bsgd_arguments, check_sample_weight
 from refsvm.budget import check_merge_solver, merge_solver_eps
 from refsvm._fast.budget import _SOLVER_CODES, _c_tables
@@ -68,7 +70,10 @@ from refsvm._fast.common cimport (ERR_INTERRUPTED, ERR_NONE, ERR_SINGULAR, MAINT
 
 from refsvm._fast.kernels cimport (KERNEL_RBF, kernel_code, kernel_row_into, kernel_self,
                                    kernel_value, pw_dot)
-from refsvm._fast.budget cimport (c_maintain_merge, c_merge_compare, c_select_smallest, c_find_duplicate,
+from refsvm._fast.sparse cimport (ERR_NOMEM, Rows, Store, rows_init, rows_self, store_export, store_fill,
+                                  store_find_row, store_free, store_init, store_kernel, store_kernel_row,
+                                  store_self, store_set_row)
+from refsvm._fast.budget cimport (c_maintain_merge, c_merge_compare, c_select_smallest,
                                   c_maintain_projection_inverse,
                                   c_maintain_removal, kinv_append, kinv_refresh,
                                   sym_swap_remove)
@@ -203,16 +208,17 @@ cdef struct State:
     long long kinv_append_failures
     long long kernel_evaluations   # k(x, x') of x != x' (DESIGN.md)
     long long duplicate_additions  # projection: x_t equal to an SV (DESIGN.md)
+    long long kernel_entries       # entries the margins' kernel rows read (sparse: SV nonzeros + x_t's)
     Py_ssize_t appends_since_refresh   # projection: appends since Kinv was last recomputed
 
 
-cdef void _set_kernel_row(const Params* P, const double[:, ::1] SV, double[:, ::1] K,
+cdef void _set_kernel_row(const Params* P, const Store* SV, double[:, ::1] K,
                           Py_ssize_t b, Py_ssize_t s) noexcept nogil:
     """K[s, j] = K[j, s] = k(SV[j], SV[s]) for j < b."""
     cdef Py_ssize_t j
     cdef double v
     for j in range(b):
-        v = kernel_value(P.kernel, &SV[j, 0], &SV[s, 0], P.d, P.gamma, P.degree, P.coef0)
+        v = store_kernel(SV, j, s, P.kernel, P.gamma, P.degree, P.coef0)
         K[s, j] = v
         K[j, s] = v
 
@@ -230,8 +236,8 @@ cdef inline double _k_times_alpha(const double[:, ::1] K, const double[:, ::1] A
 
 
 cdef int _bsgd_pass(const Params* P, State* st,
-                    const double[:, ::1] X, const int64_t[::1] y, const int64_t[::1] order,
-                    double[:, ::1] SV, double[:, ::1] A, double[::1] w0,
+                    const Rows* X, const int64_t[::1] y, const int64_t[::1] order,
+                    Store* SV, double[:, ::1] A, double[::1] w0,
                     double[::1] k_t, double[::1] f, double[::1] beta,
                     double[:, ::1] K, double[:, ::1] Kinv, double[:, ::1] W,
                     double[::1] v1, double[::1] v2, int[::1] ipiv, double[::1] mwork,
@@ -239,7 +245,8 @@ cdef int _bsgd_pass(const Params* P, State* st,
                     int64_t[::1] maint_partner, double[::1] weight_degradation,
                     unsigned char[:, ::1] cmp_same, double[:, ::1] cmp_factor,
                     double[:, ::1] cmp_wd) noexcept nogil:
-    """One pass of Algorithm 1 over ``X[order]``; returns ERR_NONE, ERR_SINGULAR or ERR_INTERRUPTED."""
+    """One pass of Algorithm 1 over ``X[order]``; returns ERR_NONE, ERR_SINGULAR, ERR_INTERRUPTED or
+    ERR_NOMEM (a sparse SV could not be allocated)."""
     cdef Py_ssize_t d = P.d, c = P.c, budget = P.budget
     cdef Py_ssize_t step, i, j, r, r_t, p, partner, b_old, zslot, j_dup
     cdef Py_ssize_t b = st.b
@@ -248,7 +255,6 @@ cdef int _bsgd_pass(const Params* P, State* st,
     cdef int64_t y_t
     cdef double eta_t, yf, factor, best, wd, start, elapsed, s, norm_w, s_t
     cdef bint violates, refresh, need_norm = True
-    cdef const double* x_t
 
     for step in range(P.n_steps):                             # Alg. 1, line 3
         if (step & 4095) == 4095:                             # let Ctrl-C through on long passes
@@ -260,16 +266,21 @@ cdef int _bsgd_pass(const Params* P, State* st,
                     st.appends_since_refresh = appends_since_refresh
                     return ERR_INTERRUPTED
         t += 1
-        i = order[step]
-        x_t = &X[i, 0]                                        # Alg. 1, line 4
+        i = order[step]                                       # Alg. 1, line 4: x_t = X[i]
         y_t = y[i]
         s_t = P.sample_weight[i] if P.sample_weight != NULL else 1.0   # example weight (1: unweighted)
         eta_t = c_learning_rate(P.lr, t, P.lam, P.eta)
 
         # f_t(x_t) = sum_j alpha_j k(x_j, x_t) (+ bias), computed with w_t
         if b > 0:
-            kernel_row_into(P.kernel, &SV[0, 0], b, d, x_t, P.gamma, P.degree, P.coef0, &k_t[0])
+            store_kernel_row(SV, b, X, i, P.kernel, P.gamma, P.degree, P.coef0, &k_t[0])
             st.kernel_evaluations += b                        # the margin's kernel row
+            if SV.sparse:                                     # the entries it reads (trace, DESIGN.md)
+                for j in range(b):
+                    st.kernel_entries += SV.nnz[j]
+                st.kernel_entries += X.indptr[i + 1] - X.indptr[i]
+            else:
+                st.kernel_entries += b * d
         if P.binary:
             f[0] = (pw_dot(&k_t[0], &A[0, 0], b) if b > 0 else 0.0) + w0[0]
             yf = <double> y_t * f[0]
@@ -303,7 +314,7 @@ cdef int _bsgd_pass(const Params* P, State* st,
             for j in range(b):
                 for r in range(c):
                     A[j, r] *= factor
-        j_dup = c_find_duplicate(SV, b, x_t) if violates and P.maint == MAINT_PROJECTION else -1
+        j_dup = store_find_row(SV, b, X, i) if violates and P.maint == MAINT_PROJECTION else -1
         if j_dup >= 0:                                        # Alg. 1, line 7 for x_t = x_j: the same w_{t+1}
             for r in range(c):                                # as appending, with no duplicate SV (DESIGN.md)
                 A[j_dup, r] += beta[r]
@@ -314,15 +325,17 @@ cdef int _bsgd_pass(const Params* P, State* st,
                 for r in range(c):
                     w0[r] += beta[r]
         elif violates:                                        # Alg. 1, line 6
-            for r in range(d):                                # Alg. 1, line 7: add an SV
-                SV[b, r] = x_t[r]
+            if store_set_row(SV, b, X, i) != 0:               # Alg. 1, line 7: add an SV
+                st.b = b
+                st.t = t
+                return ERR_NOMEM
             for r in range(c):
                 A[b, r] = beta[r]
             if P.keep_K:                                      # K grows by the margin's kernel row
                 for j in range(b):
                     K[b, j] = k_t[j]
                     K[j, b] = k_t[j]
-                K[b, b] = kernel_self(P.kernel, x_t, d, P.gamma, P.degree, P.coef0)
+                K[b, b] = rows_self(X, i, P.kernel, P.gamma, P.degree, P.coef0)
             if P.keep_Kinv:                                   # Kinv grows by a bordered-inverse update
                 start = _now()
                 appends_since_refresh += 1
@@ -387,6 +400,10 @@ cdef int _bsgd_pass(const Params* P, State* st,
                 maint_partner[st.n_events] = partner
                 weight_degradation[st.n_events] = wd
                 st.n_events += 1
+                if SV.failed:                                 # a merged sparse SV could not be allocated
+                    st.b = b
+                    st.t = t
+                    return ERR_NOMEM
                 st.gradient_error_sum += sqrt(wd) / eta_t     # ||E_t|| = ||Delta_t|| / eta_t (Theorem 1)
 
         if P.lr == LR_PERCEPTRON and b > 0 and need_norm:     # projection onto the ball of radius U (sec. 4)
@@ -408,6 +425,19 @@ cdef int _bsgd_pass(const Params* P, State* st,
     return ERR_NONE
 
 
+def _same_svs(kept, sv):
+    """True when the SVs given to continue equal the copy kept with the inverse (dense or CSR)."""
+    if sp.issparse(kept):
+        if not sp.issparse(sv) or kept.shape != sv.shape:
+            return False
+        sv = sp.csr_matrix(sv)
+        return (np.array_equal(kept.indptr, sv.indptr) and np.array_equal(kept.indices, sv.indices)
+                and np.array_equal(kept.data, sv.data))
+    if sp.issparse(sv):
+        return False
+    return np.array_equal(kept, np.asarray(sv, dtype=np.float64))
+
+
 def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
          maintenance, kernel, gamma, degree, coef0, merge_eps, projection_ridge,
          fit_bias, sv=None, alpha=None, bias=None, t0=0, merge_solver="gss", merge_compare=False,
@@ -427,6 +457,7 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
         sv=sv, alpha=alpha, bias=bias, t0=t0)
     sample_weight = check_sample_weight(sample_weight, X.shape[0])
     order = np.array(order, dtype=np.int64, copy=True, order="C")
+    sparse = sp.issparse(X)
     if X.ndim != 2:
         raise ValueError(f"X must be a 2-D array, got shape {X.shape}")
     if y.ndim != 1 or y.shape[0] != X.shape[0]:
@@ -495,15 +526,35 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
 
     # The model M: room for min(B, n_sv + n_steps) + 1 SVs (b can never exceed n_sv + n_steps,
     # so a huge budget costs nothing up front); the first b rows are in use.
-    cdef Py_ssize_t n_sv0 = len(sv) if sv is not None else 0
+    # Sparse X: sparse SV slots (refsvm/_fast/sparse.pxd), the same list operations.
+    cdef Py_ssize_t n_sv0 = n_rows(sv) if sv is not None else 0
     cdef Py_ssize_t cap = min(P.budget, n_sv0 + P.n_steps) + 1, d = P.d, c = P.c
-    SV = np.zeros((cap, d))
+    SV = None if sparse else np.zeros((cap, d))
     A = np.zeros((cap, c))
-    st.b = 0                                                  # Alg. 1, line 2: b = 0, w_1 = 0
-    if sv is not None and len(sv) > 0:
-        st.b = len(sv)
-        SV[:st.b] = sv
-        A[:st.b] = alpha
+    cdef Rows R
+    cdef Store S
+    rows_init(&R, X)
+    store_init(&S, SV, cap, d, sparse)
+    try:
+        st.b = 0                                              # Alg. 1, line 2: b = 0, w_1 = 0
+        if n_sv0 > 0:
+            st.b = n_sv0
+            if sparse:
+                store_fill(&S, sv)
+            else:
+                SV[:st.b] = sv
+            A[:st.b] = alpha
+        return _bsgd_run(&P, &st, &R, &S, SV, A, y, order, sv, bias, t0)
+    finally:
+        store_free(&S)
+
+
+cdef object _bsgd_run(Params* P, State* stp, const Rows* R, Store* S, object SV, object A,
+                      object y, object order, object sv, object bias, object t0):
+    """The pass of :func:`bsgd` over the prepared model and buffers (``bsgd`` frees the store)."""
+    cdef State st = stp[0]
+    cdef bint sparse = S.sparse
+    cdef Py_ssize_t cap = A.shape[0], d = P.d, c = P.c
     w0 = np.zeros(c) if bias is None else np.array(bias, dtype=np.float64)
     w0c = np.ascontiguousarray(np.broadcast_to(w0, (c,)), dtype=np.float64).copy()
     st.t = int(t0)
@@ -516,6 +567,7 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
     st.kinv_append_failures = 0
     st.kernel_evaluations = 0
     st.duplicate_additions = 0
+    st.kernel_entries = 0
     st.appends_since_refresh = 0
 
     # b never exceeds min(B + 1, len(sv) + n_steps): size the O(B^2) matrices accordingly
@@ -543,7 +595,6 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
     cdef double[:, ::1] cmp_factorv = cmp_factor
     cdef double[:, ::1] cmp_wdv = cmp_wd
 
-    cdef double[:, ::1] SVv = SV
     cdef double[:, ::1] Av = A
     cdef double[:, ::1] Kv = K
     cdef double[:, ::1] Kinvv = Kinv
@@ -557,7 +608,7 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
     entry = _continuations.get(id(sv)) if (P.keep_K and st.b > 0) else None
     if entry is not None and entry[0]() is sv:
         _, c_sv, c_k, c_kinv, c_appends, c_settings = entry
-        if c_settings == settings and c_sv.shape == (st.b, d) and np.array_equal(c_sv, SV[:st.b]):
+        if c_settings == settings and c_sv.shape == (st.b, d) and _same_svs(c_sv, sv):
             K[:st.b, :st.b] = c_k                             # continue the kept K (and inverse)
             if P.keep_Kinv:
                 Kinv[:st.b, :st.b] = c_kinv
@@ -566,15 +617,14 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
     if P.keep_K and st.b > 0 and not reuse_k:                 # continuing from a model
         with nogil:
             for j in range(st.b):
-                _set_kernel_row(&P, SVv, Kv, st.b, j)
-                Kv[j, j] = kernel_self(P.kernel, &SVv[j, 0], d, P.gamma, P.degree, P.coef0)
+                _set_kernel_row(P, S, Kv, st.b, j)
+                Kv[j, j] = store_self(S, j, P.kernel, P.gamma, P.degree, P.coef0)
             if P.keep_Kinv:
                 info = kinv_refresh(Kv, Kinvv, st.b, P.ridge, Wv, ipivv, v2v)
         if info != 0:
             raise np.linalg.LinAlgError("Singular matrix")
 
     cdef int err
-    cdef const double[:, ::1] Xv = X
     cdef const int64_t[::1] yv = y
     cdef const int64_t[::1] ov = order
     cdef double[::1] w0v = w0c
@@ -589,12 +639,14 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
     cdef int64_t[::1] mpv = maint_partner
     cdef double[::1] wdv = weight_degradation
     with nogil:
-        err = _bsgd_pass(&P, &st, Xv, yv, ov, SVv, Av, w0v, k_tv, fv, betav, Kv, Kinvv, Wv, v1v, v2v,
+        err = _bsgd_pass(P, &st, R, yv, ov, S, Av, w0v, k_tv, fv, betav, Kv, Kinvv, Wv, v1v, v2v,
                          ipivv, mworkv, addedv, msv, miv, mpv, wdv, cmp_samev, cmp_factorv, cmp_wdv)
     if err == ERR_INTERRUPTED:
         raise KeyboardInterrupt
     if err == ERR_SINGULAR:
         raise np.linalg.LinAlgError("Singular matrix")
+    if err == ERR_NOMEM:
+        raise MemoryError("could not allocate a sparse support vector")
 
     global _last_stats
     _last_stats = {"kinv_refreshes": int(st.kinv_refreshes),
@@ -613,13 +665,14 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
         "merge_seconds": float(st.merge_seconds),
         "kernel_evaluations": int(st.kernel_evaluations),
         "duplicate_additions": int(st.duplicate_additions),
+        "kernel_entries": int(st.kernel_entries),
     }
     if P.compare:
         trace["compare_same_decision"] = cmp_same[:ne].astype(bool)
         trace["compare_wd_factor"] = cmp_factor[:ne].copy()
         trace["compare_wd"] = cmp_wd[:ne].copy()
     b = st.b
-    sv_out = SV[:b].copy()
+    sv_out = store_export(S, b) if sparse else SV[:b].copy()
     if P.keep_K and b > 0:
         key = id(sv_out)
         _continuations[key] = (weakref.ref(sv_out, lambda _, key=key: _forget(key)), sv_out.copy(),

@@ -1,12 +1,14 @@
 # cython: language_level=3
 """C-level budget maintenance, implemented in budget.pyx and used by bsgd.pyx.
 
-All functions work in place on the first ``n_sv`` rows of C-contiguous
-``SV`` (capacity, d) and ``alpha`` (capacity, c) and use the list operations of
+All functions work in place on the first ``n_sv`` slots of the SV store
+``SV`` (dense (capacity, d) or sparse rows, refsvm/_fast/sparse.pxd) and ``alpha`` (capacity, c) and use the list operations of
 DESIGN.md (append at n_sv; remove(p): last -> p; merge(m, n): z -> m, remove(n);
 ties -> lowest index).  Symmetric matrices ``K`` / ``Kinv`` are stored
 row-major in (capacity, capacity) buffers.
 """
+
+from refsvm._fast.sparse cimport Store
 
 cdef enum:
     MERGE_GSS = 0            # merge_solver codes, in the order of MERGE_SOLVERS
@@ -14,13 +16,12 @@ cdef enum:
     MERGE_LOOKUP_H = 2
     MERGE_LOOKUP_WD = 3
 
-cdef Py_ssize_t c_remove_sv(double[:, ::1] SV, double[:, ::1] alpha, Py_ssize_t n_sv,
+cdef Py_ssize_t c_remove_sv(Store* SV, double[:, ::1] alpha, Py_ssize_t n_sv,
                             Py_ssize_t p) noexcept nogil
 
-cdef Py_ssize_t c_select_smallest(const double[:, ::1] SV, const double[:, ::1] alpha,
+cdef Py_ssize_t c_select_smallest(const Store* SV, const double[:, ::1] alpha,
                                   Py_ssize_t n_sv, int kernel, double gamma, double degree,
                                   double coef0, double* norm_min) noexcept nogil
-cdef Py_ssize_t c_find_duplicate(const double[:, ::1] SV, Py_ssize_t n_sv, const double* x) noexcept nogil
 
 cdef double c_merge_objective(double h, const double* am, const double* an, Py_ssize_t c,
                               double log_kappa, double* az) noexcept nogil
@@ -31,22 +32,22 @@ cdef double c_merge_h(const double* am, const double* an, Py_ssize_t c, double l
 cdef double c_merge_pair(const double* am, const double* an, Py_ssize_t c, double log_kappa,
                          double eps, double* h_out, double* az) noexcept nogil
 
-cdef Py_ssize_t c_maintain_removal(double[:, ::1] SV, double[:, ::1] alpha, Py_ssize_t n_sv,
+cdef Py_ssize_t c_maintain_removal(Store* SV, double[:, ::1] alpha, Py_ssize_t n_sv,
                                    int kernel, double gamma, double degree, double coef0,
                                    Py_ssize_t* p_out, double* wd_out) noexcept nogil
 
-cdef Py_ssize_t c_maintain_merge(double[:, ::1] SV, double[:, ::1] alpha, Py_ssize_t n_sv,
+cdef Py_ssize_t c_maintain_merge(Store* SV, double[:, ::1] alpha, Py_ssize_t n_sv,
                                  double gamma, double eps, int solver, const double* h_table,
                                  const double* wd_table, Py_ssize_t G, double[::1] work,
                                  Py_ssize_t* m_out, Py_ssize_t* n_out,
                                  double* wd_out) noexcept nogil
 
-cdef void c_merge_compare(const double[:, ::1] SV, const double[:, ::1] alpha, Py_ssize_t n_sv,
+cdef void c_merge_compare(const Store* SV, const double[:, ::1] alpha, Py_ssize_t n_sv,
                           double gamma, double eps, const double* h_table, const double* wd_table,
                           Py_ssize_t G, unsigned char* same, double* factor,
                           double* wd) noexcept nogil
 
-cdef int c_maintain_projection_solve(double[:, ::1] SV, double[:, ::1] alpha, Py_ssize_t n_sv,
+cdef int c_maintain_projection_solve(Store* SV, double[:, ::1] alpha, Py_ssize_t n_sv,
                                      int kernel, double gamma, double degree, double coef0,
                                      double ridge, double[::1] Kp, double[::1] rhs, int[::1] ipiv,
                                      Py_ssize_t* p_out, double* wd_out) noexcept nogil
@@ -61,7 +62,7 @@ cdef int kinv_refresh(const double[:, ::1] K, double[:, ::1] Kinv, Py_ssize_t n,
 cdef int kinv_append(const double[:, ::1] K, double[:, ::1] Kinv, Py_ssize_t n, double ridge,
                      double[::1] u) noexcept nogil
 
-cdef Py_ssize_t c_maintain_projection_inverse(double[:, ::1] SV, double[:, ::1] alpha,
+cdef Py_ssize_t c_maintain_projection_inverse(Store* SV, double[:, ::1] alpha,
                                               Py_ssize_t n_sv, int kernel, double gamma,
                                               double degree, double coef0, double ridge,
                                               double[:, ::1] K, double[:, ::1] Kinv,

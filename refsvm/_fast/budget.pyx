@@ -34,11 +34,15 @@ import math
 
 import numpy as np
 
+from refsvm.sparse import SparseRows
+
 from libc.math cimport exp, fabs, sqrt, INFINITY
 from libc.string cimport memcpy
 
 from refsvm._fast.kernels cimport (KERNEL_RBF, seq_dot, kernel_code, kernel_self,
                                    kernel_value, pw_dot, pw_sq_dist, pw_sq_sum)
+from refsvm._fast.sparse cimport (Store, store_export, store_fill, store_free, store_init, store_kernel,
+                                  store_merge, store_move, store_self, store_sq_dist)
 from refsvm._fast.lookup cimport (SOLVER_LOOKUP_H, bilinear_ptr, lookup_h_c, merge_pair_lookup_c,
                                   merge_wd_lookup_c, relative_weight)
 
@@ -65,43 +69,30 @@ cdef double EPS_PRECISE = MERGE_EPS_PRECISE
 # C cores: list operations shared by all strategies
 # ----------------------------------------------------------------------------
 
-cdef Py_ssize_t c_remove_sv(double[:, ::1] SV, double[:, ::1] alpha, Py_ssize_t n_sv,
+cdef Py_ssize_t c_remove_sv(Store* SV, double[:, ::1] alpha, Py_ssize_t n_sv,
                             Py_ssize_t p) noexcept nogil:
     """remove(p): the last SV moves into slot ``p``.  Returns ``n_sv - 1``."""
     cdef Py_ssize_t last = n_sv - 1, k
     if p != last:
-        for k in range(SV.shape[1]):
-            SV[p, k] = SV[last, k]
+        store_move(SV, p, last)
         for k in range(alpha.shape[1]):
             alpha[p, k] = alpha[last, k]
     return last
 
 
-cdef Py_ssize_t c_select_smallest(const double[:, ::1] SV, const double[:, ::1] alpha,
+cdef Py_ssize_t c_select_smallest(const Store* SV, const double[:, ::1] alpha,
                                   Py_ssize_t n_sv, int kernel, double gamma, double degree,
                                   double coef0, double* norm_min) noexcept nogil:
     """``p = argmin_j ||alpha_j||^2 k(x_j, x_j)`` (sec. 6.1); first index on ties."""
-    cdef Py_ssize_t j, best = 0, c = alpha.shape[1], d = SV.shape[1]
+    cdef Py_ssize_t j, best = 0, c = alpha.shape[1]
     cdef double v, best_v = INFINITY
     for j in range(n_sv):
-        v = pw_sq_sum(&alpha[j, 0], c) * kernel_self(kernel, &SV[j, 0], d, gamma, degree, coef0)
+        v = pw_sq_sum(&alpha[j, 0], c) * store_self(SV, j, kernel, gamma, degree, coef0)
         if j == 0 or v < best_v:
             best = j
             best_v = v
     norm_min[0] = best_v
     return best
-
-
-cdef Py_ssize_t c_find_duplicate(const double[:, ::1] SV, Py_ssize_t n_sv, const double* x) noexcept nogil:
-    """The lowest ``j < n_sv`` with ``SV[j] == x`` in every coordinate, or -1 (refsvm.budget.find_duplicate)."""
-    cdef Py_ssize_t j, r, d = SV.shape[1]
-    for j in range(n_sv):
-        for r in range(d):
-            if SV[j, r] != x[r]:
-                break
-        else:
-            return j
-    return -1
 
 
 # ----------------------------------------------------------------------------
@@ -239,7 +230,7 @@ cdef void lu_solve(const double* LU, Py_ssize_t n, Py_ssize_t ld, const int* piv
 # C cores: the three strategies
 # ----------------------------------------------------------------------------
 
-cdef Py_ssize_t c_maintain_removal(double[:, ::1] SV, double[:, ::1] alpha, Py_ssize_t n_sv,
+cdef Py_ssize_t c_maintain_removal(Store* SV, double[:, ::1] alpha, Py_ssize_t n_sv,
                                    int kernel, double gamma, double degree, double coef0,
                                    Py_ssize_t* p_out, double* wd_out) noexcept nogil:
     cdef Py_ssize_t p = c_select_smallest(SV, alpha, n_sv, kernel, gamma, degree, coef0, wd_out)  # Alg. 2, removal, line 1
@@ -247,7 +238,7 @@ cdef Py_ssize_t c_maintain_removal(double[:, ::1] SV, double[:, ::1] alpha, Py_s
     return c_remove_sv(SV, alpha, n_sv, p)                                                         # Alg. 2, removal, line 2
 
 
-cdef Py_ssize_t c_maintain_merge(double[:, ::1] SV, double[:, ::1] alpha, Py_ssize_t n_sv,
+cdef Py_ssize_t c_maintain_merge(Store* SV, double[:, ::1] alpha, Py_ssize_t n_sv,
                                  double gamma, double eps, int solver, const double* h_table,
                                  const double* wd_table, Py_ssize_t G, double[::1] work,
                                  Py_ssize_t* m_out, Py_ssize_t* n_out,
@@ -257,20 +248,19 @@ cdef Py_ssize_t c_maintain_merge(double[:, ::1] SV, double[:, ::1] alpha, Py_ssi
     ``solver``: a ``MERGE_*`` code (``eps`` already resolved by the caller);
     the lookup solvers need ``c == 1`` and the ``(G + 1, G + 1)`` tables.
     """
-    cdef Py_ssize_t c = alpha.shape[1], d = SV.shape[1], n, k, best_n = -1
+    cdef Py_ssize_t c = alpha.shape[1], n, k, best_n = -1
     cdef bint binary = c == 1
     cdef double wd_removal, best_wd = INFINITY, best_h = 0.0, h = 0.0, wd, log_kappa, am0
     cdef double best_lk = 0.0, k_mz, k_nz
     cdef double* az = &work[0]
     cdef double* best_az = &work[c]
     cdef Py_ssize_t m = c_select_smallest(SV, alpha, n_sv, KERNEL_RBF, gamma, 0.0, 0.0, &wd_removal)  # Alg. 2, merging, line 1: fix m
-    cdef const double* xm = &SV[m, 0]
     cdef const double* am = &alpha[m, 0]
     am0 = alpha[m, 0]
     for n in range(n_sv):                                            # Alg. 2, merging, line 1: choose n
         if n == m or (binary and am0 * alpha[n, 0] < 0.0):
             continue
-        log_kappa = -gamma * pw_sq_dist(xm, &SV[n, 0], d)
+        log_kappa = -gamma * store_sq_dist(SV, m, n)
         if solver == MERGE_LOOKUP_WD:                                # G&Q Alg. 1, lines 5-9 by lookup
             wd = merge_wd_lookup_c(am0, alpha[n, 0], log_kappa, wd_table, G)
         elif solver == MERGE_LOOKUP_H:                               # G&Q Alg. 1, lines 5-9, h by lookup
@@ -295,8 +285,8 @@ cdef Py_ssize_t c_maintain_merge(double[:, ::1] SV, double[:, ::1] alpha, Py_ssi
         best_wd = merge_pair_lookup_c(am0, alpha[best_n, 0], best_lk, SOLVER_LOOKUP_H, h_table, wd_table, G,
                                       &best_h, &k_mz, &k_nz)
         best_az[0] = am0 * k_mz + alpha[best_n, 0] * k_nz
-    for k in range(d):
-        SV[m, k] = best_h * SV[m, k] + (1.0 - best_h) * SV[best_n, k]   # eq. 18: z = h x_m + (1-h) x_n
+    if store_merge(SV, m, best_n, best_h) != 0:                          # eq. 18: z = h x_m + (1-h) x_n
+        SV.failed = True                                                # (out of memory: slot m unchanged)
     for k in range(c):
         alpha[m, k] = best_az[k]                                        # eq. 19
     n_out[0] = best_n
@@ -314,12 +304,12 @@ cdef inline double _exact_wd(double a_m, double a_n, double h, double log_kappa)
     return 0.0 if 0.0 > wd else wd
 
 
-cdef void c_merge_compare(const double[:, ::1] SV, const double[:, ::1] alpha, Py_ssize_t n_sv,
+cdef void c_merge_compare(const Store* SV, const double[:, ::1] alpha, Py_ssize_t n_sv,
                           double gamma, double eps, const double* h_table, const double* wd_table,
                           Py_ssize_t G, unsigned char* same, double* factor,
                           double* wd) noexcept nogil:
     """Comparison mode (binary): see ``refsvm.budget.merge_compare``; writes 4 entries to each output."""
-    cdef Py_ssize_t d = SV.shape[1], n, k
+    cdef Py_ssize_t n, k
     cdef Py_ssize_t best_n[4]
     cdef double best_crit[4]
     cdef double best_h[4]
@@ -328,7 +318,6 @@ cdef void c_merge_compare(const double[:, ::1] SV, const double[:, ::1] alpha, P
     cdef double hs[4]
     cdef double wd_removal, a_m, a_n, log_kappa, az, k_mz, k_nz
     cdef Py_ssize_t m = c_select_smallest(SV, alpha, n_sv, KERNEL_RBF, gamma, 0.0, 0.0, &wd_removal)
-    cdef const double* xm = &SV[m, 0]
     a_m = alpha[m, 0]
     for k in range(4):
         best_n[k] = -1
@@ -339,7 +328,7 @@ cdef void c_merge_compare(const double[:, ::1] SV, const double[:, ::1] alpha, P
         if n == m or a_m * alpha[n, 0] < 0.0:
             continue
         a_n = alpha[n, 0]
-        log_kappa = -gamma * pw_sq_dist(xm, &SV[n, 0], d)
+        log_kappa = -gamma * store_sq_dist(SV, m, n)
         crit[0] = c_merge_pair(&alpha[m, 0], &alpha[n, 0], 1, log_kappa, eps, &hs[0], &az)
         crit[1] = c_merge_pair(&alpha[m, 0], &alpha[n, 0], 1, log_kappa, EPS_PRECISE, &hs[1], &az)
         crit[2] = merge_pair_lookup_c(a_m, a_n, log_kappa, SOLVER_LOOKUP_H, h_table, wd_table, G,
@@ -371,7 +360,7 @@ cdef void c_merge_compare(const double[:, ::1] SV, const double[:, ::1] alpha, P
             factor[k] = 1.0 if wd[k] <= 0.0 else INFINITY
 
 
-cdef int c_maintain_projection_solve(double[:, ::1] SV, double[:, ::1] alpha, Py_ssize_t n_sv,
+cdef int c_maintain_projection_solve(Store* SV, double[:, ::1] alpha, Py_ssize_t n_sv,
                                      int kernel, double gamma, double degree, double coef0,
                                      double ridge, double[::1] Kp, double[::1] rhs, int[::1] ipiv,
                                      Py_ssize_t* p_out, double* wd_out) noexcept nogil:
@@ -380,7 +369,7 @@ cdef int c_maintain_projection_solve(double[:, ::1] SV, double[:, ::1] alpha, Py
 
     Buffers: ``Kp`` >= (n_sv-1)^2, ``rhs`` >= 2 (n_sv-1), ``ipiv`` >= n_sv-1 (each at least 1).
     """
-    cdef Py_ssize_t c = alpha.shape[1], d = SV.shape[1], i, j, oi, oj, r, p
+    cdef Py_ssize_t c = alpha.shape[1], i, j, oi, oj, r, p
     cdef double dummy, k_pp, wd
     cdef Py_ssize_t m = n_sv - 1
     cdef int info = 0
@@ -390,11 +379,11 @@ cdef int c_maintain_projection_solve(double[:, ::1] SV, double[:, ::1] alpha, Py
         oi = i if i < p else i + 1
         for j in range(m):
             oj = j if j < p else j + 1
-            Kp[i * m + j] = kernel_value(kernel, &SV[oj, 0], &SV[oi, 0], d, gamma, degree, coef0)
+            Kp[i * m + j] = store_kernel(SV, oj, oi, kernel, gamma, degree, coef0)
         Kp[i * m + i] += ridge
-        rhs[i] = kernel_value(kernel, &SV[oi, 0], &SV[p, 0], d, gamma, degree, coef0)   # k_p
+        rhs[i] = store_kernel(SV, oi, p, kernel, gamma, degree, coef0)   # k_p
         rhs[m + i] = rhs[i]
-    k_pp = kernel_self(kernel, &SV[p, 0], d, gamma, degree, coef0)
+    k_pp = store_self(SV, p, kernel, gamma, degree, coef0)
     if m > 0:
         info = lu_factor(&Kp[0], m, m, &ipiv[0])
         if info != 0:
@@ -512,7 +501,7 @@ cdef int kinv_append(const double[:, ::1] K, double[:, ::1] Kinv, Py_ssize_t n, 
     return 0
 
 
-cdef Py_ssize_t c_maintain_projection_inverse(double[:, ::1] SV, double[:, ::1] alpha,
+cdef Py_ssize_t c_maintain_projection_inverse(Store* SV, double[:, ::1] alpha,
                                               Py_ssize_t n_sv, int kernel, double gamma,
                                               double degree, double coef0, double ridge,
                                               double[:, ::1] K, double[:, ::1] Kinv,
@@ -560,7 +549,10 @@ cdef Py_ssize_t c_maintain_projection_inverse(double[:, ::1] SV, double[:, ::1] 
 # ----------------------------------------------------------------------------
 
 def _inplace(arr, name):
-    """A C-contiguous float64 2-D array to work on; copied (and written back later) if needed."""
+    """A C-contiguous float64 2-D array to work on; copied (and written back later) if needed.
+    Sparse SV slots (:class:`refsvm.sparse.SparseRows`) are worked on as they are."""
+    if isinstance(arr, SparseRows):
+        return arr, False
     if not isinstance(arr, np.ndarray):
         raise TypeError(f"{name} must be a numpy array (it is modified in place), got {type(arr).__name__}")
     if arr.ndim != 2:
@@ -573,6 +565,28 @@ def _inplace(arr, name):
 def _writeback(arr, work, copied):
     if copied:
         arr[...] = work
+
+
+cdef int _open_store(Store* St, object S, Py_ssize_t n) except -1:
+    """A C store over the SVs: the dense array itself, or the first ``n`` sparse slots copied."""
+    if isinstance(S, SparseRows):
+        store_init(St, None, max(len(S), 1), S.d, True)
+        if n > 0:
+            store_fill(St, S[:n])
+    else:
+        store_init(St, S, S.shape[0], S.shape[1], False)
+    return 0
+
+
+cdef int _close_store(Store* St, object S, Py_ssize_t n) except -1:
+    """Write the first ``n`` slots back into sparse SV slots (a dense store worked in place); free."""
+    failed = St.failed
+    if St.sparse and not failed and n > 0:
+        S[:n] = store_export(St, n)
+    store_free(St)
+    if failed:
+        raise MemoryError("could not allocate a sparse SV")
+    return 0
 
 
 def _check_model(SV, alpha, n_sv):
@@ -592,10 +606,12 @@ def remove_sv(SV, alpha, n_sv, p):
         pp += n
     if not 0 <= pp < n:
         raise IndexError(f"p={p} out of range for n_sv={n}")
-    cdef double[:, ::1] Sv = S
+    cdef Store St
+    _open_store(&St, S, n)
     cdef double[:, ::1] Av = A
     with nogil:
-        n = c_remove_sv(Sv, Av, n, pp)
+        n = c_remove_sv(&St, Av, n, pp)
+    _close_store(&St, S, n)
     _writeback(SV, S, cs)
     _writeback(alpha, A, ca)
     return n_sv - 1
@@ -603,19 +619,21 @@ def remove_sv(SV, alpha, n_sv, p):
 
 def select_smallest(SV, alpha, n_sv, kernel, gamma, degree, coef0):
     """``p = argmin_j ||alpha_j||^2 k(x_j, x_j)`` over the first ``n_sv`` SVs (sec. 6.1)."""
-    S = np.ascontiguousarray(SV, dtype=np.float64)
+    S = SV if isinstance(SV, SparseRows) else np.ascontiguousarray(SV, dtype=np.float64)
     A = np.ascontiguousarray(alpha, dtype=np.float64)
-    if S.ndim != 2 or A.ndim != 2:
+    if len(S.shape) != 2 or A.ndim != 2:
         raise ValueError("SV and alpha must be 2-D arrays")
     cdef int code = kernel_code(kernel)
     cdef Py_ssize_t n = _check_model(S, A, n_sv), p
     if n == 0:
         raise ValueError("attempt to get argmin of an empty sequence")
-    cdef const double[:, ::1] Sv = S
+    cdef Store St
+    _open_store(&St, S, n)
     cdef const double[:, ::1] Av = A
     cdef double g = gamma, deg = degree, c0 = coef0, v
     with nogil:
-        p = c_select_smallest(Sv, Av, n, code, g, deg, c0, &v)
+        p = c_select_smallest(&St, Av, n, code, g, deg, c0, &v)
+    _close_store(&St, S, 0)
     return int(p), float(v)
 
 
@@ -627,11 +645,13 @@ def maintain_removal(SV, alpha, n_sv, kernel, gamma, degree, coef0):
     cdef Py_ssize_t n = _check_model(S, A, n_sv), p
     if n == 0:
         raise ValueError("attempt to get argmin of an empty sequence")
-    cdef double[:, ::1] Sv = S
+    cdef Store St
+    _open_store(&St, S, n)
     cdef double[:, ::1] Av = A
     cdef double g = gamma, deg = degree, c0 = coef0, wd
     with nogil:
-        n = c_maintain_removal(Sv, Av, n, code, g, deg, c0, &p, &wd)
+        n = c_maintain_removal(&St, Av, n, code, g, deg, c0, &p, &wd)
+    _close_store(&St, S, n)
     _writeback(SV, S, cs)
     _writeback(alpha, A, ca)
     return int(n), int(p), -1, float(wd)
@@ -653,7 +673,8 @@ def maintain_projection(SV, alpha, n_sv, kernel, gamma, degree, coef0, ridge):
     Kp = np.empty(m * m)
     rhs = np.empty(2 * m)
     ipiv = np.empty(m, dtype=np.intc)
-    cdef double[:, ::1] Sv = S
+    cdef Store St
+    _open_store(&St, S, n)
     cdef double[:, ::1] Av = A
     cdef double[::1] Kpv = Kp
     cdef double[::1] rv = rhs
@@ -661,9 +682,10 @@ def maintain_projection(SV, alpha, n_sv, kernel, gamma, degree, coef0, ridge):
     cdef double g = gamma, deg = degree, c0 = coef0, rdg = ridge, wd
     cdef int info
     with nogil:
-        info = c_maintain_projection_solve(Sv, Av, n, code, g, deg, c0, rdg, Kpv, rv, iv, &p, &wd)
+        info = c_maintain_projection_solve(&St, Av, n, code, g, deg, c0, rdg, Kpv, rv, iv, &p, &wd)
         if info == 0:
-            n = c_remove_sv(Sv, Av, n, p)                 # Alg. 2, projection, line 2
+            n = c_remove_sv(&St, Av, n, p)                # Alg. 2, projection, line 2
+    _close_store(&St, S, n)
     if info != 0:
         raise np.linalg.LinAlgError("Singular matrix")
     _writeback(SV, S, cs)
@@ -803,12 +825,14 @@ def maintain_merge(SV, alpha, n_sv, gamma, eps, merge_solver="gss", tables=None)
     if n == 0:
         raise ValueError("attempt to get argmin of an empty sequence")
     work = np.empty(2 * A.shape[1])
-    cdef double[:, ::1] Sv = S
+    cdef Store St
+    _open_store(&St, S, n)
     cdef double[:, ::1] Av = A
     cdef double[::1] wv = work
     cdef double g = gamma, wd
     with nogil:
-        n = c_maintain_merge(Sv, Av, n, g, e, code, &thv[0, 0], &twv[0, 0], G, wv, &m, &partner, &wd)
+        n = c_maintain_merge(&St, Av, n, g, e, code, &thv[0, 0], &twv[0, 0], G, wv, &m, &partner, &wd)
+    _close_store(&St, S, n)
     _writeback(SV, S, cs)
     _writeback(alpha, A, ca)
     return int(n), int(m), int(partner), float(wd)
@@ -820,9 +844,9 @@ def merge_compare(SV, alpha, n_sv, gamma, merge_eps, tables=None):
     Returns ``(same, factor, wd)``; see :func:`refsvm.budget.merge_compare`.
     """
     _check_eps(merge_eps)
-    S = np.ascontiguousarray(SV, dtype=np.float64)
+    S = SV if isinstance(SV, SparseRows) else np.ascontiguousarray(SV, dtype=np.float64)
     A = np.ascontiguousarray(alpha, dtype=np.float64)
-    if S.ndim != 2 or A.ndim != 2:
+    if len(S.shape) != 2 or A.ndim != 2:
         raise ValueError("SV and alpha must be 2-D arrays")
     if A.shape[1] != 1:
         raise ValueError("merge_compare needs a binary model (the lookup solvers do not apply to multi-class)")
@@ -832,7 +856,8 @@ def merge_compare(SV, alpha, n_sv, gamma, merge_eps, tables=None):
     th, tw = _c_tables(tables, True)
     cdef const double[:, ::1] thv = th
     cdef const double[:, ::1] twv = tw
-    cdef const double[:, ::1] Sv = S
+    cdef Store St
+    _open_store(&St, S, n)
     cdef const double[:, ::1] Av = A
     same = np.zeros(4, dtype=np.uint8)
     factor = np.zeros(4)
@@ -842,7 +867,8 @@ def merge_compare(SV, alpha, n_sv, gamma, merge_eps, tables=None):
     cdef double[::1] wv = wd
     cdef double g = gamma, e = merge_eps
     with nogil:
-        c_merge_compare(Sv, Av, n, g, e, &thv[0, 0], &twv[0, 0], thv.shape[0] - 1, &sv_[0], &fv[0], &wv[0])
+        c_merge_compare(&St, Av, n, g, e, &thv[0, 0], &twv[0, 0], thv.shape[0] - 1, &sv_[0], &fv[0], &wv[0])
+    _close_store(&St, S, 0)
     return same.astype(bool), factor, wd
 
 

@@ -10,6 +10,10 @@ The C helpers ``kernel_row_into`` / ``kernel_value`` / ``kernel_self`` in
 """
 
 import numpy as np
+import scipy.sparse as sp
+
+from refsvm._fast.sparse cimport Rows, Store, rows_init, store_fill, store_free, store_init, store_kernel_row, store_self
+from refsvm.validation import check_sparse_rows
 
 KERNELS = ("rbf", "linear", "poly")
 
@@ -24,8 +28,10 @@ def _as_2d(A, name):
 def kernel_row(SV, x, kernel, gamma, degree, coef0):
     """Kernel values between one point ``x`` (d,) and every row of ``SV`` (B, d).
 
-    Returns a float64 array of shape (B,).
+    Returns a float64 array of shape (B,).  ``SV`` and ``x`` may be sparse (refsvm.sparse).
     """
+    if sp.issparse(SV):
+        return _sparse_matrix(sp.csr_matrix(x), SV, kernel, gamma, degree, coef0)[0]
     SV = _as_2d(SV, "SV")
     x = np.ascontiguousarray(x, dtype=np.float64)
     cdef int code = kernel_code(kernel)
@@ -47,6 +53,8 @@ def kernel_row(SV, x, kernel, gamma, degree, coef0):
 
 def kernel_diag(SV, kernel, gamma, degree, coef0):
     """The values ``k(x_j, x_j)`` for every row of ``SV``; shape (B,)."""
+    if sp.issparse(SV):
+        return _sparse_diag(SV, kernel, gamma, degree, coef0)
     SV = _as_2d(SV, "SV")
     cdef int code = kernel_code(kernel)
     cdef const double[:, ::1] S = SV
@@ -66,8 +74,10 @@ def kernel_diag(SV, kernel, gamma, degree, coef0):
 def kernel_matrix(A, B, kernel, gamma, degree, coef0):
     """Kernel matrix between the rows of ``A`` (n, d) and of ``B`` (m, d); shape (n, m).
 
-    Row ``i`` equals ``kernel_row(B, A[i], ...)``; used for prediction.
+    Row ``i`` equals ``kernel_row(B, A[i], ...)``; used for prediction.  Both dense or both sparse.
     """
+    if sp.issparse(A):
+        return _sparse_matrix(A, B, kernel, gamma, degree, coef0)
     A = _as_2d(A, "A")
     B = _as_2d(B, "B")
     cdef int code = kernel_code(kernel)
@@ -86,3 +96,45 @@ def kernel_matrix(A, B, kernel, gamma, degree, coef0):
     elif n > 0 and m > 0:
         K[:] = kernel_value(code, NULL, NULL, 0, g, deg, c0)
     return K
+
+
+def _sparse_matrix(A, B, kernel, gamma, degree, coef0):
+    """``K[i, j] = k(a_i, b_j)`` for CSR rows: the rows of B as sparse SV slots, one scatter of a_i each."""
+    A = check_sparse_rows(A, "A")
+    B = check_sparse_rows(sp.csr_matrix(B), "B")
+    if A.shape[1] != B.shape[1]:
+        raise ValueError(f"A and B must have the same number of columns, got {A.shape[1]} and {B.shape[1]}")
+    cdef int code = kernel_code(kernel)
+    cdef Py_ssize_t n = A.shape[0], m = B.shape[0], i
+    cdef double g = gamma, deg = degree, c0 = coef0
+    K = np.zeros((n, m), dtype=np.float64)
+    cdef double[:, ::1] Kv = K
+    cdef Rows R
+    cdef Store S
+    rows_init(&R, A)
+    store_init(&S, None, max(m, 1), A.shape[1], True)
+    try:
+        store_fill(&S, B)
+        if m > 0:
+            with nogil:
+                for i in range(n):
+                    store_kernel_row(&S, m, &R, i, code, g, deg, c0, &Kv[i, 0])
+    finally:
+        store_free(&S)
+    return K
+
+
+def _sparse_diag(SV, kernel, gamma, degree, coef0):
+    SV = check_sparse_rows(SV, "SV")
+    cdef int code = kernel_code(kernel)
+    cdef Py_ssize_t m = SV.shape[0], j
+    cdef Store S
+    out = np.empty(m, dtype=np.float64)
+    store_init(&S, None, max(m, 1), SV.shape[1], True)
+    try:
+        store_fill(&S, SV)
+        for j in range(m):
+            out[j] = store_self(&S, j, code, gamma, degree, coef0)
+    finally:
+        store_free(&S)
+    return out

@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+import scipy.sparse as sp
 
 from ..io.libsvm import DEFAULT_MAX_MEMORY, LibsvmFileError, format_bytes, parse_memory_size
 
@@ -38,13 +39,14 @@ def _read_named(arg, args):
     from ..io.datasets import load_libsvm
 
     try:
-        X, y, Xt, yt = load_libsvm(arg, zero_based=args.zero_based, max_memory=args.max_memory)
+        X, y, Xt, yt = load_libsvm(arg, zero_based=args.zero_based, max_memory=args.max_memory,
+                                   sparse=getattr(args, "sparse", False))
     except (FileNotFoundError, RuntimeError) as exc:
         where = "REFSVM_DATA or the data cache" if os.environ.get("REFSVM_DATA") else "the data cache"
         raise _UsageError(f"{arg}: no such file, and not a data set in {where}: {exc}") from exc
     width = _registry_width(arg)
     if width is not None and X.shape[1] < width:      # a test split that does not use its last features
-        X = np.hstack([X, np.zeros((X.shape[0], width - X.shape[1]))])
+        X = _pad_columns(X, width)
     return X, y, (None if Xt is None else (Xt, yt))
 
 
@@ -66,7 +68,7 @@ def _read_data(arg, args, n_features=None, n_features_of=None, with_test=False):
 
         X, y = read_libsvm(path, n_features=n_features, zero_based=args.zero_based,
                            pad_features=pad, max_memory=args.max_memory,
-                           n_features_of=n_features_of or "n_features")
+                           n_features_of=n_features_of or "n_features", sparse=getattr(args, "sparse", False))
         return (X, y, None) if with_test else (X, y)
     X, y, test = _read_named(arg, args)
     if n_features is not None and X.shape[1] != n_features:
@@ -75,8 +77,15 @@ def _read_data(arg, args, n_features=None, n_features_of=None, with_test=False):
                 f"{arg}: has {X.shape[1]} features, but {n_features_of} has {n_features}"
                 + ("" if X.shape[1] > n_features else "; --pad-features allows zero-padding")
             )
-        X = np.hstack([X, np.zeros((X.shape[0], n_features - X.shape[1]))])
+        X = _pad_columns(X, n_features)
     return (X, y, test) if with_test else (X, y)
+
+
+def _pad_columns(X, d):
+    """``X`` with zero columns appended up to ``d`` (a CSR matrix stays sparse)."""
+    if sp.issparse(X):
+        return sp.csr_matrix((X.data, X.indices, X.indptr), shape=(X.shape[0], d))
+    return np.hstack([X, np.zeros((X.shape[0], d - X.shape[1]))])
 
 
 def _check_usable(X, y, arg, *, classification):
@@ -296,7 +305,11 @@ def _add_file_options(parser, *, pad):
     parser.add_argument("--max-memory", type=_memory_size, default=DEFAULT_MAX_MEMORY,
                         metavar="SIZE",
                         help="refuse a file whose dense matrix (rows x features x 8 bytes) would "
-                             "need more, e.g. 512M, 16G or none")
+                             "need more, e.g. 512M, 16G or none (not checked with --sparse)")
+    parser.add_argument("--sparse", action="store_true",
+                        help="read the data as a sparse (CSR) matrix and never densify it; --solver "
+                             "bsgd keeps sparse support vectors, the other solvers densify their "
+                             "input if it fits in memory")
     if pad:
         parser.add_argument("--pad-features", action="store_true",
                             help=f"allow {pad} (the missing "

@@ -39,6 +39,7 @@ import warnings
 from contextlib import contextmanager
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import assert_all_finite, column_or_1d
 from sklearn.utils.multiclass import check_classification_targets
@@ -48,7 +49,7 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted, vali
 from ..backend import get_module
 from ..model import BudgetedModel
 from ..refit import hinge_loss, multiclass_hinge_loss
-from ..validation import check_bool, check_gamma, check_int
+from ..validation import check_bool, check_gamma, check_int, check_memory, check_sparse_rows
 from ._progress import PassProgress, chunk_size, merge_traces
 
 __all__ = ["BudgetedClassifierBase"]
@@ -70,8 +71,21 @@ def _naming(name):
         raise ValueError(f"Invalid {name}: {message}") from exc
 
 
+#: ``gamma="scale"`` on sparse X: up to this dense size the variance is computed on a temporary dense
+#: copy, so it is bitwise the dense input's (the same model from CSR and dense input); wider data:
+#: ``mean(x^2) - mean(x)^2`` from the nonzeros, equal to rounding
+SPARSE_VARIANCE_DENSE_BYTES = 2 ** 28
+
+
 def _variance(X, rows=None):
-    """``X.var()`` (all entries) without a temporary copy of ``X``: blocks of rows."""
+    """``X.var()`` (all entries) without a temporary copy of ``X``: blocks of rows (a sparse ``X``:
+    ``mean(x^2) - mean(x)^2`` over all entries, as scikit-learn's ``SVC``)."""
+    if sp.issparse(X):
+        size = X.shape[0] * X.shape[1]
+        if 8 * size <= SPARSE_VARIANCE_DENSE_BYTES:      # the dense number, bitwise (a temporary copy)
+            return _variance(np.ascontiguousarray(X.toarray()), rows)
+        mean = float(X.sum()) / size                      # wider: from the nonzeros (equal to rounding)
+        return max(float(np.dot(X.data, X.data)) / size - mean * mean, 0.0)
     if X.size == 0:
         return 0.0
     rows = rows or max(1, 2 ** 20 // max(X.shape[1], 1))
@@ -112,6 +126,9 @@ class FeatureScaleWarning(UserWarning):
 
 def _feature_variances(X, rows=None):
     """Per-column variances of ``X`` in blocks of rows (no temporary copy of ``X``)."""
+    if sp.issparse(X):
+        mean = np.asarray(X.mean(axis=0)).ravel()
+        return np.maximum(np.asarray(X.multiply(X).mean(axis=0)).ravel() - mean * mean, 0.0)
     rows = rows or max(1, 2 ** 20 // max(X.shape[1], 1))
     mean = X.mean(axis=0)
     total = np.zeros(X.shape[1])
@@ -216,9 +233,14 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
             X = validate_data(
                 self, X, reset=reset, accept_sparse=True, dtype=np.float64, order="C"
             )
-        if hasattr(X, "toarray"):  # sparse: densify (see Notes)
-            X = np.ascontiguousarray(X.toarray())
+        if sp.issparse(X):
             with _naming("X"):
+                if getattr(self, "_sparse_rows", False):   # the solver reads CSR rows, sparse SVs (refsvm.sparse)
+                    return check_sparse_rows(X)
+                check_memory(8 * X.shape[0] * X.shape[1], "X",
+                             f"{type(self).__name__} densifies sparse input: the dense copy of X "
+                             f"({X.shape[0]} x {X.shape[1]})")
+                X = np.ascontiguousarray(X.toarray())
                 assert_all_finite(X, input_name="X")
         return X
 
@@ -426,6 +448,9 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
     #: Whether the algorithm function takes ``sample_weight`` (set True in subclasses whose
     #: algorithm does; weights are then handed to ``_one_pass`` as ``params["sample_weight"]``).
     _supports_sample_weight = False
+    #: the solver reads scipy CSR rows and keeps sparse SVs (refsvm.sparse); otherwise a sparse X is
+    #: densified, after a check that the dense copy fits in memory
+    _sparse_rows = False
 
     def _sample_weights(self, X, y, sample_weight, partial):
         """Per-example weights ``sample_weight * class_weight[y]`` (float64), or None for none."""

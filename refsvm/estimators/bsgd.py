@@ -224,9 +224,11 @@ class BudgetedSVC(BudgetedClassifierBase):
 
     Notes
     -----
-    Sparse input is accepted and densified (``X.toarray()``): both backends
-    work on one dense, C-contiguous float64 layout.  For very wide sparse data
-    this costs memory.
+    Sparse input (any scipy sparse matrix, read as CSR) is never densified:
+    the SVs keep the data's sparsity on both backends (a new SV is its row, a
+    merged SV the union of two rows; :mod:`refsvm.sparse`), kernel rows cost one
+    sparse dot per SV, and the model's ``support_vectors_`` is a CSR matrix.
+    A model trained on sparse data predicts dense rows and vice versa.
 
     Run time per step is O(B d) for prediction and removal, O(B^2) more for
     projection (O(B^3) in the reference path), and O(B (d + log(1/merge_eps)))
@@ -253,6 +255,7 @@ class BudgetedSVC(BudgetedClassifierBase):
     """
 
     _supports_sample_weight = True  # bsgd takes sample_weight
+    _sparse_rows = True             # CSR rows, sparse SVs (refsvm.sparse)
     _refit_multiclass = "crammer-singer"  # refit_bias: the multi-class hinge loss (module _base)
 
     def __init__(
@@ -391,7 +394,7 @@ class BudgetedSVC(BudgetedClassifierBase):
             )
             model[:] = result.sv, result.alpha, result.bias
             self.t_ = int(result.t)
-            return result.trace, len(result.sv)
+            return result.trace, result.sv.shape[0]
 
         trace = dict(self._run_pass(order, run_chunk))
         n_steps = trace["n_steps"]

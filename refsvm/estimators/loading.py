@@ -40,4 +40,4 @@ def load(path, backend=None):
 
 
 #: every format_version any model kind uses (each kind's load checks its own)
-_ALL_VERSIONS = (1,)
+_ALL_VERSIONS = (1, 2)

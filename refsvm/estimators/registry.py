@@ -15,7 +15,7 @@ __all__ = ["Solver", "SOLVERS", "COMMON_OPTIONS", "estimator_class", "make_estim
 
 #: ``refsvm train`` options (argparse destinations) that every solver uses.
 COMMON_OPTIONS = ("gamma", "epochs", "backend", "random_state", "verbose", "test", "zero_based", "max_memory",
-                  "pad_features")
+                  "pad_features", "sparse")
 
 _KERNEL = ("kernel", "degree", "coef0")
 _REFIT = ("refit_bias", "refit_rows")

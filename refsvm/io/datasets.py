@@ -16,6 +16,7 @@ import os
 from pathlib import Path
 
 import numpy as np
+import scipy.sparse as sp
 
 from .fetch import LIBSVM_FILES, auto_download_enabled, data_homes, fetch_libsvm
 from .libsvm import DEFAULT_MAX_MEMORY, read_libsvm
@@ -79,14 +80,15 @@ def data_dir():
     return path
 
 
-def _read(path, n_features, zero_based, max_memory):
+def _read(path, n_features, zero_based, max_memory, sparse=False):
     # The table's n_features is authoritative: a split that does not use its
     # last features (a9a.t) is padded; one with more features is an error.
     return read_libsvm(path, n_features=n_features, zero_based=zero_based,
-                       pad_features=True, max_memory=max_memory)
+                       pad_features=True, max_memory=max_memory, sparse=sparse)
 
 
-def load_libsvm(name, *, standardize=False, zero_based=False, max_memory=DEFAULT_MAX_MEMORY, download=True):
+def load_libsvm(name, *, standardize=False, zero_based=False, max_memory=DEFAULT_MAX_MEMORY, download=True,
+                sparse=False):
     """Load the LIBSVM data set ``name`` from ``$REFSVM_DATA`` (or the per-user cache).
 
     Reads ``<name>.bz2`` and the test split (``<name>.t.bz2``; for the sets of
@@ -119,6 +121,10 @@ def load_libsvm(name, *, standardize=False, zero_based=False, max_memory=DEFAULT
         is allocated (see :func:`refsvm.io.libsvm.read_libsvm`).
     download : bool, default True
         Download a missing file that has a recorded checksum (see above).
+    sparse : bool, default False
+        Return ``X_train`` / ``X_test`` as canonical CSR matrices, never dense
+        (``max_memory`` then does not apply).  Cannot be combined with
+        ``standardize`` (centring makes the data dense).
 
     Returns
     -------
@@ -139,6 +145,9 @@ def load_libsvm(name, *, standardize=False, zero_based=False, max_memory=DEFAULT
         holds NaN, index 0, more features than :data:`DATASETS` lists, or
         would exceed ``max_memory``.
     """
+    if sparse and standardize:
+        raise ValueError("standardize=True centres every column, which makes sparse data dense; use "
+                         "sparse=False, or scale without centring (sklearn.preprocessing.MaxAbsScaler)")
     directory = _directory_of(name, download)
     info = DATASETS.get(name)
     if info is not None:
@@ -148,10 +157,10 @@ def load_libsvm(name, *, standardize=False, zero_based=False, max_memory=DEFAULT
         n_features = None
         test = f"{name}.t" if (directory / f"{name}.t.bz2").is_file() else None
 
-    X_train, y_train = _read(directory / f"{name}.bz2", n_features, zero_based, max_memory)
+    X_train, y_train = _read(directory / f"{name}.bz2", n_features, zero_based, max_memory, sparse)
     X_test = y_test = None
     if test is not None:
-        X_test, y_test = _read(directory / f"{test}.bz2", n_features, zero_based, max_memory)
+        X_test, y_test = _read(directory / f"{test}.bz2", n_features, zero_based, max_memory, sparse)
         if n_features is None and X_test.shape[1] != X_train.shape[1]:
             d = max(X_train.shape[1], X_test.shape[1])
             X_train = _pad(X_train, d)
@@ -190,6 +199,8 @@ def _directory_of(name, download):
 def _pad(X, d):
     if X.shape[1] == d:
         return X
+    if sp.issparse(X):                                  # more columns, no new entries
+        return sp.csr_matrix((X.data, X.indices, X.indptr), shape=(X.shape[0], d))
     out = np.zeros((X.shape[0], d))
     out[:, : X.shape[1]] = X
     return out

@@ -270,7 +270,8 @@ def read_libsvm(path, *, n_features=None, zero_based=False, pad_features=False,
             f"{path}: {n} rows x {d} features (highest index {highest}) would need "
             f"{format_bytes(need)} as a dense float64 matrix, more than the limit of "
             f"{format_bytes(max_memory)}; a stray huge feature index? Raise the limit "
-            "(max_memory=..., command line --max-memory) if this is intended"
+            "(max_memory=..., command line --max-memory) if this is intended, or read it as a "
+            "sparse matrix (sparse=True, command line --sparse)"
         )
     X = sp.csr_matrix((S.data, indices, S.indptr), shape=(n, d)).toarray()
     return np.ascontiguousarray(X), y

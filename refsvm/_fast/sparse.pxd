@@ -1,0 +1,164 @@
+# cython: language_level=3
+"""Rows of X and SV slots, dense or sparse, for the compiled solvers (see refsvm/sparse.py).
+
+``Rows`` is a read-only view of the examples: a C-contiguous ``(n, d)`` float64
+array, or a canonical CSR matrix (float64 data, int32 sorted indices, int64
+indptr).  ``Store`` holds the SVs: a C-contiguous ``(cap, d)`` array, or one
+index / value buffer per slot with its squared norm, plus a scatter workspace
+of ``d`` zeros.  The ``store_*`` functions are the list operations of
+DESIGN.md (append, swap-remove, merge) and the kernel values the algorithms
+read; a dense store does exactly what the dense code did before.
+
+Sparse kernel values use the squared norms (refsvm/sparse.py): the squared
+norm is the sum of squared values in index order, a dot product adds the
+products of common indices in index order.
+"""
+
+from libc.stdint cimport int32_t, int64_t
+
+from refsvm._fast.kernels cimport (KERNEL_RBF, KERNEL_LINEAR, kernel_row_into, kernel_self,
+                                   kernel_value, libm_pow, pw_sq_dist)
+
+cdef extern from "<math.h>" nogil:
+    double exp(double)
+
+cdef enum:
+    ERR_NOMEM = 3           # a sparse SV buffer could not be allocated (after common.pxd's codes)
+
+
+cdef struct Rows:
+    bint sparse
+    Py_ssize_t d
+    const double* dense
+    const double* data
+    const int32_t* indices
+    const int64_t* indptr
+
+
+cdef struct Store:
+    bint sparse
+    Py_ssize_t d
+    Py_ssize_t cap
+    double* dense
+    int32_t** ind
+    double** val
+    Py_ssize_t* nnz
+    Py_ssize_t* room
+    double* sq
+    double* work
+    bint failed             # an allocation failed inside a nogil operation (the caller raises MemoryError)
+
+
+# --- set-up (sparse.pyx; with the GIL) ---
+cdef int rows_init(Rows* R, object X) except -1
+cdef int store_init(Store* S, object SV, Py_ssize_t cap, Py_ssize_t d, bint sparse) except -1
+cdef int store_fill(Store* S, object sv) except -1
+cdef object store_export(const Store* S, Py_ssize_t b)
+cdef void store_free(Store* S) noexcept
+
+# --- list operations (sparse.pyx; nogil) ---
+cdef int store_set_row(Store* S, Py_ssize_t j, const Rows* R, Py_ssize_t i) noexcept nogil
+cdef void store_move(Store* S, Py_ssize_t p, Py_ssize_t last) noexcept nogil
+cdef int store_merge(Store* S, Py_ssize_t m, Py_ssize_t n, double h) noexcept nogil
+cdef Py_ssize_t store_find_row(const Store* S, Py_ssize_t b, const Rows* R, Py_ssize_t i) noexcept nogil
+cdef double sparse_pw_sq_dist(const int32_t* ia, const double* va, Py_ssize_t na,
+                              const int32_t* ib, const double* vb, Py_ssize_t nb,
+                              Py_ssize_t lo, Py_ssize_t n) noexcept nogil
+cdef void store_kernel_row(const Store* S, Py_ssize_t b, const Rows* R, Py_ssize_t i, int kernel,
+                           double gamma, double degree, double coef0, double* out) noexcept nogil
+
+
+cdef inline void store_dense(Store* S, double[:, ::1] SV) noexcept nogil:
+    """A dense store over the C-contiguous ``SV`` (cap, d) (no allocation)."""
+    S.sparse = False
+    S.d = SV.shape[1]
+    S.cap = SV.shape[0]
+    S.dense = &SV[0, 0] if SV.shape[0] > 0 and SV.shape[1] > 0 else NULL
+    S.ind = NULL
+    S.val = NULL
+    S.nnz = NULL
+    S.room = NULL
+    S.sq = NULL
+    S.work = NULL
+    S.failed = False
+
+
+cdef inline double seq_sq(const double* v, Py_ssize_t n) noexcept nogil:
+    """``sum v[k]^2`` in index order (the squared norm of a sparse row)."""
+    cdef double s = 0.0
+    cdef Py_ssize_t k
+    for k in range(n):
+        s += v[k] * v[k]
+    return s
+
+
+cdef inline double sparse_dot(const int32_t* ia, const double* va, Py_ssize_t na,
+                              const int32_t* ib, const double* vb, Py_ssize_t nb) noexcept nogil:
+    """``a . b`` of two sorted sparse rows: products of common indices added in index order."""
+    cdef double s = 0.0
+    cdef Py_ssize_t p = 0, q = 0
+    while p < na and q < nb:
+        if ia[p] == ib[q]:
+            s += va[p] * vb[q]
+            p += 1
+            q += 1
+        elif ia[p] < ib[q]:
+            p += 1
+        else:
+            q += 1
+    return s
+
+
+cdef inline double kernel_from_dot(int kernel, double dot, double sq_a, double sq_b, double gamma,
+                                   double degree, double coef0) noexcept nogil:
+    """``k(a, b)`` from ``a . b`` and the squared norms (rbf: clamped squared distance)."""
+    cdef double sq
+    if kernel == KERNEL_RBF:
+        sq = sq_a + sq_b - 2.0 * dot
+        return exp(-gamma * (sq if sq > 0.0 else 0.0))
+    if kernel == KERNEL_LINEAR:
+        return dot
+    return libm_pow(gamma * dot + coef0, degree)
+
+
+cdef inline const double* rows_dense(const Rows* R, Py_ssize_t i) noexcept nogil:
+    return R.dense + i * R.d
+
+
+cdef inline double rows_self(const Rows* R, Py_ssize_t i, int kernel, double gamma, double degree,
+                             double coef0) noexcept nogil:
+    """``k(x_i, x_i)``."""
+    cdef double sq
+    if not R.sparse:
+        return kernel_self(kernel, R.dense + i * R.d, R.d, gamma, degree, coef0)
+    if kernel == KERNEL_RBF:
+        return 1.0
+    sq = seq_sq(R.data + R.indptr[i], R.indptr[i + 1] - R.indptr[i])
+    return kernel_from_dot(kernel, sq, sq, sq, gamma, degree, coef0)
+
+
+cdef inline double store_self(const Store* S, Py_ssize_t j, int kernel, double gamma, double degree,
+                              double coef0) noexcept nogil:
+    """``k(s_j, s_j)`` as ``kernel_diag`` computes it."""
+    if not S.sparse:
+        return kernel_self(kernel, S.dense + j * S.d, S.d, gamma, degree, coef0)
+    if kernel == KERNEL_RBF:
+        return 1.0
+    return kernel_from_dot(kernel, S.sq[j], S.sq[j], S.sq[j], gamma, degree, coef0)
+
+
+cdef inline double store_kernel(const Store* S, Py_ssize_t i, Py_ssize_t j, int kernel, double gamma,
+                                double degree, double coef0) noexcept nogil:
+    """``k(s_i, s_j)`` (the dense order of arguments: ``kernel_value(s_i, s_j)``)."""
+    if not S.sparse:
+        return kernel_value(kernel, S.dense + i * S.d, S.dense + j * S.d, S.d, gamma, degree, coef0)
+    return kernel_from_dot(kernel, sparse_dot(S.ind[j], S.val[j], S.nnz[j], S.ind[i], S.val[i], S.nnz[i]),
+                           S.sq[j], S.sq[i], gamma, degree, coef0)
+
+
+cdef inline double store_sq_dist(const Store* S, Py_ssize_t m, Py_ssize_t n) noexcept nogil:
+    """``||s_m - s_n||^2`` in numpy's pairwise order over all d coordinates (sparse: the same number,
+    from the union of the supports; refsvm.sparse.sparse_sq_dist).  Merging reads it."""
+    if not S.sparse:
+        return pw_sq_dist(S.dense + m * S.d, S.dense + n * S.d, S.d)
+    return sparse_pw_sq_dist(S.ind[m], S.val[m], S.nnz[m], S.ind[n], S.val[n], S.nnz[n], 0, S.d)

@@ -1,0 +1,438 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""Sparse rows and SV slots (compiled mirror of :mod:`refsvm.sparse`).
+
+The public functions are those of :mod:`refsvm.sparse`; ``row_sq_norms``,
+``sparse_dots`` and ``rows_equal`` are computed here in C, the storage
+helpers of the reference (``SparseRows``, ``canonical_csr``, ...) are
+re-exported.  The C level (``Rows``, ``Store``, ``store_*``; see sparse.pxd)
+is what :mod:`refsvm._fast.bsgd` and :mod:`refsvm._fast.budget` use.
+
+Sparse SV slot ``j`` owns ``ind[j]`` / ``val[j]`` (``room[j]`` entries, ``nnz[j]``
+in use) and ``sq[j] = ||s_j||^2``.  remove(p) swaps the buffers of slots ``p``
+and ``last`` (no copy, no allocation); a merge builds the union of two rows in
+a fresh buffer, drops values that come out exactly 0 (as scipy does) and
+frees the old one.
+"""
+
+import numpy as np
+import scipy.sparse as sp
+
+from libc.stdint cimport int32_t, int64_t
+from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.string cimport memcpy
+
+from refsvm.sparse import (SparseRows, canonical_csr, is_sparse, n_rows,  # noqa: F401 (re-exported)
+                           new_sv_storage)
+from refsvm.validation import check_sparse_rows
+
+__all__ = ["SparseRows", "canonical_csr", "is_sparse", "new_sv_storage", "rows_equal", "row_sq_norms",
+           "n_rows", "sparse_dots", "sparse_sq_dist"]
+
+
+# ----------------------------------------------------------------------------
+# set-up, with the GIL
+# ----------------------------------------------------------------------------
+
+cdef int rows_init(Rows* R, object X) except -1:
+    """View ``X`` (a C-contiguous float64 array or a canonical CSR matrix, kept alive by the caller)."""
+    cdef const double[:, ::1] Xd
+    cdef const double[::1] data
+    cdef const int32_t[::1] indices
+    cdef const int64_t[::1] indptr
+    R.sparse = sp.issparse(X)
+    R.d = X.shape[1]
+    R.dense = NULL
+    R.data = NULL
+    R.indices = NULL
+    R.indptr = NULL
+    if not R.sparse:
+        Xd = X
+        if X.shape[0] > 0 and X.shape[1] > 0:
+            R.dense = &Xd[0, 0]
+        return 0
+    data = X.data
+    indices = X.indices
+    indptr = X.indptr
+    R.indptr = &indptr[0]
+    if X.nnz > 0:
+        R.data = &data[0]
+        R.indices = &indices[0]
+    return 0
+
+
+cdef int store_init(Store* S, object SV, Py_ssize_t cap, Py_ssize_t d, bint sparse) except -1:
+    """An empty store of ``cap`` slots: dense over the C-contiguous ``SV`` (cap, d), or sparse."""
+    cdef double[:, ::1] SVv
+    S.sparse = sparse
+    S.d = d
+    S.cap = cap
+    S.dense = NULL
+    S.ind = NULL
+    S.val = NULL
+    S.nnz = NULL
+    S.room = NULL
+    S.sq = NULL
+    S.work = NULL
+    S.failed = False
+    if not sparse:
+        SVv = SV
+        if SVv.shape[0] > 0 and SVv.shape[1] > 0:
+            S.dense = &SVv[0, 0]
+        return 0
+    S.ind = <int32_t**> calloc(cap, sizeof(int32_t*))
+    S.val = <double**> calloc(cap, sizeof(double*))
+    S.nnz = <Py_ssize_t*> calloc(cap, sizeof(Py_ssize_t))
+    S.room = <Py_ssize_t*> calloc(cap, sizeof(Py_ssize_t))
+    S.sq = <double*> calloc(cap, sizeof(double))
+    S.work = <double*> calloc(d if d > 0 else 1, sizeof(double))
+    if S.ind == NULL or S.val == NULL or S.nnz == NULL or S.room == NULL or S.sq == NULL or S.work == NULL:
+        store_free(S)
+        raise MemoryError(f"could not allocate the sparse SV slots ({cap} slots, {d} features)")
+    return 0
+
+
+cdef int store_fill(Store* S, object sv) except -1:
+    """Slots ``0 .. n_sv-1`` from the SVs of a model to continue (dense array or canonical CSR)."""
+    cdef Rows R
+    cdef Py_ssize_t j
+    if not S.sparse:
+        raise TypeError("store_fill is for sparse stores")
+    sv = check_sparse_rows(sp.csr_matrix(sv), "sv")
+    rows_init(&R, sv)
+    for j in range(sv.shape[0]):
+        if store_set_row(S, j, &R, j) != 0:
+            raise MemoryError("could not allocate a sparse SV")
+    return 0
+
+
+cdef object store_export(const Store* S, Py_ssize_t b):
+    """The first ``b`` slots of a sparse store as a canonical CSR matrix (b, d)."""
+    cdef Py_ssize_t j, total = 0, pos = 0
+    for j in range(b):
+        total += S.nnz[j]
+    indptr = np.zeros(b + 1, dtype=np.int64)
+    indices = np.empty(total, dtype=np.int32)
+    data = np.empty(total, dtype=np.float64)
+    cdef int64_t[::1] ipv = indptr
+    cdef int32_t[::1] iv = indices
+    cdef double[::1] dv = data
+    for j in range(b):
+        if S.nnz[j] > 0:
+            memcpy(&iv[pos], S.ind[j], S.nnz[j] * sizeof(int32_t))
+            memcpy(&dv[pos], S.val[j], S.nnz[j] * sizeof(double))
+        pos += S.nnz[j]
+        ipv[j + 1] = pos
+    return sp.csr_matrix((data, indices, indptr), shape=(b, S.d))
+
+
+cdef void store_free(Store* S) noexcept:
+    cdef Py_ssize_t j
+    if S.sparse:
+        for j in range(S.cap):
+            if S.ind != NULL:
+                free(S.ind[j])
+            if S.val != NULL:
+                free(S.val[j])
+        free(S.ind)
+        free(S.val)
+        free(S.nnz)
+        free(S.room)
+        free(S.sq)
+        free(S.work)
+    S.ind = NULL
+    S.val = NULL
+    S.nnz = NULL
+    S.room = NULL
+    S.sq = NULL
+    S.work = NULL
+
+
+# ----------------------------------------------------------------------------
+# list operations, nogil
+# ----------------------------------------------------------------------------
+
+cdef int _reserve(Store* S, Py_ssize_t j, Py_ssize_t n) noexcept nogil:
+    """Room for ``n`` entries in slot ``j`` (contents not kept).  0, or ERR_NOMEM."""
+    cdef int32_t* ni
+    cdef double* nv
+    if S.room[j] >= n:
+        return 0
+    ni = <int32_t*> malloc((n if n > 0 else 1) * sizeof(int32_t))
+    nv = <double*> malloc((n if n > 0 else 1) * sizeof(double))
+    if ni == NULL or nv == NULL:
+        free(ni)
+        free(nv)
+        return ERR_NOMEM
+    free(S.ind[j])
+    free(S.val[j])
+    S.ind[j] = ni
+    S.val[j] = nv
+    S.room[j] = n
+    return 0
+
+
+cdef int store_set_row(Store* S, Py_ssize_t j, const Rows* R, Py_ssize_t i) noexcept nogil:
+    """Slot ``j`` <- x_i (Alg. 1, line 7: a new SV is its row).  0, or ERR_NOMEM."""
+    cdef Py_ssize_t r, start, n
+    if not S.sparse:
+        for r in range(S.d):
+            S.dense[j * S.d + r] = R.dense[i * R.d + r]
+        return 0
+    start = R.indptr[i]
+    n = R.indptr[i + 1] - start
+    if _reserve(S, j, n) != 0:
+        return ERR_NOMEM
+    if n > 0:
+        memcpy(S.ind[j], R.indices + start, n * sizeof(int32_t))
+        memcpy(S.val[j], R.data + start, n * sizeof(double))
+    S.nnz[j] = n
+    S.sq[j] = seq_sq(S.val[j], n)
+    return 0
+
+
+cdef void store_move(Store* S, Py_ssize_t p, Py_ssize_t last) noexcept nogil:
+    """remove(p): slot ``last`` moves into slot ``p`` (sparse: the two slots swap buffers)."""
+    cdef Py_ssize_t r
+    cdef int32_t* ti
+    cdef double* tv
+    cdef Py_ssize_t tn
+    if p == last:
+        return
+    if not S.sparse:
+        for r in range(S.d):
+            S.dense[p * S.d + r] = S.dense[last * S.d + r]
+        return
+    ti = S.ind[p]
+    tv = S.val[p]
+    tn = S.room[p]
+    S.ind[p] = S.ind[last]
+    S.val[p] = S.val[last]
+    S.room[p] = S.room[last]
+    S.nnz[p] = S.nnz[last]
+    S.sq[p] = S.sq[last]
+    S.ind[last] = ti
+    S.val[last] = tv
+    S.room[last] = tn
+    S.nnz[last] = 0
+
+
+cdef int store_merge(Store* S, Py_ssize_t m, Py_ssize_t n, double h) noexcept nogil:
+    """Slot ``m`` <- z = h s_m + (1 - h) s_n (eq. 18); sparse: the union of the supports, exact
+    zeros dropped.  0, or ERR_NOMEM."""
+    cdef Py_ssize_t r, p = 0, q = 0, k = 0, na, nb
+    cdef double u = 1.0 - h, v
+    cdef int32_t* ni
+    cdef double* nv
+    cdef int32_t* ia
+    cdef int32_t* ib
+    cdef double* va
+    cdef double* vb
+    if not S.sparse:
+        for r in range(S.d):
+            S.dense[m * S.d + r] = h * S.dense[m * S.d + r] + u * S.dense[n * S.d + r]
+        return 0
+    na = S.nnz[m]
+    nb = S.nnz[n]
+    ni = <int32_t*> malloc((na + nb if na + nb > 0 else 1) * sizeof(int32_t))
+    nv = <double*> malloc((na + nb if na + nb > 0 else 1) * sizeof(double))
+    if ni == NULL or nv == NULL:
+        free(ni)
+        free(nv)
+        return ERR_NOMEM
+    ia = S.ind[m]
+    ib = S.ind[n]
+    va = S.val[m]
+    vb = S.val[n]
+    while p < na or q < nb:
+        if q >= nb or (p < na and ia[p] < ib[q]):
+            ni[k] = ia[p]
+            v = h * va[p]
+            p += 1
+        elif p >= na or ib[q] < ia[p]:
+            ni[k] = ib[q]
+            v = u * vb[q]
+            q += 1
+        else:
+            ni[k] = ia[p]
+            v = h * va[p] + u * vb[q]
+            p += 1
+            q += 1
+        if v != 0.0:
+            nv[k] = v
+            k += 1
+    free(S.ind[m])
+    free(S.val[m])
+    S.ind[m] = ni
+    S.val[m] = nv
+    S.room[m] = na + nb
+    S.nnz[m] = k
+    S.sq[m] = seq_sq(nv, k)
+    return 0
+
+
+cdef Py_ssize_t store_find_row(const Store* S, Py_ssize_t b, const Rows* R, Py_ssize_t i) noexcept nogil:
+    """The lowest ``j < b`` whose SV equals x_i in every coordinate, or -1."""
+    cdef Py_ssize_t j, r, start, n
+    cdef const double* x
+    if not S.sparse:
+        x = R.dense + i * R.d
+        for j in range(b):
+            for r in range(S.d):
+                if S.dense[j * S.d + r] != x[r]:
+                    break
+            else:
+                return j
+        return -1
+    start = R.indptr[i]
+    n = R.indptr[i + 1] - start
+    for j in range(b):
+        if S.nnz[j] != n:
+            continue
+        for r in range(n):
+            if S.ind[j][r] != R.indices[start + r] or S.val[j][r] != R.data[start + r]:
+                break
+        else:
+            return j
+    return -1
+
+
+cdef Py_ssize_t _lower(const int32_t* idx, Py_ssize_t n, Py_ssize_t key) noexcept nogil:
+    """The number of entries of the sorted ``idx[:n]`` below ``key``."""
+    cdef Py_ssize_t lo = 0, hi = n, mid
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if idx[mid] < key:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+cdef double sparse_pw_sq_dist(const int32_t* ia, const double* va, Py_ssize_t na,
+                              const int32_t* ib, const double* vb, Py_ssize_t nb,
+                              Py_ssize_t lo, Py_ssize_t n) noexcept nogil:
+    """numpy's pairwise sum of ``(a - b)^2`` over the coordinates ``[lo, lo + n)``, visiting only the
+    union of the two supports there (``ia[:na]``, ``ib[:nb]``; zero terms change no partial sum).
+    Same recursion as ``pw_sq_dist`` (kernels.pxd) and ``refsvm.sparse._pairwise_sum``."""
+    cdef double res, t
+    cdef double r[8]
+    cdef Py_ssize_t p = 0, q = 0, k, whole, n2, sa, sb
+    if na + nb == 0:
+        return 0.0
+    if n > 128:                                          # the two halves
+        n2 = n // 2
+        n2 -= n2 % 8
+        sa = _lower(ia, na, lo + n2)
+        sb = _lower(ib, nb, lo + n2)
+        return (sparse_pw_sq_dist(ia, va, sa, ib, vb, sb, lo, n2)
+                + sparse_pw_sq_dist(ia + sa, va + sa, na - sa, ib + sb, vb + sb, nb - sb, lo + n2, n - n2))
+    whole = n - n % 8 if n >= 8 else 0                   # n < 8: every term one after the other
+    cdef bint lanes_added = whole == 0
+    for k in range(8):
+        r[k] = 0.0
+    res = 0.0
+    while p < na or q < nb:                              # the union in index order
+        if q >= nb or (p < na and ia[p] < ib[q]):
+            k = ia[p]
+            t = va[p]
+            p += 1
+        elif p >= na or ib[q] < ia[p]:
+            k = ib[q]
+            t = -vb[q]
+            q += 1
+        else:
+            k = ia[p]
+            t = va[p] - vb[q]
+            p += 1
+            q += 1
+        if k - lo < whole:                               # 8 lanes over the whole blocks of 8
+            r[(k - lo) % 8] += t * t
+        else:                                            # past them, one after the other
+            if not lanes_added:
+                res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+                lanes_added = True
+            res += t * t
+    if not lanes_added:
+        res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+    return res
+
+
+cdef void store_kernel_row(const Store* S, Py_ssize_t b, const Rows* R, Py_ssize_t i, int kernel,
+                           double gamma, double degree, double coef0, double* out) noexcept nogil:
+    """``out[j] = k(s_j, x_i)`` for ``j < b`` (sparse: x_i scattered into the workspace, one pass
+    over each SV's entries)."""
+    cdef Py_ssize_t j, r, start, n
+    cdef double dot, sq_x
+    cdef double* w = S.work
+    cdef const int32_t* ind
+    cdef const double* val
+    if not S.sparse:
+        kernel_row_into(kernel, S.dense, b, S.d, R.dense + i * R.d, gamma, degree, coef0, out)
+        return
+    start = R.indptr[i]
+    n = R.indptr[i + 1] - start
+    for r in range(n):
+        w[R.indices[start + r]] = R.data[start + r]
+    sq_x = seq_sq(R.data + start, n)
+    for j in range(b):
+        ind = S.ind[j]
+        val = S.val[j]
+        dot = 0.0
+        for r in range(S.nnz[j]):
+            dot += val[r] * w[ind[r]]
+        out[j] = kernel_from_dot(kernel, dot, S.sq[j], sq_x, gamma, degree, coef0)
+    for r in range(n):
+        w[R.indices[start + r]] = 0.0
+
+
+# ----------------------------------------------------------------------------
+# the public functions of refsvm.sparse
+# ----------------------------------------------------------------------------
+
+def row_sq_norms(S):
+    """``||s_j||^2`` of every row of the CSR matrix ``S``: squared values added in index order."""
+    S = check_sparse_rows(sp.csr_matrix(S), "S")
+    cdef Rows R
+    rows_init(&R, S)
+    out = np.zeros(S.shape[0])
+    cdef double[::1] ov = out
+    cdef Py_ssize_t j
+    for j in range(S.shape[0]):
+        ov[j] = seq_sq(R.data + R.indptr[j], R.indptr[j + 1] - R.indptr[j])
+    return out
+
+
+def sparse_dots(S, x):
+    """``s_j . x`` for every row of the CSR matrix ``S`` and the sparse row ``x`` (1, d)."""
+    S = check_sparse_rows(sp.csr_matrix(S), "S")
+    x = check_sparse_rows(sp.csr_matrix(x), "x")
+    cdef Rows R, Q
+    rows_init(&R, S)
+    rows_init(&Q, x)
+    out = np.zeros(S.shape[0])
+    cdef double[::1] ov = out
+    cdef Py_ssize_t j
+    for j in range(S.shape[0]):
+        ov[j] = sparse_dot(R.indices + R.indptr[j], R.data + R.indptr[j], R.indptr[j + 1] - R.indptr[j],
+                           Q.indices, Q.data, Q.indptr[1])
+    return out
+
+
+def rows_equal(a, b):
+    """True when the sparse rows ``a`` and ``b`` (1, d) are equal in every coordinate."""
+    a = check_sparse_rows(sp.csr_matrix(a), "a")
+    b = check_sparse_rows(sp.csr_matrix(b), "b")
+    return (a.nnz == b.nnz and np.array_equal(a.indices, b.indices)
+            and np.array_equal(a.data, b.data))
+
+
+def sparse_sq_dist(a, b):
+    """``||a - b||^2`` of two sparse rows (1, d), bitwise equal to the dense ``np.sum((a - b) ** 2)``."""
+    a = check_sparse_rows(sp.csr_matrix(a), "a")
+    b = check_sparse_rows(sp.csr_matrix(b), "b")
+    if a.shape != b.shape:
+        raise ValueError(f"a and b must have the same shape, got {a.shape} and {b.shape}")
+    cdef Rows A, B
+    rows_init(&A, a)
+    rows_init(&B, b)
+    return float(sparse_pw_sq_dist(A.indices, A.data, A.indptr[1], B.indices, B.data, B.indptr[1], 0, a.shape[1]))
