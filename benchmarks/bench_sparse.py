@@ -135,6 +135,13 @@ def real(args, log):
         p = REAL[name]
         X, y, Xt, yt = load_libsvm(name)
         Xs, _, Xts, _ = load_libsvm(name, sparse=True)
+        split = None
+        if Xt is None:                                    # no test split (w8a here): the last 25 % of a
+            perm = np.random.default_rng(0).permutation(len(y))   # seed-0 permutation, as bench_defaults
+            cut = len(y) - len(y) // 4
+            tr, te = np.sort(perm[:cut]), np.sort(perm[cut:])
+            X, Xt, Xs, Xts, y, yt = X[tr], X[te], Xs[tr], Xs[te], y[tr], y[te]
+            split = (tr, te)
         y = np.where(y > 0, 1, -1).astype(np.int64)
         yt = np.where(yt > 0, 1, -1).astype(np.int64)
         n = len(y)
@@ -164,7 +171,7 @@ def real(args, log):
         row["bound_csr_s"] = _kernel_block_seconds(Xs, res["csr"].sv, p["gamma"], args.repeats)
         row["bound_dense_s"] = _kernel_block_dense(X, res["dense"].sv, p["gamma"], args.repeats)
         if args.budgetedsvm:
-            row["peer"] = _peer(name, args, order, Xt, yt, lam, p["gamma"], X.shape[1], data_dir())
+            row["peer"] = _peer(name, args, order, Xt, yt, lam, p["gamma"], X.shape[1], data_dir(), split)
         rows.append(row)
         log(f"  {name}: {row}")
     return rows
@@ -182,16 +189,23 @@ def _kernel_block_dense(X, sv, gamma, repeats):
     return best
 
 
-def _peer(name, args, order, Xt, yt, lam, gamma, dim, home):
+def _peer(name, args, order, Xt, yt, lam, gamma, dim, home, split):
+    """BudgetedSVM on the same training rows in the same order (``split``: row indices of our own
+    train / test split of a set without a test file)."""
     sys.path.insert(0, str(Path(__file__).parent))
     from bench_peers import peer_bsgd, read_lines, write_lines
 
     lines = read_lines(Path(home) / f"{name}.bz2")
+    if split is None:
+        test_lines = read_lines(Path(home) / f"{name}.t.bz2")
+    else:
+        test_lines = [lines[i] for i in split[1]]
+        lines = [lines[i] for i in split[0]]
     with tempfile.TemporaryDirectory(prefix="refsvm_sparse_") as tmp:
         train_file = Path(tmp) / f"{name}.ordered"
         write_lines(train_file, lines, order)
         test_file = Path(tmp) / f"{name}.t"
-        write_lines(test_file, read_lines(Path(home) / f"{name}.t.bz2"))
+        write_lines(test_file, test_lines)
         return peer_bsgd(args.budgetedsvm, train_file, test_file, Xt, yt, budget=args.real_budget, lam=lam,
                          gamma=gamma, dim=dim, tmp=tmp)
 

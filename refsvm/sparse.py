@@ -36,14 +36,23 @@ the same on dense and sparse data.  The compiled twin is
 :mod:`refsvm._fast.sparse` (per-SV index / value buffers and a scatter
 workspace of ``d`` doubles).
 
-Storage rule (the same on both paths): the SVs are sparse exactly when X is a
-scipy sparse matrix; a dense X gives a dense ``(B + 1, d)`` SV array.  The
-estimators choose: a sparse X stays sparse (no densifying), a dense X stays
-dense.
+Storage rule: the SVs hold sparse rows exactly when X is a scipy sparse
+matrix (no densifying of X, ever); a dense X gives a dense ``(B + 1, d)`` SV
+array.  How the compiled path lays out sparse rows is a matter of speed only:
+per-SV index / value buffers, or, when ``(B + 1) d`` is at most
+:data:`DENSE_LAYOUT_ENTRIES` (64 MB of doubles: a9a, w8a, mnist, ...), a dense
+``(B + 1, d)`` array read at the example's nonzeros.  Both layouts compute
+the same numbers bitwise (the same norms, the same products of common
+indices in index order; a product with a zero adds an exact zero), so the
+reference keeps the one readable layout, :class:`SparseRows`.
 """
 
 import numpy as np
 import scipy.sparse as sp
+
+#: Sparse rows of at most this many entries for all SV slots ((B + 1) d) are laid out as a dense array
+#: in the compiled path (speed only: the numbers are those of the per-SV buffers; see above).
+DENSE_LAYOUT_ENTRIES = 2 ** 23
 
 __all__ = ["SparseRows", "canonical_csr", "is_sparse", "new_sv_storage", "rows_equal", "row_sq_norms",
            "n_rows", "sparse_dots", "sparse_sq_dist"]

@@ -26,6 +26,17 @@ from refsvm.sparse import SparseRows
 BACKENDS = ("python", "fast")
 
 
+@pytest.fixture(params=["dense-layout", "slots"])
+def layout(request):
+    """Both layouts of sparse rows in the compiled path (refsvm.sparse, storage rule): the default
+    threshold puts these small problems in the dense layout; 0 forces per-SV buffers."""
+    from refsvm._fast import sparse as fast_sparse
+
+    old = fast_sparse._dense_layout_entries(0 if request.param == "slots" else None)
+    yield request.param
+    fast_sparse._dense_layout_entries(old)
+
+
 def _data(n=160, d=24, seed=0, classes=2, duplicate=0.0):
     """Rows with ~25 % nonzeros in [0.75, 1); the label from the first 4 columns (both / all classes
     occur: checked)."""
@@ -66,7 +77,7 @@ def _close(a, b, rtol=1e-10):
 @pytest.mark.parametrize("classes", [2, 3])
 @pytest.mark.parametrize("maintenance,kernel", CONFIGS)
 @pytest.mark.parametrize("passes,duplicate", [(1, 0.0), (3, 0.2)])
-def test_csr_gives_the_dense_model(backend, classes, maintenance, kernel, passes, duplicate):
+def test_csr_gives_the_dense_model(backend, classes, maintenance, kernel, passes, duplicate, layout):
     X, y = _data(classes=classes, duplicate=duplicate)
     rng = np.random.default_rng(1)
     order = np.concatenate([rng.permutation(len(y)) for _ in range(passes)])
@@ -89,7 +100,7 @@ def test_csr_gives_the_dense_model(backend, classes, maintenance, kernel, passes
 
 
 @pytest.mark.parametrize("merge_solver", ["gss", "lookup-h", "lookup-wd"])
-def test_csr_merging_every_solver(merge_solver):
+def test_csr_merging_every_solver(merge_solver, layout):
     """Merging with each solver: the same merges and coefficients as the dense run.  The squared
     distance merging reads is bitwise the dense one (refsvm.sparse.sparse_sq_dist): a rounding
     difference there would move the golden-section search's h where its objective is flat."""
@@ -105,7 +116,7 @@ def test_csr_merging_every_solver(merge_solver):
 
 @pytest.mark.parametrize("classes", [2, 3])
 @pytest.mark.parametrize("maintenance,kernel", CONFIGS)
-def test_paths_agree_on_sparse_data(classes, maintenance, kernel):
+def test_paths_agree_on_sparse_data(classes, maintenance, kernel, layout):
     X, y = _data(classes=classes, duplicate=0.2)
     rng = np.random.default_rng(3)
     order = np.concatenate([rng.permutation(len(y)) for _ in range(3)])
@@ -120,7 +131,7 @@ def test_paths_agree_on_sparse_data(classes, maintenance, kernel):
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_merged_sparse_sv_is_the_union(backend):
+def test_merged_sparse_sv_is_the_union(backend, layout):
     """maintain_merge on sparse slots: z = h x_m + (1 - h) x_n has the union support, values as the
     dense computation, exact zeros dropped; the other slots and the coefficients as the dense run."""
     budget = get_module("budget", backend)
@@ -146,7 +157,7 @@ def test_merged_sparse_sv_is_the_union(backend):
 
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("kernel", ["rbf", "linear", "poly"])
-def test_sparse_kernel_row_matches_the_dense_formula(backend, kernel):
+def test_sparse_kernel_row_matches_the_dense_formula(backend, kernel, layout):
     """Kernel rows of sparse rows come from the norms (one sparse dot per SV): equal to the dense
     formula to rounding."""
     kernels = get_module("kernels", backend)
@@ -165,7 +176,7 @@ def test_sparse_kernel_row_matches_the_dense_formula(backend, kernel):
 
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("maintenance", ["merge", "projection", "removal"])
-def test_estimator_csr_and_dense(backend, maintenance):
+def test_estimator_csr_and_dense(backend, maintenance, layout):
     X, y = _data(n=200, classes=3)
     make = lambda: BudgetedSVC(budget=15, gamma=0.5, maintenance=maintenance, epochs=2,  # noqa: E731
                                backend=backend, random_state=0)
@@ -262,3 +273,24 @@ def test_merge_distance_is_bitwise_the_dense_one(backend, d):
             b[:] = a
             b[rng.integers(d)] += 1e-9
         assert sparse.sparse_sq_dist(sp.csr_matrix(a), sp.csr_matrix(b)) == np.sum((a - b) ** 2)
+
+
+@pytest.mark.parametrize("maintenance,kernel", CONFIGS)
+def test_the_two_layouts_compute_the_same_numbers(maintenance, kernel):
+    """Per-SV buffers and the dense layout of sparse rows give bitwise the same run (the layout is a
+    matter of speed only, refsvm.sparse)."""
+    from refsvm._fast import bsgd as fast
+    from refsvm._fast import sparse as fast_sparse
+
+    X, y = _data(classes=3, duplicate=0.2)
+    order = np.concatenate([np.random.default_rng(6).permutation(len(y)) for _ in range(2)])
+    kw = _kw(maintenance, kernel, 3)
+    old = fast_sparse._dense_layout_entries(0)
+    try:
+        slots = fast.bsgd(sp.csr_matrix(X), y, order, **kw)
+    finally:
+        fast_sparse._dense_layout_entries(old)
+    dense_layout = fast.bsgd(sp.csr_matrix(X), y, order, **kw)
+    np.testing.assert_array_equal(slots.alpha, dense_layout.alpha)
+    np.testing.assert_array_equal(slots.sv.toarray(), dense_layout.sv.toarray())
+    assert slots.trace["kernel_entries"] == dense_layout.trace["kernel_entries"]

@@ -581,7 +581,7 @@ cdef int _open_store(Store* St, object S, Py_ssize_t n) except -1:
 cdef int _close_store(Store* St, object S, Py_ssize_t n) except -1:
     """Write the first ``n`` slots back into sparse SV slots (a dense store worked in place); free."""
     failed = St.failed
-    if St.sparse and not failed and n > 0:
+    if St.sparse and not failed and n > 0:          # sparse rows: copied in, copied back
         S[:n] = store_export(St, n)
     store_free(St)
     if failed:

@@ -156,11 +156,8 @@ cdef extern from *:
        spambase). */
     static inline double refsvm_exp_or_zero(double v) { return v < -746.0 ? 0.0 : exp(v); }
     REFSVM_MULTIVERSION
-    static void refsvm_rbf_row(const double* SV, Py_ssize_t n, Py_ssize_t d, const double* x,
-                               double gamma, double* out) {
+    static void refsvm_exp_row(double* out, Py_ssize_t n) {    /* out[k] = exp(out[k]), as rbf_row */
         Py_ssize_t j = 0, k;
-        for (k = 0; k < n; k++)
-            out[k] = -gamma * refsvm_pw_sqdist_c(SV + k * d, x, d);
     #if defined(__GNUC__)
         for (; j + 4 <= n; j += 4) {
             double* v = out + j;
@@ -176,7 +173,15 @@ cdef extern from *:
         for (; j < n; j++)
             out[j] = refsvm_exp_or_zero(out[j]);
     }
+    static void refsvm_rbf_row(const double* SV, Py_ssize_t n, Py_ssize_t d, const double* x,
+                               double gamma, double* out) {
+        Py_ssize_t k;
+        for (k = 0; k < n; k++)
+            out[k] = -gamma * refsvm_pw_sqdist_c(SV + k * d, x, d);
+        refsvm_exp_row(out, n);
+    }
     """
+    void exp_row "refsvm_exp_row" (double* out, Py_ssize_t n) noexcept nogil
     void rbf_row "refsvm_rbf_row" (const double* SV, Py_ssize_t n, Py_ssize_t d, const double* x,
                                    double gamma, double* out) noexcept nogil
 

@@ -36,7 +36,9 @@ cdef struct Rows:
 
 
 cdef struct Store:
-    bint sparse
+    bint sparse             # the rows are sparse: norms, sparse formulas, nnz counts (the numbers)
+    bint slots              # per-SV index / value buffers; False: a dense (cap, d) array (the layout)
+    bint owns_dense         # the dense array was allocated here (sparse rows in the dense layout)
     Py_ssize_t d
     Py_ssize_t cap
     double* dense
@@ -45,7 +47,7 @@ cdef struct Store:
     Py_ssize_t* nnz
     Py_ssize_t* room
     double* sq
-    double* work
+    double* work            # d zeros (scatter of x in the slots layout)
     bint failed             # an allocation failed inside a nogil operation (the caller raises MemoryError)
 
 
@@ -71,6 +73,8 @@ cdef void store_kernel_row(const Store* S, Py_ssize_t b, const Rows* R, Py_ssize
 cdef inline void store_dense(Store* S, double[:, ::1] SV) noexcept nogil:
     """A dense store over the C-contiguous ``SV`` (cap, d) (no allocation)."""
     S.sparse = False
+    S.slots = False
+    S.owns_dense = False
     S.d = SV.shape[1]
     S.cap = SV.shape[0]
     S.dense = &SV[0, 0] if SV.shape[0] > 0 and SV.shape[1] > 0 else NULL
@@ -150,15 +154,21 @@ cdef inline double store_self(const Store* S, Py_ssize_t j, int kernel, double g
 cdef inline double store_kernel(const Store* S, Py_ssize_t i, Py_ssize_t j, int kernel, double gamma,
                                 double degree, double coef0) noexcept nogil:
     """``k(s_i, s_j)`` (the dense order of arguments: ``kernel_value(s_i, s_j)``)."""
+    cdef double dot = 0.0
+    cdef Py_ssize_t k
     if not S.sparse:
         return kernel_value(kernel, S.dense + i * S.d, S.dense + j * S.d, S.d, gamma, degree, coef0)
-    return kernel_from_dot(kernel, sparse_dot(S.ind[j], S.val[j], S.nnz[j], S.ind[i], S.val[i], S.nnz[i]),
-                           S.sq[j], S.sq[i], gamma, degree, coef0)
+    if S.slots:
+        dot = sparse_dot(S.ind[j], S.val[j], S.nnz[j], S.ind[i], S.val[i], S.nnz[i])
+    else:                                  # sparse rows in the dense layout: the same products, in order
+        for k in range(S.d):
+            dot += S.dense[j * S.d + k] * S.dense[i * S.d + k]
+    return kernel_from_dot(kernel, dot, S.sq[j], S.sq[i], gamma, degree, coef0)
 
 
 cdef inline double store_sq_dist(const Store* S, Py_ssize_t m, Py_ssize_t n) noexcept nogil:
     """``||s_m - s_n||^2`` in numpy's pairwise order over all d coordinates (sparse: the same number,
     from the union of the supports; refsvm.sparse.sparse_sq_dist).  Merging reads it."""
-    if not S.sparse:
+    if not S.slots:
         return pw_sq_dist(S.dense + m * S.d, S.dense + n * S.d, S.d)
     return sparse_pw_sq_dist(S.ind[m], S.val[m], S.nnz[m], S.ind[n], S.val[n], S.nnz[n], 0, S.d)

@@ -21,9 +21,14 @@ from libc.stdint cimport int32_t, int64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy
 
+from refsvm._fast.kernels cimport KERNEL_RBF, exp_row
+
 from refsvm.sparse import (SparseRows, canonical_csr, is_sparse, n_rows,  # noqa: F401 (re-exported)
                            new_sv_storage)
 from refsvm.validation import check_sparse_rows
+from refsvm.sparse import DENSE_LAYOUT_ENTRIES as _DENSE_LAYOUT_ENTRIES
+
+cdef Py_ssize_t DENSE_LAYOUT_ENTRIES = _DENSE_LAYOUT_ENTRIES
 
 __all__ = ["SparseRows", "canonical_csr", "is_sparse", "new_sv_storage", "rows_equal", "row_sq_norms",
            "n_rows", "sparse_dots", "sparse_sq_dist"]
@@ -61,9 +66,13 @@ cdef int rows_init(Rows* R, object X) except -1:
 
 
 cdef int store_init(Store* S, object SV, Py_ssize_t cap, Py_ssize_t d, bint sparse) except -1:
-    """An empty store of ``cap`` slots: dense over the C-contiguous ``SV`` (cap, d), or sparse."""
+    """An empty store of ``cap`` slots: dense over the C-contiguous ``SV`` (cap, d) (dense rows), or
+    for sparse rows per-SV buffers, or a dense array allocated here when ``cap * d`` is at most
+    :data:`refsvm.sparse.DENSE_LAYOUT_ENTRIES` (the layout changes no number: refsvm/sparse.py)."""
     cdef double[:, ::1] SVv
     S.sparse = sparse
+    S.slots = False
+    S.owns_dense = False
     S.d = d
     S.cap = cap
     S.dense = NULL
@@ -79,11 +88,19 @@ cdef int store_init(Store* S, object SV, Py_ssize_t cap, Py_ssize_t d, bint spar
         if SVv.shape[0] > 0 and SVv.shape[1] > 0:
             S.dense = &SVv[0, 0]
         return 0
+    S.nnz = <Py_ssize_t*> calloc(cap, sizeof(Py_ssize_t))
+    S.sq = <double*> calloc(cap, sizeof(double))
+    if cap * d <= DENSE_LAYOUT_ENTRIES:
+        S.owns_dense = True
+        S.dense = <double*> calloc(cap * d if cap * d > 0 else 1, sizeof(double))
+        if S.nnz == NULL or S.sq == NULL or S.dense == NULL:
+            store_free(S)
+            raise MemoryError(f"could not allocate the SV slots ({cap} slots, {d} features)")
+        return 0
+    S.slots = True
     S.ind = <int32_t**> calloc(cap, sizeof(int32_t*))
     S.val = <double**> calloc(cap, sizeof(double*))
-    S.nnz = <Py_ssize_t*> calloc(cap, sizeof(Py_ssize_t))
     S.room = <Py_ssize_t*> calloc(cap, sizeof(Py_ssize_t))
-    S.sq = <double*> calloc(cap, sizeof(double))
     S.work = <double*> calloc(d if d > 0 else 1, sizeof(double))
     if S.ind == NULL or S.val == NULL or S.nnz == NULL or S.room == NULL or S.sq == NULL or S.work == NULL:
         store_free(S)
@@ -96,7 +113,7 @@ cdef int store_fill(Store* S, object sv) except -1:
     cdef Rows R
     cdef Py_ssize_t j
     if not S.sparse:
-        raise TypeError("store_fill is for sparse stores")
+        raise TypeError("store_fill is for stores of sparse rows")
     sv = check_sparse_rows(sp.csr_matrix(sv), "sv")
     rows_init(&R, sv)
     for j in range(sv.shape[0]):
@@ -106,8 +123,13 @@ cdef int store_fill(Store* S, object sv) except -1:
 
 
 cdef object store_export(const Store* S, Py_ssize_t b):
-    """The first ``b`` slots of a sparse store as a canonical CSR matrix (b, d)."""
+    """The first ``b`` slots of a store of sparse rows as a canonical CSR matrix (b, d)."""
     cdef Py_ssize_t j, total = 0, pos = 0
+    if not S.slots:                                   # the dense layout: its nonzeros in index order
+        dense = np.zeros((b, S.d))
+        if b > 0 and S.d > 0:
+            dense[...] = <double[:b, :S.d]> S.dense
+        return sp.csr_matrix(dense)
     for j in range(b):
         total += S.nnz[j]
     indptr = np.zeros(b + 1, dtype=np.int64)
@@ -127,18 +149,23 @@ cdef object store_export(const Store* S, Py_ssize_t b):
 
 cdef void store_free(Store* S) noexcept:
     cdef Py_ssize_t j
-    if S.sparse:
+    if S.slots:
         for j in range(S.cap):
             if S.ind != NULL:
                 free(S.ind[j])
             if S.val != NULL:
                 free(S.val[j])
+    if S.sparse:
         free(S.ind)
         free(S.val)
         free(S.nnz)
         free(S.room)
         free(S.sq)
         free(S.work)
+    if S.owns_dense:
+        free(S.dense)
+        S.dense = NULL
+        S.owns_dense = False
     S.ind = NULL
     S.val = NULL
     S.nnz = NULL
@@ -150,6 +177,20 @@ cdef void store_free(Store* S) noexcept:
 # ----------------------------------------------------------------------------
 # list operations, nogil
 # ----------------------------------------------------------------------------
+
+cdef inline void _dense_row_stats(Store* S, Py_ssize_t j) noexcept nogil:
+    """nnz and squared norm (squared values in index order) of dense-layout row ``j``."""
+    cdef Py_ssize_t k, n = 0
+    cdef double sq = 0.0, v
+    cdef const double* row = S.dense + j * S.d
+    for k in range(S.d):
+        v = row[k]
+        if v != 0.0:
+            n += 1
+            sq += v * v
+    S.nnz[j] = n
+    S.sq[j] = sq
+
 
 cdef int _reserve(Store* S, Py_ssize_t j, Py_ssize_t n) noexcept nogil:
     """Room for ``n`` entries in slot ``j`` (contents not kept).  0, or ERR_NOMEM."""
@@ -180,6 +221,14 @@ cdef int store_set_row(Store* S, Py_ssize_t j, const Rows* R, Py_ssize_t i) noex
         return 0
     start = R.indptr[i]
     n = R.indptr[i + 1] - start
+    if not S.slots:                                   # sparse row into the dense layout
+        for r in range(S.d):
+            S.dense[j * S.d + r] = 0.0
+        for r in range(n):
+            S.dense[j * S.d + R.indices[start + r]] = R.data[start + r]
+        S.nnz[j] = n
+        S.sq[j] = seq_sq(R.data + start, n)
+        return 0
     if _reserve(S, j, n) != 0:
         return ERR_NOMEM
     if n > 0:
@@ -198,9 +247,12 @@ cdef void store_move(Store* S, Py_ssize_t p, Py_ssize_t last) noexcept nogil:
     cdef Py_ssize_t tn
     if p == last:
         return
-    if not S.sparse:
+    if not S.slots:
         for r in range(S.d):
             S.dense[p * S.d + r] = S.dense[last * S.d + r]
+        if S.sparse:
+            S.nnz[p] = S.nnz[last]
+            S.sq[p] = S.sq[last]
         return
     ti = S.ind[p]
     tv = S.val[p]
@@ -227,9 +279,11 @@ cdef int store_merge(Store* S, Py_ssize_t m, Py_ssize_t n, double h) noexcept no
     cdef int32_t* ib
     cdef double* va
     cdef double* vb
-    if not S.sparse:
+    if not S.slots:
         for r in range(S.d):
             S.dense[m * S.d + r] = h * S.dense[m * S.d + r] + u * S.dense[n * S.d + r]
+        if S.sparse:
+            _dense_row_stats(S, m)
         return 0
     na = S.nnz[m]
     nb = S.nnz[n]
@@ -272,8 +326,9 @@ cdef int store_merge(Store* S, Py_ssize_t m, Py_ssize_t n, double h) noexcept no
 
 cdef Py_ssize_t store_find_row(const Store* S, Py_ssize_t b, const Rows* R, Py_ssize_t i) noexcept nogil:
     """The lowest ``j < b`` whose SV equals x_i in every coordinate, or -1."""
-    cdef Py_ssize_t j, r, start, n
+    cdef Py_ssize_t j, r, start, n, k
     cdef const double* x
+    cdef const double* row
     if not S.sparse:
         x = R.dense + i * R.d
         for j in range(b):
@@ -287,6 +342,14 @@ cdef Py_ssize_t store_find_row(const Store* S, Py_ssize_t b, const Rows* R, Py_s
     n = R.indptr[i + 1] - start
     for j in range(b):
         if S.nnz[j] != n:
+            continue
+        if not S.slots:                               # dense layout: x's entries, then nnz equal
+            row = S.dense + j * S.d
+            for r in range(n):
+                if row[R.indices[start + r]] != R.data[start + r]:
+                    break
+            else:
+                return j
             continue
         for r in range(n):
             if S.ind[j][r] != R.indices[start + r] or S.val[j][r] != R.data[start + r]:
@@ -362,27 +425,48 @@ cdef void store_kernel_row(const Store* S, Py_ssize_t b, const Rows* R, Py_ssize
     """``out[j] = k(s_j, x_i)`` for ``j < b`` (sparse: x_i scattered into the workspace, one pass
     over each SV's entries)."""
     cdef Py_ssize_t j, r, start, n
-    cdef double dot, sq_x
+    cdef double dot, sq_x, sq
     cdef double* w = S.work
     cdef const int32_t* ind
     cdef const double* val
+    cdef const double* row
     if not S.sparse:
         kernel_row_into(kernel, S.dense, b, S.d, R.dense + i * R.d, gamma, degree, coef0, out)
         return
     start = R.indptr[i]
     n = R.indptr[i + 1] - start
+    sq_x = seq_sq(R.data + start, n)
+    if not S.slots:                                   # dense layout: gather at x's entries
+        for j in range(b):
+            row = S.dense + j * S.d
+            dot = 0.0
+            for r in range(n):
+                dot += row[R.indices[start + r]] * R.data[start + r]
+            if kernel == KERNEL_RBF:
+                sq = S.sq[j] + sq_x - 2.0 * dot
+                out[j] = -gamma * (sq if sq > 0.0 else 0.0)
+            else:
+                out[j] = kernel_from_dot(kernel, dot, S.sq[j], sq_x, gamma, degree, coef0)
+        if kernel == KERNEL_RBF:
+            exp_row(out, b)
+        return
     for r in range(n):
         w[R.indices[start + r]] = R.data[start + r]
-    sq_x = seq_sq(R.data + start, n)
     for j in range(b):
         ind = S.ind[j]
         val = S.val[j]
         dot = 0.0
         for r in range(S.nnz[j]):
             dot += val[r] * w[ind[r]]
-        out[j] = kernel_from_dot(kernel, dot, S.sq[j], sq_x, gamma, degree, coef0)
+        if kernel == KERNEL_RBF:                                # -gamma ||s_j - x||^2, exp below
+            sq = S.sq[j] + sq_x - 2.0 * dot
+            out[j] = -gamma * (sq if sq > 0.0 else 0.0)
+        else:
+            out[j] = kernel_from_dot(kernel, dot, S.sq[j], sq_x, gamma, degree, coef0)
     for r in range(n):
         w[R.indices[start + r]] = 0.0
+    if kernel == KERNEL_RBF:
+        exp_row(out, b)                                         # the dense rows' exp (kernels.pxd)
 
 
 # ----------------------------------------------------------------------------
@@ -436,3 +520,13 @@ def sparse_sq_dist(a, b):
     rows_init(&A, a)
     rows_init(&B, b)
     return float(sparse_pw_sq_dist(A.indices, A.data, A.indptr[1], B.indices, B.data, B.indptr[1], 0, a.shape[1]))
+
+
+def _dense_layout_entries(value=None):
+    """The compiled path's layout threshold (refsvm.sparse.DENSE_LAYOUT_ENTRIES as read at import);
+    ``value``: set it (tests run both layouts this way).  Returns the previous value."""
+    global DENSE_LAYOUT_ENTRIES
+    old = DENSE_LAYOUT_ENTRIES
+    if value is not None:
+        DENSE_LAYOUT_ENTRIES = int(value)
+    return old
