@@ -382,6 +382,15 @@ cdef double sparse_pw_sq_dist(const int32_t* ia, const double* va, Py_ssize_t na
     cdef Py_ssize_t p = 0, q = 0, k, whole, n2, sa, sb
     if na + nb == 0:
         return 0.0
+    if na + nb <= 2:                                     # at most two nonzero terms: their sum is exact in
+        if na == 0:                                      # any order the tree adds them (every other term 0)
+            return vb[0] * vb[0] + (vb[1] * vb[1] if nb == 2 else 0.0)
+        if nb == 0:
+            return va[0] * va[0] + (va[1] * va[1] if na == 2 else 0.0)
+        if ia[0] == ib[0]:
+            t = va[0] - vb[0]
+            return t * t
+        return va[0] * va[0] + vb[0] * vb[0]
     if n > 128:                                          # the two halves
         n2 = n // 2
         n2 -= n2 % 8
