@@ -86,9 +86,11 @@ import time
 from dataclasses import dataclass, field
 
 import numpy as np
+import scipy.sparse as sp
 
 from .budget import check_merge_solver, maintain
 from .kernels import kernel_diag, kernel_matrix, kernel_row
+from .sparse import new_sv_storage
 from .validation import check_bsca_arguments, check_dual_sample, check_sample_weight
 
 SV_UPDATES = ("accumulate", "append")
@@ -214,7 +216,7 @@ def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0
     cap = (b0 + arriving if budget is None else min(budget, b0 + arriving)) + 1
 
     # Alg. 2, line 2: alpha <- 0, M <- {} (or the state to continue from)
-    SV = np.zeros((cap, d))
+    SV = new_sv_storage(cap, X)                               # sparse X: sparse SV slots (refsvm.sparse)
     A = np.zeros((cap, 1))
     b = b0
     if b0:
@@ -326,11 +328,13 @@ def primal_objective(X, y, sv, alpha, *, C, kernel, gamma, degree, coef0, sample
     ``s_i`` = ``sample_weight[i]`` (``None``: all 1).  Cost: ``n_sv^2 + n n_sv``
     kernel evaluations.
     """
-    X = np.ascontiguousarray(X, dtype=np.float64)
+    X = X.tocsr() if sp.issparse(X) else np.ascontiguousarray(X, dtype=np.float64)
     beta = np.asarray(alpha, dtype=np.float64).reshape(-1)
     s = np.ones(X.shape[0]) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
     if beta.size == 0:
         return float(C * np.sum(s))
+    if sp.issparse(X) or sp.issparse(sv):                    # sparse rows: both as CSR
+        X, sv = sp.csr_matrix(X), sp.csr_matrix(sv)
     K_M = kernel_matrix(sv, sv, kernel, gamma, degree, coef0)
     f = kernel_matrix(X, sv, kernel, gamma, degree, coef0) @ beta
     hinge = s * np.maximum(0.0, 1.0 - np.asarray(y, dtype=np.float64) * f)
@@ -348,7 +352,7 @@ def dual_objective(X, y, dual, *, kernel, gamma, degree, coef0, sample=None):
     estimated without bias by ``nnz (nnz - 1) / (m (m - 1))`` times the sample's
     off-diagonal sum (``m^2`` evaluations).
     """
-    X = np.ascontiguousarray(X, dtype=np.float64)
+    X = X.tocsr() if sp.issparse(X) else np.ascontiguousarray(X, dtype=np.float64)
     dual = np.asarray(dual, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
     nz = np.flatnonzero(dual)

@@ -405,6 +405,14 @@ def check_sbp_arguments(X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias, 
     return X, y, u
 
 
+def _same_rows(sv, mask, X, used):
+    """``sv[mask]`` equals ``X[used]`` row for row (dense or sparse, in any combination)."""
+    if sp.issparse(sv) or sp.issparse(X):
+        a, b = sp.csr_matrix(sp.csr_matrix(sv)[np.flatnonzero(mask)]), sp.csr_matrix(X[used])
+        return a.shape == b.shape and (a != b).nnz == 0
+    return np.array_equal(np.asarray(sv, dtype=np.float64)[mask], X[used])
+
+
 def check_bsca_arguments(X, y, order, *, budget, C, maintenance, kernel, gamma, degree, coef0,
                          merge_eps, projection_ridge, merge_solver, sv_update, sv, alpha, dual,
                          sv_source, t0, sample_weight=None):
@@ -425,7 +433,7 @@ def check_bsca_arguments(X, y, order, *, budget, C, maintenance, kernel, gamma, 
     C = check_positive(C, "C")
     check_option(sv_update, "sv_update", ("accumulate", "append"))
     n = X.shape[0]
-    n_sv = 0 if sv is None else len(sv)
+    n_sv = 0 if sv is None else (sv.shape[0] if sp.issparse(sv) else len(sv))
     if n_sv and budget is None:
         _check_warm_start(sv, alpha, X.shape[1], 1, None)
     if dual is None:
@@ -447,7 +455,7 @@ def check_bsca_arguments(X, y, order, *, budget, C, maintenance, kernel, gamma, 
         used = sv_source[sv_source >= 0]
         if np.any(sv_source < -1) or np.any(used >= n):
             raise ValueError(f"sv_source must hold indices in 0..{n - 1} or -1")
-        if used.size and not np.array_equal(np.asarray(sv, dtype=np.float64)[sv_source >= 0], X[used]):
+        if used.size and not _same_rows(sv, sv_source >= 0, X, used):
             raise ValueError("sv_source must point at examples equal to their SVs (sv[s] == X[sv_source[s]])")
     return X, y, order, dual, sv_source
 

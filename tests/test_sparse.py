@@ -294,3 +294,65 @@ def test_the_two_layouts_compute_the_same_numbers(maintenance, kernel):
     np.testing.assert_array_equal(slots.alpha, dense_layout.alpha)
     np.testing.assert_array_equal(slots.sv.toarray(), dense_layout.sv.toarray())
     assert slots.trace["kernel_entries"] == dense_layout.trace["kernel_entries"]
+
+
+# ------------------------------------------------------------------------------------ BSCA
+
+BSCA_CONFIGS = [("merge", "rbf", "accumulate"), ("merge", "rbf", "append"), ("removal", "rbf", "accumulate"),
+                ("projection", "rbf", "accumulate"), ("removal", "linear", "append"),
+                ("projection", "poly", "accumulate")]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("maintenance,kernel,sv_update", BSCA_CONFIGS)
+def test_bsca_csr_gives_the_dense_model(backend, maintenance, kernel, sv_update, layout):
+    """BSCA (Qaadan et al.) on CSR: the dense run's decisions and coefficients, 3 passes, repeats."""
+    X, y = _data(duplicate=0.2)
+    rng = np.random.default_rng(7)
+    order = np.concatenate([rng.permutation(len(y)) for _ in range(3)])
+    bsca = get_module("bsca", backend).bsca
+    kw = dict(budget=12, C=2.0, maintenance=maintenance, kernel=kernel, gamma=0.5, degree=2, coef0=1.0,
+              sv_update=sv_update)
+    dense, csr = bsca(X, y, order, **kw), bsca(sp.csr_matrix(X), y, order, **kw)
+    assert sp.issparse(csr.sv)
+    for key in ("changed", "added", "maint_index", "maint_partner"):
+        np.testing.assert_array_equal(dense.trace[key], csr.trace[key], err_msg=key)
+    np.testing.assert_array_equal(dense.sv_source, csr.sv_source)
+    _close(dense.dual, csr.dual)
+    if kernel == "rbf" or maintenance != "projection":
+        _close(dense.alpha, csr.alpha)
+        _close(dense.sv, csr.sv.toarray())
+    mod = get_module("bsca", backend)
+    kwk = dict(kernel=kernel, gamma=0.5, degree=2, coef0=1.0)
+    p_d = mod.primal_objective(X, y, dense.sv, dense.alpha, C=2.0, **kwk)
+    p_s = mod.primal_objective(sp.csr_matrix(X), y, csr.sv, csr.alpha, C=2.0, **kwk)
+    assert p_s == pytest.approx(p_d, rel=1e-9)
+    assert mod.dual_objective(sp.csr_matrix(X), y, csr.dual, **kwk) == \
+        pytest.approx(mod.dual_objective(X, y, dense.dual, **kwk), rel=1e-9)
+
+
+@pytest.mark.parametrize("maintenance,kernel,sv_update", BSCA_CONFIGS)
+def test_bsca_paths_agree_on_sparse_data(maintenance, kernel, sv_update, layout):
+    X, y = _data(duplicate=0.2)
+    rng = np.random.default_rng(8)
+    order = np.concatenate([rng.permutation(len(y)) for _ in range(3)])
+    kw = dict(budget=12, C=2.0, maintenance=maintenance, kernel=kernel, gamma=0.5, degree=2, coef0=1.0,
+              sv_update=sv_update)
+    ref = get_module("bsca", "python").bsca(sp.csr_matrix(X), y, order, **kw)
+    fast = get_module("bsca", "fast").bsca(sp.csr_matrix(X), y, order, **kw)
+    for key in ("changed", "added", "maint_index", "maint_partner"):
+        np.testing.assert_array_equal(ref.trace[key], fast.trace[key], err_msg=key)
+    _close(ref.alpha, fast.alpha, 1e-9)
+    _close(ref.sv.toarray(), fast.sv.toarray(), 1e-12)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_bsca_estimator_multiclass_csr(backend):
+    from refsvm import BSCAClassifier
+
+    X, y = _data(n=200, classes=3)
+    make = lambda: BSCAClassifier(budget=15, C=2.0, gamma=0.5, epochs=2, backend=backend,  # noqa: E731
+                                  random_state=0)
+    dense, csr = make().fit(X, y), make().fit(sp.csr_matrix(X), y)
+    assert sp.issparse(csr.support_vectors_)
+    _close(dense.decision_function(X), csr.decision_function(sp.csr_matrix(X)), 1e-9)

@@ -29,10 +29,11 @@ rarer than in BSGD).  ``maintenance_seconds`` is measured with
 """
 
 import numpy as np
+import scipy.sparse as sp
 
 from refsvm.bsca import BSCAResult, ZERO_GRADIENT_PREFILTER, ZERO_GRADIENT_TOL as _ZERO_GRADIENT_TOL
 from refsvm.budget import check_merge_solver, merge_solver_eps
-from refsvm.validation import check_bsca_arguments, check_dual_sample, check_sample_weight
+from refsvm.validation import check_bsca_arguments, check_dual_sample, check_sample_weight, check_sparse_rows
 from refsvm._fast.budget import _SOLVER_CODES, _c_tables
 
 from libc.math cimport fabs
@@ -41,7 +42,8 @@ from refsvm._fast.common cimport (ERR_INTERRUPTED, ERR_NONE, ERR_SINGULAR, MAINT
                                   MAINT_REMOVAL, _check_signals, _clear_error, _now)
 
 from refsvm._fast.kernels cimport kernel_code, kernel_row_into, kernel_self, kernel_value, pw_dot
-from refsvm._fast.sparse cimport Store, store_dense
+from refsvm._fast.sparse cimport (ERR_NOMEM, Rows, Store, rows_init, rows_self, store_export, store_fill,
+                                  store_free, store_init, store_kernel_row, store_set_row)
 from refsvm._fast.budget cimport (c_maintain_merge, c_maintain_projection_solve,
                                   c_maintain_removal, c_remove_sv)
 
@@ -131,23 +133,21 @@ cdef inline long long _maintenance_kernel_evaluations(int maint, long long b,
 
 
 cdef int _bsca_pass(const Params* P, State* st,
-                    const double[:, ::1] X, const int64_t[::1] y, const int64_t[::1] order,
-                    double[::1] dual, double[:, ::1] SV, double[:, ::1] A,
+                    const Rows* X, const int64_t[::1] y, const int64_t[::1] order,
+                    double[::1] dual, Store* SV, double[:, ::1] A,
                     int64_t[::1] src, int64_t[::1] where, double[::1] k_i, double[::1] signs,
                     double[::1] Kp, double[::1] rhs, int[::1] ipiv, double[::1] mwork,
                     int8_t[::1] changed, int8_t[::1] added, int64_t[::1] maint_step,
                     int64_t[::1] maint_index, int64_t[::1] maint_partner,
                     double[::1] weight_degradation) noexcept nogil:
-    """All steps of Algorithm 2 over ``order``; returns ERR_NONE, ERR_SINGULAR or ERR_INTERRUPTED."""
+    """All steps of Algorithm 2 over ``order``; returns ERR_NONE, ERR_SINGULAR, ERR_INTERRUPTED or
+    ERR_NOMEM (a sparse SV could not be allocated)."""
     cdef Py_ssize_t d = P.d, step, i, r, b_old, p, partner, slot
     cdef long long same_sign
     cdef Py_ssize_t b = st.b
     cdef long long t = st.t
     cdef double y_i, f, g, s_abs, q_ii, delta, wd, start, elapsed, C_i
-    cdef const double* x_i
     cdef int info
-    cdef Store St                                             # the budget maintenance's view of SV
-    store_dense(&St, SV)
 
     for step in range(P.n_steps):                             # Alg. 2, lines 3-4
         if (step & 4095) == 4095:                             # let Ctrl-C through on long runs
@@ -159,15 +159,14 @@ cdef int _bsca_pass(const Params* P, State* st,
                     return ERR_INTERRUPTED
         t += 1
         i = order[step]
-        x_i = &X[i, 0]
-        y_i = <double> y[i]
+        y_i = <double> y[i]                                   # x_i = X[i]
         f = 0.0
         if b > 0:                                             # Alg. 2, line 5: f~(x_i), O(B)
-            kernel_row_into(P.kernel, &SV[0, 0], b, d, x_i, P.gamma, P.degree, P.coef0, &k_i[0])
+            store_kernel_row(SV, b, X, i, P.kernel, P.gamma, P.degree, P.coef0, &k_i[0])
             f = pw_dot(&k_i[0], &A[0, 0], b)
         if y_i * f <= 0.0:                                    # online error (diagnostics)
             st.mistakes += 1
-        q_ii = kernel_self(P.kernel, x_i, d, P.gamma, P.degree, P.coef0)   # Q_ii = k(x_i, x_i)
+        q_ii = rows_self(X, i, P.kernel, P.gamma, P.degree, P.coef0)   # Q_ii = k(x_i, x_i)
         st.kernel_evaluations += b                            # the margin's kernel row (as BSGD)
         g = 1.0 - y_i * f                                     # 1 - y_i f~(x_i)
         if fabs(g) < ZERO_GRADIENT_CUT:                       # margin 1 up to rounding: a zero step
@@ -185,8 +184,10 @@ cdef int _bsca_pass(const Params* P, State* st,
             if P.accumulate and slot >= 0:                    # Alg. 2, line 9, x_i already in M
                 A[slot, 0] += delta * y_i
             else:                                             # Alg. 2, line 9: M <- M u {(delta y_i, x_i)}
-                for r in range(d):
-                    SV[b, r] = x_i[r]
+                if store_set_row(SV, b, X, i) != 0:
+                    st.b = b
+                    st.t = t
+                    return ERR_NOMEM
                 A[b, 0] = delta * y_i
                 src[b] = i
                 where[i] = b
@@ -199,17 +200,17 @@ cdef int _bsca_pass(const Params* P, State* st,
                     b_old = b
                     partner = -1
                     if P.maint == MAINT_REMOVAL:              # Alg. 2, line 11
-                        b = c_maintain_removal(&St, A, b, P.kernel, P.gamma, P.degree, P.coef0, &p, &wd)
+                        b = c_maintain_removal(SV, A, b, P.kernel, P.gamma, P.degree, P.coef0, &p, &wd)
                     elif P.maint == MAINT_PROJECTION:
-                        info = c_maintain_projection_solve(&St, A, b, P.kernel, P.gamma, P.degree,
+                        info = c_maintain_projection_solve(SV, A, b, P.kernel, P.gamma, P.degree,
                                                            P.coef0, P.ridge, Kp, rhs, ipiv, &p, &wd)
                         if info != 0:
                             st.b = b
                             st.t = t
                             return ERR_SINGULAR
-                        b = c_remove_sv(&St, A, b, p)
+                        b = c_remove_sv(SV, A, b, p)
                     else:
-                        b = c_maintain_merge(&St, A, b, P.gamma, P.merge_eps, P.merge_solver, P.h_table,
+                        b = c_maintain_merge(SV, A, b, P.gamma, P.merge_eps, P.merge_solver, P.h_table,
                                              P.wd_table, P.G, mwork, &p, &partner, &wd)
                     elapsed = _now() - start
                     st.maintenance_seconds += elapsed
@@ -254,8 +255,7 @@ def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0
     sample_weight = check_sample_weight(sample_weight, X.shape[0])
     check_merge_solver(merge_solver, True)
     cdef Params P
-    cdef State st
-    cdef Py_ssize_t n = X.shape[0], d = X.shape[1], b0 = len(src0), s
+    cdef Py_ssize_t n = X.shape[0], d = X.shape[1], b0 = len(src0)
     P.n_steps = order.shape[0]
     P.d = d
     P.budget = -1 if budget is None else int(budget)
@@ -285,11 +285,30 @@ def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0
     cdef Py_ssize_t cap
     arriving = min(P.n_steps, n) if P.accumulate else P.n_steps    # slots this call can add at most
     cap = (b0 + arriving if P.budget < 0 else min(P.budget, b0 + arriving)) + 1   # as refsvm.bsca
-    SV = np.zeros((cap, d))                                   # Alg. 2, line 2 (or the state)
+    sparse = sp.issparse(X)                                   # sparse X: sparse SV slots (sparse.pxd)
+    SV = None if sparse else np.zeros((cap, d))               # Alg. 2, line 2 (or the state)
     A = np.zeros((cap, 1))
-    if b0:
-        SV[:b0] = sv
-        A[:b0] = alpha
+    cdef Rows R
+    cdef Store S
+    rows_init(&R, X)
+    store_init(&S, SV, cap, d, sparse)
+    try:
+        if b0:
+            if sparse:
+                store_fill(&S, sv)
+            else:
+                SV[:b0] = sv
+            A[:b0] = alpha
+        return _bsca_run(&P, &R, &S, SV, A, b0, src0, n, cap, y, order, dual, t0)
+    finally:
+        store_free(&S)
+
+
+cdef object _bsca_run(Params* P, const Rows* R, Store* S, object SV, object A, Py_ssize_t b0, object src0,
+                      Py_ssize_t n, Py_ssize_t cap, object y, object order, object dual, object t0):
+    """The steps of :func:`bsca` over the prepared model and buffers (``bsca`` frees the store)."""
+    cdef State st
+    cdef Py_ssize_t s
     src = np.full(cap, -1, dtype=np.int64)
     src[:b0] = src0
     where = np.full(n, -1, dtype=np.int64)
@@ -321,11 +340,9 @@ def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0
     st.merge_seconds = 0.0
 
     cdef int err
-    cdef const double[:, ::1] Xv = X
     cdef const int64_t[::1] yv = y
     cdef const int64_t[::1] ov = order
     cdef double[::1] dualv = dual
-    cdef double[:, ::1] SVv = SV
     cdef double[:, ::1] Av = A
     cdef int64_t[::1] srcv = src
     cdef int64_t[::1] wherev = where
@@ -342,12 +359,14 @@ def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0
     cdef int64_t[::1] mpv = maint_partner
     cdef double[::1] wdv = weight_degradation
     with nogil:
-        err = _bsca_pass(&P, &st, Xv, yv, ov, dualv, SVv, Av, srcv, wherev, k_iv, signsv, Kpv, rhsv, ipivv,
+        err = _bsca_pass(P, &st, R, yv, ov, dualv, S, Av, srcv, wherev, k_iv, signsv, Kpv, rhsv, ipivv,
                          mworkv, changedv, addedv, msv, miv, mpv, wdv)
     if err == ERR_INTERRUPTED:
         raise KeyboardInterrupt
     if err == ERR_SINGULAR:
         raise np.linalg.LinAlgError("Singular matrix")
+    if err == ERR_NOMEM or S.failed:
+        raise MemoryError("could not allocate a sparse support vector")
 
     ne = st.n_events
     n_changed = int(changed.sum())
@@ -368,8 +387,8 @@ def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0
         "merge_seconds": float(st.merge_seconds),
     }
     b = st.b
-    return BSCAResult(sv=SV[:b].copy(), alpha=A[:b].copy(), bias=np.zeros(1), t=int(st.t), trace=trace,
-                      dual=dual, sv_source=src[:b].copy())
+    return BSCAResult(sv=store_export(S, b) if S.sparse else SV[:b].copy(), alpha=A[:b].copy(),
+                      bias=np.zeros(1), t=int(st.t), trace=trace, dual=dual, sv_source=src[:b].copy())
 
 
 # ----------------------------------------------------------------------------
@@ -378,6 +397,8 @@ def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0
 
 def primal_objective(X, y, sv, alpha, *, C, kernel, gamma, degree, coef0, sample_weight=None):
     """``P(w~) = 1/2 ||w~||^2 + C sum_i s_i max(0, 1 - y_i f~(x_i))`` (see :func:`refsvm.bsca.primal_objective`)."""
+    if sp.issparse(X) or sp.issparse(sv):
+        return _sparse_primal(X, y, sv, alpha, C, kernel, gamma, degree, coef0, sample_weight)
     X = np.ascontiguousarray(X, dtype=np.float64)
     SVa = np.ascontiguousarray(sv, dtype=np.float64).reshape(-1, X.shape[1])
     beta = np.ascontiguousarray(alpha, dtype=np.float64).reshape(-1)
@@ -414,6 +435,8 @@ def dual_objective(X, y, dual, *, kernel, gamma, degree, coef0, sample=None):
 
     ``nnz^2`` kernel evaluations in a nogil loop (``sample``: the unbiased estimate).
     """
+    if sp.issparse(X):
+        return _sparse_dual(X, y, dual, kernel, gamma, degree, coef0, sample)
     X = np.ascontiguousarray(X, dtype=np.float64)
     da = np.ascontiguousarray(dual, dtype=np.float64)
     ya = np.ascontiguousarray(y, dtype=np.float64)
@@ -443,5 +466,87 @@ def dual_objective(X, y, dual, *, kernel, gamma, degree, coef0, sample=None):
                 row += dv[Sv[c]] * yv[Sv[c]] * kernel_value(code, &Xv[Sv[a], 0], &Xv[Sv[c], 0], d, g, deg, c0)
             off += 2.0 * va * row
     if estimate:
+        off *= (<double> N * (N - 1)) / (<double> m * (m - 1))
+    return float(np.sum(da) - 0.5 * (diag + off))
+
+
+def _sparse_primal(X, y, sv, alpha, C, kernel, gamma, degree, coef0, sample_weight):
+    """primal_objective for sparse rows: kernel rows against the SVs as sparse SV slots."""
+    X = check_sparse_rows(sp.csr_matrix(X), "X")
+    svc = check_sparse_rows(sp.csr_matrix(sv), "sv")
+    beta = np.ascontiguousarray(alpha, dtype=np.float64).reshape(-1)
+    ya = np.ascontiguousarray(y, dtype=np.float64)
+    cdef Py_ssize_t n = X.shape[0], b = beta.shape[0], i, j
+    sw = np.ones(n) if sample_weight is None else np.ascontiguousarray(sample_weight, dtype=np.float64)
+    if b == 0:
+        return float(C * np.sum(sw))
+    cdef int code = kernel_code(kernel)
+    cdef double g = gamma, deg = degree, c0 = coef0, norm2 = 0.0, loss = 0.0, f, s
+    cdef const double[::1] swv = sw
+    cdef const double[::1] bv = beta
+    cdef const double[::1] yv = ya
+    row = np.zeros(b)
+    cdef double[::1] r = row
+    cdef Rows RX, RS
+    cdef Store St
+    rows_init(&RX, X)
+    rows_init(&RS, svc)
+    store_init(&St, None, b, X.shape[1], True)
+    try:
+        store_fill(&St, svc)
+        with nogil:
+            for j in range(b):                                # ||w~||^2 = beta' K_M beta
+                store_kernel_row(&St, b, &RS, j, code, g, deg, c0, &r[0])
+                norm2 += bv[j] * pw_dot(&r[0], &bv[0], b)
+            for i in range(n):                                # C sum_i hinge(y_i f~(x_i))
+                store_kernel_row(&St, b, &RX, i, code, g, deg, c0, &r[0])
+                f = pw_dot(&r[0], &bv[0], b)
+                s = 1.0 - yv[i] * f
+                if s > 0.0:
+                    loss += swv[i] * s
+    finally:
+        store_free(&St)
+    return float(0.5 * norm2 + C * loss)
+
+
+def _sparse_dual(X, y, dual, kernel, gamma, degree, coef0, sample):
+    """dual_objective for sparse rows: the rows in use as sparse SV slots, one kernel row each."""
+    X = check_sparse_rows(sp.csr_matrix(X), "X")
+    da = np.ascontiguousarray(dual, dtype=np.float64)
+    ya = np.ascontiguousarray(y, dtype=np.float64)
+    nz = np.flatnonzero(da).astype(np.int64)
+    cdef Py_ssize_t N = nz.shape[0], m, a, c
+    S = check_dual_sample(da, sample) if sample is not None else nz
+    m = S.shape[0]
+    cdef int code = kernel_code(kernel)
+    cdef double g = gamma, deg = degree, c0 = coef0, diag = 0.0, off = 0.0, rowsum, va
+    cdef const double[::1] dv = da
+    cdef const double[::1] yv = ya
+    cdef const int64_t[::1] nzv = nz
+    cdef const int64_t[::1] Sv = S
+    sub = check_sparse_rows(X[S], "X")
+    kr = np.zeros(max(m, 1))
+    cdef double[::1] k = kr
+    cdef Rows RX, RS
+    cdef Store St
+    rows_init(&RX, X)
+    rows_init(&RS, sub)
+    store_init(&St, None, max(m, 1), X.shape[1], True)
+    try:
+        store_fill(&St, sub)
+        with nogil:
+            for a in range(N):                                # diagonal, exact
+                va = dv[nzv[a]] * yv[nzv[a]]
+                diag += va * va * rows_self(&RX, nzv[a], code, g, deg, c0)
+            for a in range(m):                                # off-diagonal (all pairs or the sample's)
+                va = dv[Sv[a]] * yv[Sv[a]]
+                store_kernel_row(&St, m, &RS, a, code, g, deg, c0, &k[0])
+                rowsum = 0.0
+                for c in range(a + 1, m):
+                    rowsum += dv[Sv[c]] * yv[Sv[c]] * k[c]
+                off += 2.0 * va * rowsum
+    finally:
+        store_free(&St)
+    if sample is not None:
         off *= (<double> N * (N - 1)) / (<double> m * (m - 1))
     return float(np.sum(da) - 0.5 * (diag + off))

@@ -13,6 +13,7 @@ import numbers
 import time
 
 import numpy as np
+import scipy.sparse as sp
 
 from ..backend import BACKENDS, get_module
 from ..validation import check_budget, check_gamma, check_int, check_option, check_positive
@@ -34,8 +35,12 @@ _SUMMED = ("n_steps", "mistakes", "n_zero_steps", "n_at_bound", "kernel_evaluati
 
 def _fingerprint(X, y, weights=None):
     h = hashlib.blake2b(digest_size=16)
-    h.update(repr((X.shape, y.shape, weights is None)).encode())
-    h.update(np.ascontiguousarray(X).view(np.uint8))
+    h.update(repr((X.shape, y.shape, weights is None, sp.issparse(X))).encode())
+    if sp.issparse(X):                       # canonical CSR: its three arrays are the data
+        for part in (X.data, X.indices, X.indptr):
+            h.update(np.ascontiguousarray(part).view(np.uint8))
+    else:
+        h.update(np.ascontiguousarray(X).view(np.uint8))
     h.update(np.ascontiguousarray(y).view(np.uint8))
     if weights is not None:                  # other weights, other boxes: new dual variables
         h.update(np.ascontiguousarray(weights).view(np.uint8))
@@ -220,6 +225,7 @@ class BSCAClassifier(BudgetedClassifierBase):
         self.refit_rows = refit_rows
 
     _supports_sample_weight = True  # bsca takes sample_weight (box [0, C s_i])
+    _sparse_rows = True             # CSR rows, sparse SVs (refsvm.sparse)
 
     # ------------------------------------------------------------------ checks
 
@@ -323,7 +329,7 @@ class BSCAClassifier(BudgetedClassifierBase):
             if state["fingerprint"] != fp:          # other data: keep M, new dual variables
                 for m in machines:
                     m["dual"] = None
-                    m["sv_source"] = None if m["sv"] is None else np.full(len(m["sv"]), -1, np.int64)
+                    m["sv_source"] = None if m["sv"] is None else np.full(m["sv"].shape[0], -1, np.int64)
         if self.sampling == "uniform":
             order = self._rng.integers(0, n, n).astype(np.int64)     # Alg. 2, line 4
         else:
@@ -364,7 +370,7 @@ class BSCAClassifier(BudgetedClassifierBase):
             trace = dict(n_steps=sum(tr["n_steps"] for tr in chunk),
                          mistakes=sum(tr["mistakes"] for tr in chunk),
                          n_maintenance=sum(len(tr["maint_step"]) for tr in chunk))
-            return trace, len(self.support_vectors_)
+            return trace, self.support_vectors_.shape[0]
 
         self._run_pass(order, run_chunk)
         if self.monitor_every is not None and (not self.monitor_["t"] or self.monitor_["t"][-1] != self.t_):
@@ -387,11 +393,12 @@ class BSCAClassifier(BudgetedClassifierBase):
         c = len(machines)
         svs, coefs = [], []
         for r, m in enumerate(machines):
-            col = np.zeros((len(m["sv"]), c))
+            col = np.zeros((m["sv"].shape[0], c))
             col[:, r] = m["alpha"][:, 0]
             svs.append(m["sv"])
             coefs.append(col)
-        self._set_model(np.vstack(svs), np.vstack(coefs), np.zeros(c))
+        stacked = sp.vstack(svs, format="csr") if sp.issparse(svs[0]) else np.vstack(svs)
+        self._set_model(stacked, np.vstack(coefs), np.zeros(c))
         self.dual_ = np.vstack([m["dual"] for m in machines])
 
     def _monitor(self, module, X, labels, machines, params):
