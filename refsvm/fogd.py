@@ -52,6 +52,7 @@ Reading of the pseudo-code (see also ``docs/ogd.rst``):
 """
 
 import numpy as np
+import scipy.sparse as sp
 
 from .ogd import OGDResult, check_ogd_arguments, check_weights, fourier_features, n_columns
 from .online import is_mistake
@@ -121,11 +122,12 @@ def fogd(X, y, order, *, task, n_classes, U, eta, epsilon=0.0, normalize=False, 
     mistakes = 0
     squared_loss_sum = 0.0
     z = np.empty(2 * D)
+    sparse = sp.issparse(X)
     t = t0
     for step, i in enumerate(order):                          # Alg. 1, line 4
         t += 1
         x_t = X[i]                                            # Alg. 1, line 5
-        p = U @ x_t                                           # Alg. 1, line 6: z(x_t)
+        p = U[:, x_t.indices] @ x_t.data if sparse else U @ x_t   # Alg. 1, line 6: z(x_t) (sparse: nonzeros)
         z[0::2] = np.sin(p)
         z[1::2] = np.cos(p)
         if normalize:
@@ -175,9 +177,9 @@ def decision_values(X, U, W, normalize=False):
     """``F = z(X) W``, shape (n, c): the model's scores for every row of ``X``.
 
     Computed 1024 rows at a time (the feature matrix of a whole test set,
-    n x 2D doubles, would not fit in memory for D = 4000).
+    n x 2D doubles, would not fit in memory for D = 4000).  ``X`` may be sparse.
     """
-    X = np.ascontiguousarray(X, dtype=np.float64)
+    X = sp.csr_matrix(X) if sp.issparse(X) else np.ascontiguousarray(X, dtype=np.float64)
     W = np.asarray(W, dtype=np.float64)
     F = np.empty((X.shape[0], W.shape[1]))
     for start in range(0, X.shape[0], 1024):

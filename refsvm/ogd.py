@@ -24,8 +24,9 @@ Tasks and labels (``task``):
 from dataclasses import dataclass, field
 
 import numpy as np
+import scipy.sparse as sp
 
-from .validation import ZERO_PREDICTIONS, check_int, check_option, check_positive
+from .validation import ZERO_PREDICTIONS, check_int, check_option, check_positive, check_sparse_rows
 
 TASKS = ("binary", "multiclass", "regression")
 
@@ -72,7 +73,8 @@ def fourier_features(U, X, normalize=False):
     ``normalize=True`` divides by ``sqrt(D)`` (``z(x)'z(x') ~ k(x, x')``, the map of
     scikit-learn's ``RBFSampler`` up to its random phases).
     """
-    P = np.asarray(X, dtype=np.float64) @ np.asarray(U, dtype=np.float64).T
+    U = np.asarray(U, dtype=np.float64)
+    P = (sp.csr_matrix(X) @ U.T) if sp.issparse(X) else np.asarray(X, dtype=np.float64) @ U.T
     Z = np.empty((P.shape[0], 2 * P.shape[1]))
     Z[:, 0::2] = np.sin(P)
     Z[:, 1::2] = np.cos(P)
@@ -113,11 +115,14 @@ def check_ogd_arguments(X, y, order, *, task, n_classes, eta, epsilon, t0, zero_
     """
     task = check_option(task, "task", TASKS)
     check_option(zero_prediction, "zero_prediction", ZERO_PREDICTIONS)
-    X = np.ascontiguousarray(X, dtype=np.float64)
-    if X.ndim != 2:
-        raise ValueError(f"X must be a 2-D array (n_samples, n_features); got shape {X.shape}")
-    if not np.all(np.isfinite(X)):
-        raise ValueError("X contains NaN or infinity")
+    if sp.issparse(X):                                       # sparse rows (refsvm.sparse): canonical CSR
+        X = check_sparse_rows(X)
+    else:
+        X = np.ascontiguousarray(X, dtype=np.float64)
+        if X.ndim != 2:
+            raise ValueError(f"X must be a 2-D array (n_samples, n_features); got shape {X.shape}")
+        if not np.all(np.isfinite(X)):
+            raise ValueError("X contains NaN or infinity")
     order = np.ascontiguousarray(order, dtype=np.int64)
     if order.ndim != 1:
         raise ValueError(f"order must be a 1-D array of indices into X; got shape {order.shape}")

@@ -356,3 +356,37 @@ def test_bsca_estimator_multiclass_csr(backend):
     dense, csr = make().fit(X, y), make().fit(sp.csr_matrix(X), y)
     assert sp.issparse(csr.support_vectors_)
     _close(dense.decision_function(X), csr.decision_function(sp.csr_matrix(X)), 1e-9)
+
+
+# ------------------------------------------------------------------------------------ FOGD
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("task,classes", [("binary", 2), ("multiclass", 3)])
+def test_fogd_csr_gives_the_dense_model(backend, task, classes):
+    """FOGD (Lu et al.): u'x over the nonzeros.  Compiled path: bitwise the dense run (the same
+    nonzero inputs, in the same order, four rows at a time); reference: to rounding."""
+    from refsvm.ogd import fourier_directions
+
+    X, y = _data(classes=classes, duplicate=0.2)
+    U = fourier_directions(np.random.default_rng(1), 64, X.shape[1], 0.5)
+    order = np.concatenate([np.random.default_rng(9).permutation(len(y)) for _ in range(2)])
+    fogd = get_module("fogd", backend)
+    dense = fogd.fogd(X, y, order, task=task, n_classes=classes, U=U, eta=0.1)
+    csr = fogd.fogd(sp.csr_matrix(X), y, order, task=task, n_classes=classes, U=U, eta=0.1)
+    np.testing.assert_array_equal(dense.trace["updated"], csr.trace["updated"])
+    if backend == "fast":
+        np.testing.assert_array_equal(dense.W, csr.W)
+    _close(dense.W, csr.W, 1e-12)
+    _close(fogd.decision_values(X, U, dense.W), fogd.decision_values(sp.csr_matrix(X), U, dense.W), 1e-12)
+    ref = get_module("fogd", "python").fogd(sp.csr_matrix(X), y, order, task=task, n_classes=classes, U=U, eta=0.1)
+    _close(ref.W, csr.W, 1e-12)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_fogd_estimator_on_sparse_input(backend):
+    from refsvm import FOGDClassifier
+
+    X, y = _data(n=200)
+    dense = FOGDClassifier(n_components=64, gamma=0.5, random_state=0, backend=backend).fit(X, y)
+    csr = FOGDClassifier(n_components=64, gamma=0.5, random_state=0, backend=backend).fit(sp.csr_matrix(X), y)
+    _close(dense.decision_function(X), csr.decision_function(sp.csr_matrix(X)), 1e-12)

@@ -25,6 +25,7 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define REFSVM_SINCOS_LIMIT 262144.0
 
@@ -94,17 +95,17 @@ static void refsvm_axpy(ptrdiff_t n, double a, const double *x, double *y)
  * between the four products, so the sums are bitwise those of one axpy per nonzero x_k, with a
  * quarter of the loads and stores of p.  nz is scratch for d indices. */
 REFSVM_CLONES
-static void refsvm_phases(const double *UT, ptrdiff_t D, ptrdiff_t d, const double *x, double *p,
-                          ptrdiff_t *nz)
+static void refsvm_phases_nz(const double *UT, ptrdiff_t D, const ptrdiff_t *nz, const double *x,
+                             ptrdiff_t m, int packed, double *p)
 {
-    ptrdiff_t j, k, m = 0;
-    for (k = 0; k < d; k++)
-        if (x[k] != 0.0)
-            nz[m++] = k;
+    /* p = sum_k v_k UT[nz[k]] over the m nonzero inputs nz (increasing), four rows at a time;
+       v_k = x[k] (packed: a sparse row's values) or x[nz[k]] (a dense row) */
+    ptrdiff_t j, k;
     for (j = 0; j < D; j++)
         p[j] = 0.0;
     for (k = 0; k + 4 <= m; k += 4) {
-        const double a = x[nz[k]], b = x[nz[k + 1]], c = x[nz[k + 2]], e = x[nz[k + 3]];
+        const double a = packed ? x[k] : x[nz[k]], b = packed ? x[k + 1] : x[nz[k + 1]];
+        const double c = packed ? x[k + 2] : x[nz[k + 2]], e = packed ? x[k + 3] : x[nz[k + 3]];
         const double *ra = UT + nz[k] * D, *rb = UT + nz[k + 1] * D;
         const double *rc = UT + nz[k + 2] * D, *re = UT + nz[k + 3] * D;
         for (j = 0; j < D; j++) {
@@ -117,7 +118,28 @@ static void refsvm_phases(const double *UT, ptrdiff_t D, ptrdiff_t d, const doub
         }
     }
     for (; k < m; k++)
-        refsvm_axpy(D, x[nz[k]], UT + nz[k] * D, p);
+        refsvm_axpy(D, packed ? x[k] : x[nz[k]], UT + nz[k] * D, p);
+}
+
+static void refsvm_phases(const double *UT, ptrdiff_t D, ptrdiff_t d, const double *x, double *p,
+                          ptrdiff_t *nz)
+{
+    /* a dense x: its nonzero inputs, in index order */
+    ptrdiff_t k, m = 0;
+    for (k = 0; k < d; k++)
+        if (x[k] != 0.0)
+            nz[m++] = k;
+    refsvm_phases_nz(UT, D, nz, x, m, 0, p);
+}
+
+static void refsvm_phases_sparse(const double *UT, ptrdiff_t D, const int32_t *idx, const double *val,
+                                 ptrdiff_t m, double *p, ptrdiff_t *nz)
+{
+    /* a sparse x (canonical CSR row: m values, increasing indices): the same sums as the dense x */
+    ptrdiff_t k;
+    for (k = 0; k < m; k++)
+        nz[k] = idx[k];
+    refsvm_phases_nz(UT, D, nz, val, m, 1, p);
 }
 
 #endif

@@ -17,26 +17,28 @@ reference to rounding, not bitwise.
 """
 
 import numpy as np
+import scipy.sparse as sp
 
 from refsvm.ogd import OGDResult, check_ogd_arguments, check_weights, n_columns
-from refsvm.validation import check_sample_weight
+from refsvm.validation import check_sample_weight, check_sparse_rows
 
 from libc.math cimport sqrt
 from libc.stdint cimport int8_t, int64_t
 
-from refsvm._fast.ogd_core cimport (TASK_BINARY, TASK_BINARY_POSITIVE, TASK_MULTI, TASK_REGRESSION, feature_map,
-                                   scores, ogd_step, sincos_block)
+from refsvm._fast.ogd_core cimport (TASK_BINARY, TASK_BINARY_POSITIVE, TASK_MULTI, TASK_REGRESSION,
+                                   feature_map_row, scores, ogd_step, sincos_block)
+from refsvm._fast.sparse cimport Rows, rows_init
 
-cdef void _fogd_pass(const double[:, ::1] X, const double[::1] yv, const int64_t[::1] order,
+cdef void _fogd_pass(const Rows* X, const double[::1] yv, const int64_t[::1] order,
                      int task, const double[:, ::1] UT, double eta, double epsilon, double scale,
                      double[:, ::1] W, double[::1] p, double[::1] z, double[::1] f,
                      int8_t[::1] updated, int64_t* mistakes, double* loss_sum,
                      const double[::1] sw, Py_ssize_t[::1] nz) noexcept nogil:
     cdef Py_ssize_t step, i
-    cdef Py_ssize_t D = UT.shape[1], d = X.shape[1], c = W.shape[1], n_rows = W.shape[0]
+    cdef Py_ssize_t D = UT.shape[1], c = W.shape[1], n_rows = W.shape[0]
     for step in range(order.shape[0]):                        # Alg. 1, line 4
         i = order[step]
-        feature_map(&UT[0, 0], D, d, &X[i, 0], scale, &p[0], &z[0], &nz[0])   # Alg. 1, line 6
+        feature_map_row(&UT[0, 0], D, X, i, scale, &p[0], &z[0], &nz[0])     # Alg. 1, line 6
         updated[step] = <int8_t>ogd_step(task, &W[0, 0], n_rows, c, &z[0], &f[0], yv[i],
                                          eta * sw[i], epsilon, mistakes, loss_sum)   # step eta s_t
 
@@ -65,8 +67,10 @@ def fogd(X, y, order, *, task, n_classes, U, eta, epsilon=0.0, normalize=False, 
     p = np.empty(D)                                              # the phases u_j'x
     z = np.empty(2 * D)
     f = np.empty(c)
+    cdef Rows R
+    rows_init(&R, X)
     if X.shape[0] > 0 and order.shape[0] > 0:
-        _fogd_pass(X, yv, order, code, np.ascontiguousarray(U.T), float(eta), float(epsilon), scale, W, p, z, f,
+        _fogd_pass(&R, yv, order, code, np.ascontiguousarray(U.T), float(eta), float(epsilon), scale, W, p, z, f,
                    updated, &mistakes, &loss_sum, sw, np.empty(max(X.shape[1], 1), dtype=np.intp))
     trace = {
         "n_steps": int(order.shape[0]),
@@ -82,12 +86,12 @@ def fogd(X, y, order, *, task, n_classes, U, eta, epsilon=0.0, normalize=False, 
     return OGDResult(W=W, t=int(t0) + int(order.shape[0]), trace=trace)
 
 
-cdef void _decision_values(const double[:, ::1] X, const double[:, ::1] UT, double scale,
+cdef void _decision_values(const Rows* X, Py_ssize_t n, const double[:, ::1] UT, double scale,
                            const double[:, ::1] W, double[::1] p, double[::1] z,
                            double[:, ::1] F, Py_ssize_t[::1] nz) noexcept nogil:
-    cdef Py_ssize_t i, D = UT.shape[1], d = X.shape[1]
-    for i in range(X.shape[0]):
-        feature_map(&UT[0, 0], D, d, &X[i, 0], scale, &p[0], &z[0], &nz[0])
+    cdef Py_ssize_t i, D = UT.shape[1]
+    for i in range(n):
+        feature_map_row(&UT[0, 0], D, X, i, scale, &p[0], &z[0], &nz[0])
         scores(&W[0, 0], W.shape[0], W.shape[1], &z[0], &F[i, 0])
 
 
@@ -103,14 +107,16 @@ def _sincos_block(p, scale=1.0):
 
 def decision_values(X, U, W, normalize=False):
     """``F = z(X) W``, shape (n, c); see :func:`refsvm.fogd.decision_values` (row by row, no BLAS)."""
-    X = np.ascontiguousarray(X, dtype=np.float64)
+    X = check_sparse_rows(X) if sp.issparse(X) else np.ascontiguousarray(X, dtype=np.float64)
     U = np.ascontiguousarray(U, dtype=np.float64)
     W = np.ascontiguousarray(W, dtype=np.float64)
     if X.ndim != 2 or U.ndim != 2 or X.shape[1] != U.shape[1] or W.shape[0] != 2 * U.shape[0]:
         raise ValueError(f"X (n, d), U (D, d) and W (2D, c) do not match: {X.shape}, {U.shape}, {W.shape}")
     F = np.zeros((X.shape[0], W.shape[1]))
+    cdef Rows R
+    rows_init(&R, X)
     if X.shape[0]:
-        _decision_values(X, np.ascontiguousarray(U.T), 1.0 / sqrt(U.shape[0]) if normalize else 1.0, W,
+        _decision_values(&R, X.shape[0], np.ascontiguousarray(U.T), 1.0 / sqrt(U.shape[0]) if normalize else 1.0, W,
                          np.empty(U.shape[0]), np.empty(2 * U.shape[0]), F,
                          np.empty(max(X.shape[1], 1), dtype=np.intp))
     return F

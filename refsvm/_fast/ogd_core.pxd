@@ -16,7 +16,7 @@ pairwise order with eight accumulators); the feature map skips zero inputs.
 
 from libc.math cimport INFINITY
 
-from libc.stdint cimport int64_t
+from libc.stdint cimport int32_t, int64_t
 
 from refsvm._fast.kernels cimport pw_dot
 
@@ -31,10 +31,14 @@ cdef enum:
 # a pair, D = 400 pairs a step): fastmath.h computes them with branch-free double arithmetic the
 # compiler vectorises (absolute error below 4.5e-16 against libm for |x| <= 2^18, libm beyond; see
 # the header), compiled for AVX2 and the SSE2 baseline with the same operations in the same order.
+from refsvm._fast.sparse cimport Rows
+
 cdef extern from "fastmath.h" nogil:
     void refsvm_sincos_block(double* p, Py_ssize_t D, double scale, double* z)
     void refsvm_axpy(Py_ssize_t n, double a, const double* x, double* y)
     void refsvm_phases(const double* UT, Py_ssize_t D, Py_ssize_t d, const double* x, double* p, Py_ssize_t* nz)
+    void refsvm_phases_sparse(const double* UT, Py_ssize_t D, const int32_t* idx, const double* val,
+                              Py_ssize_t m, double* p, Py_ssize_t* nz)
 
 
 cdef inline void sincos_block(double* p, Py_ssize_t D, double scale, double* z) noexcept nogil:
@@ -53,6 +57,18 @@ cdef inline void feature_map(const double* UT, Py_ssize_t D, Py_ssize_t d, const
     """
     refsvm_phases(UT, D, d, x, p, nz)                    # p = U x_t
     sincos_block(p, D, scale, z)                          # sin / cos pairs
+
+
+cdef inline void feature_map_row(const double* UT, Py_ssize_t D, const Rows* X, Py_ssize_t i,
+                                 double scale, double* p, double* z, Py_ssize_t* nz) noexcept nogil:
+    """:func:`feature_map` of row ``i`` of the examples, dense or sparse (a sparse row's nonzeros
+    are the dense row's, in the same order: bitwise the same ``z``)."""
+    if X.sparse:
+        refsvm_phases_sparse(UT, D, X.indices + X.indptr[i], X.data + X.indptr[i],
+                             X.indptr[i + 1] - X.indptr[i], p, nz)
+        sincos_block(p, D, scale, z)
+    else:
+        feature_map(UT, D, X.d, X.dense + i * X.d, scale, p, z, nz)
 
 
 cdef inline void matvec(const double* M, Py_ssize_t n_rows, Py_ssize_t n_cols, const double* v,

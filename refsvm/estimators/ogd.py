@@ -156,6 +156,8 @@ class _OGDCommon:
 
 
 class _FOGDMixin(_OGDCommon):
+    _sparse_rows = True            # CSR rows: u'x over the nonzeros (the d x D directions stay dense)
+
     def _algorithm_params(self):
         params = self._common_params()
         params["n_components"] = check_int(self.n_components, "n_components", 1)
