@@ -20,11 +20,13 @@ model never runs code), with a format version and a ``kind`` field.
 from dataclasses import dataclass, field
 
 import numpy as np
+import scipy.sparse as sp
 
 from .io.model_file import ModelFileError, check_kind, reading, write_model  # noqa: F401 (ModelFileError: public here)
 from .backend import get_module
-from .model import params_from_json, params_to_json
+from .model import params_from_json, params_to_json, read_support_vectors, support_vector_arrays
 from .ogd import TASKS, fourier_features
+from .validation import check_sparse_rows
 
 #: Version of the on-disk format written by the ``save`` methods of this module.
 FORMAT_VERSION = 1
@@ -182,7 +184,10 @@ class NystromModel:
     version: str = None       #: refsvm version that wrote the file
 
     def __post_init__(self):
-        self.support_vectors = np.ascontiguousarray(self.support_vectors, dtype=np.float64)
+        if sp.issparse(self.support_vectors):         # a model trained on sparse rows (refsvm.sparse)
+            self.support_vectors = check_sparse_rows(self.support_vectors, "support_vectors")
+        else:
+            self.support_vectors = np.ascontiguousarray(self.support_vectors, dtype=np.float64)
         _check_task(self)
         if (self.projection is None) != (self.weights is None):
             raise ValueError("projection and weights come together (linear phase) or not at all")
@@ -203,11 +208,15 @@ class NystromModel:
 
         ``backend="fast"`` computes the kernel matrix with :mod:`refsvm._fast.kernels`.
         """
-        X = np.ascontiguousarray(X, dtype=np.float64)
-        if self.support_vectors.shape[0] == 0:
+        SV = self.support_vectors
+        if sp.issparse(X) or sp.issparse(SV):          # sparse rows: both as CSR
+            X, SV = sp.csr_matrix(X), sp.csr_matrix(SV)
+        else:
+            X = np.ascontiguousarray(X, dtype=np.float64)
+        if SV.shape[0] == 0:
             return _finish(np.zeros((X.shape[0], self.n_columns)), self.task, self.classes)
         kernels = get_module("kernels", backend)
-        K = kernels.kernel_matrix(X, self.support_vectors, "rbf", self.gamma, 3, 0.0)
+        K = kernels.kernel_matrix(X, SV, "rbf", self.gamma, 3, 0.0)
         if self.linear:
             F = (K @ self.projection.T) @ self.weights
         else:
@@ -224,17 +233,19 @@ class NystromModel:
         for name in ("alpha", "projection", "weights"):
             if getattr(self, name) is not None:
                 arrays[name] = np.asarray(getattr(self, name), dtype=np.float64)
-        write_model(path, dict(format_version=np.array(FORMAT_VERSION), kind=np.array("NystromModel"),
-                               support_vectors=self.support_vectors, gamma=np.array(float(self.gamma)),
+        sparse = sp.issparse(self.support_vectors)      # format 2: sparse SVs as CSR arrays
+        write_model(path, dict(format_version=np.array(2 if sparse else FORMAT_VERSION),
+                               kind=np.array("NystromModel"),
+                               **support_vector_arrays(self.support_vectors), gamma=np.array(float(self.gamma)),
                                task=np.array(self.task), classes=_classes_for_save(self.classes), **arrays,
                                **_meta(self)))
 
     @classmethod
     def load(cls, path):
         """Read a model written by :meth:`save`; refuses other versions and kinds."""
-        with reading(path, FORMAT_VERSION) as data:        # any damage: ModelFileError naming the file
+        with reading(path, (FORMAT_VERSION, 2)) as data:   # any damage: ModelFileError naming the file
             _check_kind(data, path, "NystromModel")
             get = lambda name: data[name] if name in data else None  # noqa: E731
-            return cls(support_vectors=data["support_vectors"], gamma=float(data["gamma"]),
+            return cls(support_vectors=read_support_vectors(data), gamma=float(data["gamma"]),
                        alpha=get("alpha"), projection=get("projection"), weights=get("weights"),
                        task=str(data["task"]), classes=data["classes"], **_meta_back(data))

@@ -180,11 +180,7 @@ class BudgetedModel:
             classes = classes.astype(str)
         extra = {"refsvm_version": np.array(__version__)}
         sv = self.support_vectors
-        if sp.issparse(sv):                            # format 2: the CSR arrays
-            extra.update(sv_data=sv.data, sv_indices=sv.indices, sv_indptr=sv.indptr,
-                         sv_shape=np.array(sv.shape, dtype=np.int64))
-        else:
-            extra["support_vectors"] = sv
+        extra.update(support_vector_arrays(sv))
         if self.params is not None:
             extra["params_json"] = np.array(params_to_json(self.params))
             extra["estimator"] = np.array(str(self.estimator))
@@ -228,7 +224,7 @@ class BudgetedModel:
             )
             return cls(
                 **meta,
-                support_vectors=_read_support_vectors(data),
+                support_vectors=read_support_vectors(data),
                 coef=data["coef"],
                 kernel=data.scalar("kernel", str),
                 gamma=data.scalar("gamma", float),
@@ -239,7 +235,16 @@ class BudgetedModel:
             )
 
 
-def _read_support_vectors(data):
+def support_vector_arrays(sv):
+    """The arrays a model file stores for its support vectors: ``support_vectors`` (dense, format 1)
+    or the CSR arrays ``sv_data``, ``sv_indices``, ``sv_indptr``, ``sv_shape`` (sparse, format 2)."""
+    if sp.issparse(sv):
+        return dict(sv_data=sv.data, sv_indices=sv.indices, sv_indptr=sv.indptr,
+                    sv_shape=np.array(sv.shape, dtype=np.int64))
+    return dict(support_vectors=sv)
+
+
+def read_support_vectors(data):
     """The support vectors of a model file: the dense array (format 1) or a CSR matrix (format 2)."""
     if "sv_indptr" not in data:
         return data["support_vectors"]

@@ -63,11 +63,13 @@ Reading of the pseudo-code (see also ``docs/ogd.rst``):
 """
 
 import numpy as np
+import scipy.sparse as sp
 
 from .kernels import kernel_matrix, kernel_row
+from .sparse import n_rows, new_sv_storage
 from .ogd import OGDResult, check_ogd_arguments, check_weights, n_columns
 from .online import is_mistake
-from .validation import check_int, check_positive, check_sample_weight
+from .validation import check_int, check_positive, check_sample_weight, check_sparse_rows
 
 #: Default relative cutoff of the eigenvalues kept at the switch.
 EIG_TOL = 1e-8
@@ -104,11 +106,16 @@ def check_nogd_state(X, task, n_classes, budget, rank, gamma, eig_tol, sv, alpha
     check_positive(eig_tol, "eig_tol", allow_zero=True)
     c = n_columns(task, n_classes)
     d = X.shape[1]
-    if sv is None or len(sv) == 0:
+    if sv is None or n_rows(sv) == 0:
         if projection is not None or W is not None:
             raise ValueError("projection and W need the support vectors sv they were built from")
         return None, None, None, None
-    sv = check_weights(sv, (len(sv), d), "sv")
+    if sp.issparse(sv):                                        # sparse SVs (a model trained on CSR)
+        if sv.shape[1] != d:
+            raise ValueError(f"sv must have shape (n_sv, {d}); got {sv.shape}")
+        sv = check_sparse_rows(sv, "sv")
+    else:
+        sv = check_weights(sv, (len(sv), d), "sv")
     if projection is None:
         if W is not None:
             raise ValueError("W is the linear phase's state: pass it with its projection")
@@ -178,7 +185,7 @@ def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0,
     c = n_columns(task, n_classes)
     b0 = 0 if sv is None else sv.shape[0]
     cap = min(budget, b0 + len(order))                        # the SVs this call can hold (budget 10**9: n)
-    SV = np.zeros((cap, X.shape[1]))
+    SV = new_sv_storage(cap, X)                               # sparse X: sparse SV slots (refsvm.sparse)
     A = np.zeros((cap, c))
     b = 0                                                     # Alg. 2, line 2: S_1 = {}, f_1 = 0
     if sv is not None:
@@ -242,7 +249,7 @@ def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0,
         b += 1
         added[step] = 1
         if b == budget:                                       # Alg. 2, line 3: |S_t| reaches B
-            K = kernel_matrix(SV, SV, "rbf", gamma, 3, 0.0)   # Alg. 2, line 10
+            K = kernel_matrix(SV[:b], SV[:b], "rbf", gamma, 3, 0.0)   # Alg. 2, line 10
             kernel_evaluations += budget * budget
             projection, eigenvalues, V = nystrom_map(K, rank, eig_tol)   # Alg. 2, line 11
             W = np.sqrt(eigenvalues)[:, None] * (V.T @ A)     # Alg. 2, line 12 (pseudo-inverse)

@@ -234,11 +234,18 @@ def test_sparse_model_file_round_trip(tmp_path):
 
 
 def test_densifying_estimator_names_the_size():
-    """An estimator that does not read sparse rows refuses a matrix too wide to densify, naming X."""
+    """An estimator that does not read sparse rows refuses a matrix too wide to densify, naming X
+    (it used to fail inside numpy: "Unable to allocate ...")."""
     n, d = 100_000, 10_000_000
     X = sp.csr_matrix((np.ones(n), np.arange(n, dtype=np.int32) * 50, np.arange(n + 1)), shape=(n, d))
     y = np.where(np.arange(n) % 2 == 0, 1, -1)
-    with pytest.raises(ValueError, match=r"X.*densifies sparse input.*GiB"):
+    from refsvm import OnlineKernelClassifier, SBPClassifier
+
+    for est in (OnlineKernelClassifier(random_state=0), SBPClassifier(random_state=0)):
+        with pytest.raises(ValueError, match=r"X.*densifies sparse input.*GiB"):
+            est.fit(X, y)
+    # FOGD reads the sparse rows, but its d x D directions are dense: refused naming n_components
+    with pytest.raises(ValueError, match=r"n_components.*GiB"):
         FOGDClassifier(random_state=0).fit(X, y)
 
 
@@ -390,3 +397,41 @@ def test_fogd_estimator_on_sparse_input(backend):
     dense = FOGDClassifier(n_components=64, gamma=0.5, random_state=0, backend=backend).fit(X, y)
     csr = FOGDClassifier(n_components=64, gamma=0.5, random_state=0, backend=backend).fit(sp.csr_matrix(X), y)
     _close(dense.decision_function(X), csr.decision_function(sp.csr_matrix(X)), 1e-12)
+
+
+# ------------------------------------------------------------------------------------ NOGD
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("task,classes", [("binary", 2), ("multiclass", 3), ("regression", 0)])
+def test_nogd_csr_gives_the_dense_model(backend, task, classes, layout):
+    """NOGD (Lu et al.): the B SVs are rows of X (sparse slots), kernel rows from the norms; the same
+    updates and switch as the dense run, weights to 1e-10 (the eigendecomposition amplifies the
+    kernel values' rounding to ~1e-13)."""
+    X, y = _data(classes=max(classes, 2), duplicate=0.2)
+    if task == "regression":
+        y = X[:, 0] - X[:, 1]
+    order = np.concatenate([np.random.default_rng(10).permutation(len(y)) for _ in range(2)])
+    nogd = get_module("nogd", backend).nogd
+    kw = dict(task=task, n_classes=classes, budget=30, rank=15, gamma=0.5, eta=0.2)
+    dense, csr = nogd(X, y, order, **kw), nogd(sp.csr_matrix(X), y, order, **kw)
+    assert sp.issparse(csr.sv)
+    np.testing.assert_array_equal(dense.trace["updated"], csr.trace["updated"])
+    assert dense.trace["switch_step"] == csr.trace["switch_step"] >= 0
+    _close(dense.W, csr.W, 1e-10)
+    _close(dense.sv, csr.sv.toarray(), 0)
+    ref = get_module("nogd", "python").nogd(sp.csr_matrix(X), y, order, **kw)
+    _close(ref.W, csr.W, 1e-10)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_nogd_estimator_sparse_model_file(backend, tmp_path):
+    from refsvm import NOGDClassifier
+
+    X, y = _data(n=200)
+    csr = NOGDClassifier(budget=30, rank=15, gamma=0.5, random_state=0, backend=backend).fit(sp.csr_matrix(X), y)
+    dense = NOGDClassifier(budget=30, rank=15, gamma=0.5, random_state=0, backend=backend).fit(X, y)
+    _close(dense.decision_function(X), csr.decision_function(sp.csr_matrix(X)), 1e-10)
+    csr.save(tmp_path / "n.npz")
+    back = load(tmp_path / "n.npz")
+    assert sp.issparse(back.support_vectors_)
+    np.testing.assert_array_equal(back.decision_function(X), csr.decision_function(X))

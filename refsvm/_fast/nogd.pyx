@@ -23,15 +23,17 @@ inside a chunk.
 """
 
 import numpy as np
+import scipy.sparse as sp
 
 from refsvm.nogd import check_nogd_state, nystrom_map
 from refsvm.ogd import OGDResult, check_ogd_arguments, n_columns
 from refsvm.validation import check_sample_weight
 
 from libc.stdint cimport int8_t, int64_t
-from libc.string cimport memcpy
 
-from refsvm._fast.kernels cimport KERNEL_RBF, kernel_row_into
+from refsvm._fast.kernels cimport KERNEL_RBF
+from refsvm._fast.sparse cimport (Rows, Store, rows_init, store_export, store_fill, store_free, store_init,
+                                  store_kernel_row, store_set_row)
 from refsvm._fast.ogd_core cimport (TASK_BINARY, TASK_BINARY_POSITIVE, TASK_MULTI, TASK_REGRESSION,
                                     binary_mistake, matvec, rival_class, scores)
 
@@ -65,24 +67,26 @@ cdef inline int loss_step(int task, const double* f, Py_ssize_t c, double yv, do
     return loss > epsilon and eta != 0.0
 
 
-cdef Py_ssize_t _kernel_phase(const double[:, ::1] X, const double[::1] yv, const int64_t[::1] order,
+cdef Py_ssize_t _kernel_phase(const Rows* X, const double[::1] yv, const int64_t[::1] order,
                               Py_ssize_t start, int task, Py_ssize_t budget, double gamma, double eta,
-                              double epsilon, double[:, ::1] SV, double[:, ::1] A, Py_ssize_t* b,
+                              double epsilon, Store* SV, double[:, ::1] A, Py_ssize_t* b,
                               double[::1] krow, double[::1] f, double[::1] beta,
                               int8_t[::1] updated, int8_t[::1] added, int64_t* mistakes,
                               double* loss_sum, int64_t* kernel_evaluations,
                               const double[::1] sw) noexcept nogil:
     """Alg. 2, lines 3-9 from ``order[start]``; returns the step that completed the budget or -1."""
-    cdef Py_ssize_t step, i, r, d = X.shape[1], c = A.shape[1]
+    cdef Py_ssize_t step, i, r, c = A.shape[1]
     for step in range(start, order.shape[0]):
         i = order[step]
-        kernel_row_into(KERNEL_RBF, &SV[0, 0], b[0], d, &X[i, 0], gamma, 3.0, 0.0, &krow[0])
+        store_kernel_row(SV, b[0], X, i, KERNEL_RBF, gamma, 3.0, 0.0, &krow[0])
         kernel_evaluations[0] += b[0]
         scores(&A[0, 0], b[0], c, &krow[0], &f[0])            # Alg. 2, line 5: f_t(x_t)
         if not loss_step(task, &f[0], c, yv[i], eta * sw[i], epsilon, mistakes, loss_sum, &beta[0]):
             continue
         updated[step] = 1
-        memcpy(&SV[b[0], 0], &X[i, 0], d * sizeof(double))    # Alg. 2, lines 6-7
+        if store_set_row(SV, b[0], X, i) != 0:                # Alg. 2, lines 6-7
+            SV.failed = True
+            return -1
         for r in range(c):
             A[b[0], r] = beta[r]
         b[0] += 1
@@ -92,18 +96,18 @@ cdef Py_ssize_t _kernel_phase(const double[:, ::1] X, const double[::1] yv, cons
     return -1
 
 
-cdef void _linear_phase(const double[:, ::1] X, const double[::1] yv, const int64_t[::1] order,
+cdef void _linear_phase(const Rows* X, const double[::1] yv, const int64_t[::1] order,
                         Py_ssize_t start, int task, double gamma, double eta, double epsilon,
-                        const double[:, ::1] SV, const double[:, ::1] P, double[:, ::1] W,
+                        const Store* SV, Py_ssize_t B, const double[:, ::1] P, double[:, ::1] W,
                         double[::1] krow, double[::1] z, double[::1] f, double[::1] beta,
                         int8_t[::1] updated, int64_t* mistakes, double* loss_sum,
                         int64_t* kernel_evaluations, const double[::1] sw) noexcept nogil:
     """Alg. 2, lines 14-19 from ``order[start]``."""
-    cdef Py_ssize_t step, i, j, r, d = X.shape[1], c = W.shape[1]
-    cdef Py_ssize_t B = SV.shape[0], k = P.shape[0]
+    cdef Py_ssize_t step, i, j, r, c = W.shape[1]
+    cdef Py_ssize_t k = P.shape[0]
     for step in range(start, order.shape[0]):
         i = order[step]
-        kernel_row_into(KERNEL_RBF, &SV[0, 0], B, d, &X[i, 0], gamma, 3.0, 0.0, &krow[0])
+        store_kernel_row(SV, B, X, i, KERNEL_RBF, gamma, 3.0, 0.0, &krow[0])
         kernel_evaluations[0] += B
         matvec(&P[0, 0], k, B, &krow[0], &z[0])               # Alg. 2, line 16: z(x_t)
         scores(&W[0, 0], k, c, &z[0], &f[0])                  # Alg. 2, line 17
@@ -131,46 +135,60 @@ def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0,
     cdef Py_ssize_t n = order.shape[0], switch = -1, j
     cdef int64_t mistakes = 0, kernel_evaluations = 0
     cdef double loss_sum = 0.0, g = float(gamma)
-    cap = min(B, (0 if sv is None else sv.shape[0]) + n)     # the SVs this call can hold, as refsvm.nogd
-    SV = np.zeros((cap, d))
-    A = np.zeros((cap, c))
-    if sv is not None:
-        n_sv = sv.shape[0]
-        SV[:n_sv] = sv
-        if alpha is not None:
-            A[:n_sv] = alpha
-    linear = projection is not None
-    yv = np.ascontiguousarray(y, dtype=np.float64)
-    updated = np.zeros(n, dtype=np.int8)
-    added = np.zeros(n, dtype=np.int8)
-    krow = np.zeros(max(cap, 1))                             # a kernel row over the stored SVs
-    f = np.zeros(c)
-    beta = np.zeros(c)
-    cdef double[:, ::1] SVv = SV
     cdef double[::1] Krow
-    eigenvalues = np.zeros(0)
-    start = 0
-    if not linear and n > 0:
-        switch = _kernel_phase(X, yv, order, 0, code, B, float(gamma), float(eta), float(epsilon),
-                               SV, A, &n_sv, krow, f, beta, updated, added, &mistakes, &loss_sum,
-                               &kernel_evaluations, sw)
-        if switch >= 0:
-            K = np.empty((B, B))                              # Alg. 2, line 10
-            for j in range(B):
-                Krow = K[j]
-                with nogil:
-                    kernel_row_into(KERNEL_RBF, &SVv[0, 0], B, d, &SVv[j, 0], g, 3.0, 0.0,
-                                    &Krow[0])
-            kernel_evaluations += B * B
-            projection, eigenvalues, V = nystrom_map(K, rank, eig_tol)   # Alg. 2, line 11
-            W = np.ascontiguousarray(np.sqrt(eigenvalues)[:, None] * (V.T @ A))  # line 12
-            linear = True
-            start = switch + 1
-    if linear and start < n:
-        z = np.zeros(projection.shape[0])
-        _linear_phase(X, yv, order, start, code, float(gamma), float(eta), float(epsilon),
-                      SV, projection, W, krow, z, f, beta, updated, &mistakes, &loss_sum,
-                      &kernel_evaluations, sw)
+    cap = min(B, (0 if sv is None else sv.shape[0]) + n)     # the SVs this call can hold, as refsvm.nogd
+    sparse = sp.issparse(X)                                  # sparse X: sparse SV slots (sparse.pxd)
+    SV = None if sparse else np.zeros((cap, d))
+    A = np.zeros((cap, c))
+    cdef Rows R, RSV
+    cdef Store S
+    rows_init(&R, X)
+    store_init(&S, SV, max(cap, 1), d, sparse)
+    try:
+        if sv is not None:
+            n_sv = sv.shape[0]
+            if sparse:
+                store_fill(&S, sv)
+            else:
+                SV[:n_sv] = sv
+            if alpha is not None:
+                A[:n_sv] = alpha
+        linear = projection is not None
+        yv = np.ascontiguousarray(y, dtype=np.float64)
+        updated = np.zeros(n, dtype=np.int8)
+        added = np.zeros(n, dtype=np.int8)
+        krow = np.zeros(max(cap, 1))                         # a kernel row over the stored SVs
+        f = np.zeros(c)
+        beta = np.zeros(c)
+        eigenvalues = np.zeros(0)
+        start = 0
+        if not linear and n > 0:
+            switch = _kernel_phase(&R, yv, order, 0, code, B, float(gamma), float(eta), float(epsilon),
+                                   &S, A, &n_sv, krow, f, beta, updated, added, &mistakes, &loss_sum,
+                                   &kernel_evaluations, sw)
+            if S.failed:
+                raise MemoryError("could not allocate a sparse support vector")
+            if switch >= 0:
+                svm = store_export(&S, B) if sparse else SV      # Alg. 2, line 10: K of the B SVs,
+                rows_init(&RSV, svm)                             # row j = k(sv_j, SV) from the store
+                K = np.empty((B, B))
+                for j in range(B):
+                    Krow = K[j]
+                    with nogil:
+                        store_kernel_row(&S, B, &RSV, j, KERNEL_RBF, g, 3.0, 0.0, &Krow[0])
+                kernel_evaluations += B * B
+                projection, eigenvalues, V = nystrom_map(K, rank, eig_tol)   # Alg. 2, line 11
+                W = np.ascontiguousarray(np.sqrt(eigenvalues)[:, None] * (V.T @ A))  # line 12
+                linear = True
+                start = switch + 1
+        if linear and start < n:
+            z = np.zeros(projection.shape[0])
+            _linear_phase(&R, yv, order, start, code, float(gamma), float(eta), float(epsilon),
+                          &S, B, projection, W, krow, z, f, beta, updated, &mistakes, &loss_sum,
+                          &kernel_evaluations, sw)
+        sv_out = (store_export(&S, n_sv) if sparse else SV[:n_sv].copy()) if n_sv else None
+    finally:
+        store_free(&S)
     trace = {
         "n_steps": int(n),
         "updated": updated,
@@ -186,5 +204,4 @@ def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0,
     else:
         trace["mistakes"] = int(mistakes)
     alpha_out = A[:n_sv].copy() if (n_sv > 0 and (alpha is not None or not linear or switch >= 0)) else None
-    return OGDResult(W=W, t=int(t0) + int(n), trace=trace, sv=SV[:n_sv].copy() if n_sv else None,
-                     alpha=alpha_out, projection=projection)
+    return OGDResult(W=W, t=int(t0) + int(n), trace=trace, sv=sv_out, alpha=alpha_out, projection=projection)

@@ -129,7 +129,7 @@ cdef object store_export(const Store* S, Py_ssize_t b):
         dense = np.zeros((b, S.d))
         if b > 0 and S.d > 0:
             dense[...] = <double[:b, :S.d]> S.dense
-        return sp.csr_matrix(dense)
+        return check_sparse_rows(sp.csr_matrix(dense), "sv")
     for j in range(b):
         total += S.nnz[j]
     indptr = np.zeros(b + 1, dtype=np.int64)
@@ -144,7 +144,9 @@ cdef object store_export(const Store* S, Py_ssize_t b):
             memcpy(&dv[pos], S.val[j], S.nnz[j] * sizeof(double))
         pos += S.nnz[j]
         ipv[j + 1] = pos
-    return sp.csr_matrix((data, indices, indptr), shape=(b, S.d))
+    out = sp.csr_matrix((data, indices, indptr), shape=(b, S.d))
+    out.indices, out.indptr = indices, indptr             # int32 / int64 as check_sparse_rows leaves them
+    return out
 
 
 cdef void store_free(Store* S) noexcept:

@@ -87,7 +87,7 @@ class _OGDCommon:
             box["done"] += len(sub)
             box["state"], box["result"] = self._state_of(result), result
             self.t_ = int(result.t)
-            return dict(result.trace), (None if result.sv is None else len(result.sv))   # FOGD: no SVs
+            return dict(result.trace), (None if result.sv is None else result.sv.shape[0])   # FOGD: no SVs
 
         trace = dict(self._run_pass(order, run_chunk))
         result = box["result"]
@@ -201,6 +201,8 @@ class _FOGDMixin(_OGDCommon):
 
 
 class _NOGDMixin(_OGDCommon):
+    _sparse_rows = True            # CSR rows, sparse SVs (refsvm.sparse)
+
     def _algorithm_params(self):
         params = self._common_params()
         params["budget"] = check_int(self.budget, "budget", 1)
