@@ -97,6 +97,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .kernels import kernel_diag, kernel_row
+from .sparse import n_rows, new_sv_storage
 from .validation import check_online_arguments, check_sample_weight
 
 #: The learners, by the name the estimator and ``refsvm reproduce`` use.
@@ -138,8 +139,8 @@ class _Run:
     """Model arrays with room for ``capacity`` SVs plus the trace being filled."""
 
     def __init__(self, X, order, sv, alpha, capacity):
-        n0 = 0 if sv is None else len(sv)
-        self.SV = np.zeros((capacity, X.shape[1]))
+        n0 = 0 if sv is None else n_rows(sv)
+        self.SV = new_sv_storage(capacity, X)            # sparse X: sparse SV slots (refsvm.sparse)
         self.A = np.zeros(capacity)
         if n0:
             self.SV[:n0] = sv
@@ -188,7 +189,7 @@ class _Run:
 
 
 def _capacity(sv, order, budget):
-    n0 = 0 if sv is None else len(sv)
+    n0 = 0 if sv is None else n_rows(sv)
     arriving = n0 + len(order)                    # at most one new SV per step: a larger budget is never full
     return arriving + 1 if budget is None else min(max(budget, n0), arriving) + 1
 
@@ -507,7 +508,7 @@ def projectron(X, y, order, *, eta, budget, plusplus, kernel, gamma, degree, coe
         R.mistakes += mistake
         if s_t != 0.0 and (mistake or (plusplus and 0.0 < margin < 1.0)):
             b = R.b
-            k_tt = float(kernel_diag(x_t[None, :], kernel, gamma, degree, coef0)[0])
+            k_tt = float(kernel_diag(X[i:i + 1], kernel, gamma, degree, coef0)[0])
             R.kernel_evaluations += 1
             d_star = Kinv @ k_t                            # d* = K^{-1} k_t
             Pk_sq = float(k_t @ d_star)                    # ||P k_t||^2 = k_t' K^{-1} k_t
@@ -582,7 +583,7 @@ def bpas(X, y, order, *, budget, C, kernel, gamma, degree, coef0, sv=None, alpha
         R.mistakes += is_mistake(y_t, f_t, zero_prediction)
         loss = max(0.0, 1.0 - y_t * f_t)
         if loss > 0.0 and C_t != 0.0:
-            k_tt = float(kernel_diag(x_t[None, :], kernel, gamma, degree, coef0)[0])
+            k_tt = float(kernel_diag(X[i:i + 1], kernel, gamma, degree, coef0)[0])
             R.kernel_evaluations += 1
             tau = min(C_t, loss / k_tt)                    # PA-I step
             R.updates += 1

@@ -524,7 +524,7 @@ def check_online_arguments(X, y, order, uniforms, *, algorithm, budget, kernel, 
             raise ValueError(f"uniforms must have shape {order.shape} (one per step); got {uniforms.shape}")
         if uniforms.size and not (np.all(uniforms >= 0.0) and np.all(uniforms < 1.0)):
             raise ValueError("uniforms must lie in [0, 1)")
-    if sv is not None and len(sv) > 0:
+    if sv is not None and (sv.shape[0] if sp.issparse(sv) else len(sv)) > 0:
         _check_warm_start(sv, alpha, X.shape[1], 1, budget, flat_alpha=True)
     return X, y, order, uniforms
 

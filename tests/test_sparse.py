@@ -239,9 +239,9 @@ def test_densifying_estimator_names_the_size():
     n, d = 100_000, 10_000_000
     X = sp.csr_matrix((np.ones(n), np.arange(n, dtype=np.int32) * 50, np.arange(n + 1)), shape=(n, d))
     y = np.where(np.arange(n) % 2 == 0, 1, -1)
-    from refsvm import OnlineKernelClassifier, SBPClassifier
+    from refsvm import SBPClassifier
 
-    for est in (OnlineKernelClassifier(random_state=0), SBPClassifier(random_state=0)):
+    for est in (SBPClassifier(random_state=0),):
         with pytest.raises(ValueError, match=r"X.*densifies sparse input.*GiB"):
             est.fit(X, y)
     # FOGD reads the sparse rows, but its d x D directions are dense: refused naming n_components
@@ -435,3 +435,62 @@ def test_nogd_estimator_sparse_model_file(backend, tmp_path):
     back = load(tmp_path / "n.npz")
     assert sp.issparse(back.support_vectors_)
     np.testing.assert_array_equal(back.decision_function(X), csr.decision_function(X))
+
+
+# ------------------------------------------------------------------------- online baselines
+
+ONLINE_CASES = [
+    ("perceptron", {}),
+    ("ogd", dict(eta=0.2)),
+    ("rbp", dict(budget=15)),
+    ("forgetron", dict(budget=15)),
+    ("projectron", dict(eta=0.1, budget=15, plusplus=False)),
+    ("projectron", dict(eta=0.5, budget=15, plusplus=True)),
+    ("bpas", dict(budget=15, C=1.0)),
+    ("bogd", dict(budget=15, eta=0.2, lam=1e-3, max_coef=1.5)),
+]
+
+
+def _online(module, name, X, y, order, u, kw):
+    f = getattr(module, name)
+    return f(X, y, order, u, **kw) if name in ("rbp", "bogd") else f(X, y, order, **kw)
+
+
+@pytest.mark.parametrize("name,extra", ONLINE_CASES)
+@pytest.mark.parametrize("kernel", ["rbf", "poly"])
+def test_online_learners_on_sparse_rows(name, extra, kernel, layout):
+    """Every online baseline on CSR, 2 passes with repeated rows: the dense run's decisions and
+    coefficients (both paths), and the two paths agree on CSR."""
+    X, y = _data(duplicate=0.2)
+    rng = np.random.default_rng(11)
+    order = np.concatenate([rng.permutation(len(y)) for _ in range(2)])
+    u = rng.random(len(order))
+    kw = dict(extra, kernel=kernel, gamma=0.5, degree=2, coef0=1.0)
+    runs = {}
+    for backend in BACKENDS:
+        mod = get_module("online", backend)
+        dense, csr = _online(mod, name, X, y, order, u, kw), _online(mod, name, sp.csr_matrix(X), y, order, u, kw)
+        assert sp.issparse(csr.sv)
+        for key in ("update_kind", "n_sv", "removal_step", "removal_index"):
+            np.testing.assert_array_equal(dense.trace[key], csr.trace[key], err_msg=key)
+        _close(dense.alpha, csr.alpha, 1e-9)
+        _close(dense.sv, csr.sv.toarray(), 0)
+        runs[backend] = csr
+    for key in ("update_kind", "n_sv", "removal_step", "removal_index"):
+        np.testing.assert_array_equal(runs["python"].trace[key], runs["fast"].trace[key], err_msg=key)
+    _close(runs["python"].alpha, runs["fast"].alpha, 1e-9)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("algorithm", ["projectron++", "forgetron", "bogd"])
+def test_online_estimator_on_sparse_input(backend, algorithm, tmp_path):
+    from refsvm import OnlineKernelClassifier
+
+    X, y = _data(n=200)
+    make = lambda: OnlineKernelClassifier(algorithm=algorithm, budget=20, gamma=0.5, backend=backend,  # noqa: E731
+                                          random_state=0)
+    dense, csr = make().fit(X, y), make().fit(sp.csr_matrix(X), y)
+    assert sp.issparse(csr.support_vectors_)
+    _close(dense.decision_function(X), csr.decision_function(sp.csr_matrix(X)), 1e-9)
+    csr.save(tmp_path / "o.npz")
+    np.testing.assert_array_equal(load(tmp_path / "o.npz").decision_function(X), csr.decision_function(X))

@@ -24,14 +24,19 @@ Python objects that branches on the learner.  How (not what) differs:
 """
 
 import numpy as np
+import scipy.sparse as sp
 
 from refsvm.online import ALGORITHMS, OnlineResult, projectron_U
+from refsvm.sparse import n_rows
 from refsvm.validation import check_online_arguments, check_sample_weight
 
 from libc.math cimport fabs, sqrt, INFINITY
 from libc.stdint cimport int8_t, int64_t
 
-from refsvm._fast.kernels cimport kernel_code, kernel_row_into, kernel_self, pw_dot
+from refsvm._fast.kernels cimport kernel_code, pw_dot
+from refsvm._fast.sparse cimport (Rows, Store, rows_init, rows_self, store_export, store_fill, store_free,
+                                  store_init, store_kernel_row, store_kernel_row_slot, store_move, store_self,
+                                  store_set_row)
 
 cdef enum:
     ALG_PERCEPTRON = 0
@@ -109,17 +114,15 @@ def forgetron_shrink(sigma, mu, Q, M, variant="paper"):
     return float(phi), float(psi)
 
 
-cdef inline void _swap_remove(double[:, ::1] SV, double[::1] A, int64_t[::1] age, Py_ssize_t p,
+cdef inline void _swap_remove(Store* SV, double[::1] A, int64_t[::1] age, Py_ssize_t p,
                               Py_ssize_t last, Py_ssize_t d) noexcept nogil:
-    cdef Py_ssize_t k
-    for k in range(d):
-        SV[p, k] = SV[last, k]
+    store_move(SV, p, last)
     A[p] = A[last]
     age[p] = age[last]
 
 
-cdef Py_ssize_t _pass(Params* P, Counters* c, const double[:, ::1] X, const int64_t[::1] y,
-                      const int64_t[::1] order, const double[::1] u, double[:, ::1] SV, double[::1] A,
+cdef Py_ssize_t _pass(Params* P, Counters* c, const Rows* X, const int64_t[::1] y,
+                      const int64_t[::1] order, const double[::1] u, Store* SV, double[::1] A,
                       int64_t[::1] age, double[:, ::1] Kinv, double[::1] k, double[::1] aux,
                       int8_t[::1] update_kind, int64_t[::1] n_sv, int64_t[::1] rem_step,
                       int64_t[::1] rem_index, Py_ssize_t start, const double[::1] sw) noexcept nogil:
@@ -130,20 +133,18 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const double[:, ::1] X, const int6
     cdef int y_t
     cdef double f, margin, k_tt, Pk_sq, delta_sq, delta, loss, tau, beta, penalty, sigma, mu
     cdef double phi, psi, y_r, scale, bound, shrink, best, q, bj, dist, fr, s, s_t, top, C_t
-    cdef const double* x_t
     cdef bint mistake, step_taken
     shrink = 1.0 - P.eta * P.lam
     bound = P.eta * P.max_coef
     for step in range(start, P.n_steps):
         t = P.t0 + step + 1
-        i = order[step]
-        x_t = &X[i, 0]
+        i = order[step]                                     # x_t = X[i]
         y_t = <int> y[i]
         s_t = sw[i]                                         # example weight (1: unweighted)
         b = c.b
         # f_t(x_t) = sum_j alpha_j k(x_j, x_t)
         if b > 0:
-            kernel_row_into(P.kernel, &SV[0, 0], b, d, x_t, P.gamma, P.degree, P.coef0, &k[0])
+            store_kernel_row(SV, b, X, i, P.kernel, P.gamma, P.degree, P.coef0, &k[0])
         c.kernel_evaluations += b
         f = pw_dot(&k[0], &A[0], b) if b > 0 else 0.0      # numpy's pairwise order, as the reference
         margin = y_t * f
@@ -171,8 +172,8 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const double[:, ::1] X, const int6
                     rem_index[c.n_removals] = r
                     c.n_removals += 1
                     b -= 1
-                for l in range(d):                          # append (x_t, s_t y_t)
-                    SV[b, l] = x_t[l]
+                if store_set_row(SV, b, X, i) != 0:                          # append (x_t, s_t y_t)
+                    SV.failed = True
                 A[b] = y_t * s_t
                 age[b] = t
                 b += 1
@@ -185,7 +186,7 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const double[:, ::1] X, const int6
                             r = j
                     sigma = fabs(A[r])
                     y_r = 1.0 if A[r] >= 0.0 else -1.0
-                    kernel_row_into(P.kernel, &SV[0, 0], b, d, &SV[r, 0], P.gamma, P.degree, P.coef0, &k[0])
+                    store_kernel_row_slot(SV, b, r, P.kernel, P.gamma, P.degree, P.coef0, &k[0])
                     c.kernel_evaluations += b
                     mu = y_r * pw_dot(&k[0], &A[0], b)      # y_r f'_t(x_r)
                     c_forgetron_shrink(sigma, mu, c.Q, <double> c.M, P.authors, &phi, &psi)
@@ -200,8 +201,8 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const double[:, ::1] X, const int6
 
         elif P.alg == ALG_OGD:
             if margin < 1.0 and s_t != 0.0:
-                for l in range(d):
-                    SV[b, l] = x_t[l]
+                if store_set_row(SV, b, X, i) != 0:
+                    SV.failed = True
                 A[b] = P.eta * s_t * y_t                    # weighted step eta s_t
                 b += 1
                 c.updates += 1
@@ -213,7 +214,7 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const double[:, ::1] X, const int6
                     c.mistakes -= 1                         # redo this step after growing Kinv
                     c.kernel_evaluations -= b
                     return step
-                k_tt = kernel_self(P.kernel, x_t, d, P.gamma, P.degree, P.coef0)
+                k_tt = rows_self(X, i, P.kernel, P.gamma, P.degree, P.coef0)
                 c.kernel_evaluations += 1
                 Pk_sq = 0.0
                 for j in range(b):                          # d* = K^{-1} k_t (8 accumulators per row)
@@ -238,8 +239,8 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const double[:, ::1] X, const int6
                         for j in range(b + 1):
                             for l in range(b + 1):
                                 Kinv[j, l] += aux[j] * aux[l] / delta_sq
-                        for l in range(d):
-                            SV[b, l] = x_t[l]
+                        if store_set_row(SV, b, X, i) != 0:
+                            SV.failed = True
                         A[b] = y_t * s_t
                         b += 1
                         update_kind[step] = 1
@@ -266,7 +267,7 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const double[:, ::1] X, const int6
             loss = 1.0 - margin
             C_t = P.C * s_t                                 # PA-I on the weighted loss
             if loss > 0.0 and C_t != 0.0:
-                k_tt = kernel_self(P.kernel, x_t, d, P.gamma, P.degree, P.coef0)
+                k_tt = rows_self(X, i, P.kernel, P.gamma, P.degree, P.coef0)
                 c.kernel_evaluations += 1
                 tau = loss / k_tt
                 if tau > C_t:
@@ -274,8 +275,8 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const double[:, ::1] X, const int6
                 c.updates += 1
                 update_kind[step] = 1
                 if b < P.budget:
-                    for l in range(d):
-                        SV[b, l] = x_t[l]
+                    if store_set_row(SV, b, X, i) != 0:
+                        SV.failed = True
                     A[b] = y_t * tau
                     b += 1
                 else:
@@ -285,7 +286,7 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const double[:, ::1] X, const int6
                     best = INFINITY
                     for j in range(b):
                         bj = A[j] * k[j] / k_tt + y_t * tau
-                        dist = (A[j] * A[j] * kernel_self(P.kernel, &SV[j, 0], d, P.gamma, P.degree, P.coef0)
+                        dist = (A[j] * A[j] * store_self(SV, j, P.kernel, P.gamma, P.degree, P.coef0)
                                 + bj * bj * k_tt - 2.0 * A[j] * bj * k[j])
                         fr = f - A[j] * k[j] + bj * k_tt
                         q = 1.0 - y_t * fr
@@ -299,8 +300,8 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const double[:, ::1] X, const int6
                     rem_step[c.n_removals] = step
                     rem_index[c.n_removals] = r
                     c.n_removals += 1
-                    for l in range(d):
-                        SV[r, l] = x_t[l]
+                    if store_set_row(SV, r, X, i) != 0:
+                        SV.failed = True
                     A[r] = beta
 
         else:  # ALG_BOGD
@@ -335,8 +336,8 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const double[:, ::1] X, const int6
                                 A[j] = -s
                             else:
                                 A[j] = 0.0
-                for l in range(d):
-                    SV[b, l] = x_t[l]
+                if store_set_row(SV, b, X, i) != 0:
+                    SV.failed = True
                 A[b] = P.eta * s_t * y_t                    # weighted step eta s_t
                 b += 1
                 if P.authors and step_taken:
@@ -376,14 +377,35 @@ def _run(int alg, X, y, order, uniforms, budget, kernel, gamma, degree, coef0, e
     P.C = C
     P.max_coef = max_coef
     P.t0 = t0
-    n0 = 0 if sv is None else len(sv)
+    n0 = 0 if sv is None else n_rows(sv)
     cap = n0 + P.n_steps + 1 if budget is None else min(max(int(budget), n0), n0 + P.n_steps) + 1   # as refsvm.online._capacity
-    SV = np.zeros((cap, P.d))
+    sparse = sp.issparse(X)                               # sparse X: sparse SV slots (sparse.pxd)
+    SV = None if sparse else np.zeros((cap, P.d))
     A = np.zeros(cap)
     age = np.zeros(cap, dtype=np.int64)
     state = state or {}
+    cdef Rows R
+    cdef Store S
+    rows_init(&R, X)
+    store_init(&S, SV, cap, P.d, sparse)
+    try:
+        return _run_prepared(&P, &c, &R, &S, SV, A, age, state, sv, alpha, n0, cap, alg, kernel, gamma, degree, coef0,
+                    uniforms, sample_weight, y, order, t0)
+    finally:
+        store_free(&S)
+
+
+cdef object _run_prepared(Params* P, Counters* cp, const Rows* R, Store* S, object SV, object A, object age,
+                          dict state, object sv, object alpha, Py_ssize_t n0, Py_ssize_t cap, int alg,
+                          object kernel, object gamma, object degree, object coef0, object uniforms,
+                          object sample_weight, object y, object order, object t0):
+    """The pass of :func:`_run` over the prepared buffers (``_run`` frees the store)."""
+    cdef Counters c = cp[0]
     if n0:
-        SV[:n0] = sv
+        if S.sparse:
+            store_fill(S, sv)
+        else:
+            SV[:n0] = sv
         A[:n0] = np.asarray(alpha, dtype=np.float64).reshape(-1)
         age[:n0] = state.get("age", np.arange(-n0, 0))
     c.b = n0
@@ -400,22 +422,21 @@ def _run(int alg, X, y, order, uniforms, budget, kernel, gamma, degree, coef0, e
             Kinv[:n0, :n0] = state["Kinv"]
         else:
             from refsvm._fast.kernels import kernel_matrix
-            Kinv[:n0, :n0] = np.linalg.inv(kernel_matrix(SV[:n0], SV[:n0], kernel, gamma, degree, coef0))
+            S0 = sv if S.sparse else SV[:n0]
+            Kinv[:n0, :n0] = np.linalg.inv(kernel_matrix(S0, S0, kernel, gamma, degree, coef0))
     k = np.zeros(cap)
     aux = np.zeros(cap)
     u = np.zeros(P.n_steps) if uniforms is None else uniforms
-    sw = np.ones(X.shape[0]) if sample_weight is None else sample_weight
+    sw = np.ones(y.shape[0]) if sample_weight is None else sample_weight
     cdef const double[::1] swv = sw
     update_kind = np.zeros(P.n_steps, dtype=np.int8)
     n_sv = np.zeros(P.n_steps, dtype=np.int64)
     rem_step = np.zeros(P.n_steps, dtype=np.int64)
     rem_index = np.zeros(P.n_steps, dtype=np.int64)
     cdef Py_ssize_t start = 0
-    cdef const double[:, ::1] Xv = X
     cdef const int64_t[::1] yv = y
     cdef const int64_t[::1] ov = order
     cdef const double[::1] uv = u
-    cdef double[:, ::1] SVv = SV
     cdef double[::1] Av = A
     cdef int64_t[::1] agev = age
     cdef double[:, ::1] Kv = Kinv
@@ -427,7 +448,7 @@ def _run(int alg, X, y, order, uniforms, budget, kernel, gamma, degree, coef0, e
     cdef int64_t[::1] riv = rem_index
     while True:
         with nogil:
-            start = _pass(&P, &c, Xv, yv, ov, uv, SVv, Av, agev, Kv, kv, auxv, ukv, nsv, rsv, riv, start, swv)
+            start = _pass(P, &c, R, yv, ov, uv, S, Av, agev, Kv, kv, auxv, ukv, nsv, rsv, riv, start, swv)
         if start >= P.n_steps:
             break
         size = min(cap, 2 * Kinv.shape[0])
@@ -453,7 +474,10 @@ def _run(int alg, X, y, order, uniforms, budget, kernel, gamma, degree, coef0, e
         "removal_step": rem_step[:c.n_removals].copy(),
         "removal_index": rem_index[:c.n_removals].copy(),
     }
-    return OnlineResult(sv=SV[:b].copy(), alpha=A[:b].reshape(-1, 1).copy(), bias=np.zeros(1),
+    if S.failed:
+        raise MemoryError("could not allocate a sparse support vector")
+    return OnlineResult(sv=store_export(S, b) if S.sparse else SV[:b].copy(), alpha=A[:b].reshape(-1, 1).copy(),
+                        bias=np.zeros(1),
                         t=int(t0 + P.n_steps), state=out_state, trace=trace)
 
 

@@ -66,6 +66,8 @@ cdef Py_ssize_t store_find_row(const Store* S, Py_ssize_t b, const Rows* R, Py_s
 cdef double sparse_pw_sq_dist(const int32_t* ia, const double* va, Py_ssize_t na,
                               const int32_t* ib, const double* vb, Py_ssize_t nb,
                               Py_ssize_t lo, Py_ssize_t n) noexcept nogil
+cdef void store_kernel_row_slot(const Store* S, Py_ssize_t b, Py_ssize_t r, int kernel, double gamma,
+                                double degree, double coef0, double* out) noexcept nogil
 cdef void store_kernel_row(const Store* S, Py_ssize_t b, const Rows* R, Py_ssize_t i, int kernel,
                            double gamma, double degree, double coef0, double* out) noexcept nogil
 

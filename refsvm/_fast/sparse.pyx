@@ -480,6 +480,31 @@ cdef void store_kernel_row(const Store* S, Py_ssize_t b, const Rows* R, Py_ssize
         exp_row(out, b)                                         # the dense rows' exp (kernels.pxd)
 
 
+cdef void store_kernel_row_slot(const Store* S, Py_ssize_t b, Py_ssize_t r, int kernel, double gamma,
+                                double degree, double coef0, double* out) noexcept nogil:
+    """``out[j] = k(s_j, s_r)`` for ``j < b``: the kernel row of a stored SV (dense rows: as the kernel
+    row of ``x = s_r``; sparse rows: from the norms, the Gaussian through ``exp_row``)."""
+    cdef Py_ssize_t j, k
+    cdef double dot, sq
+    if not S.sparse:
+        kernel_row_into(kernel, S.dense, b, S.d, S.dense + r * S.d, gamma, degree, coef0, out)
+        return
+    for j in range(b):
+        if S.slots:
+            dot = sparse_dot(S.ind[j], S.val[j], S.nnz[j], S.ind[r], S.val[r], S.nnz[r])
+        else:
+            dot = 0.0
+            for k in range(S.d):
+                dot += S.dense[j * S.d + k] * S.dense[r * S.d + k]
+        if kernel == KERNEL_RBF:
+            sq = S.sq[j] + S.sq[r] - 2.0 * dot
+            out[j] = -gamma * (sq if sq > 0.0 else 0.0)
+        else:
+            out[j] = kernel_from_dot(kernel, dot, S.sq[j], S.sq[r], gamma, degree, coef0)
+    if kernel == KERNEL_RBF:
+        exp_row(out, b)
+
+
 # ----------------------------------------------------------------------------
 # the public functions of refsvm.sparse
 # ----------------------------------------------------------------------------

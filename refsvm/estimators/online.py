@@ -193,6 +193,7 @@ class OnlineKernelClassifier(BudgetedClassifierBase):
         self.refit_rows = refit_rows
 
     _supports_sample_weight = True  # every learner (WEIGHTED)
+    _sparse_rows = True             # CSR rows, sparse SVs (refsvm.sparse)
 
     def fit(self, X, y, sample_weight=None):
         """Train from scratch: ``epochs`` passes over ``(X, y)`` in random order.
@@ -200,7 +201,7 @@ class OnlineKernelClassifier(BudgetedClassifierBase):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            Training examples (sparse input is densified).
+            Training examples (sparse input is read as CSR and keeps sparse SVs).
         y : array-like of shape (n_samples,)
             Two class labels.
         sample_weight : array-like of shape (n_samples,), default=None
@@ -316,7 +317,7 @@ class OnlineKernelClassifier(BudgetedClassifierBase):
             done[0] += len(sub_order)
             self.t_ = int(result.t)
             trace = dict(result.trace, n_maintenance=result.trace["removals"])
-            return trace, len(result.sv)
+            return trace, result.sv.shape[0]
 
         trace = dict(self._run_pass(order, run_chunk))
         trace["online_error_rate"] = trace["mistakes"] / trace["n_steps"] if trace["n_steps"] else 0.0
