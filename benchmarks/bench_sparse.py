@@ -7,9 +7,8 @@ plus ``--n-test`` held-out rows, ``--d`` columns, ``--nnz`` nonzeros a row.  Eve
 the issue (BudgetedSVC, BSCAClassifier, NOGDClassifier, OnlineKernelClassifier) at budget ``--budget``
 runs in its own process (so its peak resident memory is its own: ``ru_maxrss`` of that process,
 the data included); the table gives time, peak RSS, held-out accuracy next to the majority vote's,
-or the error the estimator raised.  Only BudgetedSVC reads sparse rows so far; the others densify
-their input and refuse a dense copy larger than the machine's memory (that refusal is what the
-table shows for them).
+or the error the estimator raised.  Defaults otherwise (OnlineKernelClassifier: Projectron, as
+the issue's budgeted baseline).
 
 Part ``real``: a9a and w8a from ``$REFSVM_DATA``, one BSGD epoch (fast path, merging, the same
 visiting order) from the dense matrix and from CSR: seconds per epoch (median of ``--repeats``),

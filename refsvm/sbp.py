@@ -84,6 +84,7 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
+import scipy.sparse as sp
 
 from .kernels import kernel_diag, kernel_row
 from .validation import check_responses, check_sample_weight, check_sbp_arguments
@@ -606,7 +607,7 @@ def nu_from_svc(X, y, *, lam, kernel="rbf", gamma=1.0, degree=3, coef0=0.0, tol=
 
     from .kernels import kernel_matrix
 
-    X = np.ascontiguousarray(X, dtype=np.float64)
+    X = X.tocsr() if sp.issparse(X) else np.ascontiguousarray(X, dtype=np.float64)
     y = np.asarray(y)
     n = X.shape[0]
     svc = SVC(C=1.0 / (lam * n), kernel=kernel, gamma=gamma, degree=degree, coef0=coef0, tol=tol)
@@ -632,7 +633,7 @@ def nu_without_bias(X, y, *, lam, kernel="rbf", gamma=1.0, degree=3, coef0=0.0, 
 
     from .kernels import kernel_matrix
 
-    X = np.ascontiguousarray(X, dtype=np.float64)
+    X = X.tocsr() if sp.issparse(X) else np.ascontiguousarray(X, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
     n = X.shape[0]
     C = 1.0 / (lam * n)

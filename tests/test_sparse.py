@@ -233,18 +233,14 @@ def test_sparse_model_file_round_trip(tmp_path):
         assert int(data["format_version"]) == 1 and "support_vectors" in data
 
 
-def test_densifying_estimator_names_the_size():
-    """An estimator that does not read sparse rows refuses a matrix too wide to densify, naming X
-    (it used to fail inside numpy: "Unable to allocate ...")."""
+def test_too_wide_for_the_fourier_directions_names_the_size():
+    """A matrix of 10,000,000 columns: FOGD's dense d x D directions would need 30 GB; refused naming
+    the parameter (it used to fail inside numpy: "Unable to allocate ...")."""
     n, d = 100_000, 10_000_000
     X = sp.csr_matrix((np.ones(n), np.arange(n, dtype=np.int32) * 50, np.arange(n + 1)), shape=(n, d))
     y = np.where(np.arange(n) % 2 == 0, 1, -1)
-    from refsvm import SBPClassifier
-
-    for est in (SBPClassifier(random_state=0),):
-        with pytest.raises(ValueError, match=r"X.*densifies sparse input.*GiB"):
-            est.fit(X, y)
-    # FOGD reads the sparse rows, but its d x D directions are dense: refused naming n_components
+    # every estimator reads sparse rows now; the one dense piece left is FOGD's d x D directions:
+    # refused naming n_components reads the sparse rows, but its d x D directions are dense: refused naming n_components
     with pytest.raises(ValueError, match=r"n_components.*GiB"):
         FOGDClassifier(random_state=0).fit(X, y)
 
@@ -494,3 +490,36 @@ def test_online_estimator_on_sparse_input(backend, algorithm, tmp_path):
     _close(dense.decision_function(X), csr.decision_function(sp.csr_matrix(X)), 1e-9)
     csr.save(tmp_path / "o.npz")
     np.testing.assert_array_equal(load(tmp_path / "o.npz").decision_function(X), csr.decision_function(X))
+
+
+# ------------------------------------------------------------------------------------ SBP
+
+@pytest.mark.parametrize("kernel", ["rbf", "poly"])
+@pytest.mark.parametrize("fit_bias", [False, True])
+def test_sbp_on_sparse_rows(kernel, fit_bias, layout):
+    """SBP (Cotter et al.): kernel rows against all of X from the sparse rows; the dense run's
+    samples, water levels and coefficients, both paths."""
+    X, y = _data(duplicate=0.2)
+    u = np.random.default_rng(12).random(300)
+    kw = dict(nu=0.2, kernel=kernel, gamma=0.5, degree=2, coef0=1.0, fit_bias=fit_bias)
+    runs = {}
+    for backend in BACKENDS:
+        optimize = get_module("sbp", backend).optimize
+        dense, csr = optimize(X, y, u, **kw), optimize(sp.csr_matrix(X), y, u, **kw)
+        np.testing.assert_array_equal(dense.trace["sampled"], csr.trace["sampled"])
+        _close(dense.trace["water_level"], csr.trace["water_level"], 1e-9)
+        _close(dense.coef, csr.coef, 1e-9)
+        runs[backend] = csr
+    np.testing.assert_array_equal(runs["python"].trace["sampled"], runs["fast"].trace["sampled"])
+    _close(runs["python"].coef, runs["fast"].coef, 1e-9)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_sbp_estimator_on_sparse_input(backend):
+    from refsvm import SBPClassifier
+
+    X, y = _data(n=150)
+    make = lambda: SBPClassifier(nu=0.2, gamma=0.5, epochs=2, backend=backend, random_state=0)  # noqa: E731
+    dense, csr = make().fit(X, y), make().fit(sp.csr_matrix(X), y)
+    assert sp.issparse(csr.support_vectors_)
+    _close(dense.decision_function(X), csr.decision_function(sp.csr_matrix(X)), 1e-9)

@@ -30,7 +30,9 @@ from refsvm.validation import check_responses, check_sample_weight, check_sbp_ar
 from libc.math cimport INFINITY, sqrt
 from libc.stdint cimport int8_t, int64_t
 
-from refsvm._fast.kernels cimport kernel_code, kernel_row_into, kernel_self
+from refsvm._fast.kernels cimport kernel_code, kernel_row_into
+from refsvm._fast.sparse cimport (Rows, Store, rows_init, rows_self, store_dense, store_fill, store_free, store_init,
+                                  store_kernel_row)
 from refsvm._fast.common cimport _check_signals, _clear_error
 
 __all__ = ["find_gamma", "find_gamma_weighted", "find_gamma_and_bias", "optimize"]
@@ -318,7 +320,8 @@ cdef Py_ssize_t _sample_weighted(const double[::1] c, const double[::1] sw, doub
     return last
 
 
-cdef void _optimize_loop(const double[:, ::1] X, const int64_t[::1] y, const double[::1] u,
+cdef void _optimize_loop(const Rows* X, const Store* S, Py_ssize_t n, const int64_t[::1] y,
+                         const double[::1] u,
                          int kernel, double gamma, double degree, double coef0,
                          double volume, double eta_0, bint fit_bias, bint weighted, const double[::1] sw,
                          double[::1] alpha, double[::1] c, double[::1] alpha_sum, double[::1] c_sum,
@@ -327,7 +330,7 @@ cdef void _optimize_loop(const double[:, ::1] X, const int64_t[::1] y, const dou
                          int64_t[::1] stamp, Py_ssize_t capacity,
                          int64_t[::1] sampled, double[::1] water_level, double[::1] bias_t,
                          int64_t[::1] n_violating, int8_t[::1] projected, Stats* st) noexcept nogil:
-    cdef Py_ssize_t n = X.shape[0], d = X.shape[1], T = u.shape[0]
+    cdef Py_ssize_t d = X.d, T = u.shape[0]
     cdef Py_ssize_t step, j, i, count, k, n_p, n_m, slot, used = 0, s
     cdef long long t = st.t, clock = 0
     cdef double r2 = st.r2, eta_t, level, b, ey, scale, h, ci, level_p, level_m, total, target, cum
@@ -433,7 +436,10 @@ cdef void _optimize_loop(const double[:, ::1] X, const int64_t[::1] y, const dou
                 row = &cache[slot, 0]
             else:
                 row = &row_buf[0]
-            kernel_row_into(kernel, &X[0, 0], n, d, &X[i, 0], gamma, degree, coef0, row)
+            if X.sparse:                                                   # sparse rows: X as SV slots
+                store_kernel_row(S, n, X, i, kernel, gamma, degree, coef0, row)
+            else:
+                kernel_row_into(kernel, X.dense, n, d, X.dense + i * d, gamma, degree, coef0, row)
             st.kernel_evaluations += n
         ci = c[i]
         r2 = r2 + 2.0 * eta_t * ci + eta_t * eta_t * row[i]               # Alg. 1, line 8
@@ -469,7 +475,8 @@ def optimize(X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias=False, cache
                                   sample_weight=sample_weight)
     cdef int kcode = kernel_code(kernel)
     cdef Py_ssize_t n = X.shape[0], d = X.shape[1], j
-    cdef const double[:, ::1] Xv = X
+    cdef Rows R
+    rows_init(&R, X)
     s = check_sample_weight(sample_weight, n)
     cdef double volume = n * float(nu) if s is None else float(nu) * float(np.sum(s))
     cdef bint weighted = s is not None
@@ -477,7 +484,7 @@ def optimize(X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias=False, cache
     cdef const double[::1] swv = sw
     cdef double kmax = -INFINITY, kv
     for j in range(n):                                                     # Alg. 1, line 1
-        kv = kernel_self(kcode, &Xv[j, 0], d, gamma, degree, coef0)
+        kv = rows_self(&R, j, kcode, gamma, degree, coef0)
         if kv > kmax:
             kmax = kv
     if not kmax > 0.0:
@@ -526,10 +533,21 @@ def optimize(X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias=False, cache
     cdef double[::1] wlv = water_level, btv = bias_t
     cdef int8_t[::1] pv = projected
     st.interrupted = False
-    with nogil:
-        _optimize_loop(Xv, yv, uv, kcode, gm, dg, c0, volume, eta_0, fb, weighted, swv, av, cv, asv, csv,
-                       wv, w2v, rv, cachev, slotv, ownerv, stampv, capacity,
-                       sv, wlv, btv, nvv, pv, &st)
+    cdef Store S
+    if R.sparse:
+        store_init(&S, None, max(n, 1), d, True)
+    else:
+        store_dense(&S, cachev)                          # not read: dense rows come from X itself
+    try:
+        if R.sparse:
+            store_fill(&S, X)
+        with nogil:
+            _optimize_loop(&R, &S, n, yv, uv, kcode, gm, dg, c0, volume, eta_0, fb, weighted, swv, av, cv, asv,
+                           csv, wv, w2v, rv, cachev, slotv, ownerv, stampv, capacity,
+                           sv, wlv, btv, nvv, pv, &st)
+    finally:
+        if R.sparse:
+            store_free(&S)
     if st.interrupted:
         raise KeyboardInterrupt
 

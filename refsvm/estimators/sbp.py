@@ -144,6 +144,7 @@ class SBPClassifier(BudgetedClassifierBase):
     """
 
     _supports_sample_weight = True  # weighted water level (fit_intercept=False)
+    _sparse_rows = True             # CSR rows; the SVs are rows of X (refsvm.sparse)
 
     def __init__(self, nu=0.01, gamma="scale", kernel="rbf", degree=3, coef0=0.0, epochs=10,
                  fit_intercept=False, cache_rows=0, backend="fast", random_state=None, verbose=0,
