@@ -523,3 +523,20 @@ def test_sbp_estimator_on_sparse_input(backend):
     dense, csr = make().fit(X, y), make().fit(sp.csr_matrix(X), y)
     assert sp.issparse(csr.support_vectors_)
     _close(dense.decision_function(X), csr.decision_function(sp.csr_matrix(X)), 1e-9)
+
+
+def test_command_line_sparse_memory_guard(tmp_path, capsys):
+    """--sparse: --max-memory applies to the nonzeros and the SV storage at worst, not a dense copy."""
+    from sklearn.datasets import dump_svmlight_file
+
+    from refsvm.cli import main
+    from refsvm.datasets import text_like
+
+    X, y = text_like(100, 1_000_000, 10, random_state=2)
+    dump_svmlight_file(X, y, str(tmp_path / "w.svm"), zero_based=False)
+    # dense copy: 800 MB; nonzeros + 21 SVs of 1e6 features at worst: 252 MB
+    assert main(["train", str(tmp_path / "w.svm"), str(tmp_path / "m.npz"), "--sparse", "--budget", "20",
+                 "--max-memory", "300M"]) == 0
+    assert main(["train", str(tmp_path / "w.svm"), str(tmp_path / "m.npz"), "--sparse", "--budget", "20",
+                 "--max-memory", "200M"]) == 1
+    assert "--max-memory" in capsys.readouterr().err

@@ -88,6 +88,25 @@ def _pad_columns(X, d):
     return np.hstack([X, np.zeros((X.shape[0], d - X.shape[1]))])
 
 
+def _check_sparse_memory(X, args):
+    """``--sparse``: ``--max-memory`` applies to what the run stores instead of a dense copy of DATA:
+    the nonzeros (12 bytes each) and, at worst, B + 1 support vectors with every feature
+    (12 bytes an entry; merging makes an SV the union of rows, and the union is at most d wide).
+    The worst case is far above a typical run (docs/sparse.rst) and is checked before training."""
+    if not sp.issparse(X) or args.max_memory is None:
+        return
+    budget = getattr(args, "budget", None)
+    slots = (budget + 1 if budget is not None else X.shape[0]) * X.shape[1]
+    need = 12 * X.nnz + 12 * min(slots, X.shape[0] * X.shape[1])
+    if need > args.max_memory:
+        raise LibsvmFileError(
+            f"{args.data}: --sparse: {X.nnz} nonzeros and, at worst, "
+            f"{'budget + 1' if budget is not None else 'every example as an'} support vectors with all "
+            f"{X.shape[1]} features need {format_bytes(need)}, more than --max-memory "
+            f"{format_bytes(args.max_memory)}; raise --max-memory (a typical run stores far less) or "
+            "lower --budget")
+
+
 def _check_usable(X, y, arg, *, classification):
     """One line naming the file when its contents cannot train a model (empty, no features, one class)."""
     if X.shape[0] == 0:
@@ -200,6 +219,7 @@ def _train_and_report(args, build, report, scores=_accuracy_lines):
     ``scores(est, X, y, test)`` the score lines; then the model file is named.
     """
     X, y, test = _read_train_test(args)
+    _check_sparse_memory(X, args)
     est = build(X)
     from ..estimators.registry import cost_per_epoch
 
@@ -305,7 +325,8 @@ def _add_file_options(parser, *, pad):
     parser.add_argument("--max-memory", type=_memory_size, default=DEFAULT_MAX_MEMORY,
                         metavar="SIZE",
                         help="refuse a file whose dense matrix (rows x features x 8 bytes) would "
-                             "need more, e.g. 512M, 16G or none (not checked with --sparse)")
+                             "need more, e.g. 512M, 16G or none (with --sparse: its nonzeros plus "
+                             "budget + 1 support vectors of every feature, 12 bytes an entry)")
     parser.add_argument("--sparse", action="store_true",
                         help="read the data as a sparse (CSR) matrix and never densify it; --solver "
                              "bsgd keeps sparse support vectors, the other solvers densify their "
