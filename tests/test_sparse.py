@@ -540,3 +540,20 @@ def test_command_line_sparse_memory_guard(tmp_path, capsys):
     assert main(["train", str(tmp_path / "w.svm"), str(tmp_path / "m.npz"), "--sparse", "--budget", "20",
                  "--max-memory", "200M"]) == 1
     assert "--max-memory" in capsys.readouterr().err
+
+
+def test_command_line_reads_a_file_too_wide_for_a_dense_matrix_as_sparse(tmp_path, capsys):
+    """Without --sparse: a file whose dense matrix exceeds --max-memory is read as CSR, with a note."""
+    from sklearn.datasets import dump_svmlight_file
+
+    from refsvm.cli import main
+    from refsvm.datasets import text_like
+
+    X, y = text_like(100, 1_000_000, 10, random_state=3)
+    dump_svmlight_file(X, y, str(tmp_path / "w.svm"), zero_based=False)
+    assert main(["train", str(tmp_path / "w.svm"), str(tmp_path / "m.npz"), "--budget", "20",
+                 "--max-memory", "300M"]) == 0           # dense: ~740 MiB; sparse run at worst: ~250 MB
+    err = capsys.readouterr().err
+    assert "read it as a sparse matrix" in err and "MiB" in err
+    assert sp.issparse(load(tmp_path / "m.npz").support_vectors_)
+    assert main(["predict", str(tmp_path / "m.npz"), str(tmp_path / "w.svm"), "--max-memory", "300M"]) == 0

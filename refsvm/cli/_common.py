@@ -66,11 +66,12 @@ def _read_data(arg, args, n_features=None, n_features_of=None, with_test=False):
     if path.is_file():
         from ..io.libsvm import read_libsvm
 
-        X, y = read_libsvm(path, n_features=n_features, zero_based=args.zero_based,
-                           pad_features=pad, max_memory=args.max_memory,
-                           n_features_of=n_features_of or "n_features", sparse=getattr(args, "sparse", False))
+        X, y = _sparse_if_too_wide(arg, args, lambda: read_libsvm(
+            path, n_features=n_features, zero_based=args.zero_based, pad_features=pad,
+            max_memory=args.max_memory, n_features_of=n_features_of or "n_features",
+            sparse=getattr(args, "sparse", False)))
         return (X, y, None) if with_test else (X, y)
-    X, y, test = _read_named(arg, args)
+    X, y, test = _sparse_if_too_wide(arg, args, lambda: _read_named(arg, args))
     if n_features is not None and X.shape[1] != n_features:
         if X.shape[1] > n_features or not (pad or _registry_width(arg) == n_features):
             raise LibsvmFileError(
@@ -79,6 +80,30 @@ def _read_data(arg, args, n_features=None, n_features_of=None, with_test=False):
             )
         X = _pad_columns(X, n_features)
     return (X, y, test) if with_test else (X, y)
+
+
+def _sparse_if_too_wide(arg, args, read):
+    """``read()``; when its dense matrix would exceed ``--max-memory``, read the data as a sparse matrix
+    instead (as ``--sparse`` does, which then applies to the rest of the command: the test file and
+    the memory check of the run) and say so on standard error."""
+    from ..io.libsvm import DenseMemoryError
+
+    try:
+        return read()
+    except DenseMemoryError as exc:
+        if getattr(args, "sparse", True) or not hasattr(args, "sparse"):
+            raise
+        args.sparse = True
+        args.sparse_note = f"refsvm: {exc}; read it as a sparse matrix instead (--sparse)"
+        return read()
+
+
+def _print_sparse_note(args):
+    """The note of :func:`_sparse_if_too_wide`, once the run goes ahead (standard error)."""
+    note = getattr(args, "sparse_note", None)
+    if note:
+        print(note, file=sys.stderr)
+        args.sparse_note = None
 
 
 def _pad_columns(X, d):
@@ -99,8 +124,10 @@ def _check_sparse_memory(X, args):
     slots = (budget + 1 if budget is not None else X.shape[0]) * X.shape[1]
     need = 12 * X.nnz + 12 * min(slots, X.shape[0] * X.shape[1])
     if need > args.max_memory:
+        how = "read as a sparse matrix (its dense matrix exceeds --max-memory)" \
+            if getattr(args, "sparse_note", None) else "--sparse"
         raise LibsvmFileError(
-            f"{args.data}: --sparse: {X.nnz} nonzeros and, at worst, "
+            f"{args.data}: {how}: {X.nnz} nonzeros and, at worst, "
             f"{'budget + 1' if budget is not None else 'every example as an'} support vectors with all "
             f"{X.shape[1]} features need {format_bytes(need)}, more than --max-memory "
             f"{format_bytes(args.max_memory)}; raise --max-memory (a typical run stores far less) or "
@@ -220,6 +247,7 @@ def _train_and_report(args, build, report, scores=_accuracy_lines):
     """
     X, y, test = _read_train_test(args)
     _check_sparse_memory(X, args)
+    _print_sparse_note(args)
     est = build(X)
     from ..estimators.registry import cost_per_epoch
 
@@ -328,9 +356,9 @@ def _add_file_options(parser, *, pad):
                              "need more, e.g. 512M, 16G or none (with --sparse: its nonzeros plus "
                              "budget + 1 support vectors of every feature, 12 bytes an entry)")
     parser.add_argument("--sparse", action="store_true",
-                        help="read the data as a sparse (CSR) matrix and never densify it; --solver "
-                             "bsgd keeps sparse support vectors, the other solvers densify their "
-                             "input if it fits in memory")
+                        help="read the data as a sparse (CSR) matrix and never densify it (every "
+                             "solver keeps sparse support vectors); without it a file whose dense "
+                             "matrix would exceed --max-memory is read this way, with a note")
     if pad:
         parser.add_argument("--pad-features", action="store_true",
                             help=f"allow {pad} (the missing "

@@ -3,7 +3,7 @@
 from pathlib import Path
 
 from ._common import _accuracy, _check_writable, _FileError, _HelpFormatter, _add_file_options, \
-    _label_text, _model_path, _read_data, _report_predictions, _UsageError
+    _label_text, _model_path, _print_sparse_note, _read_data, _report_predictions, _UsageError
 
 
 def _estimator_class(path, default):
@@ -28,14 +28,19 @@ def _cmd_predict(args):
     from ._ogd import model_kind, predict_ogd  # FOGD / NOGD model files
     kind = model_kind(path)
     if kind is not None:
-        return predict_ogd(path, kind, lambda arg, **kw: _read_data(arg, args, **kw), args.data,
-                           args.output)
+        def read(arg, **kw):
+            data = _read_data(arg, args, **kw)
+            _print_sparse_note(args)
+            return data
+
+        return predict_ogd(path, kind, read, args.data, args.output)
     try:
         est = _estimator_class(path, BudgetedSVC).load(path)
     except ValueError as exc:  # every model-file problem names the file: one line, status 1
         raise _FileError(str(exc)) from None
     X, y = _read_data(args.data, args, n_features=est.n_features_in_,
                       n_features_of=f"the model ({path})")
+    _print_sparse_note(args)
     pred = est.predict(X)
     text = _label_text(pred)
     return _report_predictions(args.output, text,

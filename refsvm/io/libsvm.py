@@ -53,6 +53,10 @@ class LibsvmFileError(ValueError):
     """A LIBSVM data file cannot be read as asked; the message names the file."""
 
 
+class DenseMemoryError(LibsvmFileError):
+    """The dense matrix of a LIBSVM file would exceed ``max_memory`` (the file can be read sparse)."""
+
+
 def format_bytes(n):
     """``n`` bytes in a readable unit (``'14.9 GiB'``)."""
     n = float(n)
@@ -266,7 +270,7 @@ def read_libsvm(path, *, n_features=None, zero_based=False, pad_features=False,
         return X, y
     need = n * d * 8
     if max_memory is not None and need > max_memory:
-        raise LibsvmFileError(
+        raise DenseMemoryError(
             f"{path}: {n} rows x {d} features (highest index {highest}) would need "
             f"{format_bytes(need)} as a dense float64 matrix, more than the limit of "
             f"{format_bytes(max_memory)}; a stray huge feature index? Raise the limit "
