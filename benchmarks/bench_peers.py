@@ -318,6 +318,8 @@ FOGD_D, FOGD_ETA, NOGD_K, NOGD_ETA = 400, 0.002, 20, 0.2
 #: (step -eta 0.5, regularisation -lambda 0.001); the rest run at refsvm's defaults (bpas C = 1
 #: as KOL's -cbpas; the Projectrons' threshold eta = 0.1, which KOL does not expose).
 OKC_EXTRA = {"bogd": dict(eta=0.5, lam=0.001)}
+#: gamma of the LIBOL part for sets without BSGD parameters: Lu et al.'s sigma = 8 (gamma = 1/128)
+LIBOL_GAMMA = {"w8a": 1.0 / 128}
 
 
 def kol_extra(algo):
@@ -363,9 +365,10 @@ def refsvm_online_estimators():
 def bench_libol(name, data, args, tmp, log):
     X, y, Xt, yt, lines, test_file = data
     lines = int_labels(lines)
+    test_lines = Path(test_file).read_text().splitlines()
     test_file = Path(tmp) / f"{name}.int.t"
-    write_lines(test_file, int_labels(read_lines(Path(args.data_dir) / f"{name}.t.bz2")))
-    gamma = PARAMS[name]["gamma"]
+    write_lines(test_file, int_labels(test_lines))
+    gamma = PARAMS[name]["gamma"] if name in PARAMS else LIBOL_GAMMA[name]
     n = len(y)
     ours = refsvm_online_estimators()
     log(f"# LIBOL {name}: n={n}, gamma={gamma:g}, B={args.libol_budget}; load at start {load_average()}")
@@ -437,7 +440,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--budgetedsvm", help="directory with budgetedsvm-train / budgetedsvm-predict")
     ap.add_argument("--libol", help="directory with LIBOL/KOL's KOL binary")
-    ap.add_argument("--datasets", nargs="+", default=["ijcnn1", "a9a"], choices=sorted(PARAMS))
+    ap.add_argument("--datasets", nargs="+", default=["ijcnn1", "a9a"], choices=sorted(set(PARAMS) | set(LIBOL_GAMMA)))
     ap.add_argument("--budgets", nargs="+", type=int, default=list(BSGD_BUDGETS))
     ap.add_argument("--seeds", nargs="+", type=int, default=[0, 1, 2])
     ap.add_argument("--repeats", type=int, default=3, help="refsvm runs per seed (median)")
@@ -447,6 +450,9 @@ def main(argv=None):
     ap.add_argument("--libol-algos", nargs="+", default=list(LIBOL_ALGOS))
     ap.add_argument("--parts", nargs="+", default=["bsgd", "libol"], choices=["bsgd", "libol"])
     ap.add_argument("--tmpdir", default=None, help="where the permuted LIBSVM files go (default: system temp)")
+    ap.add_argument("--sparse", action="store_true",
+                    help="give refsvm the data as scipy CSR (the peers read the sparse LIBSVM text "
+                         "either way); default: dense arrays")
     ap.add_argument("--json", help="write all measurements to this JSON file")
     args = ap.parse_args(argv)
     if not args.budgetedsvm and not args.libol:
@@ -472,6 +478,7 @@ def main(argv=None):
     log(f"started {started.isoformat(timespec='seconds')}; cpu: {info.get('cpu')}; "
         f"usable cpus {info.get('usable_cpus')}; refsvm git {info.get('git')}")
     log(f"compiler: {cxx[0] if cxx else 'unknown'}")
+    log("refsvm input: " + ("scipy CSR (load_libsvm(name, sparse=True))" if args.sparse else "dense arrays"))
     for key, pinfo in peers.items():
         log(f"peer {key}: commit {pinfo['commit']}; built with {pinfo['flags']}; binaries {pinfo['binaries']}")
     log(f"load average (1, 5, 15 min) at start: {load_average()}")
@@ -481,16 +488,28 @@ def main(argv=None):
                    merge_eps=args.merge_eps, bsgd=[], libol=[])
     with tempfile.TemporaryDirectory(dir=args.tmpdir, prefix="refsvm_peers_") as tmp:
         for name in args.datasets:
-            X, y, Xt, yt = load_libsvm(name, standardize=False)
-            y = np.where(y > 0, 1, -1).astype(np.int64)
-            yt = np.where(yt > 0, 1, -1).astype(np.int64)
+            X, y, Xt, yt = load_libsvm(name, standardize=False, sparse=args.sparse)
             home = args.data_dir = data_dir()
             lines = read_lines(Path(home) / f"{name}.bz2")
-            check_rows(lines, y)
+            check_rows(lines, np.where(y > 0, 1, -1))
+            if Xt is None:                        # no test file (w8a): the last 25 % of a seed-0
+                perm = np.random.default_rng(0).permutation(len(y))   # permutation, as bench_defaults
+                cut = len(y) - len(y) // 4
+                tr, te = np.sort(perm[:cut]), np.sort(perm[cut:])
+                X, Xt, y, yt = X[tr], X[te], y[tr], y[te]
+                test_lines = [lines[i] for i in te]
+                lines = [lines[i] for i in tr]
+                log(f"# {name}: no test file; a seed-0 75/25 split of {name}.bz2 ({len(tr)} / {len(te)} rows)")
+            else:
+                test_lines = read_lines(Path(home) / f"{name}.t.bz2")
+            y = np.where(y > 0, 1, -1).astype(np.int64)
+            yt = np.where(yt > 0, 1, -1).astype(np.int64)
             test_file = Path(tmp) / f"{name}.t"
-            write_lines(test_file, read_lines(Path(home) / f"{name}.t.bz2"))
+            write_lines(test_file, test_lines)
             data = (X, y, Xt, yt, lines, test_file)
-            if "bsgd" in args.parts and args.budgetedsvm:
+            if "bsgd" in args.parts and args.budgetedsvm and name not in PARAMS:
+                log(f"# BSGD {name}: no (C, gamma) in bench_bsgd.PARAMS; skipped")
+            elif "bsgd" in args.parts and args.budgetedsvm:
                 results["bsgd"] += bench_bsgd(name, data, args, tmp, log)
             if "libol" in args.parts and args.libol:
                 results["libol"] += bench_libol(name, data, args, tmp, log)
