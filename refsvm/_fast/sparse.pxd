@@ -72,14 +72,14 @@ cdef void store_kernel_row(const Store* S, Py_ssize_t b, const Rows* R, Py_ssize
                            double gamma, double degree, double coef0, double* out) noexcept nogil
 
 
-cdef inline void store_dense(Store* S, double[:, ::1] SV) noexcept nogil:
-    """A dense store over the C-contiguous ``SV`` (cap, d) (no allocation)."""
-    S.sparse = False
+cdef inline void store_clear(Store* S, bint sparse, Py_ssize_t cap, Py_ssize_t d) noexcept nogil:
+    """A store without buffers: every pointer NULL, the layout flags off (set-up, and after freeing)."""
+    S.sparse = sparse
     S.slots = False
     S.owns_dense = False
-    S.d = SV.shape[1]
-    S.cap = SV.shape[0]
-    S.dense = &SV[0, 0] if SV.shape[0] > 0 and SV.shape[1] > 0 else NULL
+    S.d = d
+    S.cap = cap
+    S.dense = NULL
     S.ind = NULL
     S.val = NULL
     S.nnz = NULL
@@ -87,6 +87,13 @@ cdef inline void store_dense(Store* S, double[:, ::1] SV) noexcept nogil:
     S.sq = NULL
     S.work = NULL
     S.failed = False
+
+
+cdef inline void store_dense(Store* S, double[:, ::1] SV) noexcept nogil:
+    """A dense store over the C-contiguous ``SV`` (cap, d) (no allocation)."""
+    store_clear(S, False, SV.shape[0], SV.shape[1])
+    if SV.shape[0] > 0 and SV.shape[1] > 0:
+        S.dense = &SV[0, 0]
 
 
 cdef inline double seq_sq(const double* v, Py_ssize_t n) noexcept nogil:

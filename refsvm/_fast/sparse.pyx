@@ -70,19 +70,7 @@ cdef int store_init(Store* S, object SV, Py_ssize_t cap, Py_ssize_t d, bint spar
     for sparse rows per-SV buffers, or a dense array allocated here when ``cap * d`` is at most
     :data:`refsvm.sparse.DENSE_LAYOUT_ENTRIES` (the layout changes no number: refsvm/sparse.py)."""
     cdef double[:, ::1] SVv
-    S.sparse = sparse
-    S.slots = False
-    S.owns_dense = False
-    S.d = d
-    S.cap = cap
-    S.dense = NULL
-    S.ind = NULL
-    S.val = NULL
-    S.nnz = NULL
-    S.room = NULL
-    S.sq = NULL
-    S.work = NULL
-    S.failed = False
+    store_clear(S, sparse, cap, d)
     if not sparse:
         SVv = SV
         if SVv.shape[0] > 0 and SVv.shape[1] > 0:
@@ -166,14 +154,7 @@ cdef void store_free(Store* S) noexcept:
         free(S.work)
     if S.owns_dense:
         free(S.dense)
-        S.dense = NULL
-        S.owns_dense = False
-    S.ind = NULL
-    S.val = NULL
-    S.nnz = NULL
-    S.room = NULL
-    S.sq = NULL
-    S.work = NULL
+    store_clear(S, S.sparse, S.cap, S.d)
 
 
 # ----------------------------------------------------------------------------
