@@ -8,10 +8,9 @@ name of the offending parameter, so that a user knows which argument to fix.
   :class:`ValueError` and a :class:`TypeError` (as scikit-learn's
   ``InvalidParameterError``): callers that catch either see it.
 
-Sparse input is accepted and densified (``X.toarray()``): the algorithms in
-refsvm work on a C-contiguous ``(n_samples, n_features)`` float64 array (see
-DESIGN.md).  Densifying a very wide sparse matrix costs memory; that is the
-price of one simple data layout for both backends.
+:func:`check_X` densifies sparse input (``X.toarray()``) for callers that need
+a dense array; the algorithms read sparse input as canonical CSR without a
+dense copy (:func:`check_sparse_rows`, :mod:`refsvm.sparse`).
 """
 
 import numbers

@@ -5,7 +5,7 @@ over support vectors (:class:`refsvm.model.BudgetedModel`), and shares with
 the others:
 
 * input validation (``X``, ``y``, ``classes``) with errors naming the
-  parameter (:func:`_naming`), sparse input densified;
+  parameter (:func:`_naming`), sparse input kept as canonical CSR (``_sparse_rows``);
 * the mapping of user labels to the algorithms' labels ({-1, +1} for binary
   problems, 0..c-1 for multi-class) and back;
 * the random generator made from ``random_state`` (the visiting order is drawn
@@ -270,7 +270,7 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            Training examples (sparse input is densified).
+            Training examples (sparse input is read as CSR, never densified).
         y : array-like of shape (n_samples,)
             Class labels (at least two distinct values; any sortable type).
         sample_weight : array-like of shape (n_samples,), default=None
@@ -337,7 +337,7 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            Training examples (sparse input is densified).
+            Training examples (sparse input is read as CSR, never densified).
         y : array-like of shape (n_samples,)
             Class labels, all of them in ``classes``.
         classes : array-like of shape (n_classes,), default=None
@@ -603,7 +603,7 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
         """The numeric kernel width ``gamma_`` for the training matrix ``X`` (dense).
 
         ``gamma="scale"``: ``1 / (n_features * X.var())`` (``X.var()`` over
-        all entries of the densified training matrix, as scikit-learn's
+        all entries of the training matrix (zeros of a sparse one included), as scikit-learn's
         ``SVC``; 1.0 when ``X.var() == 0``); ``"auto"``: ``1 / n_features``;
         a number: itself.  Resolved once, by :meth:`fit` or the first
         :meth:`partial_fit`; later ``partial_fit`` calls keep it.
@@ -659,7 +659,7 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            Examples (sparse input is densified).
+            Examples (dense or sparse).
 
         Returns
         -------
@@ -682,7 +682,7 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            Examples (sparse input is densified).
+            Examples (dense or sparse).
 
         Returns
         -------

@@ -62,7 +62,7 @@ class BudgetedSVC(BudgetedClassifierBase):
         polynomial kernel is ``(gamma x.x' + coef0) ** degree``.  A number
         must be > 0.  ``"scale"`` (scikit-learn's ``SVC`` default) uses
         ``1 / (n_features * X.var())`` with ``X.var()`` the variance of all
-        entries of the (densified) training matrix (1.0 if it is 0);
+        entries of the training matrix, zeros of a sparse one included (1.0 if it is 0);
         ``"auto"`` uses ``1 / n_features``.  The value used is ``gamma_``,
         fixed by :meth:`fit` or the first :meth:`partial_fit`.
     kernel : {"rbf", "linear", "poly"}, default="rbf"

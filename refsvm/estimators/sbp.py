@@ -179,7 +179,7 @@ class SBPClassifier(BudgetedClassifierBase):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            Training examples (sparse input is densified).
+            Training examples (sparse input is read as CSR, never densified).
         y : array-like of shape (n_samples,)
             Class labels (at least two distinct values).
 
