@@ -34,7 +34,7 @@ import scipy.sparse as sp
 from refsvm.bsca import BSCAResult, ZERO_GRADIENT_PREFILTER, ZERO_GRADIENT_TOL as _ZERO_GRADIENT_TOL
 from refsvm.budget import check_merge_solver, merge_solver_eps
 from refsvm.validation import check_bsca_arguments, check_dual_sample, check_sample_weight, check_sparse_rows
-from refsvm._fast.budget import _SOLVER_CODES, _c_tables
+from refsvm._fast.budget import _SOLVER_CODES, _c_bound_table, _c_tables
 
 from libc.math cimport fabs
 from libc.stdint cimport int8_t, int64_t
@@ -69,6 +69,8 @@ cdef struct Params:
     int merge_solver
     const double* h_table
     const double* wd_table
+    const double* lb_table # partner-pruning bound table (2, lb_G + 1, lb_G + 1); lb_G = 0: no pruning
+    Py_ssize_t lb_G
     Py_ssize_t G
     double ridge
     const double* sample_weight  # weight of X[i] (NULL: all 1)
@@ -211,7 +213,7 @@ cdef int _bsca_pass(const Params* P, State* st,
                         b = c_remove_sv(SV, A, b, p)
                     else:
                         b = c_maintain_merge(SV, A, b, P.gamma, P.merge_eps, P.merge_solver, P.h_table,
-                                             P.wd_table, P.G, mwork, &p, &partner, &wd)
+                                             P.wd_table, P.G, P.lb_table, P.lb_G, mwork, &p, &partner, &wd)
                     elapsed = _now() - start
                     st.maintenance_seconds += elapsed
                     if P.maint == MAINT_MERGE:
@@ -275,6 +277,10 @@ def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0
     P.h_table = &thv[0, 0]
     P.wd_table = &twv[0, 0]
     P.G = thv.shape[0] - 1
+    tb, lb_G = _c_bound_table(P.maint == MAINT_MERGE and P.budget >= 0)
+    cdef const double[::1] tbv = tb.reshape(-1)
+    P.lb_table = &tbv[0]
+    P.lb_G = lb_G
     P.ridge = projection_ridge
     cdef const double[::1] swv
     P.sample_weight = NULL
@@ -319,7 +325,7 @@ cdef object _bsca_run(Params* P, const Rows* R, Store* S, object SV, object A, P
     Kp = np.zeros(m * m)
     rhs = np.zeros(2 * m)
     ipiv = np.zeros(m, dtype=np.intc)
-    mwork = np.zeros(2)
+    mwork = np.zeros(2 + 2 * cap)                              # c_maintain_merge: 2 c + 2 n_sv
     k_i = np.zeros(cap)
     signs = np.zeros(cap)
     changed = np.zeros(P.n_steps, dtype=np.int8)

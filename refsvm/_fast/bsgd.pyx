@@ -61,7 +61,7 @@ from refsvm.bsgd import BSGDResult
 from refsvm.sparse import n_rows
 from refsvm.validation import check_bsgd_arguments, check_sample_weight
 from refsvm.budget import check_merge_solver, merge_solver_eps
-from refsvm._fast.budget import _SOLVER_CODES, _c_tables
+from refsvm._fast.budget import _SOLVER_CODES, _c_bound_table, _c_tables
 
 from libc.math cimport sqrt
 from libc.stdint cimport int8_t, int64_t
@@ -189,6 +189,8 @@ cdef struct Params:
     bint compare           # comparison mode
     const double* h_table  # lookup tables (G + 1, G + 1), C-contiguous
     const double* wd_table
+    const double* lb_table # partner-pruning bound table (2, lb_G + 1, lb_G + 1); lb_G = 0: no pruning
+    Py_ssize_t lb_G
     Py_ssize_t G
     double ridge
     Py_ssize_t refresh_every   # projection: recompute Kinv from scratch every this many appends
@@ -382,7 +384,7 @@ cdef int _bsgd_pass(const Params* P, State* st,
                                                       P.ridge, K, Kinv, v1, v2, P.refine_steps, &p, &wd)
                 else:
                     b = c_maintain_merge(SV, A, b, P.gamma, P.merge_eps, P.merge_solver, P.h_table,
-                                         P.wd_table, P.G, mwork, &p, &partner, &wd)
+                                         P.wd_table, P.G, P.lb_table, P.lb_G, mwork, &p, &partner, &wd)
                     if P.keep_K:
                         if partner < 0:
                             sym_swap_remove(K, b_old, p)
@@ -509,6 +511,10 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
     P.h_table = &thv[0, 0]
     P.wd_table = &twv[0, 0]
     P.G = thv.shape[0] - 1
+    tb, lb_G = _c_bound_table(P.maint == MAINT_MERGE and P.binary)
+    cdef const double[::1] tbv = tb.reshape(-1)
+    P.lb_table = &tbv[0]
+    P.lb_G = lb_G
     P.ridge = projection_ridge
     if P.lr == LR_PEGASOS and P.n_steps > 0 and P.lam == 0.0:
         raise ZeroDivisionError("float division by zero")
@@ -581,7 +587,7 @@ cdef object _bsgd_run(Params* P, State* stp, const Rows* R, Store* S, object SV,
     k_t = np.zeros(cap)
     f = np.zeros(c)
     beta = np.zeros(c)
-    mwork = np.zeros(2 * c)
+    mwork = np.zeros(2 * c + 2 * cap)                          # c_maintain_merge: 2 c + 2 n_sv
     added = np.zeros(P.n_steps, dtype=np.int8)
     maint_step = np.zeros(P.n_steps, dtype=np.int64)
     maint_index = np.zeros(P.n_steps, dtype=np.int64)

@@ -38,7 +38,8 @@ cdef Py_ssize_t c_maintain_removal(Store* SV, double[:, ::1] alpha, Py_ssize_t n
 
 cdef Py_ssize_t c_maintain_merge(Store* SV, double[:, ::1] alpha, Py_ssize_t n_sv,
                                  double gamma, double eps, int solver, const double* h_table,
-                                 const double* wd_table, Py_ssize_t G, double[::1] work,
+                                 const double* wd_table, Py_ssize_t G, const double* lb_table,
+                                 Py_ssize_t lb_G, double[::1] work,
                                  Py_ssize_t* m_out, Py_ssize_t* n_out,
                                  double* wd_out) noexcept nogil
 

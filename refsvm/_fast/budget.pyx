@@ -39,7 +39,7 @@ from refsvm.sparse import SparseRows
 from libc.math cimport exp, fabs, sqrt, INFINITY
 from libc.string cimport memcpy
 
-from refsvm._fast.kernels cimport (KERNEL_RBF, seq_dot, kernel_code, kernel_self,
+from refsvm._fast.kernels cimport (KERNEL_RBF, exp_row, seq_dot, kernel_code, kernel_self,
                                    kernel_value, pw_dot, pw_sq_dist, pw_sq_sum)
 from refsvm._fast.sparse cimport (Store, store_export, store_fill, store_free, store_init, store_kernel,
                                   store_merge, store_move, store_self, store_sq_dist)
@@ -238,38 +238,129 @@ cdef Py_ssize_t c_maintain_removal(Store* SV, double[:, ::1] alpha, Py_ssize_t n
     return c_remove_sv(SV, alpha, n_sv, p)                                                         # Alg. 2, removal, line 2
 
 
+# Partner pruning (compiled path only; speed, not a change of decisions).  For a binary pair of
+# equal sign the weight degradation is (a + b)^2 WD(m, kappa), a = |alpha_m| <= b = |alpha_n|,
+# m = a / (a + b) <= 1/2 (refsvm.lookup), and whatever h a solver returns, the WD it computes for
+# that h is at least the minimum over h.  WD(m, kappa) does not decrease in m on [0, 1/2] and does
+# not increase in kappa (docs/lookup.rst, "Partner pruning"; tests/test_merge_pruning.py), so the
+# table node (m_i, kappa_j) with m_i <= m and kappa_j >= kappa bounds every candidate of its cell
+# from below.  A candidate whose bound exceeds the best WD found so far is skipped: it could not
+# have been chosen.  Lookup-WD reads interpolated values, which the bound does not cover, and has no
+# search to save: it is never pruned.
+
+cdef inline double c_merge_wd_bound(double a_m, double a_n, double kappa, const double* lb_table,
+                                    Py_ssize_t G) noexcept nogil:
+    """A lower bound of the WD any solver but Lookup-WD computes for the binary pair (``a_m a_n >= 0``).
+
+    ``lb_table`` holds two ``(G + 1, G + 1)`` tables (:func:`_c_bound_table`): ``T`` = normalised WD
+    at the nodes and ``R[k - 1] = T[k] / m_k^2``.  With ``m_i <= m <= m_k`` and ``kappa_j >= kappa``:
+    ``WD(m, kappa) >= T[i, j]`` (WD does not decrease in m) and ``>= m^2 R[k - 1, j]`` (WD / m^2 does
+    not increase in m, which keeps the bound useful for small m, where ``T[0, :] = 0``)."""
+    cdef double a = fabs(a_m), b = fabs(a_n), s = a + b, mrel, t, lo, hi
+    cdef Py_ssize_t i, j, k
+    if not s > 0.0:
+        return 0.0
+    mrel = (a if a < b else b) / s
+    t = mrel * G - 1e-9                                 # node m_i <= m (margin for m's rounding)
+    i = <Py_ssize_t>t if t > 0.0 else 0
+    if i > G // 2:
+        i = G // 2
+    t = mrel * G + 1e-9                                 # node m_k >= m, k >= 1
+    k = <Py_ssize_t>t
+    if <double>k < t:
+        k += 1
+    if k > G // 2:
+        k = G // 2
+    if k < 1:
+        k = 1
+    t = kappa * G + 1e-9                                # node kappa_j >= kappa
+    j = <Py_ssize_t>t
+    if <double>j < t:
+        j += 1
+    if j > G:
+        j = G
+    lo = lb_table[i * (G + 1) + j]
+    hi = (mrel * mrel) * lb_table[(G + 1) * (G + 1) + (k - 1) * (G + 1) + j]
+    if hi > lo:
+        lo = hi
+    return (s * s) * (lo - 1e-12)                       # margin: the tables' and WD's rounding
+
+
+cdef inline double _merge_candidate(const double* am, const double[:, ::1] alpha, Py_ssize_t n,
+                                    Py_ssize_t c, double log_kappa, int solver, double eps,
+                                    const double* h_table, const double* wd_table, Py_ssize_t G,
+                                    double* h, double* az) noexcept nogil:
+    """WD of merging ``m`` with candidate ``n`` by ``solver`` (``h`` and alpha_z written but for Lookup-WD)."""
+    cdef double wd, k_mz, k_nz
+    if solver == MERGE_LOOKUP_WD:                                    # G&Q Alg. 1, lines 5-9 by lookup
+        return merge_wd_lookup_c(am[0], alpha[n, 0], log_kappa, wd_table, G)
+    if solver == MERGE_LOOKUP_H:                                     # G&Q Alg. 1, lines 5-9, h by lookup
+        wd = merge_pair_lookup_c(am[0], alpha[n, 0], log_kappa, SOLVER_LOOKUP_H, h_table, wd_table, G,
+                                 h, &k_mz, &k_nz)
+        az[0] = am[0] * k_mz + alpha[n, 0] * k_nz
+        return wd
+    return c_merge_pair(am, &alpha[n, 0], c, log_kappa, eps, h, az)   # eq. 18, 19
+
+
 cdef Py_ssize_t c_maintain_merge(Store* SV, double[:, ::1] alpha, Py_ssize_t n_sv,
                                  double gamma, double eps, int solver, const double* h_table,
-                                 const double* wd_table, Py_ssize_t G, double[::1] work,
+                                 const double* wd_table, Py_ssize_t G, const double* lb_table,
+                                 Py_ssize_t lb_G, double[::1] work,
                                  Py_ssize_t* m_out, Py_ssize_t* n_out,
                                  double* wd_out) noexcept nogil:
-    """Merge the smallest SV ``m`` with the partner of least WD; ``work`` holds >= 2 c doubles.
+    """Merge the smallest SV ``m`` with the partner of least WD; ``work`` holds >= 2 c + 2 n_sv doubles.
 
     ``solver``: a ``MERGE_*`` code (``eps`` already resolved by the caller);
     the lookup solvers need ``c == 1`` and the ``(G + 1, G + 1)`` tables.
+    ``lb_table`` (``(2, lb_G + 1, lb_G + 1)``, :func:`_c_bound_table`; ``lb_G = 0``: none) switches
+    partner pruning on for binary models (not Lookup-WD): the candidate of least bound is evaluated
+    first, then the others in index order, skipping those whose bound exceeds the best WD so far;
+    the winner is the reference's (least WD, lowest index among equals).
     """
-    cdef Py_ssize_t c = alpha.shape[1], n, k, best_n = -1
+    cdef Py_ssize_t c = alpha.shape[1], n, k, best_n = -1, first = -1
     cdef bint binary = c == 1
-    cdef double wd_removal, best_wd = INFINITY, best_h = 0.0, h = 0.0, wd, log_kappa, am0
-    cdef double best_lk = 0.0, k_mz, k_nz
+    cdef bint prune = binary and lb_G > 0 and solver != MERGE_LOOKUP_WD
+    cdef double wd_removal, best_wd = INFINITY, best_h = 0.0, h = 0.0, wd, log_kappa, am0, bound
+    cdef double best_lk = 0.0, k_mz, k_nz, first_bound = INFINITY
     cdef double* az = &work[0]
     cdef double* best_az = &work[c]
+    cdef double* lk = &work[2 * c]
+    cdef double* kap = &work[2 * c + n_sv]                          # kappa, then the bound
     cdef Py_ssize_t m = c_select_smallest(SV, alpha, n_sv, KERNEL_RBF, gamma, 0.0, 0.0, &wd_removal)  # Alg. 2, merging, line 1: fix m
     cdef const double* am = &alpha[m, 0]
     am0 = alpha[m, 0]
+    if prune:                                                        # log kappa and bound of every candidate
+        for n in range(n_sv):
+            kap[n] = 0.0
+            if n == m or am0 * alpha[n, 0] < 0.0:
+                continue
+            lk[n] = -gamma * store_sq_dist(SV, m, n)
+            kap[n] = lk[n]
+        exp_row(kap, n_sv)                                           # kappa (vectorised exp; a bound only)
+        for n in range(n_sv):
+            if n == m or am0 * alpha[n, 0] < 0.0:
+                continue
+            kap[n] = c_merge_wd_bound(am0, alpha[n, 0], kap[n], lb_table, lb_G)
+            if kap[n] < first_bound:
+                first_bound = kap[n]
+                first = n
+        if first >= 0:                                               # the likely winner first
+            best_wd = _merge_candidate(am, alpha, first, c, lk[first], solver, eps, h_table, wd_table, G,
+                                       &best_h, best_az)
+            best_n = first
+            best_lk = lk[first]
     for n in range(n_sv):                                            # Alg. 2, merging, line 1: choose n
-        if n == m or (binary and am0 * alpha[n, 0] < 0.0):
+        if n == m or n == first or (binary and am0 * alpha[n, 0] < 0.0):
             continue
-        log_kappa = -gamma * store_sq_dist(SV, m, n)
-        if solver == MERGE_LOOKUP_WD:                                # G&Q Alg. 1, lines 5-9 by lookup
-            wd = merge_wd_lookup_c(am0, alpha[n, 0], log_kappa, wd_table, G)
-        elif solver == MERGE_LOOKUP_H:                               # G&Q Alg. 1, lines 5-9, h by lookup
-            wd = merge_pair_lookup_c(am0, alpha[n, 0], log_kappa, SOLVER_LOOKUP_H, h_table, wd_table, G,
-                                     &h, &k_mz, &k_nz)
-            az[0] = am0 * k_mz + alpha[n, 0] * k_nz
+        if prune:
+            log_kappa = lk[n]
+            bound = kap[n]
+            if bound > best_wd or (bound == best_wd and n > best_n):
+                continue                                             # cannot beat the best so far
         else:
-            wd = c_merge_pair(am, &alpha[n, 0], c, log_kappa, eps, &h, az)   # eq. 18, 19
-        if wd < best_wd:
+            log_kappa = -gamma * store_sq_dist(SV, m, n)
+        wd = _merge_candidate(am, alpha, n, c, log_kappa, solver, eps, h_table, wd_table, G, &h, az)
+        if wd < best_wd or (wd == best_wd and n < best_n):
             best_n = n
             best_wd = wd
             best_h = h
@@ -804,6 +895,47 @@ def _c_tables(tables, needed):
     return h_table, wd_table
 
 
+#: Grid of the partner-pruning bound table (:func:`_c_bound_table`): 64 cells per axis.
+MERGE_BOUND_GRID = 64
+_BOUND_TABLES = []          # computed once per process, kept alive for the C cores
+_PRUNE = [True]
+
+
+def _set_merge_pruning(on):
+    """Switch partner pruning of the compiled merge on or off (a test hook: off gives the plain scan);
+    returns the previous setting."""
+    previous = _PRUNE[0]
+    _PRUNE[0] = bool(on)
+    return previous
+
+
+def _c_bound_table(needed):
+    """The two ``(G + 1, G + 1)`` tables of :func:`c_merge_wd_bound` as one ``(2, G + 1, G + 1)``
+    array, ``G = MERGE_BOUND_GRID``: ``T`` = normalised WD at the nodes
+    (``refsvm.lookup.compute_tables``, GSS-precise) and ``R[k - 1] = T[k] / (k / G)^2``; and ``G``.
+    A 1x1 dummy and ``G = 0`` (no pruning) when not ``needed`` or pruning is switched off."""
+    if not (needed and _PRUNE[0]):
+        return np.zeros((1, 1)), 0
+    if not _BOUND_TABLES:
+        from refsvm.lookup import compute_tables
+        G = MERGE_BOUND_GRID
+        T = compute_tables(G)[1]
+        R = np.zeros_like(T)
+        nodes = np.arange(1, G + 1) / G
+        R[:G] = T[1:] / (nodes * nodes)[:, None]
+        table = np.ascontiguousarray(np.stack([T, R]), dtype=np.float64)
+        table.setflags(write=False)
+        _BOUND_TABLES.append(table)
+    return _BOUND_TABLES[0], MERGE_BOUND_GRID
+
+
+def merge_wd_bound(alpha_m, alpha_n, log_kappa):
+    """The lower bound on a binary pair's WD that partner pruning uses (a test hook; ``alpha_m alpha_n >= 0``)."""
+    table, G = _c_bound_table(True)
+    cdef const double[:, :, ::1] tv = table
+    return float(c_merge_wd_bound(alpha_m, alpha_n, exp(log_kappa), &tv[0, 0, 0], G)) if G else 0.0
+
+
 def maintain_merge(SV, alpha, n_sv, gamma, eps, merge_solver="gss", tables=None):
     """Merge the smallest SV ``m`` with the partner ``n`` of least weight degradation.
 
@@ -824,14 +956,18 @@ def maintain_merge(SV, alpha, n_sv, gamma, eps, merge_solver="gss", tables=None)
     cdef Py_ssize_t n = _check_model(S, A, n_sv), m, partner
     if n == 0:
         raise ValueError("attempt to get argmin of an empty sequence")
-    work = np.empty(2 * A.shape[1])
+    work = np.empty(2 * A.shape[1] + 2 * n)
+    tb, lb_G = _c_bound_table(A.shape[1] == 1)
+    cdef const double[::1] tbv = tb.reshape(-1)
+    cdef Py_ssize_t LG = lb_G
     cdef Store St
     _open_store(&St, S, n)
     cdef double[:, ::1] Av = A
     cdef double[::1] wv = work
     cdef double g = gamma, wd
     with nogil:
-        n = c_maintain_merge(&St, Av, n, g, e, code, &thv[0, 0], &twv[0, 0], G, wv, &m, &partner, &wd)
+        n = c_maintain_merge(&St, Av, n, g, e, code, &thv[0, 0], &twv[0, 0], G, &tbv[0], LG, wv,
+                             &m, &partner, &wd)
     _close_store(&St, S, n)
     _writeback(SV, S, cs)
     _writeback(alpha, A, ca)

@@ -1,0 +1,238 @@
+"""Partner pruning of the compiled merge (refsvm/_fast/budget.pyx, ``c_maintain_merge``).
+
+The compiled path skips a merge candidate whose lower bound on the weight
+degradation (WD) exceeds the best WD found so far; the reference scans every
+candidate.  Pruning is speed only: it must never skip the partner the reference
+chooses.  Checked here:
+
+* the bound: below the WD that GSS (eps 0.01 and 1e-10) and Lookup-h compute,
+  for random pairs over the whole range of ``m`` and ``kappa``, on and next to
+  the bound table's nodes, and for equal coefficients;
+* the two properties the bound rests on, by brute force on a grid four times
+  finer than the bound table's: normalised WD does not decrease in
+  ``m = a / (a + b)`` on ``[0, 1/2]`` and does not increase in ``kappa``;
+* whole runs: BSGD and BSCA with pruning give bitwise the results of the plain
+  scan (pruning switched off) and the reference's decisions, with duplicate
+  rows (exact WD ties between candidates), several passes, sparse input;
+* single events with exact ties: the lowest index wins, as in the reference.
+"""
+
+import math
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+import refsvm._fast.bsca as fast_bsca
+import refsvm._fast.bsgd as fast_bsgd
+import refsvm._fast.budget as fast_budget
+import refsvm.bsgd as ref_bsgd
+import refsvm.budget as ref_budget
+from refsvm.lookup import compute_tables, get_tables
+from refsvm.lookup import merge_pair_lookup
+from _helpers import checkerboard, run_bsca_passes, run_passes
+
+G = fast_budget.MERGE_BOUND_GRID
+
+
+@pytest.fixture
+def no_pruning():
+    previous = fast_budget._set_merge_pruning(False)
+    try:
+        yield
+    finally:
+        fast_budget._set_merge_pruning(previous)
+
+
+def _pairs(rng, n):
+    """Random same-sign pairs (a_m, a_n, log kappa): m over [0, 1/2], kappa over [0, 1], both signs."""
+    a = rng.uniform(1e-3, 5.0, size=n)
+    ratio = np.concatenate([rng.uniform(0.0, 1.0, n // 2), rng.uniform(0.9, 1.0, n - n // 2)])
+    b = a / np.maximum(ratio, 1e-6)                    # b >= a
+    kappa = np.concatenate([rng.uniform(0.0, 1.0, n // 2), np.exp(-rng.exponential(3.0, n - n // 2))])
+    kappa = np.clip(kappa, 1e-300, 1.0)
+    sign = rng.choice([-1.0, 1.0], size=n)
+    return sign * a, sign * b, np.log(kappa)
+
+
+def test_bound_below_computed_wd():
+    rng = np.random.default_rng(0)
+    tables = get_tables()
+    am, an, lk = _pairs(rng, 3000)
+    # small relative weights (below the first node), over kappa
+    for mrel in np.geomspace(1e-7, 2.0 / G, 30):
+        for k in (1e-3, 0.1, 0.5, 0.9, 0.999):
+            am = np.append(am, mrel)
+            an = np.append(an, 1.0 - mrel)
+            lk = np.append(lk, math.log(k))
+    # on and next to the nodes of the bound table, equal coefficients
+    nodes = np.arange(1, G) / G
+    for k in nodes[::3]:
+        for mrel in (k / 2, 0.5):
+            for eps in (0.0, 1e-15, -1e-15):
+                a = mrel
+                am = np.append(am, a)
+                an = np.append(an, 1.0 - a)
+                lk = np.append(lk, math.log(k * (1.0 + eps)))
+    checked = 0
+    for a_m, a_n, log_kappa in zip(am, an, lk):
+        bound = fast_budget.merge_wd_bound(a_m, a_n, log_kappa)
+        scale = (abs(a_m) + abs(a_n)) ** 2
+        for eps in (0.01, 1e-10):
+            _, _, wd = ref_budget.merge_pair(np.array([a_m]), np.array([a_n]), log_kappa, eps)
+            assert bound <= wd, (a_m, a_n, log_kappa, eps, bound, wd)
+        # swapped roles (the merge fixes m as the smaller |alpha|, the bound must not care)
+        assert fast_budget.merge_wd_bound(a_n, a_m, log_kappa) == bound
+        _, _, wd_h = merge_pair_lookup(a_m, a_n, log_kappa, "lookup-h", tables)
+        assert bound <= wd_h
+        # and the bound is not vacuous: within 0.05 (a + b)^2 of the precise WD
+        _, _, wd_p = ref_budget.merge_pair(np.array([a_m]), np.array([a_n]), log_kappa, 1e-10)
+        assert wd_p - bound <= 0.05 * scale
+        checked += 1
+    assert checked > 3000
+
+
+def test_wd_monotone_on_a_finer_grid():
+    """Brute force of the properties the bound rests on (normalised WD, GSS-precise nodes)."""
+    wd = compute_tables(4 * G)[1]
+    half = wd[: 2 * G + 1]                              # m in [0, 1/2]
+    assert np.all(np.diff(half, axis=0) >= 0.0)        # WD does not decrease in m
+    assert np.all(np.diff(wd, axis=1) <= 0.0)          # nor increase in kappa
+    m = np.arange(1, 2 * G + 1) / (4 * G)
+    ratio = half[1:] / (m * m)[:, None]
+    assert np.all(np.diff(ratio, axis=0) <= 1e-13 * ratio[1:])   # WD / m^2 does not increase in m
+    # the same for small m, below the first node, with the reference's own GSS-precise
+    kappas = np.linspace(0.0, 1.0, 41)[1:-1]
+    small = np.geomspace(1e-6, 1.0 / (4 * G), 25)
+    prev = None
+    for mrel in small:
+        r = np.array([ref_budget.merge_pair(np.array([mrel]), np.array([1 - mrel]), math.log(k), 1e-10)[2]
+                      for k in kappas]) / mrel ** 2
+        if prev is not None:
+            assert np.all(r <= prev + 1e-14 / mrel ** 2)     # WD's rounding (~1e-16) over m^2
+        prev = r
+    # and the coarse table the bound reads is the fine one's subgrid
+    np.testing.assert_array_equal(compute_tables(G)[1], wd[::4, ::4])
+
+
+def test_bound_derivative_identity():
+    """The proof of the kappa property (docs/lookup.rst): at the optimal h, dWD/dt = 2 m (1-m) (A B - kappa)
+    with t = -log kappa, A = kappa^((1-h)^2), B = kappa^(h^2), and A B >= kappa for h in [0, 1]."""
+    for mrel in (0.1, 0.3, 0.45):
+        for t in (0.3, 1.5, 4.0):
+            dt = 1e-6
+
+            def wd(tt):
+                return ref_budget.merge_pair(np.array([mrel]), np.array([1.0 - mrel]), -tt, 1e-12)[2]
+
+            numeric = (wd(t + dt) - wd(t - dt)) / (2 * dt)
+            h = ref_budget.merge_h(np.array([mrel]), np.array([1.0 - mrel]), -t, 1e-12)
+            A, B = math.exp(-t * (1 - h) ** 2), math.exp(-t * h * h)
+            assert A * B >= math.exp(-t)
+            np.testing.assert_allclose(numeric, 2 * mrel * (1 - mrel) * (A * B - math.exp(-t)), rtol=1e-5, atol=1e-9)
+
+
+def _data_with_duplicates(seed):
+    X, y = checkerboard(n=240, seed=seed)
+    X = np.vstack([X, X[:60]])                          # exact duplicates: equal WD for two candidates
+    y = np.concatenate([y, y[:60]])
+    return X, y
+
+
+BSGD_KW = dict(n_classes=2, budget=20, lam=1e-3, eta=0.5, radius=5.0, maintenance="merge", kernel="rbf",
+               gamma=2.0, degree=3, coef0=0.0, merge_eps=0.01, projection_ridge=1e-10, fit_bias=False)
+
+
+def _same_results(a, b):
+    for ra, rb in zip(a, b):
+        for key in ("added", "maint_step", "maint_index", "maint_partner", "weight_degradation"):
+            np.testing.assert_array_equal(ra.trace[key], rb.trace[key], err_msg=key)
+        for name in ("alpha", "bias"):
+            np.testing.assert_array_equal(getattr(ra, name), getattr(rb, name), err_msg=name)
+        sa = ra.sv.toarray() if sp.issparse(ra.sv) else ra.sv
+        sb = rb.sv.toarray() if sp.issparse(rb.sv) else rb.sv
+        np.testing.assert_array_equal(sa, sb)
+
+
+@pytest.mark.parametrize("solver", ["gss", "gss-precise", "lookup-h"])
+@pytest.mark.parametrize("learning_rate", ["pegasos", "norma", "perceptron"])
+@pytest.mark.parametrize("sparse", [False, True])
+def test_bsgd_pruned_equals_plain_scan(solver, learning_rate, sparse, request):
+    X, y = _data_with_duplicates(1)
+    Xin = sp.csr_matrix(X) if sparse else X
+    rng = np.random.default_rng(2)
+    orders = [rng.permutation(len(y)).astype(np.int64) for _ in range(3)]
+    kw = dict(BSGD_KW, learning_rate=learning_rate, merge_solver=solver)
+    pruned = run_passes(fast_bsgd, Xin, y, orders, kw)
+    assert sum(int(np.count_nonzero(r.trace["maint_partner"] >= 0)) for r in pruned) > 100
+    previous = fast_budget._set_merge_pruning(False)
+    try:
+        plain = run_passes(fast_bsgd, Xin, y, orders, kw)
+    finally:
+        fast_budget._set_merge_pruning(previous)
+    _same_results(pruned, plain)
+    if not sparse and learning_rate == "pegasos":     # and the reference's decisions
+        ref = run_passes(ref_bsgd, X, y, orders, kw)
+        for f, r in zip(pruned, ref):
+            for key in ("added", "maint_step", "maint_index", "maint_partner"):
+                np.testing.assert_array_equal(f.trace[key], r.trace[key], err_msg=key)
+
+
+@pytest.mark.parametrize("solver", ["gss", "lookup-h"])
+@pytest.mark.parametrize("sv_update", ["accumulate", "append"])
+def test_bsca_pruned_equals_plain_scan(solver, sv_update):
+    X, y = _data_with_duplicates(3)
+    rng = np.random.default_rng(4)
+    orders = [rng.integers(0, len(y), size=len(y)).astype(np.int64) for _ in range(2)]
+    kw = dict(budget=15, C=2.0, maintenance="merge", kernel="rbf", gamma=2.0, merge_solver=solver,
+              sv_update=sv_update)
+    pruned = run_bsca_passes(fast_bsca, X, y, orders, **kw)
+    assert sum(len(r.trace["maint_step"]) for r in pruned) > 100
+    previous = fast_budget._set_merge_pruning(False)
+    try:
+        plain = run_bsca_passes(fast_bsca, X, y, orders, **kw)
+    finally:
+        fast_budget._set_merge_pruning(previous)
+    for a, b in zip(pruned, plain):
+        for key in ("maint_step", "maint_index", "maint_partner", "weight_degradation"):
+            np.testing.assert_array_equal(a.trace[key], b.trace[key], err_msg=key)
+        np.testing.assert_array_equal(a.alpha, b.alpha)
+        np.testing.assert_array_equal(a.sv, b.sv)
+        np.testing.assert_array_equal(a.dual, b.dual)
+
+
+@pytest.mark.parametrize("solver", ["gss", "gss-precise", "lookup-h"])
+def test_exact_ties_go_to_the_lowest_index(solver):
+    """Several identical candidates (same point, same coefficient): the lowest index wins, and a
+    nearer candidate placed after them wins over all of them."""
+    rng = np.random.default_rng(5)
+    tables = get_tables()
+    for trial in range(20):
+        d = 3
+        SV = np.zeros((12, d))
+        alpha = np.zeros((12, 1))
+        SV[:11] = 3.0 * rng.standard_normal((11, d))
+        alpha[:11, 0] = rng.uniform(1.0, 2.0, 11)
+        alpha[0, 0] = 0.5                                    # m = 0
+        twin = rng.integers(1, 6)
+        for j in (twin, twin + 3, twin + 5):                 # three equal candidates
+            SV[j] = SV[0] + 0.1
+            alpha[j, 0] = 1.5
+        if trial % 2:                                       # a nearer one after them
+            SV[10] = SV[0] + 0.03
+            alpha[10, 0] = 1.5
+        Sr, Ar, Sf, Af = SV.copy(), alpha.copy(), SV.copy(), alpha.copy()
+        r = ref_budget.maintain_merge(Sr, Ar, 11, 1.0, 0.01, solver, tables)
+        f = fast_budget.maintain_merge(Sf, Af, 11, 1.0, 0.01, solver, tables)
+        assert f[:3] == r[:3]
+        assert f[2] == (10 if trial % 2 else twin)
+        np.testing.assert_array_equal(Sf[:10], Sr[:10])
+        np.testing.assert_array_equal(Af[:10], Ar[:10])
+
+
+def test_pruning_switch(no_pruning):
+    assert fast_budget._c_bound_table(True)[1] == 0           # off: no table, plain scan
+    fast_budget._set_merge_pruning(True)
+    table, grid = fast_budget._c_bound_table(True)
+    assert grid == G and table.shape == (2, G + 1, G + 1) and not table.flags.writeable
+    assert fast_budget._c_bound_table(False)[1] == 0
