@@ -412,6 +412,34 @@ cdef double sparse_pw_sq_dist(const int32_t* ia, const double* va, Py_ssize_t na
     return res
 
 
+cdef inline void _gather_dots8(const double* rows, Py_ssize_t d, const int32_t* ind, const double* val,
+                               Py_ssize_t n, double* out) noexcept nogil:
+    """``out[q] = rows[q] . x`` for the eight dense-layout rows ``rows + q d`` and the sparse row
+    ``x = (ind, val)``: each sum in x's index order from 0, as the one-row loop (bitwise the same
+    numbers); eight independent sums keep the adder busy where one sum waits for the last add."""
+    cdef double d0 = 0.0, d1 = 0.0, d2 = 0.0, d3 = 0.0, d4 = 0.0, d5 = 0.0, d6 = 0.0, d7 = 0.0, v
+    cdef Py_ssize_t r, k
+    for r in range(n):
+        k = ind[r]
+        v = val[r]
+        d0 += rows[k] * v
+        d1 += rows[d + k] * v
+        d2 += rows[2 * d + k] * v
+        d3 += rows[3 * d + k] * v
+        d4 += rows[4 * d + k] * v
+        d5 += rows[5 * d + k] * v
+        d6 += rows[6 * d + k] * v
+        d7 += rows[7 * d + k] * v
+    out[0] = d0
+    out[1] = d1
+    out[2] = d2
+    out[3] = d3
+    out[4] = d4
+    out[5] = d5
+    out[6] = d6
+    out[7] = d7
+
+
 cdef void store_kernel_row(const Store* S, Py_ssize_t b, const Rows* R, Py_ssize_t i, int kernel,
                            double gamma, double degree, double coef0, double* out) noexcept nogil:
     """``out[j] = k(s_j, x_i)`` for ``j < b`` (sparse: x_i scattered into the workspace, one pass
@@ -429,11 +457,19 @@ cdef void store_kernel_row(const Store* S, Py_ssize_t b, const Rows* R, Py_ssize
     n = R.indptr[i + 1] - start
     sq_x = seq_sq(R.data + start, n)
     if not S.slots:                                   # dense layout: gather at x's entries
-        for j in range(b):
+        j = 0
+        while j + 8 <= b:                             # eight SVs at once: eight independent sums
+            _gather_dots8(S.dense + j * S.d, S.d, R.indices + start, R.data + start, n, out + j)
+            j += 8
+        while j < b:
             row = S.dense + j * S.d
             dot = 0.0
             for r in range(n):
                 dot += row[R.indices[start + r]] * R.data[start + r]
+            out[j] = dot
+            j += 1
+        for j in range(b):                            # out[j] held s_j . x
+            dot = out[j]
             if kernel == KERNEL_RBF:
                 sq = S.sq[j] + sq_x - 2.0 * dot
                 out[j] = -gamma * (sq if sq > 0.0 else 0.0)
