@@ -259,6 +259,11 @@ def maintain_merge(SV, alpha, n_sv, gamma, eps, merge_solver="gss", tables=None)
     chosen partner).  Lookup solvers need a binary model and read
     ``tables = (h_table, wd_table)`` (``None``: :func:`refsvm.lookup.get_tables`).
     The WD returned is always the exact degradation of the merge performed.
+
+    Every candidate is solved here, as Algorithm 2 reads.  The compiled twin
+    skips (binary models, all solvers but Lookup-WD) the candidates whose lower
+    bound on WD exceeds the best WD found so far; it picks the same partner
+    (docs/lookup.rst, "Partner pruning").
     """
     binary = alpha.shape[1] == 1
     check_merge_solver(merge_solver, binary)

@@ -20,6 +20,13 @@ power is ``exp(a * log_kappa)`` with libm's ``exp`` (as ``math.exp``).  The
 golden-section search makes exactly the reference's comparisons, so ``h`` and
 the merged SVs are bitwise equal to the reference's on the same inputs.
 
+Partner pruning (this module only; the reference scans every candidate): for
+binary models :func:`c_maintain_merge` skips the candidates whose lower bound
+on the weight degradation (:func:`c_merge_wd_bound`, tables of
+:func:`_c_bound_table`) exceeds the best WD found so far.  The partner, h and
+the merged SV are the plain scan's bitwise (docs/lookup.rst, "Partner
+pruning"; tests/test_merge_pruning.py).
+
 Projection.  :func:`maintain_projection` has no state and solves
 ``(K_p + ridge I) x = k_p`` from scratch by LU with partial pivoting, the
 algorithm of LAPACK's ``dgesv`` that ``numpy.linalg.solve`` calls (written out
