@@ -46,6 +46,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.class_weight import compute_class_weight
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
+from .._threads import map_threads
 from ..backend import get_module
 from ..model import BudgetedModel
 from ..refit import hinge_loss, multiclass_hinge_loss
@@ -102,19 +103,9 @@ def map_machines(n_jobs, func, items):
     """``[func(item) for item in items]``, run in ``n_jobs`` threads (joblib's convention: None = 1,
     -1 = all cores).  The one-vs-rest machines are independent and each compiled solver releases the
     GIL for its whole pass, so threads run them in parallel without copying ``X``; the results come
-    back in the order of ``items``, so the model is bitwise that of ``n_jobs=1``."""
-    from joblib import effective_n_jobs
-
-    if n_jobs is not None and (isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral) or n_jobs == 0):
-        raise ValueError(f"n_jobs must be None or a non-zero integer (-1: all cores); got {n_jobs!r}")
-    items = list(items)
-    workers = min(effective_n_jobs(n_jobs), len(items))
-    if workers <= 1:
-        return [func(item) for item in items]
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(func, items))
+    back in the order of ``items``, so the model is bitwise that of ``n_jobs=1``
+    (:func:`refsvm._threads.map_threads`)."""
+    return map_threads(n_jobs, func, items)
 
 class ConstantModelWarning(UserWarning):
     """A fitted classifier predicts one class on its training data."""
@@ -669,7 +660,10 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
         """
         check_is_fitted(self)
         X = self._check_X(X, reset=False)
-        return self.model_.decision_function(X, backend=self.backend)
+        n_jobs = getattr(self, "n_jobs", None)          # estimators with one-vs-rest machines (BudgetedModel)
+        if n_jobs is None:
+            return self.model_.decision_function(X, backend=self.backend)
+        return self.model_.decision_function(X, backend=self.backend, n_jobs=n_jobs)
 
     def predict(self, X):
         """Predicted class labels (from ``classes_``) for the rows of ``X``.

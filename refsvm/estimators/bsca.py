@@ -156,7 +156,9 @@ class BSCAClassifier(BudgetedClassifierBase):
         bitwise that of ``n_jobs=1`` (the random draws are made first, in
         class order).  The python backend gains nothing from threads.  With
         ``n_jobs > 1`` a Ctrl-C takes effect when the running machines end
-        their pass.
+        their pass.  Prediction (``decision_function``, ``predict``, ``score``;
+        fast backend) computes its row blocks in as many threads, bitwise
+        the values of one thread.
 
     Attributes
     ----------
