@@ -32,7 +32,7 @@ from refsvm.lookup import compute_tables, get_tables
 from refsvm.lookup import merge_pair_lookup
 from _helpers import checkerboard, run_bsca_passes, run_passes
 
-G = fast_budget.MERGE_BOUND_GRID
+G = fast_budget._MERGE_BOUND_GRID
 
 
 @pytest.fixture
@@ -76,13 +76,13 @@ def test_bound_below_computed_wd():
                 lk = np.append(lk, math.log(k * (1.0 + eps)))
     checked = 0
     for a_m, a_n, log_kappa in zip(am, an, lk):
-        bound = fast_budget.merge_wd_bound(a_m, a_n, log_kappa)
+        bound = fast_budget._merge_wd_bound(a_m, a_n, log_kappa)
         scale = (abs(a_m) + abs(a_n)) ** 2
         for eps in (0.01, 1e-10):
             _, _, wd = ref_budget.merge_pair(np.array([a_m]), np.array([a_n]), log_kappa, eps)
             assert bound <= wd, (a_m, a_n, log_kappa, eps, bound, wd)
         # swapped roles (the merge fixes m as the smaller |alpha|, the bound must not care)
-        assert fast_budget.merge_wd_bound(a_n, a_m, log_kappa) == bound
+        assert fast_budget._merge_wd_bound(a_n, a_m, log_kappa) == bound
         _, _, wd_h = merge_pair_lookup(a_m, a_n, log_kappa, "lookup-h", tables)
         assert bound <= wd_h
         # and the bound is not vacuous: within 0.05 (a + b)^2 of the precise WD

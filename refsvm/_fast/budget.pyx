@@ -255,6 +255,14 @@ cdef Py_ssize_t c_maintain_removal(Store* SV, double[:, ::1] alpha, Py_ssize_t n
 # have been chosen.  Lookup-WD reads interpolated values, which the bound does not cover, and has no
 # search to save: it is never pruned.
 
+#: Margins of the bound: on ``m G`` and ``kappa G`` when the nodes are chosen (covers the rounding
+#: of ``m = a / (a + b)`` and of the vectorised ``exp`` for kappa), and on the normalised WD
+#: (covers the rounding of the tables' GSS-precise values and of the WD a solver computes,
+#: ~1e-16 of ``(a + b)^2``).
+cdef double BOUND_NODE_MARGIN = 1e-9
+cdef double BOUND_WD_MARGIN = 1e-12
+
+
 cdef inline double c_merge_wd_bound(double a_m, double a_n, double kappa, const double* lb_table,
                                     Py_ssize_t G) noexcept nogil:
     """A lower bound of the WD any solver but Lookup-WD computes for the binary pair (``a_m a_n >= 0``).
@@ -268,11 +276,11 @@ cdef inline double c_merge_wd_bound(double a_m, double a_n, double kappa, const 
     if not s > 0.0:
         return 0.0
     mrel = (a if a < b else b) / s
-    t = mrel * G - 1e-9                                 # node m_i <= m (margin for m's rounding)
+    t = mrel * G - BOUND_NODE_MARGIN                    # node m_i <= m
     i = <Py_ssize_t>t if t > 0.0 else 0
     if i > G // 2:
         i = G // 2
-    t = mrel * G + 1e-9                                 # node m_k >= m, k >= 1
+    t = mrel * G + BOUND_NODE_MARGIN                    # node m_k >= m, k >= 1
     k = <Py_ssize_t>t
     if <double>k < t:
         k += 1
@@ -280,7 +288,7 @@ cdef inline double c_merge_wd_bound(double a_m, double a_n, double kappa, const 
         k = G // 2
     if k < 1:
         k = 1
-    t = kappa * G + 1e-9                                # node kappa_j >= kappa
+    t = kappa * G + BOUND_NODE_MARGIN                   # node kappa_j >= kappa
     j = <Py_ssize_t>t
     if <double>j < t:
         j += 1
@@ -290,7 +298,7 @@ cdef inline double c_merge_wd_bound(double a_m, double a_n, double kappa, const 
     hi = (mrel * mrel) * lb_table[(G + 1) * (G + 1) + (k - 1) * (G + 1) + j]
     if hi > lo:
         lo = hi
-    return (s * s) * (lo - 1e-12)                       # margin: the tables' and WD's rounding
+    return (s * s) * (lo - BOUND_WD_MARGIN)
 
 
 cdef inline double _merge_candidate(const double* am, const double[:, ::1] alpha, Py_ssize_t n,
@@ -903,7 +911,7 @@ def _c_tables(tables, needed):
 
 
 #: Grid of the partner-pruning bound table (:func:`_c_bound_table`): 64 cells per axis.
-MERGE_BOUND_GRID = 64
+_MERGE_BOUND_GRID = 64
 _BOUND_TABLES = []          # computed once per process, kept alive for the C cores
 _PRUNE = [True]
 
@@ -918,14 +926,14 @@ def _set_merge_pruning(on):
 
 def _c_bound_table(needed):
     """The two ``(G + 1, G + 1)`` tables of :func:`c_merge_wd_bound` as one ``(2, G + 1, G + 1)``
-    array, ``G = MERGE_BOUND_GRID``: ``T`` = normalised WD at the nodes
+    array, ``G = _MERGE_BOUND_GRID``: ``T`` = normalised WD at the nodes
     (``refsvm.lookup.compute_tables``, GSS-precise) and ``R[k - 1] = T[k] / (k / G)^2``; and ``G``.
     A 1x1 dummy and ``G = 0`` (no pruning) when not ``needed`` or pruning is switched off."""
     if not (needed and _PRUNE[0]):
         return np.zeros((1, 1)), 0
     if not _BOUND_TABLES:
         from refsvm.lookup import compute_tables
-        G = MERGE_BOUND_GRID
+        G = _MERGE_BOUND_GRID
         T = compute_tables(G)[1]
         R = np.zeros_like(T)
         nodes = np.arange(1, G + 1) / G
@@ -933,10 +941,10 @@ def _c_bound_table(needed):
         table = np.ascontiguousarray(np.stack([T, R]), dtype=np.float64)
         table.setflags(write=False)
         _BOUND_TABLES.append(table)
-    return _BOUND_TABLES[0], MERGE_BOUND_GRID
+    return _BOUND_TABLES[0], _MERGE_BOUND_GRID
 
 
-def merge_wd_bound(alpha_m, alpha_n, log_kappa):
+def _merge_wd_bound(alpha_m, alpha_n, log_kappa):
     """The lower bound on a binary pair's WD that partner pruning uses (a test hook; ``alpha_m alpha_n >= 0``)."""
     table, G = _c_bound_table(True)
     cdef const double[:, :, ::1] tv = table
