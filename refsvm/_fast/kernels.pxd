@@ -82,12 +82,13 @@ cdef extern from *:
        distances in numpy's pairwise order (bitwise equal to the reference's),
        then exp of four lanes at a time (2^n p(r), r = x - n ln2, |r| <= ln2/2,
        degree-13 Taylor polynomial; at most 1 ulp from libm's exp, as numpy's
-       own SIMD exp).  exp_row and rbf_row get an AVX2 clone, picked at run
-       time where the CPU has it (GCC function multi-versioning; the extension
-       is built with -ffp-contract=off, so the clone makes the same IEEE
-       operations in the same order: bitwise the baseline's distances).  An
-       AVX-512 clone of rbf_row was tried: 9 % faster on a9a (d = 123), 20 %
-       slower on ijcnn1 (d = 22); not kept.  Lanes outside [-700, 700] or NaN
+       own SIMD exp).  exp_row and the distances of rows of at most 128
+       features get an AVX2 clone, picked at run time where the CPU has it
+       (GCC function multi-versioning; the extension is built with
+       -ffp-contract=off, so the clone makes the same IEEE operations in the
+       same order: bitwise the baseline's distances).  An AVX-512 clone was
+       tried: 9 % faster on a9a (d = 123), 20 % slower on ijcnn1 (d = 22); not
+       kept.  Lanes outside [-700, 700] or NaN
        go to libm.  Other compilers: a plain loop with libm's exp. */
     #include <math.h>
     #include <stdint.h>
@@ -177,12 +178,24 @@ cdef extern from *:
         for (; j < n; j++)
             out[j] = refsvm_exp_or_zero(out[j]);
     }
+    /* squared distances of rows of at most 128 features (no recursion in the pairwise sum),
+       in an AVX2 clone; longer rows stay in the baseline code (a clone calling the recursive
+       sum was 3x slower at d = 784) */
     REFSVM_MULTIVERSION
-    static void refsvm_rbf_row(const double* SV, Py_ssize_t n, Py_ssize_t d, const double* x,
-                               double gamma, double* out) {
+    static void refsvm_sqdist_rows_short(const double* SV, Py_ssize_t n, Py_ssize_t d, const double* x,
+                                         double gamma, double* out) {
         Py_ssize_t k;
         for (k = 0; k < n; k++)
             out[k] = -gamma * refsvm_pw_sqdist_c(SV + k * d, x, d);
+    }
+    static void refsvm_rbf_row(const double* SV, Py_ssize_t n, Py_ssize_t d, const double* x,
+                               double gamma, double* out) {
+        Py_ssize_t k;
+        if (d <= 128)
+            refsvm_sqdist_rows_short(SV, n, d, x, gamma, out);
+        else
+            for (k = 0; k < n; k++)
+                out[k] = -gamma * refsvm_pw_sqdist_c(SV + k * d, x, d);
         refsvm_exp_row(out, n);
     }
     """
