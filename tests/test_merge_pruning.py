@@ -236,3 +236,25 @@ def test_pruning_switch(no_pruning):
     table, grid = fast_budget._c_bound_table(True)
     assert grid == G and table.shape == (2, G + 1, G + 1) and not table.flags.writeable
     assert fast_budget._c_bound_table(False)[1] == 0
+
+
+@pytest.mark.parametrize("scale,spread", [(1e150, 2.0), (0.8e154, 1.05), (1e160, 2.0), (1e300, 2.0)])
+def test_overflowing_coefficients_make_the_plain_scan_decision(scale, spread, no_pruning):
+    """Coefficients so large that (a + b)^2 or WD overflows (inf / NaN): pruning on gives the plain
+    scan's result.  At 0.8e154, (a + b)^2 overflows while a^2 + b^2 and the WD of a far partner do
+    not: a candidate the bound cannot judge must still be evaluated."""
+    rng = np.random.default_rng(7)
+    for trial in range(10):
+        SV = np.zeros((9, 3))
+        alpha = np.zeros((9, 1))
+        SV[:8] = 3.0 * rng.standard_normal((8, 3))
+        alpha[:8, 0] = scale * rng.uniform(1.0, spread, 8)
+        fast_budget._set_merge_pruning(False)
+        Sp, Ap = SV.copy(), alpha.copy()
+        plain = fast_budget.maintain_merge(Sp, Ap, 8, 1.0, 0.01, "gss")
+        fast_budget._set_merge_pruning(True)
+        Sq, Aq = SV.copy(), alpha.copy()
+        pruned = fast_budget.maintain_merge(Sq, Aq, 8, 1.0, 0.01, "gss")
+        assert pruned[:3] == plain[:3]
+        np.testing.assert_array_equal(Sq, Sp)
+        np.testing.assert_array_equal(Aq, Ap)

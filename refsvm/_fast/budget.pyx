@@ -273,8 +273,8 @@ cdef inline double c_merge_wd_bound(double a_m, double a_n, double kappa, const 
     not increase in m, which keeps the bound useful for small m, where ``T[0, :] = 0``)."""
     cdef double a = fabs(a_m), b = fabs(a_n), s = a + b, mrel, t, lo, hi
     cdef Py_ssize_t i, j, k
-    if not s > 0.0:
-        return 0.0
+    if not (s > 0.0 and s * s < INFINITY):              # (a + b)^2 overflows: no bound (a WD the
+        return 0.0                                      # solver computes may still be finite)
     mrel = (a if a < b else b) / s
     t = mrel * G - BOUND_NODE_MARGIN                    # node m_i <= m
     i = <Py_ssize_t>t if t > 0.0 else 0
@@ -364,6 +364,10 @@ cdef Py_ssize_t c_maintain_merge(Store* SV, double[:, ::1] alpha, Py_ssize_t n_s
                                        &best_h, best_az)
             best_n = first
             best_lk = lk[first]
+            if not best_wd < INFINITY:                               # inf or NaN (overflowing coefficients)
+                best_wd = INFINITY                                   # never wins the plain scan: scan it
+                best_n = -1                                          # again in order with the others
+                first = -1
     for n in range(n_sv):                                            # Alg. 2, merging, line 1: choose n
         if n == m or n == first or (binary and am0 * alpha[n, 0] < 0.0):
             continue
