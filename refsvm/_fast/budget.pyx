@@ -248,11 +248,11 @@ cdef Py_ssize_t c_maintain_removal(Store* SV, double[:, ::1] alpha, Py_ssize_t n
 # Partner pruning (compiled path only; speed, not a change of decisions).  For a binary pair of
 # equal sign the weight degradation is (a + b)^2 WD(m, kappa), a = |alpha_m| <= b = |alpha_n|,
 # m = a / (a + b) <= 1/2 (refsvm.lookup), and whatever h a solver returns, the WD it computes for
-# that h is at least the minimum over h.  WD(m, kappa) does not decrease in m on [0, 1/2] and does
-# not increase in kappa (docs/lookup.rst, "Partner pruning"; tests/test_merge_pruning.py), so the
-# table node (m_i, kappa_j) with m_i <= m and kappa_j >= kappa bounds every candidate of its cell
-# from below.  A candidate whose bound exceeds the best WD found so far is skipped: it could not
-# have been chosen.  Lookup-WD reads interpolated values, which the bound does not cover, and has no
+# that h is at least the minimum over h.  WD(m, kappa) does not increase in kappa (proved), does
+# not decrease in m on [0, 1/2], and WD / m^2 does not increase in m (both checked by brute force;
+# docs/lookup.rst, "Partner pruning"; tests/test_merge_pruning.py), so table nodes next to
+# (m, kappa) bound every candidate of their cell from below (c_merge_wd_bound).  A candidate whose
+# bound exceeds the best WD found so far is skipped: it could not have been chosen.  Lookup-WD reads interpolated values, which the bound does not cover, and has no
 # search to save: it is never pruned.
 
 #: Margins of the bound: on ``m G`` and ``kappa G`` when the nodes are chosen (covers the rounding
