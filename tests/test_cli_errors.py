@@ -190,7 +190,11 @@ def test_sbp_stops_promptly_on_ctrl_c(tmp_path):
         "    SBPClassifier(gamma=0.05, epochs=50, random_state=0).fit(X, y)\n"
         "except KeyboardInterrupt:\n"
         "    print('interrupted', flush=True); sys.exit(130)\n")
-    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    # the child gets the default SIGINT disposition (Python then installs its KeyboardInterrupt
+    # handler), whatever this process inherited: a test run started in the background by a
+    # non-interactive shell ignores SIGINT, and a child would inherit that and never stop
+    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     assert proc.stdout.readline().strip() == "start"
     time.sleep(1.5)                                   # well inside the first epoch
     sent = time.perf_counter()
