@@ -347,8 +347,6 @@ def decision_blocks(X, SV, coef, bias, kernel, gamma, degree, coef0, block=None,
         block = max(1, min(PREDICT_BLOCK, PREDICT_BLOCK_ENTRIES // n_sv))
     SVt = SV.T.tocsr() if sp.issparse(SV) else np.ascontiguousarray(SV.T)
     sv_sq = _row_sq(SV) if kernel == "rbf" else None
-    starts = range(0, n, block)
-    workers = min(check_n_jobs(n_jobs), len(starts))
     buffers = {}
 
     def one_block(start):
@@ -374,7 +372,7 @@ def decision_blocks(X, SV, coef, bias, kernel, gamma, degree, coef0, block=None,
             np.power(Gb, degree, out=Gb)
         np.matmul(Gb, coef, out=F[start:start + block])
 
-    map_threads(workers, one_block, starts)
+    map_threads(n_jobs, one_block, range(0, n, block))       # at most one thread per block
     F += bias
     return F
 
