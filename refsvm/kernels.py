@@ -12,12 +12,21 @@ Three kernels, named by strings on both backends:
 ``"poly"``
     ``k(x, x') = (gamma x . x' + coef0) ** degree``.
 
-The squared distance of the Gaussian kernel is computed directly as
-``sum((x - x')**2)`` (not through ``||x||^2 + ||x'||^2 - 2 x.x'``), which avoids
-cancellation for nearby points; :mod:`refsvm._fast.kernels` does the same.
-Sparse rows (scipy CSR, :mod:`refsvm.sparse`) go through the squared norms
-instead, ``||x||^2 + ||x'||^2 - 2 x.x'`` clamped at 0, so that a kernel row
-costs one sparse dot product per SV.
+The squared distance of the Gaussian kernel is computed through the squared
+norms, ``||x - x'||^2 = ||x||^2 + ||x'||^2 - 2 x.x'`` clamped at 0, with every
+sum taken in index order (:func:`seq_sum`), for dense and sparse rows alike.
+A kernel row then costs one dot product over the nonzeros of ``x`` per SV,
+and a dense row and its CSR copy give bitwise the same kernel values (adding
+an exact zero changes no partial sum), hence the same run.  The price is the
+cancellation of the expansion for nearby points: the squared distance is off
+by about ``1e-16 (||x||^2 + ||x'||^2)``, the kernel value by about
+``gamma 1e-16 (||x||^2 + ||x'||^2)`` relative (LIBSVM and scikit-learn make the
+same choice; ``||x - x||^2`` is exactly 0).  Earlier development versions
+summed ``(x - x')**2`` directly for dense rows; docs/sparse.rst ("One formula
+for dense and sparse rows") says why that changed.  Merging's distance
+between two SVs (:func:`sq_dist`) keeps the direct sum, because the
+golden-section search amplifies rounding.
+:mod:`refsvm._fast.kernels` computes the same numbers.
 """
 
 import numpy as np
@@ -42,14 +51,24 @@ def kernel_row(SV, x, kernel, gamma, degree, coef0):
         return _from_dots(dots, kernel, gamma, degree, coef0)
     SV = np.asarray(SV, dtype=np.float64)
     x = np.asarray(x, dtype=np.float64)
-    if kernel == "rbf":
-        sq_dist = np.sum((SV - x) ** 2, axis=1)
-        return np.exp(-gamma * sq_dist)
+    if kernel == "rbf":                                       # ||s_j||^2 + ||x||^2 - 2 s_j . x
+        sq_dist = seq_sum(SV * SV) + seq_sum(x * x) - 2.0 * seq_sum(SV * x)
+        return np.exp(-gamma * np.maximum(sq_dist, 0.0))
     if kernel == "linear":
         return SV @ x
     if kernel == "poly":
         return (gamma * (SV @ x) + coef0) ** degree
     raise ValueError(f"kernel must be one of {KERNELS}, got {kernel!r}")
+
+
+def seq_sum(M):
+    """The sums of ``M`` along its last axis, each added in index order (``np.cumsum``'s last
+    entry; ``np.sum`` would add pairwise).  Over a dense row this is the sum over its nonzeros in
+    index order, the sparse rows' definition (:mod:`refsvm.sparse`)."""
+    M = np.asarray(M, dtype=np.float64)
+    if M.shape[-1] == 0:
+        return np.zeros(M.shape[:-1])
+    return np.cumsum(M, axis=-1)[..., -1]
 
 
 def kernel_diag(SV, kernel, gamma, degree, coef0):

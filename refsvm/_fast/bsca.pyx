@@ -37,11 +37,11 @@ from refsvm.validation import check_bsca_arguments, check_dual_sample, check_sam
 from refsvm._fast.budget import _SOLVER_CODES, _c_bound_table, _c_tables
 
 from libc.math cimport fabs
-from libc.stdint cimport int8_t, int64_t
+from libc.stdint cimport int8_t, int32_t, int64_t
 from refsvm._fast.common cimport (ERR_INTERRUPTED, ERR_NONE, ERR_SINGULAR, MAINT_MERGE, MAINT_PROJECTION,
                                   MAINT_REMOVAL, _check_signals, _clear_error, _now)
 
-from refsvm._fast.kernels cimport kernel_code, kernel_row_into, kernel_self, kernel_value, pw_dot
+from refsvm._fast.kernels cimport kernel_code, kernel_row_into, kernel_self, kernel_value, pw_dot, seq_sq
 from refsvm._fast.sparse cimport (ERR_NOMEM, Rows, Store, rows_init, rows_self, store_export, store_fill,
                                   store_free, store_init, store_kernel_row, store_set_row)
 from refsvm._fast.budget cimport (c_maintain_merge, c_maintain_projection_solve,
@@ -300,10 +300,7 @@ def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0
     store_init(&S, SV, cap, d, sparse)
     try:
         if b0:
-            if sparse:
-                store_fill(&S, sv)
-            else:
-                SV[:b0] = sv
+            store_fill(&S, sv)                             # dense rows: their norms too
             A[:b0] = alpha
         return _bsca_run(&P, &R, &S, SV, A, b0, src0, n, cap, y, order, dual, t0)
     finally:
@@ -423,12 +420,19 @@ def primal_objective(X, y, sv, alpha, *, C, kernel, gamma, degree, coef0, sample
     cdef const double[::1] yv = ya
     row = np.zeros(b)
     cdef double[::1] r = row
+    sv_sq = np.zeros(b)                                       # the Gaussian rows' norms, room for x
+    x_ind = np.zeros(max(d, 1), dtype=np.int32)
+    x_val = np.zeros(max(d, 1))
+    cdef double[::1] sqv = sv_sq, xvalv = x_val
+    cdef int32_t[::1] xindv = x_ind
     with nogil:
+        for j in range(b):
+            sqv[j] = seq_sq(&S[j, 0], d)
         for j in range(b):                                    # ||w~||^2 = beta' K_M beta
-            kernel_row_into(code, &S[0, 0], b, d, &S[j, 0], g, deg, c0, &r[0])
+            kernel_row_into(code, &S[0, 0], b, d, &S[j, 0], g, deg, c0, &r[0], &sqv[0], &xindv[0], &xvalv[0])
             norm2 += bv[j] * pw_dot(&r[0], &bv[0], b)
         for i in range(n):                                    # C sum_i hinge(y_i f~(x_i))
-            kernel_row_into(code, &S[0, 0], b, d, &Xv[i, 0], g, deg, c0, &r[0])
+            kernel_row_into(code, &S[0, 0], b, d, &Xv[i, 0], g, deg, c0, &r[0], &sqv[0], &xindv[0], &xvalv[0])
             f = pw_dot(&r[0], &bv[0], b)
             s = 1.0 - yv[i] * f
             if s > 0.0:

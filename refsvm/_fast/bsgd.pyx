@@ -545,10 +545,7 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
         st.b = 0                                              # Alg. 1, line 2: b = 0, w_1 = 0
         if n_sv0 > 0:
             st.b = n_sv0
-            if sparse:
-                store_fill(&S, sv)
-            else:
-                SV[:st.b] = sv
+            store_fill(&S, sv)                             # dense rows: their norms too
             A[:st.b] = alpha
         return _bsgd_run(&P, &st, &R, &S, SV, A, y, order, sv, bias, t0)
     finally:

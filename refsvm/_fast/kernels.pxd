@@ -7,12 +7,19 @@ array) uses numpy's pairwise summation: fewer than 8 terms are added
 sequentially starting from 0; up to 128 terms use 8 interleaved accumulators
 combined as ``((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7))`` followed by the remainder;
 longer runs are split in two (the first half a multiple of 8) and summed
-recursively.  :func:`pw_sq_dist` / :func:`pw_dot` reproduce that order exactly,
-so the squared distances of the Gaussian kernel are bitwise identical to the
-reference's ``np.sum((SV - x) ** 2, axis=1)``; ``exp`` may still differ by one
-ulp (numpy uses its own SIMD ``exp``; :func:`kernel_row_into` uses the
-vectorised ``exp`` of the C block below, :func:`kernel_value` libm's, and so
-does everything whose result decides a tie: the merging objective).
+recursively.  :func:`pw_sq_dist` / :func:`pw_dot` reproduce that order exactly:
+merging's squared distance between two SVs (``refsvm.kernels.sq_dist``, the
+direct ``np.sum((a - b) ** 2)``) and the linear / poly kernels' dot products.
+
+Gaussian kernel rows and values go through the squared norms, ``||s||^2 +
+||x||^2 - 2 s.x`` clamped at 0, every sum in index order from 0
+(:func:`seq_sq`, :func:`seq_dot`; ``refsvm.kernels.seq_sum`` in the reference):
+:func:`rbf_row_gather` visits only x's nonzeros (adding an exact zero changes
+no partial sum), so dense rows and sparse rows give bitwise the same numbers.
+``exp`` may still differ from numpy's by one ulp (numpy uses its own SIMD
+``exp``; :func:`kernel_row_into` uses the vectorised ``exp`` of the C block
+below, :func:`kernel_value` libm's, and so does everything whose result
+decides a tie: the merging objective).
 
 Dot products over the classes (the merging objective, its weight
 degradation) are plain sequential sums from 0 in both paths:
@@ -29,6 +36,7 @@ rare cases where it can differ from ``u * u`` (see the C comment).
 """
 
 from libc.math cimport exp
+from libc.stdint cimport int32_t
 
 cdef enum:
     KERNEL_RBF = 0
@@ -78,42 +86,18 @@ cdef extern from *:
 
 cdef extern from *:
     """
-    /* Gaussian kernel row for the training loop and prediction: squared
-       distances in numpy's pairwise order (bitwise equal to the reference's),
-       then exp of four lanes at a time (2^n p(r), r = x - n ln2, |r| <= ln2/2,
-       degree-13 Taylor polynomial; at most 1 ulp from libm's exp, as numpy's
-       own SIMD exp).  exp_row and the distances of rows of at most 128
-       features get an AVX2 clone, picked at run time where the CPU has it
+    /* exp of a Gaussian kernel row (rbf_row_gather below): four lanes at a
+       time (2^n p(r), r = x - n ln2, |r| <= ln2/2, degree-13 Taylor
+       polynomial; at most 1 ulp from libm's exp, as numpy's own SIMD exp).
+       exp_row gets an AVX2 clone, picked at run time where the CPU has it
        (GCC function multi-versioning; the extension is built with
        -ffp-contract=off, so the clone makes the same IEEE operations in the
-       same order: bitwise the baseline's distances).  An AVX-512 clone was
-       tried: 9 % faster on a9a (d = 123), 20 % slower on ijcnn1 (d = 22); not
-       kept.  Lanes outside [-700, 700] or NaN
-       go to libm.  Other compilers: a plain loop with libm's exp. */
+       same order).  An AVX-512 clone was tried: 9 % faster on a9a (d = 123),
+       20 % slower on ijcnn1 (d = 22); not kept.  Lanes outside [-700, 700]
+       or NaN go to libm.  Other compilers: a plain loop with libm's exp. */
     #include <math.h>
     #include <stdint.h>
     #include <string.h>
-    static inline double refsvm_pw_sqdist_c(const double* a, const double* b, Py_ssize_t n) {
-        double res, t, r[8];
-        Py_ssize_t i, k, nb, n2;
-        if (n < 8) {
-            res = 0.0;
-            for (i = 0; i < n; i++) { t = a[i] - b[i]; res += t * t; }
-            return res;
-        } else if (n <= 128) {
-            for (k = 0; k < 8; k++) { t = a[k] - b[k]; r[k] = t * t; }
-            nb = n - n % 8;
-            for (i = 8; i < nb; i += 8)
-                for (k = 0; k < 8; k++) { t = a[i + k] - b[i + k]; r[k] += t * t; }
-            res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
-            for (; i < n; i++) { t = a[i] - b[i]; res += t * t; }
-            return res;
-        } else {
-            n2 = n / 2;
-            n2 -= n2 % 8;
-            return refsvm_pw_sqdist_c(a, b, n2) + refsvm_pw_sqdist_c(a + n2, b + n2, n - n2);
-        }
-    }
     #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
     #define REFSVM_MULTIVERSION __attribute__((target_clones("avx2", "default")))
     #else
@@ -161,7 +145,7 @@ cdef extern from *:
        spambase). */
     static inline double refsvm_exp_or_zero(double v) { return v < -746.0 ? 0.0 : exp(v); }
     REFSVM_MULTIVERSION
-    static void refsvm_exp_row(double* out, Py_ssize_t n) {    /* out[k] = exp(out[k]), as rbf_row */
+    static void refsvm_exp_row(double* out, Py_ssize_t n) {    /* out[k] = exp(out[k]) */
         Py_ssize_t j = 0, k;
     #if defined(__GNUC__)
         for (; j + 4 <= n; j += 4) {
@@ -178,30 +162,8 @@ cdef extern from *:
         for (; j < n; j++)
             out[j] = refsvm_exp_or_zero(out[j]);
     }
-    /* squared distances of rows of at most 128 features (no recursion in the pairwise sum),
-       in an AVX2 clone; longer rows stay in the baseline code (a clone calling the recursive
-       sum was 3x slower at d = 784) */
-    REFSVM_MULTIVERSION
-    static void refsvm_sqdist_rows_short(const double* SV, Py_ssize_t n, Py_ssize_t d, const double* x,
-                                         double gamma, double* out) {
-        Py_ssize_t k;
-        for (k = 0; k < n; k++)
-            out[k] = -gamma * refsvm_pw_sqdist_c(SV + k * d, x, d);
-    }
-    static void refsvm_rbf_row(const double* SV, Py_ssize_t n, Py_ssize_t d, const double* x,
-                               double gamma, double* out) {
-        Py_ssize_t k;
-        if (d <= 128)
-            refsvm_sqdist_rows_short(SV, n, d, x, gamma, out);
-        else
-            for (k = 0; k < n; k++)
-                out[k] = -gamma * refsvm_pw_sqdist_c(SV + k * d, x, d);
-        refsvm_exp_row(out, n);
-    }
     """
     void exp_row "refsvm_exp_row" (double* out, Py_ssize_t n) noexcept nogil
-    void rbf_row "refsvm_rbf_row" (const double* SV, Py_ssize_t n, Py_ssize_t d, const double* x,
-                                   double gamma, double* out) noexcept nogil
 
 
 cdef inline int kernel_code(object kernel) except -1:
@@ -313,11 +275,101 @@ cdef inline double seq_dot(const double* a, const double* b, Py_ssize_t n) noexc
     return s
 
 
+cdef inline double seq_sq(const double* v, Py_ssize_t n) noexcept nogil:
+    """``sum v[k]^2`` in index order from 0 (a squared norm; ``refsvm.kernels.seq_sum(v * v)``)."""
+    cdef double s = 0.0
+    cdef Py_ssize_t k
+    for k in range(n):
+        s += v[k] * v[k]
+    return s
+
+
+cdef inline double rbf_from_sq(double sq_a, double sq_b, double dot, double gamma) noexcept nogil:
+    """``-gamma ||a - b||^2`` from the squared norms and ``a . b`` (clamped at 0; exp is the caller's)."""
+    cdef double sq = sq_a + sq_b - 2.0 * dot
+    return -gamma * (sq if sq > 0.0 else 0.0)
+
+
+cdef inline Py_ssize_t dense_nonzeros(const double* x, Py_ssize_t d, int32_t* ind,
+                                      double* val) noexcept nogil:
+    """The nonzeros of the dense row ``x`` (d,) into ``ind`` / ``val`` (room for ``d``), in index
+    order; returns their number."""
+    cdef Py_ssize_t k, n = 0
+    for k in range(d):
+        if x[k] != 0.0:
+            ind[n] = <int32_t> k
+            val[n] = x[k]
+            n += 1
+    return n
+
+
+cdef inline void gather_dots8(const double* rows, Py_ssize_t d, const int32_t* ind, const double* val,
+                              Py_ssize_t n, double* out) noexcept nogil:
+    """``out[q] = rows[q] . x`` for the eight rows ``rows + q d`` (dense, C-contiguous) and the
+    sparse row ``x = (ind, val)``: each sum in x's index order from 0, as the one-row loop (bitwise
+    the same numbers); eight independent sums keep the adder busy where one sum waits for the last
+    add."""
+    cdef double d0 = 0.0, d1 = 0.0, d2 = 0.0, d3 = 0.0, d4 = 0.0, d5 = 0.0, d6 = 0.0, d7 = 0.0, v
+    cdef Py_ssize_t r, k
+    for r in range(n):
+        k = ind[r]
+        v = val[r]
+        d0 += rows[k] * v
+        d1 += rows[d + k] * v
+        d2 += rows[2 * d + k] * v
+        d3 += rows[3 * d + k] * v
+        d4 += rows[4 * d + k] * v
+        d5 += rows[5 * d + k] * v
+        d6 += rows[6 * d + k] * v
+        d7 += rows[7 * d + k] * v
+    out[0] = d0
+    out[1] = d1
+    out[2] = d2
+    out[3] = d3
+    out[4] = d4
+    out[5] = d5
+    out[6] = d6
+    out[7] = d7
+
+
+cdef inline void gather_dots(const double* SV, Py_ssize_t n_sv, Py_ssize_t d, const int32_t* ind,
+                             const double* val, Py_ssize_t n, double* out) noexcept nogil:
+    """``out[j] = SV[j] . x`` for the first ``n_sv`` rows of the C-contiguous ``SV`` (n_sv, d) and the
+    sparse row ``x = (ind, val)`` (n nonzeros): sums in x's index order from 0."""
+    cdef Py_ssize_t j = 0, r
+    cdef double dot
+    cdef const double* row
+    while j + 8 <= n_sv:
+        gather_dots8(SV + j * d, d, ind, val, n, out + j)
+        j += 8
+    while j < n_sv:
+        row = SV + j * d
+        dot = 0.0
+        for r in range(n):
+            dot += row[ind[r]] * val[r]
+        out[j] = dot
+        j += 1
+
+
+cdef inline void rbf_row_gather(const double* SV, Py_ssize_t n_sv, Py_ssize_t d, const double* sv_sq,
+                                const int32_t* ind, const double* val, Py_ssize_t n, double gamma,
+                                double* out) noexcept nogil:
+    """``out[j] = exp(-gamma ||SV[j] - x||^2)`` from the squared norms ``sv_sq`` of the rows and the
+    sparse row ``x = (ind, val)``: ``||s_j||^2 + ||x||^2 - 2 s_j . x`` clamped at 0, every sum in index
+    order (``refsvm.kernels.kernel_row``), then the vectorised exp."""
+    cdef double sq_x = seq_sq(val, n)
+    cdef Py_ssize_t j
+    gather_dots(SV, n_sv, d, ind, val, n, out)                  # out[j] = s_j . x
+    for j in range(n_sv):
+        out[j] = rbf_from_sq(sv_sq[j], sq_x, out[j], gamma)
+    exp_row(out, n_sv)
+
+
 cdef inline double kernel_value(int kernel, const double* a, const double* b, Py_ssize_t d,
                                 double gamma, double degree, double coef0) noexcept nogil:
-    """``k(a, b)``."""
+    """``k(a, b)`` (rbf: through the squared norms, sums in index order; libm's exp)."""
     if kernel == KERNEL_RBF:
-        return exp(-gamma * pw_sq_dist(a, b, d))
+        return exp(rbf_from_sq(seq_sq(a, d), seq_sq(b, d), seq_dot(a, b, d), gamma))
     if kernel == KERNEL_LINEAR:
         return pw_dot(a, b, d)
     return libm_pow(gamma * pw_dot(a, b, d) + coef0, degree)
@@ -335,15 +387,19 @@ cdef inline double kernel_self(int kernel, const double* a, Py_ssize_t d,
 
 cdef inline void kernel_row_into(int kernel, const double* SV, Py_ssize_t n_sv, Py_ssize_t d,
                                  const double* x, double gamma, double degree, double coef0,
-                                 double* out) noexcept nogil:
-    """``out[j] = k(SV[j], x)`` for the first ``n_sv`` rows of the C-contiguous ``SV`` (n_sv, d)."""
-    cdef Py_ssize_t j
+                                 double* out, const double* sv_sq, int32_t* x_ind,
+                                 double* x_val) noexcept nogil:
+    """``out[j] = k(SV[j], x)`` for the first ``n_sv`` rows of the C-contiguous ``SV`` (n_sv, d).
+
+    rbf needs ``sv_sq[j] = seq_sq(SV[j])`` and room for ``d`` entries in ``x_ind`` / ``x_val`` (x's
+    nonzeros go there); linear and poly ignore the three (NULL is fine)."""
+    cdef Py_ssize_t j, n
     if kernel == KERNEL_RBF:
-        rbf_row(SV, n_sv, d, x, gamma, out)    # exp(-gamma * pw_sq_dist(SV[j], x)), vectorised exp
+        n = dense_nonzeros(x, d, x_ind, x_val)
+        rbf_row_gather(SV, n_sv, d, sv_sq, x_ind, x_val, n, gamma, out)
     elif kernel == KERNEL_LINEAR:
         for j in range(n_sv):
             out[j] = pw_dot(SV + j * d, x, d)
     else:
         for j in range(n_sv):
             out[j] = libm_pow(gamma * pw_dot(SV + j * d, x, d) + coef0, degree)
-

@@ -2,20 +2,41 @@
 """Kernel functions, compiled mirror of :mod:`refsvm.kernels` (same names, same signatures).
 
 ``k(x, x') = exp(-gamma ||x - x'||^2)`` (``"rbf"``), ``x . x'`` (``"linear"``),
-``(gamma x . x' + coef0) ** degree`` (``"poly"``).  The squared distance is
-summed directly (never through ``||x||^2 + ||x'||^2 - 2 x.x'``) and in numpy's
-pairwise order (see ``kernels.pxd``), so it is bitwise equal to the reference's.
+``(gamma x . x' + coef0) ** degree`` (``"poly"``).  The Gaussian kernel's
+squared distance comes from the squared norms, ``||x||^2 + ||x'||^2 - 2 x.x'``
+clamped at 0, each sum in index order over the nonzeros (see ``kernels.pxd``),
+so it is bitwise the reference's, for dense and sparse rows alike.
 The C helpers ``kernel_row_into`` / ``kernel_value`` / ``kernel_self`` in
 ``kernels.pxd`` are what the other compiled modules use in their loops.
 """
 
 import numpy as np
+
+from libc.stdint cimport int32_t
 import scipy.sparse as sp
 
 from refsvm._fast.sparse cimport Rows, Store, rows_init, store_fill, store_free, store_init, store_kernel_row, store_self
+from refsvm.kernels import seq_sum  # noqa: F401 (re-exported: the reference's sequential sum)
 from refsvm.validation import check_sparse_rows
 
 KERNELS = ("rbf", "linear", "poly")
+
+
+cdef class _RbfRows:
+    """What a dense Gaussian kernel row needs besides the rows: their squared norms (``seq_sq``)
+    and room for the nonzeros of one x (``d`` indices and values)."""
+    cdef double[::1] sq
+    cdef int32_t[::1] ind
+    cdef double[::1] val
+
+    def __init__(self, const double[:, ::1] S):
+        cdef Py_ssize_t j, d = S.shape[1]
+        self.sq = np.zeros(S.shape[0])
+        self.ind = np.zeros(max(d, 1), dtype=np.int32)
+        self.val = np.zeros(max(d, 1))
+        if d > 0:
+            for j in range(S.shape[0]):
+                self.sq[j] = seq_sq(&S[j, 0], d)
 
 
 def _as_2d(A, name):
@@ -43,9 +64,10 @@ def kernel_row(SV, x, kernel, gamma, degree, coef0):
     cdef double g = gamma, deg = degree, c0 = coef0
     out = np.empty(n, dtype=np.float64)
     cdef double[::1] o = out
+    cdef _RbfRows w = _RbfRows(SV)
     if n > 0 and d > 0:
         with nogil:
-            kernel_row_into(code, &S[0, 0], n, d, &xv[0], g, deg, c0, &o[0])
+            kernel_row_into(code, &S[0, 0], n, d, &xv[0], g, deg, c0, &o[0], &w.sq[0], &w.ind[0], &w.val[0])
     elif n > 0:
         out[:] = kernel_value(code, NULL, NULL, 0, g, deg, c0)
     return out
@@ -89,10 +111,12 @@ def kernel_matrix(A, B, kernel, gamma, degree, coef0):
     cdef double g = gamma, deg = degree, c0 = coef0
     K = np.empty((n, m), dtype=np.float64)
     cdef double[:, ::1] Kv = K
+    cdef _RbfRows w = _RbfRows(B)
     if n > 0 and m > 0 and d > 0:
         with nogil:
             for i in range(n):
-                kernel_row_into(code, &Bv[0, 0], m, d, &Av[i, 0], g, deg, c0, &Kv[i, 0])
+                kernel_row_into(code, &Bv[0, 0], m, d, &Av[i, 0], g, deg, c0, &Kv[i, 0],
+                                &w.sq[0], &w.ind[0], &w.val[0])
     elif n > 0 and m > 0:
         K[:] = kernel_value(code, NULL, NULL, 0, g, deg, c0)
     return K

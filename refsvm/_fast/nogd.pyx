@@ -147,10 +147,7 @@ def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0,
     try:
         if sv is not None:
             n_sv = sv.shape[0]
-            if sparse:
-                store_fill(&S, sv)
-            else:
-                SV[:n_sv] = sv
+            store_fill(&S, sv)                             # dense rows: their norms too
             if alpha is not None:
                 A[:n_sv] = alpha
         linear = projection is not None

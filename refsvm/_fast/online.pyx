@@ -402,10 +402,7 @@ cdef object _run_prepared(Params* P, Counters* cp, const Rows* R, Store* S, obje
     """The pass of :func:`_run` over the prepared buffers (``_run`` frees the store)."""
     cdef Counters c = cp[0]
     if n0:
-        if S.sparse:
-            store_fill(S, sv)
-        else:
-            SV[:n0] = sv
+        store_fill(S, sv)                                  # dense rows: their norms too
         A[:n0] = np.asarray(alpha, dtype=np.float64).reshape(-1)
         age[:n0] = state.get("age", np.arange(-n0, 0))
     c.b = n0

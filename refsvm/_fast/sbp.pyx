@@ -13,8 +13,9 @@ How (not what) differs:
   allocated once: the partition works on a copy of the responses in a work
   array, the kernel row of each iteration is written straight into a
   preallocated row (or into its slot of the row cache) by the kernel cores of
-  :mod:`refsvm._fast.kernels` (``kernel_row_into``: squared distances in
-  numpy's pairwise order, vectorised ``exp``); no temporaries per iteration.
+  :mod:`refsvm._fast.kernels` (``kernel_row_into``: Gaussian rows from the
+  squared norms of X's rows, computed once, and a dot over x_i's nonzeros;
+  vectorised ``exp``); no temporaries per iteration.
 * The partition, selection and gap sums are the reference's loops statement
   for statement, so on the same responses both paths visit the same ranges
   and compute bitwise the same water levels.  The responses themselves may
@@ -28,9 +29,9 @@ from refsvm.sbp import SBPResult, SBPState
 from refsvm.validation import check_responses, check_sample_weight, check_sbp_arguments
 
 from libc.math cimport INFINITY, sqrt
-from libc.stdint cimport int8_t, int64_t
+from libc.stdint cimport int8_t, int32_t, int64_t
 
-from refsvm._fast.kernels cimport kernel_code, kernel_row_into
+from refsvm._fast.kernels cimport kernel_code, kernel_row_into, seq_sq
 from refsvm._fast.sparse cimport (Rows, Store, rows_init, rows_self, store_dense, store_fill, store_free, store_init,
                                   store_kernel_row)
 from refsvm._fast.common cimport _check_signals, _clear_error
@@ -329,7 +330,10 @@ cdef void _optimize_loop(const Rows* X, const Store* S, Py_ssize_t n, const int6
                          double[:, ::1] cache, int64_t[::1] slot_of, int64_t[::1] owner,
                          int64_t[::1] stamp, Py_ssize_t capacity,
                          int64_t[::1] sampled, double[::1] water_level, double[::1] bias_t,
-                         int64_t[::1] n_violating, int8_t[::1] projected, Stats* st) noexcept nogil:
+                         int64_t[::1] n_violating, int8_t[::1] projected,
+                         const double* x_sq, int32_t* x_ind, double* x_val, Stats* st) noexcept nogil:
+    """The run; ``x_sq``: ``seq_sq`` of every dense row of X, ``x_ind`` / ``x_val``: room for ``d``
+    (dense Gaussian kernel rows, ``kernel_row_into``)."""
     cdef Py_ssize_t d = X.d, T = u.shape[0]
     cdef Py_ssize_t step, j, i, count, k, n_p, n_m, slot, used = 0, s
     cdef long long t = st.t, clock = 0
@@ -439,7 +443,8 @@ cdef void _optimize_loop(const Rows* X, const Store* S, Py_ssize_t n, const int6
             if X.sparse:                                                   # sparse rows: X as SV slots
                 store_kernel_row(S, n, X, i, kernel, gamma, degree, coef0, row)
             else:
-                kernel_row_into(kernel, X.dense, n, d, X.dense + i * d, gamma, degree, coef0, row)
+                kernel_row_into(kernel, X.dense, n, d, X.dense + i * d, gamma, degree, coef0, row,
+                                x_sq, x_ind, x_val)
             st.kernel_evaluations += n
         ci = c[i]
         r2 = r2 + 2.0 * eta_t * ci + eta_t * eta_t * row[i]               # Alg. 1, line 8
@@ -533,6 +538,15 @@ def optimize(X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias=False, cache
     cdef double[::1] wlv = water_level, btv = bias_t
     cdef int8_t[::1] pv = projected
     st.interrupted = False
+    x_sq = np.zeros(max(n, 1))                          # dense rows: their norms, room for one x
+    x_ind = np.zeros(max(d, 1), dtype=np.int32)
+    x_val = np.zeros(max(d, 1))
+    cdef double[::1] xsqv = x_sq, xvalv = x_val
+    cdef int32_t[::1] xindv = x_ind
+    cdef Py_ssize_t jr
+    if not R.sparse and d > 0:
+        for jr in range(n):
+            xsqv[jr] = seq_sq(R.dense + jr * d, d)
     cdef Store S
     if R.sparse:
         store_init(&S, None, max(n, 1), d, True)
@@ -544,7 +558,7 @@ def optimize(X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias=False, cache
         with nogil:
             _optimize_loop(&R, &S, n, yv, uv, kcode, gm, dg, c0, volume, eta_0, fb, weighted, swv, av, cv, asv,
                            csv, wv, w2v, rv, cachev, slotv, ownerv, stampv, capacity,
-                           sv, wlv, btv, nvv, pv, &st)
+                           sv, wlv, btv, nvv, pv, &xsqv[0], &xindv[0], &xvalv[0], &st)
     finally:
         if R.sparse:
             store_free(&S)

@@ -3,21 +3,23 @@
 
 ``Rows`` is a read-only view of the examples: a C-contiguous ``(n, d)`` float64
 array, or a canonical CSR matrix (float64 data, int32 sorted indices, int64
-indptr).  ``Store`` holds the SVs: a C-contiguous ``(cap, d)`` array, or one
-index / value buffer per slot with its squared norm, plus a scatter workspace
-of ``d`` zeros.  The ``store_*`` functions are the list operations of
-DESIGN.md (append, swap-remove, merge) and the kernel values the algorithms
-read; a dense store does exactly what the dense code did before.
+indptr).  ``Store`` holds the SVs and their squared norms: a C-contiguous ``(cap, d)``
+array (with room for the nonzeros of one dense x), or one index / value
+buffer per slot plus a scatter workspace of ``d`` zeros.  The ``store_*``
+functions are the list operations of DESIGN.md (append, swap-remove, merge)
+and the kernel values the algorithms read.
 
-Sparse kernel values use the squared norms (refsvm/sparse.py): the squared
-norm is the sum of squared values in index order, a dot product adds the
-products of common indices in index order.
+Gaussian kernel values of dense and sparse rows alike use the squared norms
+(refsvm/kernels.py): the squared norm is the sum of squared values in index
+order, a dot product adds the products of common indices in index order.
+Sparse rows' linear and poly kernels use the same sequential dot; dense rows'
+use numpy's pairwise order (``pw_dot``).
 """
 
 from libc.stdint cimport int32_t, int64_t
 
 from refsvm._fast.kernels cimport (KERNEL_RBF, KERNEL_LINEAR, kernel_row_into, kernel_self,
-                                   kernel_value, libm_pow, pw_sq_dist)
+                                   kernel_value, libm_pow, pw_sq_dist, rbf_from_sq, seq_sq)
 
 cdef extern from "<math.h>" nogil:
     double exp(double)
@@ -46,8 +48,10 @@ cdef struct Store:
     double** val
     Py_ssize_t* nnz
     Py_ssize_t* room
-    double* sq
+    double* sq              # ||s_j||^2 (seq_sq; every store of store_init, dense rows too)
     double* work            # d zeros (scatter of x in the slots layout)
+    int32_t* x_ind          # room for d: the nonzeros of a dense x (dense rows' Gaussian kernel rows)
+    double* x_val
     bint failed             # an allocation failed inside a nogil operation (the caller raises MemoryError)
 
 
@@ -86,23 +90,17 @@ cdef inline void store_clear(Store* S, bint sparse, Py_ssize_t cap, Py_ssize_t d
     S.room = NULL
     S.sq = NULL
     S.work = NULL
+    S.x_ind = NULL
+    S.x_val = NULL
     S.failed = False
 
 
 cdef inline void store_dense(Store* S, double[:, ::1] SV) noexcept nogil:
-    """A dense store over the C-contiguous ``SV`` (cap, d) (no allocation)."""
+    """A dense store over the C-contiguous ``SV`` (cap, d) without norms or workspace (no
+    allocation): for the list operations only, never for kernel rows."""
     store_clear(S, False, SV.shape[0], SV.shape[1])
     if SV.shape[0] > 0 and SV.shape[1] > 0:
         S.dense = &SV[0, 0]
-
-
-cdef inline double seq_sq(const double* v, Py_ssize_t n) noexcept nogil:
-    """``sum v[k]^2`` in index order (the squared norm of a sparse row)."""
-    cdef double s = 0.0
-    cdef Py_ssize_t k
-    for k in range(n):
-        s += v[k] * v[k]
-    return s
 
 
 cdef inline double sparse_dot(const int32_t* ia, const double* va, Py_ssize_t na,
@@ -125,10 +123,8 @@ cdef inline double sparse_dot(const int32_t* ia, const double* va, Py_ssize_t na
 cdef inline double kernel_from_dot(int kernel, double dot, double sq_a, double sq_b, double gamma,
                                    double degree, double coef0) noexcept nogil:
     """``k(a, b)`` from ``a . b`` and the squared norms (rbf: clamped squared distance)."""
-    cdef double sq
     if kernel == KERNEL_RBF:
-        sq = sq_a + sq_b - 2.0 * dot
-        return exp(-gamma * (sq if sq > 0.0 else 0.0))
+        return exp(rbf_from_sq(sq_a, sq_b, dot, gamma))
     if kernel == KERNEL_LINEAR:
         return dot
     return libm_pow(gamma * dot + coef0, degree)

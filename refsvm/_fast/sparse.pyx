@@ -21,7 +21,7 @@ from libc.stdint cimport int32_t, int64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy
 
-from refsvm._fast.kernels cimport KERNEL_RBF, exp_row
+from refsvm._fast.kernels cimport KERNEL_RBF, exp_row, gather_dots, kernel_row_into, rbf_from_sq, rbf_row_gather, seq_sq
 
 from refsvm.sparse import (SparseRows, canonical_csr, is_sparse, n_rows,  # noqa: F401 (re-exported)
                            new_sv_storage)
@@ -70,11 +70,21 @@ cdef int store_init(Store* S, object SV, Py_ssize_t cap, Py_ssize_t d, bint spar
     for sparse rows per-SV buffers, or a dense array allocated here when ``cap * d`` is at most
     :data:`refsvm.sparse.DENSE_LAYOUT_ENTRIES` (the layout changes no number: refsvm/sparse.py)."""
     cdef double[:, ::1] SVv
+    cdef Py_ssize_t j
     store_clear(S, sparse, cap, d)
-    if not sparse:
+    if not sparse:                                    # dense rows: the array itself, its norms
         SVv = SV
         if SVv.shape[0] > 0 and SVv.shape[1] > 0:
             S.dense = &SVv[0, 0]
+        S.sq = <double*> calloc(cap if cap > 0 else 1, sizeof(double))
+        S.x_ind = <int32_t*> calloc(d if d > 0 else 1, sizeof(int32_t))
+        S.x_val = <double*> calloc(d if d > 0 else 1, sizeof(double))
+        if S.sq == NULL or S.x_ind == NULL or S.x_val == NULL:
+            store_free(S)
+            raise MemoryError(f"could not allocate the SV norms ({cap} slots, {d} features)")
+        if S.dense != NULL:
+            for j in range(cap):                      # rows already in the array (a model to continue)
+                S.sq[j] = seq_sq(S.dense + j * d, d)
         return 0
     S.nnz = <Py_ssize_t*> calloc(cap, sizeof(Py_ssize_t))
     S.sq = <double*> calloc(cap, sizeof(double))
@@ -100,8 +110,12 @@ cdef int store_fill(Store* S, object sv) except -1:
     """Slots ``0 .. n_sv-1`` from the SVs of a model to continue (dense array or canonical CSR)."""
     cdef Rows R
     cdef Py_ssize_t j
-    if not S.sparse:
-        raise TypeError("store_fill is for stores of sparse rows")
+    if not S.sparse:                                  # dense rows: copied in, their norms
+        sv = np.ascontiguousarray(sv, dtype=np.float64).reshape(-1, S.d)
+        rows_init(&R, sv)
+        for j in range(sv.shape[0]):
+            store_set_row(S, j, &R, j)
+        return 0
     sv = check_sparse_rows(sp.csr_matrix(sv), "sv")
     rows_init(&R, sv)
     for j in range(sv.shape[0]):
@@ -150,8 +164,10 @@ cdef void store_free(Store* S) noexcept:
         free(S.val)
         free(S.nnz)
         free(S.room)
-        free(S.sq)
         free(S.work)
+    free(S.sq)
+    free(S.x_ind)
+    free(S.x_val)
     if S.owns_dense:
         free(S.dense)
     store_clear(S, S.sparse, S.cap, S.d)
@@ -201,6 +217,8 @@ cdef int store_set_row(Store* S, Py_ssize_t j, const Rows* R, Py_ssize_t i) noex
     if not S.sparse:
         for r in range(S.d):
             S.dense[j * S.d + r] = R.dense[i * R.d + r]
+        if S.sq != NULL:
+            S.sq[j] = seq_sq(S.dense + j * S.d, S.d)
         return 0
     start = R.indptr[i]
     n = R.indptr[i + 1] - start
@@ -235,6 +253,7 @@ cdef void store_move(Store* S, Py_ssize_t p, Py_ssize_t last) noexcept nogil:
             S.dense[p * S.d + r] = S.dense[last * S.d + r]
         if S.sparse:
             S.nnz[p] = S.nnz[last]
+        if S.sq != NULL:
             S.sq[p] = S.sq[last]
         return
     ti = S.ind[p]
@@ -267,6 +286,8 @@ cdef int store_merge(Store* S, Py_ssize_t m, Py_ssize_t n, double h) noexcept no
             S.dense[m * S.d + r] = h * S.dense[m * S.d + r] + u * S.dense[n * S.d + r]
         if S.sparse:
             _dense_row_stats(S, m)
+        elif S.sq != NULL:
+            S.sq[m] = seq_sq(S.dense + m * S.d, S.d)
         return 0
     na = S.nnz[m]
     nb = S.nnz[n]
@@ -412,72 +433,31 @@ cdef double sparse_pw_sq_dist(const int32_t* ia, const double* va, Py_ssize_t na
     return res
 
 
-cdef inline void _gather_dots8(const double* rows, Py_ssize_t d, const int32_t* ind, const double* val,
-                               Py_ssize_t n, double* out) noexcept nogil:
-    """``out[q] = rows[q] . x`` for the eight dense-layout rows ``rows + q d`` and the sparse row
-    ``x = (ind, val)``: each sum in x's index order from 0, as the one-row loop (bitwise the same
-    numbers); eight independent sums keep the adder busy where one sum waits for the last add."""
-    cdef double d0 = 0.0, d1 = 0.0, d2 = 0.0, d3 = 0.0, d4 = 0.0, d5 = 0.0, d6 = 0.0, d7 = 0.0, v
-    cdef Py_ssize_t r, k
-    for r in range(n):
-        k = ind[r]
-        v = val[r]
-        d0 += rows[k] * v
-        d1 += rows[d + k] * v
-        d2 += rows[2 * d + k] * v
-        d3 += rows[3 * d + k] * v
-        d4 += rows[4 * d + k] * v
-        d5 += rows[5 * d + k] * v
-        d6 += rows[6 * d + k] * v
-        d7 += rows[7 * d + k] * v
-    out[0] = d0
-    out[1] = d1
-    out[2] = d2
-    out[3] = d3
-    out[4] = d4
-    out[5] = d5
-    out[6] = d6
-    out[7] = d7
-
-
 cdef void store_kernel_row(const Store* S, Py_ssize_t b, const Rows* R, Py_ssize_t i, int kernel,
                            double gamma, double degree, double coef0, double* out) noexcept nogil:
-    """``out[j] = k(s_j, x_i)`` for ``j < b`` (sparse: x_i scattered into the workspace, one pass
-    over each SV's entries)."""
+    """``out[j] = k(s_j, x_i)`` for ``j < b`` (Gaussian: from the norms, a dot over x's nonzeros per
+    SV; sparse slots: x_i scattered into the workspace, one pass over each SV's entries)."""
     cdef Py_ssize_t j, r, start, n
-    cdef double dot, sq_x, sq
+    cdef double dot, sq_x
     cdef double* w = S.work
     cdef const int32_t* ind
     cdef const double* val
-    cdef const double* row
-    if not S.sparse:
-        kernel_row_into(kernel, S.dense, b, S.d, R.dense + i * R.d, gamma, degree, coef0, out)
+    if not S.sparse:                                  # dense rows (x's nonzeros into x_ind / x_val)
+        kernel_row_into(kernel, S.dense, b, S.d, R.dense + i * R.d, gamma, degree, coef0, out,
+                        S.sq, S.x_ind, S.x_val)
         return
     start = R.indptr[i]
     n = R.indptr[i + 1] - start
-    sq_x = seq_sq(R.data + start, n)
     if not S.slots:                                   # dense layout: gather at x's entries
-        j = 0
-        while j + 8 <= b:                             # eight SVs at once: eight independent sums
-            _gather_dots8(S.dense + j * S.d, S.d, R.indices + start, R.data + start, n, out + j)
-            j += 8
-        while j < b:
-            row = S.dense + j * S.d
-            dot = 0.0
-            for r in range(n):
-                dot += row[R.indices[start + r]] * R.data[start + r]
-            out[j] = dot
-            j += 1
-        for j in range(b):                            # out[j] held s_j . x
-            dot = out[j]
-            if kernel == KERNEL_RBF:
-                sq = S.sq[j] + sq_x - 2.0 * dot
-                out[j] = -gamma * (sq if sq > 0.0 else 0.0)
-            else:
-                out[j] = kernel_from_dot(kernel, dot, S.sq[j], sq_x, gamma, degree, coef0)
         if kernel == KERNEL_RBF:
-            exp_row(out, b)
+            rbf_row_gather(S.dense, b, S.d, S.sq, R.indices + start, R.data + start, n, gamma, out)
+            return
+        sq_x = seq_sq(R.data + start, n)
+        gather_dots(S.dense, b, S.d, R.indices + start, R.data + start, n, out)
+        for j in range(b):                            # out[j] held s_j . x
+            out[j] = kernel_from_dot(kernel, out[j], S.sq[j], sq_x, gamma, degree, coef0)
         return
+    sq_x = seq_sq(R.data + start, n)
     for r in range(n):
         w[R.indices[start + r]] = R.data[start + r]
     for j in range(b):
@@ -487,8 +467,7 @@ cdef void store_kernel_row(const Store* S, Py_ssize_t b, const Rows* R, Py_ssize
         for r in range(S.nnz[j]):
             dot += val[r] * w[ind[r]]
         if kernel == KERNEL_RBF:                                # -gamma ||s_j - x||^2, exp below
-            sq = S.sq[j] + sq_x - 2.0 * dot
-            out[j] = -gamma * (sq if sq > 0.0 else 0.0)
+            out[j] = rbf_from_sq(S.sq[j], sq_x, dot, gamma)
         else:
             out[j] = kernel_from_dot(kernel, dot, S.sq[j], sq_x, gamma, degree, coef0)
     for r in range(n):
@@ -504,7 +483,8 @@ cdef void store_kernel_row_slot(const Store* S, Py_ssize_t b, Py_ssize_t r, int 
     cdef Py_ssize_t j, k
     cdef double dot, sq
     if not S.sparse:
-        kernel_row_into(kernel, S.dense, b, S.d, S.dense + r * S.d, gamma, degree, coef0, out)
+        kernel_row_into(kernel, S.dense, b, S.d, S.dense + r * S.d, gamma, degree, coef0, out,
+                        S.sq, S.x_ind, S.x_val)
         return
     for j in range(b):
         if S.slots:
@@ -514,8 +494,7 @@ cdef void store_kernel_row_slot(const Store* S, Py_ssize_t b, Py_ssize_t r, int 
             for k in range(S.d):
                 dot += S.dense[j * S.d + k] * S.dense[r * S.d + k]
         if kernel == KERNEL_RBF:
-            sq = S.sq[j] + S.sq[r] - 2.0 * dot
-            out[j] = -gamma * (sq if sq > 0.0 else 0.0)
+            out[j] = rbf_from_sq(S.sq[j], S.sq[r], dot, gamma)
         else:
             out[j] = kernel_from_dot(kernel, dot, S.sq[j], S.sq[r], gamma, degree, coef0)
     if kernel == KERNEL_RBF:
