@@ -24,15 +24,14 @@ by about ``1e-16 (||x||^2 + ||x'||^2)``, the kernel value by about
 same choice; ``||x - x||^2`` is exactly 0).  Earlier development versions
 summed ``(x - x')**2`` directly for dense rows; docs/sparse.rst ("One formula
 for dense and sparse rows") says why that changed.  Merging's distance
-between two SVs (:func:`sq_dist`) keeps the direct sum, because the
-golden-section search amplifies rounding.
+between two SVs (:func:`sq_dist`) is the same number as the kernel rows'.
 :mod:`refsvm._fast.kernels` computes the same numbers.
 """
 
 import numpy as np
 import scipy.sparse as sp
 
-from .sparse import row_sq_norms, sparse_dots, sparse_sq_dist
+from .sparse import row_sq_norms, sparse_dots
 
 KERNELS = ("rbf", "linear", "poly")
 
@@ -91,11 +90,16 @@ def _from_dots(dots, kernel, gamma, degree, coef0):
 
 
 def sq_dist(a, b):
-    """``||a - b||^2`` of two rows by the direct sum in numpy's pairwise order (sparse rows: the same
-    number, :func:`refsvm.sparse.sparse_sq_dist`); merging reads it."""
+    """``||a - b||^2`` of two rows as the Gaussian kernel computes it: ``||a||^2 + ||b||^2 - 2 a.b``
+    clamped at 0, every sum in index order (dense and sparse rows: the same number).  Merging reads
+    it (``log kappa = -gamma ||x_m - x_n||^2``)."""
     if sp.issparse(a):
-        return sparse_sq_dist(a, b)
-    return float(np.sum((np.asarray(a) - np.asarray(b)) ** 2))
+        sq_a, sq_b, dot = row_sq_norms(a)[0], row_sq_norms(b)[0], sparse_dots(a, b)[0]
+    else:
+        a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+        sq_a, sq_b, dot = seq_sum(a * a), seq_sum(b * b), seq_sum(a * b)
+    sq = float(sq_a + sq_b - 2.0 * dot)
+    return sq if sq > 0.0 else 0.0
 
 
 def kernel_matrix(A, B, kernel, gamma, degree, coef0):

@@ -47,9 +47,10 @@ from libc.math cimport exp, fabs, sqrt, INFINITY
 from libc.string cimport memcpy
 
 from refsvm._fast.kernels cimport (KERNEL_RBF, exp_row, seq_dot, kernel_code, kernel_self,
-                                   kernel_value, pw_dot, pw_sq_dist, pw_sq_sum)
+                                   kernel_value, pw_dot, pw_sq_sum)
 from refsvm._fast.sparse cimport (Store, store_export, store_fill, store_free, store_init, store_kernel,
-                                  store_merge, store_move, store_self, store_sq_dist)
+                                  store_log_kappa_row, store_merge, store_move, store_self,
+                                  store_sq_dist)
 from refsvm._fast.lookup cimport (SOLVER_LOOKUP_H, bilinear_ptr, lookup_h_c, merge_pair_lookup_c,
                                   merge_wd_lookup_c, relative_weight)
 
@@ -344,13 +345,10 @@ cdef Py_ssize_t c_maintain_merge(Store* SV, double[:, ::1] alpha, Py_ssize_t n_s
     cdef Py_ssize_t m = c_select_smallest(SV, alpha, n_sv, KERNEL_RBF, gamma, 0.0, 0.0, &wd_removal)  # Alg. 2, merging, line 1: fix m
     cdef const double* am = &alpha[m, 0]
     am0 = alpha[m, 0]
-    if prune:                                                        # log kappa and bound of every candidate
+    store_log_kappa_row(SV, n_sv, m, gamma, lk)                      # log kappa of every candidate (eq. 18)
+    if prune:                                                        # the bound of every candidate
         for n in range(n_sv):
-            kap[n] = 0.0
-            if n == m or am0 * alpha[n, 0] < 0.0:
-                continue
-            lk[n] = -gamma * store_sq_dist(SV, m, n)
-            kap[n] = lk[n]
+            kap[n] = 0.0 if (n == m or am0 * alpha[n, 0] < 0.0) else lk[n]
         exp_row(kap, n_sv)                                           # kappa (vectorised exp; a bound only)
         for n in range(n_sv):
             if n == m or am0 * alpha[n, 0] < 0.0:
@@ -371,13 +369,11 @@ cdef Py_ssize_t c_maintain_merge(Store* SV, double[:, ::1] alpha, Py_ssize_t n_s
     for n in range(n_sv):                                            # Alg. 2, merging, line 1: choose n
         if n == m or n == first or (binary and am0 * alpha[n, 0] < 0.0):
             continue
+        log_kappa = lk[n]
         if prune:
-            log_kappa = lk[n]
             bound = kap[n]
             if bound > best_wd or (bound == best_wd and n > best_n):
                 continue                                             # cannot beat the best so far
-        else:
-            log_kappa = -gamma * store_sq_dist(SV, m, n)
         wd = _merge_candidate(am, alpha, n, c, log_kappa, solver, eps, h_table, wd_table, G, &h, az)
         if wd < best_wd or (wd == best_wd and n < best_n):
             best_n = n

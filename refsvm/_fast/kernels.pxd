@@ -7,15 +7,16 @@ array) uses numpy's pairwise summation: fewer than 8 terms are added
 sequentially starting from 0; up to 128 terms use 8 interleaved accumulators
 combined as ``((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7))`` followed by the remainder;
 longer runs are split in two (the first half a multiple of 8) and summed
-recursively.  :func:`pw_sq_dist` / :func:`pw_dot` reproduce that order exactly:
-merging's squared distance between two SVs (``refsvm.kernels.sq_dist``, the
-direct ``np.sum((a - b) ** 2)``) and the linear / poly kernels' dot products.
+recursively.  :func:`pw_dot` reproduces that order exactly for the linear /
+poly kernels' dot products of dense rows.
 
 Gaussian kernel rows and values go through the squared norms, ``||s||^2 +
 ||x||^2 - 2 s.x`` clamped at 0, every sum in index order from 0
 (:func:`seq_sq`, :func:`seq_dot`; ``refsvm.kernels.seq_sum`` in the reference):
 :func:`rbf_row_gather` visits only x's nonzeros (adding an exact zero changes
 no partial sum), so dense rows and sparse rows give bitwise the same numbers.
+Merging's distance between two SVs is the same number
+(``refsvm.kernels.sq_dist``; ``store_log_kappa_row`` in sparse.pyx).
 ``exp`` may still differ from numpy's by one ulp (numpy uses its own SIMD
 ``exp``; :func:`kernel_row_into` uses the vectorised ``exp`` of the C block
 below, :func:`kernel_value` libm's, and so does everything whose result
@@ -175,49 +176,6 @@ cdef inline int kernel_code(object kernel) except -1:
     if kernel == "poly":
         return KERNEL_POLY
     raise ValueError(f"kernel must be one of {('rbf', 'linear', 'poly')}, got {kernel!r}")
-
-
-cdef inline double pw_sq_dist(const double* a, const double* b, Py_ssize_t n) noexcept nogil:
-    """``sum((a - b) ** 2)`` in numpy's pairwise order."""
-    cdef double res, t, r0, r1, r2, r3, r4, r5, r6, r7
-    cdef Py_ssize_t i, n2, nb
-    if n < 8:
-        res = 0.0
-        for i in range(n):
-            t = a[i] - b[i]
-            res += t * t
-        return res
-    elif n <= 128:
-        t = a[0] - b[0]; r0 = t * t
-        t = a[1] - b[1]; r1 = t * t
-        t = a[2] - b[2]; r2 = t * t
-        t = a[3] - b[3]; r3 = t * t
-        t = a[4] - b[4]; r4 = t * t
-        t = a[5] - b[5]; r5 = t * t
-        t = a[6] - b[6]; r6 = t * t
-        t = a[7] - b[7]; r7 = t * t
-        nb = n - n % 8
-        i = 8
-        while i < nb:
-            t = a[i] - b[i]; r0 += t * t
-            t = a[i + 1] - b[i + 1]; r1 += t * t
-            t = a[i + 2] - b[i + 2]; r2 += t * t
-            t = a[i + 3] - b[i + 3]; r3 += t * t
-            t = a[i + 4] - b[i + 4]; r4 += t * t
-            t = a[i + 5] - b[i + 5]; r5 += t * t
-            t = a[i + 6] - b[i + 6]; r6 += t * t
-            t = a[i + 7] - b[i + 7]; r7 += t * t
-            i += 8
-        res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
-        while i < n:
-            t = a[i] - b[i]
-            res += t * t
-            i += 1
-        return res
-    else:
-        n2 = n // 2
-        n2 -= n2 % 8
-        return pw_sq_dist(a, b, n2) + pw_sq_dist(a + n2, b + n2, n - n2)
 
 
 cdef inline double pw_dot(const double* a, const double* b, Py_ssize_t n) noexcept nogil:

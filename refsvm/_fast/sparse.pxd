@@ -19,7 +19,7 @@ use numpy's pairwise order (``pw_dot``).
 from libc.stdint cimport int32_t, int64_t
 
 from refsvm._fast.kernels cimport (KERNEL_RBF, KERNEL_LINEAR, kernel_row_into, kernel_self,
-                                   kernel_value, libm_pow, pw_sq_dist, rbf_from_sq, seq_sq)
+                                   kernel_value, libm_pow, rbf_from_sq, seq_dot, seq_sq)
 
 cdef extern from "<math.h>" nogil:
     double exp(double)
@@ -50,7 +50,7 @@ cdef struct Store:
     Py_ssize_t* room
     double* sq              # ||s_j||^2 (seq_sq; every store of store_init, dense rows too)
     double* work            # d zeros (scatter of x in the slots layout)
-    int32_t* x_ind          # room for d: the nonzeros of a dense x (dense rows' Gaussian kernel rows)
+    int32_t* x_ind          # room for d: the nonzeros of a dense x or SV (Gaussian kernel rows, merging)
     double* x_val
     bint failed             # an allocation failed inside a nogil operation (the caller raises MemoryError)
 
@@ -72,6 +72,8 @@ cdef double sparse_pw_sq_dist(const int32_t* ia, const double* va, Py_ssize_t na
                               Py_ssize_t lo, Py_ssize_t n) noexcept nogil
 cdef void store_kernel_row_slot(const Store* S, Py_ssize_t b, Py_ssize_t r, int kernel, double gamma,
                                 double degree, double coef0, double* out) noexcept nogil
+cdef void store_log_kappa_row(const Store* S, Py_ssize_t b, Py_ssize_t m, double gamma,
+                              double* out) noexcept nogil
 cdef void store_kernel_row(const Store* S, Py_ssize_t b, const Rows* R, Py_ssize_t i, int kernel,
                            double gamma, double degree, double coef0, double* out) noexcept nogil
 
@@ -172,8 +174,13 @@ cdef inline double store_kernel(const Store* S, Py_ssize_t i, Py_ssize_t j, int 
 
 
 cdef inline double store_sq_dist(const Store* S, Py_ssize_t m, Py_ssize_t n) noexcept nogil:
-    """``||s_m - s_n||^2`` in numpy's pairwise order over all d coordinates (sparse: the same number,
-    from the union of the supports; refsvm.sparse.sparse_sq_dist).  Merging reads it."""
-    if not S.slots:
-        return pw_sq_dist(S.dense + m * S.d, S.dense + n * S.d, S.d)
-    return sparse_pw_sq_dist(S.ind[m], S.val[m], S.nnz[m], S.ind[n], S.val[n], S.nnz[n], 0, S.d)
+    """``||s_m - s_n||^2`` as the Gaussian kernel computes it (``refsvm.kernels.sq_dist``): the squared
+    norms and a dot in index order, clamped at 0.  Merging reads it (all candidates at once:
+    :func:`store_log_kappa_row`, the same numbers)."""
+    cdef double dot, sq
+    if S.slots:
+        dot = sparse_dot(S.ind[n], S.val[n], S.nnz[n], S.ind[m], S.val[m], S.nnz[m])
+    else:
+        dot = seq_dot(S.dense + n * S.d, S.dense + m * S.d, S.d)
+    sq = S.sq[m] + S.sq[n] - 2.0 * dot
+    return sq if sq > 0.0 else 0.0

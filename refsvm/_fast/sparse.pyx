@@ -21,7 +21,7 @@ from libc.stdint cimport int32_t, int64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy
 
-from refsvm._fast.kernels cimport KERNEL_RBF, exp_row, gather_dots, kernel_row_into, rbf_from_sq, rbf_row_gather, seq_sq
+from refsvm._fast.kernels cimport KERNEL_RBF, dense_nonzeros, exp_row, gather_dots, kernel_row_into, rbf_from_sq, rbf_row_gather, seq_sq
 
 from refsvm.sparse import (SparseRows, canonical_csr, is_sparse, n_rows,  # noqa: F401 (re-exported)
                            new_sv_storage)
@@ -88,10 +88,12 @@ cdef int store_init(Store* S, object SV, Py_ssize_t cap, Py_ssize_t d, bint spar
         return 0
     S.nnz = <Py_ssize_t*> calloc(cap, sizeof(Py_ssize_t))
     S.sq = <double*> calloc(cap, sizeof(double))
+    S.x_ind = <int32_t*> calloc(d if d > 0 else 1, sizeof(int32_t))
+    S.x_val = <double*> calloc(d if d > 0 else 1, sizeof(double))
     if cap * d <= DENSE_LAYOUT_ENTRIES:
         S.owns_dense = True
         S.dense = <double*> calloc(cap * d if cap * d > 0 else 1, sizeof(double))
-        if S.nnz == NULL or S.sq == NULL or S.dense == NULL:
+        if S.nnz == NULL or S.sq == NULL or S.dense == NULL or S.x_ind == NULL or S.x_val == NULL:
             store_free(S)
             raise MemoryError(f"could not allocate the SV slots ({cap} slots, {d} features)")
         return 0
@@ -100,7 +102,8 @@ cdef int store_init(Store* S, object SV, Py_ssize_t cap, Py_ssize_t d, bint spar
     S.val = <double**> calloc(cap, sizeof(double*))
     S.room = <Py_ssize_t*> calloc(cap, sizeof(Py_ssize_t))
     S.work = <double*> calloc(d if d > 0 else 1, sizeof(double))
-    if S.ind == NULL or S.val == NULL or S.nnz == NULL or S.room == NULL or S.sq == NULL or S.work == NULL:
+    if (S.ind == NULL or S.val == NULL or S.nnz == NULL or S.room == NULL or S.sq == NULL or S.work == NULL
+            or S.x_ind == NULL or S.x_val == NULL):
         store_free(S)
         raise MemoryError(f"could not allocate the sparse SV slots ({cap} slots, {d} features)")
     return 0
@@ -431,6 +434,34 @@ cdef double sparse_pw_sq_dist(const int32_t* ia, const double* va, Py_ssize_t na
     if not lanes_added:
         res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
     return res
+
+
+cdef void store_log_kappa_row(const Store* S, Py_ssize_t b, Py_ssize_t m, double gamma,
+                              double* out) noexcept nogil:
+    """``out[n] = -gamma ||s_n - s_m||^2`` for ``n < b``: :func:`store_sq_dist`'s numbers for every
+    candidate partner of ``m`` at once, one dot over s_m's nonzeros per SV (merging, Alg. 2)."""
+    cdef Py_ssize_t n, r, nz
+    cdef double dot
+    cdef double* w = S.work
+    cdef const int32_t* ind
+    cdef const double* val
+    if not S.slots:                                   # dense array: gather at s_m's nonzeros
+        nz = dense_nonzeros(S.dense + m * S.d, S.d, S.x_ind, S.x_val)
+        gather_dots(S.dense, b, S.d, S.x_ind, S.x_val, nz, out)
+        for n in range(b):
+            out[n] = rbf_from_sq(S.sq[n], S.sq[m], out[n], gamma)
+        return
+    for r in range(S.nnz[m]):                         # sparse slots: s_m scattered into the workspace
+        w[S.ind[m][r]] = S.val[m][r]
+    for n in range(b):
+        ind = S.ind[n]
+        val = S.val[n]
+        dot = 0.0
+        for r in range(S.nnz[n]):
+            dot += val[r] * w[ind[r]]
+        out[n] = rbf_from_sq(S.sq[n], S.sq[m], dot, gamma)
+    for r in range(S.nnz[m]):
+        w[S.ind[m][r]] = 0.0
 
 
 cdef void store_kernel_row(const Store* S, Py_ssize_t b, const Rows* R, Py_ssize_t i, int kernel,
