@@ -134,9 +134,9 @@ class BudgetedModel:
     def decision_function(self, X, backend="python", n_jobs=None):
         """``f(x)`` for every row of X: shape (n,) for binary, (n, c) for multi-class.
 
-        ``backend="python"``: the reference, the kernel matrix by the direct
-        formula (:func:`refsvm.kernels.kernel_matrix`, squared distances as
-        ``sum((x - x_j)**2)``), then ``K @ coef + bias``.  ``backend="fast"``:
+        ``backend="python"``: the reference, the kernel matrix row by row
+        (:func:`refsvm.kernels.kernel_matrix`, squared distances from the
+        norms with sums in index order), then ``K @ coef + bias``.  ``backend="fast"``:
         :func:`decision_blocks`, blocks of rows with BLAS (squared norms plus
         one matrix product per block, clipped at zero), in bounded memory.
         The two agree to about ``1e-12`` relative to the scale of the terms
@@ -326,7 +326,8 @@ def decision_blocks(X, SV, coef, bias, kernel, gamma, degree, coef0, block=None,
     slightly negative, hence the clip at 0); the error of each squared
     distance is about ``1e-16 * (||x||^2 + ||x_j||^2)``, so each kernel value
     is off by about ``gamma * 1e-16 * (||x||^2 + ||x_j||^2)`` relative.  The
-    reference (``backend="python"``) sums ``(x - x_j)**2`` directly.
+    reference (``backend="python"``) and training use the same expansion with
+    sums in index order (:mod:`refsvm.kernels`); BLAS adds in its own order.
 
     ``n_jobs`` (joblib's convention, None = 1): the blocks are computed in that
     many threads (BLAS and numpy release the GIL), each with its own block

@@ -12,22 +12,22 @@ keep their support vectors sparse:
 * projection and removal change coefficients only; removal is the list
   operation of DESIGN.md (the last SV moves into the freed slot).
 
-Kernel rows of sparse data use the squared norms
-(``||x - x'||^2 = ||x||^2 + ||x'||^2 - 2 x.x'``, clamped at 0), so a Gaussian
-kernel row costs one sparse dot product per SV.  The squared norm of a row is
-the sum of its squared values in index order, and a dot product adds the
-products of the common indices in index order; with these two definitions
-``||x - x||^2`` is exactly 0.  Dense rows use the direct sum of squared
-differences (:mod:`refsvm.kernels`); the two agree to rounding.
+Gaussian kernel rows use the squared norms
+(``||x - x'||^2 = ||x||^2 + ||x'||^2 - 2 x.x'``, clamped at 0), so a kernel
+row costs one sparse dot product per SV.  The squared norm of a row is the sum
+of its squared values in index order, and a dot product adds the products of
+common indices in index order; with these two definitions ``||x - x||^2`` is
+exactly 0.  Dense rows use the same formula with the same sums
+(:mod:`refsvm.kernels`; the zeros of a dense row add exact zeros), so a dense
+run and a CSR run of the same data are bitwise the same run.  Merging's
+distance between two SVs (``log kappa = -gamma ||x_m - x_n||^2``, eq. 18) is
+the same number too (:func:`refsvm.kernels.sq_dist`).
 
-The squared distance between two SVs that merging reads
-(``log kappa = -gamma ||x_m - x_n||^2``, eq. 18) is different: it decides a
-golden-section search that stops where the merge objective is flat, so a
-rounding difference there can move ``h`` by ``sqrt(1e-16)`` and a sparse run
-would drift away from the dense one.  :func:`sparse_sq_dist` therefore
-computes exactly the number the dense path computes: numpy's pairwise sum of
-``(a - b)^2`` over all ``d`` coordinates, skipping the zero terms (adding 0 is
-exact), at a cost of O((nnz_a + nnz_b) log(d / 128)).
+:func:`sparse_sq_dist` computes the other formula, numpy's direct pairwise sum
+of ``(a - b)^2`` over all ``d`` coordinates, skipping the zero terms (adding 0
+is exact), at a cost of O((nnz_a + nnz_b) log(d / 128)); merging read it
+before both layouts switched to the norms, and it is kept as a utility (the
+direct sum has no cancellation for nearby points).
 
 :class:`SparseRows` is the SV storage of the reference path; it supports the
 few list operations the algorithms use on a dense SV array (``SV[j] = row``,
