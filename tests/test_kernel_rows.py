@@ -106,3 +106,19 @@ def test_a_point_has_kernel_one_with_itself(backend, scale):
     for j in range(20):
         assert K.kernel_row(SV, SV[j], "rbf", 0.3, 3, 0.0)[j] == 1.0
         assert K.kernel_row(sp.csr_matrix(SV), sp.csr_matrix(SV[j]), "rbf", 0.3, 3, 0.0)[j] == 1.0
+
+
+@pytest.mark.parametrize("d", [3, 123, 300])
+def test_merge_distance_is_the_same_for_dense_and_sparse_rows(d):
+    """Merging's ``||x_m - x_n||^2`` (refsvm.kernels.sq_dist): one number for a dense pair and its CSR
+    copy, 0 for a point and itself, and within the expansion's error bound of the exact value."""
+    from refsvm.kernels import sq_dist
+
+    A = _rows(6, d, seed=d + 50)
+    for i in range(5):
+        a, b = A[i], A[i + 1]
+        dense = sq_dist(a, b)
+        assert dense == sq_dist(sp.csr_matrix(a), sp.csr_matrix(b))
+        assert sq_dist(a, a) == 0.0 == sq_dist(sp.csr_matrix(a), sp.csr_matrix(a))
+        exact = float(_exact_sq(a, b))
+        assert abs(dense - exact) <= 1.01 * (d + 2) * U * float(a @ a + b @ b)

@@ -102,9 +102,10 @@ def test_csr_gives_the_dense_model(backend, classes, maintenance, kernel, passes
 
 @pytest.mark.parametrize("merge_solver", ["gss", "lookup-h", "lookup-wd"])
 def test_csr_merging_every_solver(merge_solver, layout):
-    """Merging with each solver: the same merges and coefficients as the dense run.  The squared
-    distance merging reads is bitwise the dense one (refsvm.sparse.sparse_sq_dist): a rounding
-    difference there would move the golden-section search's h where its objective is flat."""
+    """Merging with each solver: bitwise the dense run's merges, coefficients and SVs.  The squared
+    distance merging reads is the same number for dense and sparse rows (refsvm.kernels.sq_dist); a
+    rounding difference there would move the golden-section search's h where its objective is
+    flat."""
     X, y = _data()
     order = np.random.default_rng(2).permutation(len(y))
     for backend in BACKENDS:
@@ -265,8 +266,9 @@ def test_command_line_trains_and_predicts_sparse_files(tmp_path, capsys):
 
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("d", [5, 8, 100, 128, 129, 1000, 8193, 100_000, 1_000_000])
-def test_merge_distance_is_bitwise_the_dense_one(backend, d):
-    """sparse_sq_dist against numpy's own sum of the dense difference (all d coordinates)."""
+def test_sparse_sq_dist_is_bitwise_numpys_direct_sum(backend, d):
+    """sparse_sq_dist (the direct formula, kept as a utility) against numpy's own sum of the dense
+    difference (all d coordinates)."""
     sparse = get_module("sparse", backend)
     rng = np.random.default_rng(d)
     for rep in range(6):

@@ -383,7 +383,7 @@ cdef double sparse_pw_sq_dist(const int32_t* ia, const double* va, Py_ssize_t na
                               Py_ssize_t lo, Py_ssize_t n) noexcept nogil:
     """numpy's pairwise sum of ``(a - b)^2`` over the coordinates ``[lo, lo + n)``, visiting only the
     union of the two supports there (``ia[:na]``, ``ib[:nb]``; zero terms change no partial sum).
-    Same recursion as ``pw_sq_dist`` (kernels.pxd) and ``refsvm.sparse._pairwise_sum``."""
+    Same recursion as numpy's pairwise sum (``pw_dot`` in kernels.pxd) and ``refsvm.sparse._pairwise_sum``."""
     cdef double res, t
     cdef double r[8]
     cdef Py_ssize_t p = 0, q = 0, k, whole, n2, sa, sb
