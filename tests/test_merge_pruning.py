@@ -258,3 +258,32 @@ def test_overflowing_coefficients_make_the_plain_scan_decision(scale, spread, no
         assert pruned[:3] == plain[:3]
         np.testing.assert_array_equal(Sq, Sp)
         np.testing.assert_array_equal(Aq, Ap)
+
+
+@pytest.mark.parametrize("solver", ["gss", "lookup-h", "lookup-wd"])
+@pytest.mark.parametrize("sv_update", ["accumulate", "append"])
+@pytest.mark.parametrize("sparse", [False, True])
+def test_bsca_reusing_the_steps_kernel_row_changes_nothing(solver, sv_update, sparse):
+    """BSCA's merge reads the log kappas of the SV it merges from the step's kernel row when that SV
+    is the one the step added (most events: checked); bitwise the run that computes them afresh."""
+    X, y = _data_with_duplicates(5)
+    Xin = sp.csr_matrix(X) if sparse else X
+    rng = np.random.default_rng(6)
+    orders = [rng.integers(0, len(y), size=len(y)).astype(np.int64) for _ in range(2)]
+    kw = dict(budget=15, C=2.0, maintenance="merge", kernel="rbf", gamma=2.0, merge_solver=solver,
+              sv_update=sv_update)
+    hinted = run_bsca_passes(fast_bsca, Xin, y, orders, **kw)
+    new_sv = np.concatenate([r.trace["maint_index"] for r in hinted]) == kw["budget"]
+    assert new_sv.size > 100 and new_sv.mean() > 0.5
+    previous = fast_bsca._set_merge_hint(False)
+    try:
+        fresh = run_bsca_passes(fast_bsca, Xin, y, orders, **kw)
+    finally:
+        fast_bsca._set_merge_hint(previous)
+    for a, b in zip(hinted, fresh):
+        for key in ("maint_step", "maint_index", "maint_partner", "weight_degradation"):
+            np.testing.assert_array_equal(a.trace[key], b.trace[key], err_msg=key)
+        np.testing.assert_array_equal(a.alpha, b.alpha)
+        np.testing.assert_array_equal(a.dual, b.dual)
+        sv_a, sv_b = (a.sv.toarray(), b.sv.toarray()) if sparse else (a.sv, b.sv)
+        np.testing.assert_array_equal(sv_a, sv_b)

@@ -43,7 +43,8 @@ from refsvm._fast.common cimport (ERR_INTERRUPTED, ERR_NONE, ERR_SINGULAR, MAINT
 
 from refsvm._fast.kernels cimport kernel_code, kernel_row_into, kernel_self, kernel_value, pw_dot, seq_sq
 from refsvm._fast.sparse cimport (ERR_NOMEM, Rows, Store, rows_init, rows_self, store_export, store_fill,
-                                  store_free, store_init, store_kernel_row, store_set_row)
+                                  store_free, store_init, store_kernel_row, store_kernel_row_pre,
+                                  store_set_row)
 from refsvm._fast.budget cimport (c_maintain_merge, c_maintain_projection_solve,
                                   c_maintain_removal, c_remove_sv)
 
@@ -71,6 +72,7 @@ cdef struct Params:
     const double* wd_table
     const double* lb_table # partner-pruning bound table (2, lb_G + 1, lb_G + 1); lb_G = 0: no pruning
     Py_ssize_t lb_G
+    bint merge_hint        # merging reuses the step's kernel row when the new SV is merged (speed only)
     Py_ssize_t G
     double ridge
     const double* sample_weight  # weight of X[i] (NULL: all 1)
@@ -137,7 +139,8 @@ cdef inline long long _maintenance_kernel_evaluations(int maint, long long b,
 cdef int _bsca_pass(const Params* P, State* st,
                     const Rows* X, const int64_t[::1] y, const int64_t[::1] order,
                     double[::1] dual, Store* SV, double[:, ::1] A,
-                    int64_t[::1] src, int64_t[::1] where, double[::1] k_i, double[::1] signs,
+                    int64_t[::1] src, int64_t[::1] where, double[::1] k_i, double[::1] lk_i,
+                    double[::1] signs,
                     double[::1] Kp, double[::1] rhs, int[::1] ipiv, double[::1] mwork,
                     int8_t[::1] changed, int8_t[::1] added, int64_t[::1] maint_step,
                     int64_t[::1] maint_index, int64_t[::1] maint_partner,
@@ -164,7 +167,7 @@ cdef int _bsca_pass(const Params* P, State* st,
         y_i = <double> y[i]                                   # x_i = X[i]
         f = 0.0
         if b > 0:                                             # Alg. 2, line 5: f~(x_i), O(B)
-            store_kernel_row(SV, b, X, i, P.kernel, P.gamma, P.degree, P.coef0, &k_i[0])
+            store_kernel_row_pre(SV, b, X, i, P.kernel, P.gamma, P.degree, P.coef0, &k_i[0], &lk_i[0])
             f = pw_dot(&k_i[0], &A[0, 0], b)
         if y_i * f <= 0.0:                                    # online error (diagnostics)
             st.mistakes += 1
@@ -213,7 +216,9 @@ cdef int _bsca_pass(const Params* P, State* st,
                         b = c_remove_sv(SV, A, b, p)
                     else:
                         b = c_maintain_merge(SV, A, b, P.gamma, P.merge_eps, P.merge_solver, P.h_table,
-                                             P.wd_table, P.G, P.lb_table, P.lb_G, mwork, &p, &partner, &wd)
+                                             P.wd_table, P.G, P.lb_table, P.lb_G, mwork, &p, &partner, &wd,
+                                             &lk_i[0] if P.merge_hint else NULL, &k_i[0],
+                                             b - 1)                      # the new SV's row: this step's
                     elapsed = _now() - start
                     st.maintenance_seconds += elapsed
                     if P.maint == MAINT_MERGE:
@@ -235,6 +240,18 @@ cdef int _bsca_pass(const Params* P, State* st,
     st.b = b
     st.t = t
     return ERR_NONE
+
+
+_MERGE_HINT = [True]
+
+
+def _set_merge_hint(on):
+    """Switch off (a test hook) the reuse of the step's kernel row by merging when the SV to merge is
+    the one this step added (c_maintain_merge's ``lk_hint``; the same numbers either way); returns the
+    previous setting."""
+    previous = _MERGE_HINT[0]
+    _MERGE_HINT[0] = bool(on)
+    return previous
 
 
 def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0, degree=3,
@@ -281,6 +298,7 @@ def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0
     cdef const double[::1] tbv = tb.reshape(-1)
     P.lb_table = &tbv[0]
     P.lb_G = lb_G
+    P.merge_hint = _MERGE_HINT[0]
     P.ridge = projection_ridge
     cdef const double[::1] swv
     P.sample_weight = NULL
@@ -324,6 +342,7 @@ cdef object _bsca_run(Params* P, const Rows* R, Store* S, object SV, object A, P
     ipiv = np.zeros(m, dtype=np.intc)
     mwork = np.zeros(2 + 2 * cap)                              # c_maintain_merge: 2 c + 2 n_sv
     k_i = np.zeros(cap)
+    lk_i = np.zeros(cap)                                      # its exponents (merging reuses them)
     signs = np.zeros(cap)
     changed = np.zeros(P.n_steps, dtype=np.int8)
     added = np.zeros(P.n_steps, dtype=np.int8)
@@ -349,7 +368,7 @@ cdef object _bsca_run(Params* P, const Rows* R, Store* S, object SV, object A, P
     cdef double[:, ::1] Av = A
     cdef int64_t[::1] srcv = src
     cdef int64_t[::1] wherev = where
-    cdef double[::1] k_iv = k_i
+    cdef double[::1] k_iv = k_i, lk_iv = lk_i
     cdef double[::1] signsv = signs
     cdef double[::1] Kpv = Kp
     cdef double[::1] rhsv = rhs
@@ -362,7 +381,7 @@ cdef object _bsca_run(Params* P, const Rows* R, Store* S, object SV, object A, P
     cdef int64_t[::1] mpv = maint_partner
     cdef double[::1] wdv = weight_degradation
     with nogil:
-        err = _bsca_pass(P, &st, R, yv, ov, dualv, S, Av, srcv, wherev, k_iv, signsv, Kpv, rhsv, ipivv,
+        err = _bsca_pass(P, &st, R, yv, ov, dualv, S, Av, srcv, wherev, k_iv, lk_iv, signsv, Kpv, rhsv, ipivv,
                          mworkv, changedv, addedv, msv, miv, mpv, wdv)
     if err == ERR_INTERRUPTED:
         raise KeyboardInterrupt

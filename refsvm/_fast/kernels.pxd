@@ -38,6 +38,7 @@ rare cases where it can differ from ``u * u`` (see the C comment).
 
 from libc.math cimport exp
 from libc.stdint cimport int32_t
+from libc.string cimport memcpy
 
 cdef enum:
     KERNEL_RBF = 0
@@ -311,15 +312,18 @@ cdef inline void gather_dots(const double* SV, Py_ssize_t n_sv, Py_ssize_t d, co
 
 cdef inline void rbf_row_gather(const double* SV, Py_ssize_t n_sv, Py_ssize_t d, const double* sv_sq,
                                 const int32_t* ind, const double* val, Py_ssize_t n, double gamma,
-                                double* out) noexcept nogil:
+                                double* out, double* pre) noexcept nogil:
     """``out[j] = exp(-gamma ||SV[j] - x||^2)`` from the squared norms ``sv_sq`` of the rows and the
     sparse row ``x = (ind, val)``: ``||s_j||^2 + ||x||^2 - 2 s_j . x`` clamped at 0, every sum in index
-    order (``refsvm.kernels.kernel_row``), then the vectorised exp."""
+    order (``refsvm.kernels.kernel_row``), then the vectorised exp.  ``pre`` (or NULL) receives the
+    exponents ``-gamma ||SV[j] - x||^2``."""
     cdef double sq_x = seq_sq(val, n)
     cdef Py_ssize_t j
     gather_dots(SV, n_sv, d, ind, val, n, out)                  # out[j] = s_j . x
     for j in range(n_sv):
         out[j] = rbf_from_sq(sv_sq[j], sq_x, out[j], gamma)
+    if pre != NULL:
+        memcpy(pre, out, n_sv * sizeof(double))
     exp_row(out, n_sv)
 
 
@@ -354,7 +358,7 @@ cdef inline void kernel_row_into(int kernel, const double* SV, Py_ssize_t n_sv, 
     cdef Py_ssize_t j, n
     if kernel == KERNEL_RBF:
         n = dense_nonzeros(x, d, x_ind, x_val)
-        rbf_row_gather(SV, n_sv, d, sv_sq, x_ind, x_val, n, gamma, out)
+        rbf_row_gather(SV, n_sv, d, sv_sq, x_ind, x_val, n, gamma, out, NULL)
     elif kernel == KERNEL_LINEAR:
         for j in range(n_sv):
             out[j] = pw_dot(SV + j * d, x, d)

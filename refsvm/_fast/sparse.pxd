@@ -74,6 +74,9 @@ cdef void store_kernel_row_slot(const Store* S, Py_ssize_t b, Py_ssize_t r, int 
                                 double degree, double coef0, double* out) noexcept nogil
 cdef void store_log_kappa_row(const Store* S, Py_ssize_t b, Py_ssize_t m, double gamma,
                               double* out) noexcept nogil
+cdef void store_kernel_row_pre(const Store* S, Py_ssize_t b, const Rows* R, Py_ssize_t i, int kernel,
+                               double gamma, double degree, double coef0, double* out,
+                               double* pre) noexcept nogil
 cdef void store_kernel_row(const Store* S, Py_ssize_t b, const Rows* R, Py_ssize_t i, int kernel,
                            double gamma, double degree, double coef0, double* out) noexcept nogil
 

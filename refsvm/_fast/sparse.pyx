@@ -466,22 +466,35 @@ cdef void store_log_kappa_row(const Store* S, Py_ssize_t b, Py_ssize_t m, double
 
 cdef void store_kernel_row(const Store* S, Py_ssize_t b, const Rows* R, Py_ssize_t i, int kernel,
                            double gamma, double degree, double coef0, double* out) noexcept nogil:
+    """``out[j] = k(s_j, x_i)`` for ``j < b`` (:func:`store_kernel_row_pre` without the exponents)."""
+    store_kernel_row_pre(S, b, R, i, kernel, gamma, degree, coef0, out, NULL)
+
+
+cdef void store_kernel_row_pre(const Store* S, Py_ssize_t b, const Rows* R, Py_ssize_t i, int kernel,
+                               double gamma, double degree, double coef0, double* out,
+                               double* pre) noexcept nogil:
     """``out[j] = k(s_j, x_i)`` for ``j < b`` (Gaussian: from the norms, a dot over x's nonzeros per
-    SV; sparse slots: x_i scattered into the workspace, one pass over each SV's entries)."""
+    SV; sparse slots: x_i scattered into the workspace, one pass over each SV's entries).  Gaussian
+    kernel only: ``pre`` (or NULL) receives the exponents ``-gamma ||s_j - x_i||^2``, the numbers
+    :func:`store_log_kappa_row` computes for an SV equal to x_i."""
     cdef Py_ssize_t j, r, start, n
     cdef double dot, sq_x
     cdef double* w = S.work
     cdef const int32_t* ind
     cdef const double* val
     if not S.sparse:                                  # dense rows (x's nonzeros into x_ind / x_val)
-        kernel_row_into(kernel, S.dense, b, S.d, R.dense + i * R.d, gamma, degree, coef0, out,
-                        S.sq, S.x_ind, S.x_val)
+        if kernel == KERNEL_RBF:
+            n = dense_nonzeros(R.dense + i * R.d, S.d, S.x_ind, S.x_val)
+            rbf_row_gather(S.dense, b, S.d, S.sq, S.x_ind, S.x_val, n, gamma, out, pre)
+        else:
+            kernel_row_into(kernel, S.dense, b, S.d, R.dense + i * R.d, gamma, degree, coef0, out,
+                            NULL, NULL, NULL)
         return
     start = R.indptr[i]
     n = R.indptr[i + 1] - start
     if not S.slots:                                   # dense layout: gather at x's entries
         if kernel == KERNEL_RBF:
-            rbf_row_gather(S.dense, b, S.d, S.sq, R.indices + start, R.data + start, n, gamma, out)
+            rbf_row_gather(S.dense, b, S.d, S.sq, R.indices + start, R.data + start, n, gamma, out, pre)
             return
         sq_x = seq_sq(R.data + start, n)
         gather_dots(S.dense, b, S.d, R.indices + start, R.data + start, n, out)
@@ -504,6 +517,8 @@ cdef void store_kernel_row(const Store* S, Py_ssize_t b, const Rows* R, Py_ssize
     for r in range(n):
         w[R.indices[start + r]] = 0.0
     if kernel == KERNEL_RBF:
+        if pre != NULL:
+            memcpy(pre, out, b * sizeof(double))
         exp_row(out, b)                                         # the dense rows' exp (kernels.pxd)
 
 
