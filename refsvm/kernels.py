@@ -20,8 +20,9 @@ and a dense row and its CSR copy give bitwise the same kernel values (adding
 an exact zero changes no partial sum), hence the same run.  The price is the
 cancellation of the expansion for nearby points: the squared distance is off
 by about ``1e-16 (||x||^2 + ||x'||^2)``, the kernel value by about
-``gamma 1e-16 (||x||^2 + ||x'||^2)`` relative (LIBSVM and scikit-learn make the
-same choice; ``||x - x||^2`` is exactly 0).  Earlier development versions
+``gamma 1e-16 (||x||^2 + ||x'||^2)`` relative (LIBSVM's training kernel and
+scikit-learn's ``euclidean_distances`` make the same choice; ``||x - x||^2`` is
+exactly 0).  Earlier development versions
 summed ``(x - x')**2`` directly for dense rows; docs/sparse.rst ("One formula
 for dense and sparse rows") says why that changed.  Merging's distance
 between two SVs (:func:`sq_dist`) is the same number as the kernel rows'.

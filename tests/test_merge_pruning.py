@@ -178,6 +178,17 @@ def test_bsgd_pruned_equals_plain_scan(solver, learning_rate, sparse, request):
                 np.testing.assert_array_equal(f.trace[key], r.trace[key], err_msg=key)
 
 
+def _bsca_runs_bitwise_equal(runs_a, runs_b):
+    """Two lists of BSCA results (one per pass): the same events, coefficients, SVs and duals, bitwise."""
+    for a, b in zip(runs_a, runs_b):
+        for key in ("maint_step", "maint_index", "maint_partner", "weight_degradation"):
+            np.testing.assert_array_equal(a.trace[key], b.trace[key], err_msg=key)
+        np.testing.assert_array_equal(a.alpha, b.alpha)
+        np.testing.assert_array_equal(a.dual, b.dual)
+        sv_a, sv_b = (a.sv.toarray(), b.sv.toarray()) if sp.issparse(a.sv) else (a.sv, b.sv)
+        np.testing.assert_array_equal(sv_a, sv_b)
+
+
 @pytest.mark.parametrize("solver", ["gss", "lookup-h"])
 @pytest.mark.parametrize("sv_update", ["accumulate", "append"])
 def test_bsca_pruned_equals_plain_scan(solver, sv_update):
@@ -193,12 +204,7 @@ def test_bsca_pruned_equals_plain_scan(solver, sv_update):
         plain = run_bsca_passes(fast_bsca, X, y, orders, **kw)
     finally:
         fast_budget._set_merge_pruning(previous)
-    for a, b in zip(pruned, plain):
-        for key in ("maint_step", "maint_index", "maint_partner", "weight_degradation"):
-            np.testing.assert_array_equal(a.trace[key], b.trace[key], err_msg=key)
-        np.testing.assert_array_equal(a.alpha, b.alpha)
-        np.testing.assert_array_equal(a.sv, b.sv)
-        np.testing.assert_array_equal(a.dual, b.dual)
+    _bsca_runs_bitwise_equal(pruned, plain)
 
 
 @pytest.mark.parametrize("solver", ["gss", "gss-precise", "lookup-h"])
@@ -280,10 +286,4 @@ def test_bsca_reusing_the_steps_kernel_row_changes_nothing(solver, sv_update, sp
         fresh = run_bsca_passes(fast_bsca, Xin, y, orders, **kw)
     finally:
         fast_bsca._set_merge_hint(previous)
-    for a, b in zip(hinted, fresh):
-        for key in ("maint_step", "maint_index", "maint_partner", "weight_degradation"):
-            np.testing.assert_array_equal(a.trace[key], b.trace[key], err_msg=key)
-        np.testing.assert_array_equal(a.alpha, b.alpha)
-        np.testing.assert_array_equal(a.dual, b.dual)
-        sv_a, sv_b = (a.sv.toarray(), b.sv.toarray()) if sparse else (a.sv, b.sv)
-        np.testing.assert_array_equal(sv_a, sv_b)
+    _bsca_runs_bitwise_equal(hinted, fresh)

@@ -436,32 +436,41 @@ cdef double sparse_pw_sq_dist(const int32_t* ia, const double* va, Py_ssize_t na
     return res
 
 
+cdef inline void _slot_dots(const Store* S, Py_ssize_t b, const int32_t* ind, const double* val,
+                            Py_ssize_t n, double* out) noexcept nogil:
+    """``out[j] = s_j . x`` for the first ``b`` sparse slots and the sparse row ``x = (ind, val)``: x
+    scattered into the workspace, one pass over each SV's entries in index order, the workspace
+    zeroed again."""
+    cdef Py_ssize_t j, r
+    cdef double dot
+    cdef double* w = S.work
+    cdef const int32_t* si
+    cdef const double* sv
+    for r in range(n):
+        w[ind[r]] = val[r]
+    for j in range(b):
+        si = S.ind[j]
+        sv = S.val[j]
+        dot = 0.0
+        for r in range(S.nnz[j]):
+            dot += sv[r] * w[si[r]]
+        out[j] = dot
+    for r in range(n):
+        w[ind[r]] = 0.0
+
+
 cdef void store_log_kappa_row(const Store* S, Py_ssize_t b, Py_ssize_t m, double gamma,
                               double* out) noexcept nogil:
     """``out[n] = -gamma ||s_n - s_m||^2`` for ``n < b``: :func:`store_sq_dist`'s numbers for every
     candidate partner of ``m`` at once, one dot over s_m's nonzeros per SV (merging, Alg. 2)."""
-    cdef Py_ssize_t n, r, nz
-    cdef double dot
-    cdef double* w = S.work
-    cdef const int32_t* ind
-    cdef const double* val
+    cdef Py_ssize_t n, nz
     if not S.slots:                                   # dense array: gather at s_m's nonzeros
         nz = dense_nonzeros(S.dense + m * S.d, S.d, S.x_ind, S.x_val)
         gather_dots(S.dense, b, S.d, S.x_ind, S.x_val, nz, out)
-        for n in range(b):
-            out[n] = rbf_from_sq(S.sq[n], S.sq[m], out[n], gamma)
-        return
-    for r in range(S.nnz[m]):                         # sparse slots: s_m scattered into the workspace
-        w[S.ind[m][r]] = S.val[m][r]
-    for n in range(b):
-        ind = S.ind[n]
-        val = S.val[n]
-        dot = 0.0
-        for r in range(S.nnz[n]):
-            dot += val[r] * w[ind[r]]
-        out[n] = rbf_from_sq(S.sq[n], S.sq[m], dot, gamma)
-    for r in range(S.nnz[m]):
-        w[S.ind[m][r]] = 0.0
+    else:                                             # sparse slots: s_m scattered
+        _slot_dots(S, b, S.ind[m], S.val[m], S.nnz[m], out)
+    for n in range(b):                                # out[n] held s_n . s_m
+        out[n] = rbf_from_sq(S.sq[n], S.sq[m], out[n], gamma)
 
 
 cdef void store_kernel_row(const Store* S, Py_ssize_t b, const Rows* R, Py_ssize_t i, int kernel,
@@ -477,11 +486,8 @@ cdef void store_kernel_row_pre(const Store* S, Py_ssize_t b, const Rows* R, Py_s
     SV; sparse slots: x_i scattered into the workspace, one pass over each SV's entries).  Gaussian
     kernel only: ``pre`` (or NULL) receives the exponents ``-gamma ||s_j - x_i||^2``, the numbers
     :func:`store_log_kappa_row` computes for an SV equal to x_i."""
-    cdef Py_ssize_t j, r, start, n
-    cdef double dot, sq_x
-    cdef double* w = S.work
-    cdef const int32_t* ind
-    cdef const double* val
+    cdef Py_ssize_t j, start, n
+    cdef double sq_x
     if not S.sparse:                                  # dense rows (x's nonzeros into x_ind / x_val)
         if kernel == KERNEL_RBF:
             n = dense_nonzeros(R.dense + i * R.d, S.d, S.x_ind, S.x_val)
@@ -492,34 +498,23 @@ cdef void store_kernel_row_pre(const Store* S, Py_ssize_t b, const Rows* R, Py_s
         return
     start = R.indptr[i]
     n = R.indptr[i + 1] - start
-    if not S.slots:                                   # dense layout: gather at x's entries
-        if kernel == KERNEL_RBF:
-            rbf_row_gather(S.dense, b, S.d, S.sq, R.indices + start, R.data + start, n, gamma, out, pre)
-            return
-        sq_x = seq_sq(R.data + start, n)
-        gather_dots(S.dense, b, S.d, R.indices + start, R.data + start, n, out)
-        for j in range(b):                            # out[j] held s_j . x
-            out[j] = kernel_from_dot(kernel, out[j], S.sq[j], sq_x, gamma, degree, coef0)
+    if not S.slots and kernel == KERNEL_RBF:          # dense layout: gather at x's entries
+        rbf_row_gather(S.dense, b, S.d, S.sq, R.indices + start, R.data + start, n, gamma, out, pre)
         return
     sq_x = seq_sq(R.data + start, n)
-    for r in range(n):
-        w[R.indices[start + r]] = R.data[start + r]
-    for j in range(b):
-        ind = S.ind[j]
-        val = S.val[j]
-        dot = 0.0
-        for r in range(S.nnz[j]):
-            dot += val[r] * w[ind[r]]
-        if kernel == KERNEL_RBF:                                # -gamma ||s_j - x||^2, exp below
-            out[j] = rbf_from_sq(S.sq[j], sq_x, dot, gamma)
-        else:
-            out[j] = kernel_from_dot(kernel, dot, S.sq[j], sq_x, gamma, degree, coef0)
-    for r in range(n):
-        w[R.indices[start + r]] = 0.0
-    if kernel == KERNEL_RBF:
-        if pre != NULL:
-            memcpy(pre, out, b * sizeof(double))
-        exp_row(out, b)                                         # the dense rows' exp (kernels.pxd)
+    if S.slots:
+        _slot_dots(S, b, R.indices + start, R.data + start, n, out)
+    else:
+        gather_dots(S.dense, b, S.d, R.indices + start, R.data + start, n, out)
+    if kernel != KERNEL_RBF:                          # out[j] held s_j . x
+        for j in range(b):
+            out[j] = kernel_from_dot(kernel, out[j], S.sq[j], sq_x, gamma, degree, coef0)
+        return
+    for j in range(b):                                # -gamma ||s_j - x||^2, exp below
+        out[j] = rbf_from_sq(S.sq[j], sq_x, out[j], gamma)
+    if pre != NULL:
+        memcpy(pre, out, b * sizeof(double))
+    exp_row(out, b)                                   # the dense rows' exp (kernels.pxd)
 
 
 cdef void store_kernel_row_slot(const Store* S, Py_ssize_t b, Py_ssize_t r, int kernel, double gamma,
