@@ -153,6 +153,7 @@ cdef int _bsca_pass(const Params* P, State* st,
     cdef long long t = st.t
     cdef double y_i, f, g, s_abs, q_ii, delta, wd, start, elapsed, C_i
     cdef int info
+    cdef bint keep_lk = P.maint == MAINT_MERGE and P.merge_hint    # the step's exponents, for merging
 
     for step in range(P.n_steps):                             # Alg. 2, lines 3-4
         if (step & 4095) == 4095:                             # let Ctrl-C through on long runs
@@ -167,7 +168,8 @@ cdef int _bsca_pass(const Params* P, State* st,
         y_i = <double> y[i]                                   # x_i = X[i]
         f = 0.0
         if b > 0:                                             # Alg. 2, line 5: f~(x_i), O(B)
-            store_kernel_row_pre(SV, b, X, i, P.kernel, P.gamma, P.degree, P.coef0, &k_i[0], &lk_i[0])
+            store_kernel_row_pre(SV, b, X, i, P.kernel, P.gamma, P.degree, P.coef0, &k_i[0],
+                                 &lk_i[0] if keep_lk else NULL)     # exponents kept for merging
             f = pw_dot(&k_i[0], &A[0, 0], b)
         if y_i * f <= 0.0:                                    # online error (diagnostics)
             st.mistakes += 1
@@ -217,7 +219,7 @@ cdef int _bsca_pass(const Params* P, State* st,
                     else:
                         b = c_maintain_merge(SV, A, b, P.gamma, P.merge_eps, P.merge_solver, P.h_table,
                                              P.wd_table, P.G, P.lb_table, P.lb_G, mwork, &p, &partner, &wd,
-                                             &lk_i[0] if P.merge_hint else NULL, &k_i[0],
+                                             &lk_i[0] if keep_lk else NULL, &k_i[0],
                                              b - 1)                      # the new SV's row: this step's
                     elapsed = _now() - start
                     st.maintenance_seconds += elapsed
