@@ -26,7 +26,7 @@ from .io.model_file import ModelFileError, check_kind, reading, write_model  # n
 from .backend import get_module
 from .model import params_from_json, params_to_json, read_support_vectors, support_vector_arrays
 from .ogd import TASKS, fourier_features
-from .validation import check_sparse_rows
+from .validation import check_gaussian_rows, check_sparse_rows
 
 #: Version of the on-disk format written by the ``save`` methods of this module.
 FORMAT_VERSION = 1
@@ -213,6 +213,7 @@ class NystromModel:
             X, SV = sp.csr_matrix(X), sp.csr_matrix(SV)
         else:
             X = np.ascontiguousarray(X, dtype=np.float64)
+        check_gaussian_rows(X)
         if SV.shape[0] == 0:
             return _finish(np.zeros((X.shape[0], self.n_columns)), self.task, self.classes)
         kernels = get_module("kernels", backend)

@@ -22,7 +22,7 @@ from .io.model_file import ModelFileError, check_kind, reading, write_model  # n
 from ._threads import check_n_jobs, map_threads
 from .backend import get_module
 from .kernels import KERNELS
-from .validation import check_int, check_option, check_positive
+from .validation import check_gaussian_rows, check_int, check_option, check_positive
 
 #: Versions of the on-disk format :meth:`BudgetedModel.load` reads: 1 (dense support vectors),
 #: 2 (sparse support vectors as CSR arrays ``sv_data``, ``sv_indices``, ``sv_indptr``, ``sv_shape``).
@@ -147,6 +147,8 @@ class BudgetedModel:
         if not sp.issparse(X):
             X = np.ascontiguousarray(X, dtype=np.float64)
         check_n_jobs(n_jobs)
+        if self.kernel == "rbf":
+            check_gaussian_rows(X)
         if backend == "fast":
             F = decision_blocks(X, self.support_vectors, self.coef, self.bias, self.kernel,
                                 self.gamma, self.degree, self.coef0, n_jobs=n_jobs)

@@ -69,7 +69,7 @@ from .kernels import kernel_matrix, kernel_row
 from .sparse import n_rows, new_sv_storage
 from .ogd import OGDResult, check_ogd_arguments, check_weights, n_columns
 from .online import is_mistake
-from .validation import check_int, check_positive, check_sample_weight, check_sparse_rows
+from .validation import check_gaussian_rows, check_int, check_positive, check_sample_weight, check_sparse_rows
 
 #: Default relative cutoff of the eigenvalues kept at the switch.
 EIG_TOL = 1e-8
@@ -104,6 +104,7 @@ def check_nogd_state(X, task, n_classes, budget, rank, gamma, eig_tol, sv, alpha
         raise ValueError(f"rank must be at most budget={budget}; got {rank}")
     check_positive(gamma, "gamma")
     check_positive(eig_tol, "eig_tol", allow_zero=True)
+    check_gaussian_rows(X)
     c = n_columns(task, n_classes)
     d = X.shape[1]
     if sv is None or n_rows(sv) == 0:

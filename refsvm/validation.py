@@ -257,6 +257,37 @@ def _check_X_y(X, y, *, non_empty=False):
     return X, y
 
 
+#: Largest squared row norm the Gaussian kernel accepts: a quarter of the largest double, so that
+#: ``||x||^2 + ||x'||^2 - 2 x.x'`` (refsvm.kernels) and every partial sum of it stay finite.
+MAX_GAUSSIAN_SQ_NORM = float(np.finfo(np.float64).max) / 4.0
+
+
+def check_gaussian_rows(M, name="X"):
+    """ValueError naming ``name`` when a row of ``M`` (finite, dense or CSR) has a squared norm of at
+    least :data:`MAX_GAUSSIAN_SQ_NORM`: the Gaussian kernel's expansion would overflow (inf - inf) and
+    give a meaningless kernel value."""
+    if sp.issparse(M):
+        values = M.data
+    else:
+        values = np.asarray(M, dtype=np.float64)
+    if values.size == 0:
+        return
+    biggest = float(np.max(np.abs(values)))
+    if not np.isfinite(biggest) or biggest * biggest * M.shape[-1] < MAX_GAUSSIAN_SQ_NORM:
+        return                                        # non-finite: the finiteness checks say so
+    with np.errstate(over="ignore"):
+        if sp.issparse(M):
+            sq = np.asarray(abs(M).power(2).sum(axis=1)).ravel()
+        else:
+            sq = np.einsum("ij,ij->i", values.reshape(-1, M.shape[-1]), values.reshape(-1, M.shape[-1]))
+    worst = float(np.max(sq))
+    if not worst < MAX_GAUSSIAN_SQ_NORM:
+        raise ValueError(f"{name} has rows too large for the Gaussian kernel: a squared row norm reaches "
+                         f"{worst:.3g} (largest entry {biggest:.3g}); kernel rows are computed as "
+                         f"||x||^2 + ||x'||^2 - 2 x.x', which overflows above {MAX_GAUSSIAN_SQ_NORM:.3g}. "
+                         f"Scale the data.")
+
+
 def _check_order(order, n):
     """``order`` as a C-contiguous int64 1-D array of indices into ``n`` examples."""
     order = np.ascontiguousarray(order, dtype=np.int64)
@@ -324,6 +355,10 @@ def check_bsgd_arguments(X, y, order, *, n_classes, budget, lam, learning_rate, 
     if learning_rate == "perceptron" and not (isinstance(radius, numbers.Real) and radius > 0):
         raise ValueError(f"radius must be a number > 0 (inf switches the projection off); got {radius!r}")
     _check_kernel_parameters(kernel, gamma, degree, coef0)
+    if kernel == "rbf":
+        check_gaussian_rows(X)
+        if sv is not None:
+            check_gaussian_rows(sv, "sv")
     if maintenance == "merge":
         if kernel != "rbf":
             raise ValueError("maintenance='merge' requires kernel='rbf' (merging relies on the Gaussian kernel)")
@@ -385,6 +420,8 @@ def check_sbp_arguments(X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias, 
     check_positive(nu, "nu", allow_zero=True)
     check_option(kernel, "kernel", ("rbf", "linear", "poly"))
     _check_kernel_parameters(kernel, gamma, degree, coef0)
+    if kernel == "rbf":
+        check_gaussian_rows(X)
     check_bool(fit_bias, "fit_bias")
     if fit_bias and not (np.any(y == 1) and np.any(y == -1)):
         raise ValueError("y must hold both labels -1 and +1 when fit_bias=True (the bias is unbounded otherwise)")
@@ -503,6 +540,8 @@ def check_online_arguments(X, y, order, uniforms, *, algorithm, budget, kernel, 
         budget = check_budget(budget)
     check_option(kernel, "kernel", ("rbf", "linear", "poly"))
     _check_kernel_parameters(kernel, gamma, degree, coef0)
+    if kernel == "rbf":
+        check_gaussian_rows(X)
     if algorithm in ("ogd", "bogd"):
         check_positive(eta, "eta")
     if algorithm in ("projectron", "projectron++"):

@@ -122,3 +122,39 @@ def test_merge_distance_is_the_same_for_dense_and_sparse_rows(d):
         assert sq_dist(a, a) == 0.0 == sq_dist(sp.csr_matrix(a), sp.csr_matrix(a))
         exact = float(_exact_sq(a, b))
         assert abs(dense - exact) <= 1.01 * (d + 2) * U * float(a @ a + b @ b)
+
+
+def _estimators():
+    from refsvm import BSCAClassifier, BudgetedSVC, NOGDClassifier, OnlineKernelClassifier, SBPClassifier
+
+    return [BudgetedSVC(budget=10, gamma=1e-300), BSCAClassifier(budget=10, gamma=1e-300),
+            SBPClassifier(gamma=1e-300), NOGDClassifier(budget=10, rank=5, gamma=1e-300),
+            OnlineKernelClassifier(algorithm="forgetron", budget=10, gamma=1e-300)]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("index", range(5))
+def test_rows_too_large_for_the_expansion_are_refused(backend, sparse, index):
+    """Entries near 1e160: ``||x||^2`` overflows, ``inf - inf`` would give a NaN (reference) or a kernel
+    value of 1 (clamped, compiled) for distinct points.  Every Gaussian solver refuses such X, naming
+    it, on both paths; the same data scaled down to 1e100 trains."""
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((40, 4))
+    y = np.where(X[:, 0] > 0, 1, -1)
+    est = _estimators()[index].set_params(backend=backend)
+    big = X * 1e160
+    with pytest.raises(ValueError, match="X has rows too large for the Gaussian kernel"):
+        est.fit(sp.csr_matrix(big) if sparse else big, y)
+    ok = X * 1e100
+    est.fit(sp.csr_matrix(ok) if sparse else ok, y)
+    with pytest.raises(ValueError, match="X has rows too large for the Gaussian kernel"):
+        est.decision_function(sp.csr_matrix(big) if sparse else big)
+
+
+def test_other_kernels_are_not_refused_for_large_rows():
+    from refsvm import BudgetedSVC
+
+    rng = np.random.default_rng(1)
+    X = rng.standard_normal((30, 3)) * 1e160
+    BudgetedSVC(budget=8, kernel="linear", maintenance="removal", gamma=1.0).fit(X, np.where(X[:, 0] > 0, 1, -1))
