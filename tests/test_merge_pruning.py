@@ -189,21 +189,28 @@ def _bsca_runs_bitwise_equal(runs_a, runs_b):
         np.testing.assert_array_equal(sv_a, sv_b)
 
 
+def _bsca_switched(X, y, seed, switch, **kw):
+    """Compiled BSCA with merging on two passes of random orders, run as is and with the speed switch
+    ``switch`` (a ``_set_merge_*`` hook) off; returns ``(as_is, switched_off)``, one result per pass."""
+    rng = np.random.default_rng(seed)
+    orders = [rng.integers(0, len(y), size=len(y)).astype(np.int64) for _ in range(2)]
+    kw = dict(dict(budget=15, C=2.0, maintenance="merge", kernel="rbf", gamma=2.0), **kw)
+    as_is = run_bsca_passes(fast_bsca, X, y, orders, **kw)
+    previous = switch(False)
+    try:
+        off = run_bsca_passes(fast_bsca, X, y, orders, **kw)
+    finally:
+        switch(previous)
+    return as_is, off
+
+
 @pytest.mark.parametrize("solver", ["gss", "lookup-h"])
 @pytest.mark.parametrize("sv_update", ["accumulate", "append"])
 def test_bsca_pruned_equals_plain_scan(solver, sv_update):
     X, y = _data_with_duplicates(3)
-    rng = np.random.default_rng(4)
-    orders = [rng.integers(0, len(y), size=len(y)).astype(np.int64) for _ in range(2)]
-    kw = dict(budget=15, C=2.0, maintenance="merge", kernel="rbf", gamma=2.0, merge_solver=solver,
-              sv_update=sv_update)
-    pruned = run_bsca_passes(fast_bsca, X, y, orders, **kw)
+    pruned, plain = _bsca_switched(X, y, 4, fast_budget._set_merge_pruning, merge_solver=solver,
+                                   sv_update=sv_update)
     assert sum(len(r.trace["maint_step"]) for r in pruned) > 100
-    previous = fast_budget._set_merge_pruning(False)
-    try:
-        plain = run_bsca_passes(fast_bsca, X, y, orders, **kw)
-    finally:
-        fast_budget._set_merge_pruning(previous)
     _bsca_runs_bitwise_equal(pruned, plain)
 
 
@@ -274,16 +281,8 @@ def test_bsca_reusing_the_steps_kernel_row_changes_nothing(solver, sv_update, sp
     is the one the step added (most events: checked); bitwise the run that computes them afresh."""
     X, y = _data_with_duplicates(5)
     Xin = sp.csr_matrix(X) if sparse else X
-    rng = np.random.default_rng(6)
-    orders = [rng.integers(0, len(y), size=len(y)).astype(np.int64) for _ in range(2)]
-    kw = dict(budget=15, C=2.0, maintenance="merge", kernel="rbf", gamma=2.0, merge_solver=solver,
-              sv_update=sv_update)
-    hinted = run_bsca_passes(fast_bsca, Xin, y, orders, **kw)
-    new_sv = np.concatenate([r.trace["maint_index"] for r in hinted]) == kw["budget"]
+    hinted, fresh = _bsca_switched(Xin, y, 6, fast_bsca._set_merge_hint, budget=15, merge_solver=solver,
+                                   sv_update=sv_update)
+    new_sv = np.concatenate([r.trace["maint_index"] for r in hinted]) == 15       # the new SV's slot
     assert new_sv.size > 100 and new_sv.mean() > 0.5
-    previous = fast_bsca._set_merge_hint(False)
-    try:
-        fresh = run_bsca_passes(fast_bsca, Xin, y, orders, **kw)
-    finally:
-        fast_bsca._set_merge_hint(previous)
     _bsca_runs_bitwise_equal(hinted, fresh)

@@ -37,11 +37,11 @@ from refsvm.validation import check_bsca_arguments, check_dual_sample, check_sam
 from refsvm._fast.budget import _SOLVER_CODES, _c_bound_table, _c_tables
 
 from libc.math cimport fabs
-from libc.stdint cimport int8_t, int32_t, int64_t
+from libc.stdint cimport int8_t, int64_t
 from refsvm._fast.common cimport (ERR_INTERRUPTED, ERR_NONE, ERR_SINGULAR, MAINT_MERGE, MAINT_PROJECTION,
                                   MAINT_REMOVAL, _check_signals, _clear_error, _now)
 
-from refsvm._fast.kernels cimport kernel_code, kernel_row_into, kernel_self, kernel_value, pw_dot, seq_sq
+from refsvm._fast.kernels cimport RbfRows, kernel_code, kernel_row_into, kernel_self, kernel_value, pw_dot
 from refsvm._fast.sparse cimport (ERR_NOMEM, Rows, Store, rows_init, rows_self, store_export, store_fill,
                                   store_free, store_init, store_kernel_row, store_kernel_row_pre,
                                   store_set_row)
@@ -219,8 +219,7 @@ cdef int _bsca_pass(const Params* P, State* st,
                     else:
                         b = c_maintain_merge(SV, A, b, P.gamma, P.merge_eps, P.merge_solver, P.h_table,
                                              P.wd_table, P.G, P.lb_table, P.lb_G, mwork, &p, &partner, &wd,
-                                             &lk_i[0] if keep_lk else NULL, &k_i[0],
-                                             b - 1)                      # the new SV's row: this step's
+                                             &lk_i[0] if keep_lk else NULL, &k_i[0])  # the new SV's row
                     elapsed = _now() - start
                     st.maintenance_seconds += elapsed
                     if P.maint == MAINT_MERGE:
@@ -441,19 +440,13 @@ def primal_objective(X, y, sv, alpha, *, C, kernel, gamma, degree, coef0, sample
     cdef const double[::1] yv = ya
     row = np.zeros(b)
     cdef double[::1] r = row
-    sv_sq = np.zeros(b)                                       # the Gaussian rows' norms, room for x
-    x_ind = np.zeros(max(d, 1), dtype=np.int32)
-    x_val = np.zeros(max(d, 1))
-    cdef double[::1] sqv = sv_sq, xvalv = x_val
-    cdef int32_t[::1] xindv = x_ind
+    cdef RbfRows w = RbfRows(SVa)                             # the Gaussian rows' norms, room for x
     with nogil:
-        for j in range(b):
-            sqv[j] = seq_sq(&S[j, 0], d)
         for j in range(b):                                    # ||w~||^2 = beta' K_M beta
-            kernel_row_into(code, &S[0, 0], b, d, &S[j, 0], g, deg, c0, &r[0], &sqv[0], &xindv[0], &xvalv[0])
+            kernel_row_into(code, &S[0, 0], b, d, &S[j, 0], g, deg, c0, &r[0], &w.sq[0], &w.ind[0], &w.val[0])
             norm2 += bv[j] * pw_dot(&r[0], &bv[0], b)
         for i in range(n):                                    # C sum_i hinge(y_i f~(x_i))
-            kernel_row_into(code, &S[0, 0], b, d, &Xv[i, 0], g, deg, c0, &r[0], &sqv[0], &xindv[0], &xvalv[0])
+            kernel_row_into(code, &S[0, 0], b, d, &Xv[i, 0], g, deg, c0, &r[0], &w.sq[0], &w.ind[0], &w.val[0])
             f = pw_dot(&r[0], &bv[0], b)
             s = 1.0 - yv[i] * f
             if s > 0.0:

@@ -323,8 +323,8 @@ cdef Py_ssize_t c_maintain_merge(Store* SV, double[:, ::1] alpha, Py_ssize_t n_s
                                  const double* wd_table, Py_ssize_t G, const double* lb_table,
                                  Py_ssize_t lb_G, double[::1] work,
                                  Py_ssize_t* m_out, Py_ssize_t* n_out,
-                                 double* wd_out, const double* lk_hint, const double* kappa_hint,
-                                 Py_ssize_t m_hint) noexcept nogil:
+                                 double* wd_out, const double* lk_hint,
+                                 const double* kappa_hint) noexcept nogil:
     """Merge the smallest SV ``m`` with the partner of least WD; ``work`` holds >= 2 c + 2 n_sv doubles.
 
     ``solver``: a ``MERGE_*`` code (``eps`` already resolved by the caller);
@@ -333,10 +333,11 @@ cdef Py_ssize_t c_maintain_merge(Store* SV, double[:, ::1] alpha, Py_ssize_t n_s
     partner pruning on for binary models (not Lookup-WD): the candidate of least bound is evaluated
     first, then the others in index order, skipping those whose bound exceeds the best WD so far;
     the winner is the reference's (least WD, lowest index among equals).
-    ``lk_hint`` / ``kappa_hint`` (or NULL): when ``m`` turns out to be ``m_hint``, the first ``m_hint``
-    log kappas and kappas, computed by the caller (BSCA: the step's kernel row of the example that
-    became SV ``m_hint``, ``store_kernel_row_pre``: bitwise :func:`store_log_kappa_row`'s numbers;
-    its kappas feed the bound only).
+    ``lk_hint`` / ``kappa_hint`` (or NULL): the log kappas and kappas of the last SV (slot
+    ``n_sv - 1``) against the others, computed by the caller, used when ``m`` turns out to be that SV
+    (BSCA: the step's kernel row of the example that just became the last SV,
+    ``store_kernel_row_pre``: bitwise :func:`store_log_kappa_row`'s numbers; its kappas feed the
+    bound only).
     """
     cdef Py_ssize_t c = alpha.shape[1], n, k, best_n = -1, first = -1
     cdef bint binary = c == 1
@@ -350,7 +351,7 @@ cdef Py_ssize_t c_maintain_merge(Store* SV, double[:, ::1] alpha, Py_ssize_t n_s
     cdef Py_ssize_t m = c_select_smallest(SV, alpha, n_sv, KERNEL_RBF, gamma, 0.0, 0.0, &wd_removal)  # Alg. 2, merging, line 1: fix m
     cdef const double* am = &alpha[m, 0]
     am0 = alpha[m, 0]
-    cdef bint hinted = lk_hint != NULL and m == m_hint and m_hint == n_sv - 1
+    cdef bint hinted = lk_hint != NULL and m == n_sv - 1
     if hinted:                                                       # the caller's row (m is the last SV)
         memcpy(lk, lk_hint, m * sizeof(double))
         lk[m] = 0.0
@@ -993,7 +994,7 @@ def maintain_merge(SV, alpha, n_sv, gamma, eps, merge_solver="gss", tables=None)
     cdef double g = gamma, wd
     with nogil:
         n = c_maintain_merge(&St, Av, n, g, e, code, &thv[0, 0], &twv[0, 0], G, &tbv[0], LG, wv,
-                             &m, &partner, &wd, NULL, NULL, -1)
+                             &m, &partner, &wd, NULL, NULL)
     _close_store(&St, S, n)
     _writeback(SV, S, cs)
     _writeback(alpha, A, ca)

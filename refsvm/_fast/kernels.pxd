@@ -327,6 +327,15 @@ cdef inline void rbf_row_gather(const double* SV, Py_ssize_t n_sv, Py_ssize_t d,
     exp_row(out, n_sv)
 
 
+cdef class RbfRows:
+    """What :func:`kernel_row_into` needs for Gaussian rows of a dense ``(n, d)`` array besides the
+    rows: their squared norms ``sq`` (``seq_sq``; room for at least one) and room ``ind`` / ``val`` for
+    the nonzeros of one x (``d`` entries, at least one).  Built by ``RbfRows(S)`` (kernels.pyx)."""
+    cdef double[::1] sq
+    cdef int32_t[::1] ind
+    cdef double[::1] val
+
+
 cdef inline double kernel_value(int kernel, const double* a, const double* b, Py_ssize_t d,
                                 double gamma, double degree, double coef0) noexcept nogil:
     """``k(a, b)`` (rbf: through the squared norms, sums in index order; libm's exp)."""

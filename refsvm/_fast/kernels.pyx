@@ -22,16 +22,13 @@ from refsvm.validation import check_sparse_rows
 KERNELS = ("rbf", "linear", "poly")
 
 
-cdef class _RbfRows:
-    """What a dense Gaussian kernel row needs besides the rows: their squared norms (``seq_sq``)
-    and room for the nonzeros of one x (``d`` indices and values)."""
-    cdef double[::1] sq
-    cdef int32_t[::1] ind
-    cdef double[::1] val
+cdef class RbfRows:
+    """The squared norms of the rows of the C-contiguous float64 ``S`` (n, d) and room for one x's
+    nonzeros (kernels.pxd)."""
 
     def __init__(self, const double[:, ::1] S):
         cdef Py_ssize_t j, d = S.shape[1]
-        self.sq = np.zeros(S.shape[0])
+        self.sq = np.zeros(max(S.shape[0], 1))
         self.ind = np.zeros(max(d, 1), dtype=np.int32)
         self.val = np.zeros(max(d, 1))
         if d > 0:
@@ -64,7 +61,7 @@ def kernel_row(SV, x, kernel, gamma, degree, coef0):
     cdef double g = gamma, deg = degree, c0 = coef0
     out = np.empty(n, dtype=np.float64)
     cdef double[::1] o = out
-    cdef _RbfRows w = _RbfRows(SV)
+    cdef RbfRows w = RbfRows(SV)
     if n > 0 and d > 0:
         with nogil:
             kernel_row_into(code, &S[0, 0], n, d, &xv[0], g, deg, c0, &o[0], &w.sq[0], &w.ind[0], &w.val[0])
@@ -111,7 +108,7 @@ def kernel_matrix(A, B, kernel, gamma, degree, coef0):
     cdef double g = gamma, deg = degree, c0 = coef0
     K = np.empty((n, m), dtype=np.float64)
     cdef double[:, ::1] Kv = K
-    cdef _RbfRows w = _RbfRows(B)
+    cdef RbfRows w = RbfRows(B)
     if n > 0 and m > 0 and d > 0:
         with nogil:
             for i in range(n):

@@ -31,7 +31,7 @@ from refsvm.validation import check_responses, check_sample_weight, check_sbp_ar
 from libc.math cimport INFINITY, sqrt
 from libc.stdint cimport int8_t, int32_t, int64_t
 
-from refsvm._fast.kernels cimport kernel_code, kernel_row_into, seq_sq
+from refsvm._fast.kernels cimport RbfRows, kernel_code, kernel_row_into
 from refsvm._fast.sparse cimport (Rows, Store, rows_init, rows_self, store_dense, store_fill, store_free, store_init,
                                   store_kernel_row)
 from refsvm._fast.common cimport _check_signals, _clear_error
@@ -538,15 +538,7 @@ def optimize(X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias=False, cache
     cdef double[::1] wlv = water_level, btv = bias_t
     cdef int8_t[::1] pv = projected
     st.interrupted = False
-    x_sq = np.zeros(max(n, 1))                          # dense rows: their norms, room for one x
-    x_ind = np.zeros(max(d, 1), dtype=np.int32)
-    x_val = np.zeros(max(d, 1))
-    cdef double[::1] xsqv = x_sq, xvalv = x_val
-    cdef int32_t[::1] xindv = x_ind
-    cdef Py_ssize_t jr
-    if not R.sparse and d > 0:
-        for jr in range(n):
-            xsqv[jr] = seq_sq(R.dense + jr * d, d)
+    cdef RbfRows xw = RbfRows(np.zeros((0, d)) if R.sparse else X)   # dense rows: norms, room for x
     cdef Store S
     if R.sparse:
         store_init(&S, None, max(n, 1), d, True)
@@ -558,7 +550,7 @@ def optimize(X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias=False, cache
         with nogil:
             _optimize_loop(&R, &S, n, yv, uv, kcode, gm, dg, c0, volume, eta_0, fb, weighted, swv, av, cv, asv,
                            csv, wv, w2v, rv, cachev, slotv, ownerv, stampv, capacity,
-                           sv, wlv, btv, nvv, pv, &xsqv[0], &xindv[0], &xvalv[0], &st)
+                           sv, wlv, btv, nvv, pv, &xw.sq[0], &xw.ind[0], &xw.val[0], &st)
     finally:
         if R.sparse:
             store_free(&S)
