@@ -165,6 +165,27 @@ def test_select_smallest_ties_go_to_the_lowest_index():
         assert mod.select_smallest(SV, alpha, 8, "rbf", 1.0, 3, 0.0)[0] == 0
 
 
+def test_select_smallest_binary_gaussian():
+    """The compiled binary Gaussian case (four running minima, then the first index holding the
+    minimum): every length (the loop's tails), ties across its lanes, signs, zeros and inf."""
+    rng = np.random.default_rng(11)
+    for n in range(1, 14):
+        for trial in range(30):
+            SV = rng.standard_normal((n, 2))
+            alpha = rng.choice([-3.0, -1.0, -0.5, 0.5, 1.0, 2.0], size=(n, 1))
+            if trial % 3 == 0:
+                alpha[rng.integers(0, n)] = 0.0
+            if trial % 5 == 0:
+                alpha[rng.integers(0, n, 2)] = np.inf
+            if trial % 7 == 0:
+                alpha[:] = -np.inf
+            expected = int(np.argmin(alpha[:, 0] ** 2))
+            r = ref_budget.select_smallest(SV, alpha, n, "rbf", 1.0, 3, 0.0)
+            f = fast_budget.select_smallest(SV, alpha, n, "rbf", 1.0, 3, 0.0)
+            assert r[0] == f[0] == expected, (n, trial, alpha.ravel())
+            assert f[1] == r[1]
+
+
 # ----------------------------------------------------------------------------
 # budget: the three strategies
 # ----------------------------------------------------------------------------

@@ -14,7 +14,10 @@ chooses.  Checked here:
 * whole runs: BSGD and BSCA with pruning give bitwise the results of the plain
   scan (pruning switched off) and the reference's decisions, with duplicate
   rows (exact WD ties between candidates), several passes, sparse input;
-* single events with exact ties: the lowest index wins, as in the reference.
+* single events with exact ties: the lowest index wins, as in the reference;
+* Lookup-WD's cut on log kappa (``_wd_cut_table``, ``c_wd_cut``): no candidate is ever cut by its
+  own interpolated WD, the table's bound against a brute-force scan of the interpolation, the cut
+  prunes (not vacuous), and tables of the user's (writable, arbitrary) give the plain scan's result.
 """
 
 import math
@@ -29,7 +32,7 @@ import refsvm._fast.budget as fast_budget
 import refsvm.bsgd as ref_bsgd
 import refsvm.budget as ref_budget
 from refsvm.lookup import compute_tables, get_tables
-from refsvm.lookup import merge_pair_lookup
+from refsvm.lookup import bilinear_array, merge_pair_lookup, merge_wd_lookup
 from _helpers import checkerboard, run_bsca_passes, run_passes
 
 G = fast_budget._MERGE_BOUND_GRID
@@ -154,7 +157,7 @@ def _same_results(a, b):
         np.testing.assert_array_equal(sa, sb)
 
 
-@pytest.mark.parametrize("solver", ["gss", "gss-precise", "lookup-h"])
+@pytest.mark.parametrize("solver", ["gss", "gss-precise", "lookup-h", "lookup-wd"])
 @pytest.mark.parametrize("learning_rate", ["pegasos", "norma", "perceptron"])
 @pytest.mark.parametrize("sparse", [False, True])
 def test_bsgd_pruned_equals_plain_scan(solver, learning_rate, sparse, request):
@@ -204,7 +207,7 @@ def _bsca_switched(X, y, seed, switch, **kw):
     return as_is, off
 
 
-@pytest.mark.parametrize("solver", ["gss", "lookup-h"])
+@pytest.mark.parametrize("solver", ["gss", "lookup-h", "lookup-wd"])
 @pytest.mark.parametrize("sv_update", ["accumulate", "append"])
 def test_bsca_pruned_equals_plain_scan(solver, sv_update):
     X, y = _data_with_duplicates(3)
@@ -214,7 +217,7 @@ def test_bsca_pruned_equals_plain_scan(solver, sv_update):
     _bsca_runs_bitwise_equal(pruned, plain)
 
 
-@pytest.mark.parametrize("solver", ["gss", "gss-precise", "lookup-h"])
+@pytest.mark.parametrize("solver", ["gss", "gss-precise", "lookup-h", "lookup-wd"])
 def test_exact_ties_go_to_the_lowest_index(solver):
     """Several identical candidates (same point, same coefficient): the lowest index wins, and a
     nearer candidate placed after them wins over all of them."""
@@ -251,8 +254,9 @@ def test_pruning_switch(no_pruning):
     assert fast_budget._c_bound_table(False)[1] == 0
 
 
+@pytest.mark.parametrize("solver", ["gss", "lookup-wd"])
 @pytest.mark.parametrize("scale,spread", [(1e150, 2.0), (0.8e154, 1.05), (1e160, 2.0), (1e300, 2.0)])
-def test_overflowing_coefficients_make_the_plain_scan_decision(scale, spread, no_pruning):
+def test_overflowing_coefficients_make_the_plain_scan_decision(scale, spread, solver, no_pruning):
     """Coefficients so large that (a + b)^2 or WD overflows (inf / NaN): pruning on gives the plain
     scan's result.  At 0.8e154, (a + b)^2 overflows while a^2 + b^2 and the WD of a far partner do
     not: a candidate the bound cannot judge must still be evaluated."""
@@ -264,10 +268,10 @@ def test_overflowing_coefficients_make_the_plain_scan_decision(scale, spread, no
         alpha[:8, 0] = scale * rng.uniform(1.0, spread, 8)
         fast_budget._set_merge_pruning(False)
         Sp, Ap = SV.copy(), alpha.copy()
-        plain = fast_budget.maintain_merge(Sp, Ap, 8, 1.0, 0.01, "gss")
+        plain = fast_budget.maintain_merge(Sp, Ap, 8, 1.0, 0.01, solver)
         fast_budget._set_merge_pruning(True)
         Sq, Aq = SV.copy(), alpha.copy()
-        pruned = fast_budget.maintain_merge(Sq, Aq, 8, 1.0, 0.01, "gss")
+        pruned = fast_budget.maintain_merge(Sq, Aq, 8, 1.0, 0.01, solver)
         assert pruned[:3] == plain[:3]
         np.testing.assert_array_equal(Sq, Sp)
         np.testing.assert_array_equal(Aq, Ap)
@@ -286,3 +290,103 @@ def test_bsca_reusing_the_steps_kernel_row_changes_nothing(solver, sv_update, sp
     new_sv = np.concatenate([r.trace["maint_index"] for r in hinted]) == 15       # the new SV's slot
     assert new_sv.size > 100 and new_sv.mean() > 0.5
     _bsca_runs_bitwise_equal(hinted, fresh)
+
+
+# ----------------------------------------------------------------------------
+# Lookup-WD: the cut on log kappa
+# ----------------------------------------------------------------------------
+
+def test_lookup_wd_cut_never_cuts_a_candidate_by_its_own_wd():
+    """For every pair, the cut computed from the pair's own interpolated WD lies at or below its log
+    kappa: the cut only ever skips candidates whose WD exceeds the best so far (the cut rises as the
+    best WD falls).  Random pairs over m and kappa, tiny m, m = 1/2, kappa on and next to the table's
+    nodes, kappa below the first node."""
+    rng = np.random.default_rng(12)
+    tables = get_tables()
+    wd_table = tables[1]
+    Gt = wd_table.shape[0] - 1
+    am, an, lk = _pairs(rng, 4000)
+    extra = []
+    for k in list(np.arange(0, Gt + 1, 7) / Gt) + [1e-300, 1e-9, 0.3 / Gt, 1.0]:
+        for eps in (0.0, 1e-15, -1e-15):
+            for mrel in (1e-7, 0.3 / Gt, 0.1, 0.37, 0.5):
+                kk = min(max(k * (1.0 + eps), 1e-300), 1.0)
+                extra.append((mrel, 1.0 - mrel, math.log(kk)))
+    am = np.concatenate([am, [e[0] for e in extra]])
+    an = np.concatenate([an, [e[1] for e in extra]])
+    lk = np.concatenate([lk, [e[2] for e in extra]])
+    cut_some = 0
+    for a_m, a_n, log_kappa in zip(am, an, lk):
+        wd = merge_wd_lookup(a_m, a_n, log_kappa, wd_table)
+        assert fast_budget._lookup_wd_cut(a_m, wd) <= log_kappa, (a_m, a_n, log_kappa, wd)
+        # a better candidate elsewhere: the cut may now reach this one, and then its WD is larger
+        for better in (0.999 * wd, 0.9 * wd, 0.5 * wd):
+            if fast_budget._lookup_wd_cut(a_m, better) > log_kappa:
+                assert wd > better
+                cut_some += 1
+    assert cut_some > 1000                              # the check above was exercised
+
+
+def test_lookup_wd_cut_table_against_brute_force():
+    """P[J], the bound of interpolated WD / m^2 over m <= 1/2 and the kappa cells <= J, against a scan
+    of the interpolation on a grid that includes the table's nodes (where it is attained)."""
+    _, wd_table = get_tables()
+    Gt = wd_table.shape[0] - 1
+    cut = fast_budget._wd_cut_table(wd_table)
+    assert cut.shape == (2, Gt)
+    assert np.all(np.diff(cut[0]) <= 0.0)
+    np.testing.assert_allclose(cut[1], np.log(np.arange(1, Gt + 1) / Gt) - 1e-9, rtol=0, atol=1e-15)
+    nodes = np.arange(Gt + 1) / Gt
+    m = np.unique(np.concatenate([nodes[1:Gt // 2 + 1], np.geomspace(1e-9, 0.5, 200),
+                                  np.linspace(1e-6, 0.5, 301)]))
+    for J in (0, 1, 5, 40, 133, Gt // 2, Gt - 2, Gt - 1):
+        kappa = np.unique(np.concatenate([nodes[:J + 2], np.linspace(0.0, (J + 1) / Gt, 97)]))
+        M, K = np.meshgrid(m, kappa, indexing="ij")         # the closed cells: kappa <= (J + 1) / G
+        ratio = bilinear_array(M, K, wd_table) / (M * M)
+        assert ratio.min() >= cut[0, J] * (1.0 - 1e-12), J
+        assert ratio.min() <= cut[0, J] * (1.0 + 1e-12), J     # attained at a node: the bound is tight
+
+
+def test_lookup_wd_cut_prunes():
+    """Not vacuous: with the best WD at half of a_m^2, every candidate with kappa below ~0.24 is cut;
+    at 0.9999 a_m^2 (a far partner: WD -> a_m^2 as kappa -> 0), those below the first cell; with a best
+    WD of a_m^2 (removal's) nothing is cut."""
+    assert fast_budget._lookup_wd_cut(2.0, 0.5 * 4.0) > math.log(0.2)
+    assert fast_budget._lookup_wd_cut(-2.0, 0.5 * 4.0) == fast_budget._lookup_wd_cut(2.0, 2.0)
+    assert fast_budget._lookup_wd_cut(2.0, 0.9999 * 4.0) > math.log(0.002)
+    assert fast_budget._lookup_wd_cut(2.0, 4.0) == -math.inf
+    assert fast_budget._lookup_wd_cut(2.0, math.inf) == -math.inf
+    assert fast_budget._lookup_wd_cut(2.0, math.nan) == -math.inf
+    assert fast_budget._lookup_wd_cut(1e200, 1.0) == -math.inf       # a_m^2 overflows: no cut
+
+
+def test_lookup_wd_with_the_users_tables_makes_the_plain_scan_decision(no_pruning):
+    """A writable table of the user's (arbitrary nonnegative values: the cut assumes nothing else of
+    it; and with a negative entry: no cut) gives the plain scan's partner, every time (its cut table is
+    computed afresh, never taken from the shared tables' cache)."""
+    rng = np.random.default_rng(13)
+    h_table, wd_table = get_tables()
+    for variant in range(3):
+        w = np.array(wd_table) * rng.uniform(0.2, 3.0, size=wd_table.shape)
+        if variant == 1:
+            w = np.array(wd_table)[:, ::-1].copy()            # WD growing in kappa
+        if variant == 2:
+            w[5, 7] = -1.0
+        tables = (np.array(h_table), w)
+        for trial in range(40):
+            n = 30
+            SV = rng.standard_normal((n, 3))
+            SV[1:6] = SV[0] + 0.05 * rng.standard_normal((5, 3))
+            alpha = rng.uniform(0.2, 2.0, size=(n, 1)) * rng.choice([-1.0, 1.0], size=(n, 1))
+            alpha[0, 0] = 0.1 * np.sign(alpha[0, 0])
+            fast_budget._set_merge_pruning(False)
+            Sp, Ap = SV.copy(), alpha.copy()
+            plain = fast_budget.maintain_merge(Sp, Ap, n, 0.7, 0.01, "lookup-wd", tables)
+            fast_budget._set_merge_pruning(True)
+            Sq, Aq = SV.copy(), alpha.copy()
+            pruned = fast_budget.maintain_merge(Sq, Aq, n, 0.7, 0.01, "lookup-wd", tables)
+            assert pruned == plain
+            np.testing.assert_array_equal(Sq, Sp)
+            np.testing.assert_array_equal(Aq, Ap)
+            r = ref_budget.maintain_merge(SV.copy(), alpha.copy(), n, 0.7, 0.01, "lookup-wd", tables)
+            assert r[:3] == plain[:3]

@@ -295,7 +295,7 @@ def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0
     P.h_table = &thv[0, 0]
     P.wd_table = &twv[0, 0]
     P.G = thv.shape[0] - 1
-    tb, lb_G = _c_bound_table(P.maint == MAINT_MERGE and P.budget >= 0)
+    tb, lb_G = _c_bound_table(P.maint == MAINT_MERGE and P.budget >= 0, merge_solver, tw)
     cdef const double[::1] tbv = tb.reshape(-1)
     P.lb_table = &tbv[0]
     P.lb_G = lb_G

@@ -512,7 +512,7 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
     P.h_table = &thv[0, 0]
     P.wd_table = &twv[0, 0]
     P.G = thv.shape[0] - 1
-    tb, lb_G = _c_bound_table(P.maint == MAINT_MERGE and P.binary)
+    tb, lb_G = _c_bound_table(P.maint == MAINT_MERGE and P.binary, merge_solver, tw)
     cdef const double[::1] tbv = tb.reshape(-1)
     P.lb_table = &tbv[0]
     P.lb_G = lb_G

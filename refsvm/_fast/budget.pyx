@@ -23,7 +23,8 @@ the merged SVs are bitwise equal to the reference's on the same inputs.
 Partner pruning (this module only; the reference scans every candidate): for
 binary models :func:`c_maintain_merge` skips the candidates whose lower bound
 on the weight degradation (:func:`c_merge_wd_bound`, tables of
-:func:`_c_bound_table`) exceeds the best WD found so far.  The partner, h and
+:func:`_c_bound_table`; for Lookup-WD a cut on log kappa, :func:`c_wd_cut`) exceeds the best
+WD found so far.  The partner, h and
 the merged SV are the plain scan's bitwise (docs/lookup.rst, "Partner
 pruning"; tests/test_merge_pruning.py).
 
@@ -44,6 +45,7 @@ import numpy as np
 from refsvm.sparse import SparseRows
 
 from libc.math cimport exp, fabs, sqrt, INFINITY
+from libc.float cimport DBL_MAX
 from libc.string cimport memcpy
 
 from refsvm._fast.kernels cimport (KERNEL_RBF, exp_row, seq_dot, kernel_code, kernel_self,
@@ -88,12 +90,53 @@ cdef Py_ssize_t c_remove_sv(Store* SV, double[:, ::1] alpha, Py_ssize_t n_sv,
     return last
 
 
+cdef Py_ssize_t _smallest_square(const double[:, ::1] alpha, Py_ssize_t n_sv) noexcept nogil:
+    """The first ``j`` of least ``alpha[j, 0]^2`` (-1 if a square is NaN: the caller's plain loop
+    decides).  Four running minima break the loop's chain of dependent comparisons; a second pass
+    finds the first index holding the minimum."""
+    cdef double v0 = INFINITY, v1 = INFINITY, v2 = INFINITY, v3 = INFINITY, v, low
+    cdef Py_ssize_t j, n4 = n_sv - n_sv % 4
+    cdef bint nan = False
+    for j in range(0, n4, 4):
+        v = alpha[j, 0] * alpha[j, 0]
+        nan |= v != v
+        v0 = v if v < v0 else v0
+        v = alpha[j + 1, 0] * alpha[j + 1, 0]
+        nan |= v != v
+        v1 = v if v < v1 else v1
+        v = alpha[j + 2, 0] * alpha[j + 2, 0]
+        nan |= v != v
+        v2 = v if v < v2 else v2
+        v = alpha[j + 3, 0] * alpha[j + 3, 0]
+        nan |= v != v
+        v3 = v if v < v3 else v3
+    for j in range(n4, n_sv):
+        v = alpha[j, 0] * alpha[j, 0]
+        nan |= v != v
+        v0 = v if v < v0 else v0
+    if nan:
+        return -1
+    low = v0 if v0 < v1 else v1
+    low = v2 if v2 < low else low
+    low = v3 if v3 < low else low
+    for j in range(n_sv):
+        if alpha[j, 0] * alpha[j, 0] == low:
+            return j
+    return 0                                                         # all inf: the plain loop's 0
+
+
 cdef Py_ssize_t c_select_smallest(const Store* SV, const double[:, ::1] alpha,
                                   Py_ssize_t n_sv, int kernel, double gamma, double degree,
                                   double coef0, double* norm_min) noexcept nogil:
     """``p = argmin_j ||alpha_j||^2 k(x_j, x_j)`` (sec. 6.1); first index on ties."""
     cdef Py_ssize_t j, best = 0, c = alpha.shape[1]
     cdef double v, best_v = INFINITY
+    if c == 1 and kernel == KERNEL_RBF and n_sv > 0:                 # alpha_j^2 (k = 1): see _smallest_square
+        best = _smallest_square(alpha, n_sv)
+        if best >= 0:
+            norm_min[0] = (alpha[best, 0] * alpha[best, 0]) * 1.0
+            return best
+        best = 0
     for j in range(n_sv):
         v = pw_sq_sum(&alpha[j, 0], c) * store_self(SV, j, kernel, gamma, degree, coef0)
         if j == 0 or v < best_v:
@@ -253,8 +296,11 @@ cdef Py_ssize_t c_maintain_removal(Store* SV, double[:, ::1] alpha, Py_ssize_t n
 # not decrease in m on [0, 1/2], and WD / m^2 does not increase in m (both checked by brute force;
 # docs/lookup.rst, "Partner pruning"; tests/test_merge_pruning.py), so table nodes next to
 # (m, kappa) bound every candidate of their cell from below (c_merge_wd_bound).  A candidate whose
-# bound exceeds the best WD found so far is skipped: it could not have been chosen.  Lookup-WD reads interpolated values, which the bound does not cover, and has no
-# search to save: it is never pruned.
+# bound exceeds the best WD found so far is skipped: it could not have been chosen.
+# Lookup-WD reads interpolated values, which that bound does not cover; it gets a bound of its own,
+# computed from its table and needing no property of WD: with a = |alpha_m| fixed by the event, the
+# interpolated WD / a^2 has a lower bound P(kappa) that does not increase in kappa, so every
+# candidate below one log-kappa cut is skipped with one comparison (c_wd_cut, _wd_cut_table).
 
 #: Margins of the bound: on ``m G`` and ``kappa G`` when the nodes are chosen (covers the rounding
 #: of ``m = a / (a + b)`` and of the vectorised ``exp`` for kappa), and on the normalised WD
@@ -302,6 +348,35 @@ cdef inline double c_merge_wd_bound(double a_m, double a_n, double kappa, const 
     return (s * s) * (lo - BOUND_WD_MARGIN)
 
 
+#: Relative margin of the Lookup-WD cut (covers the rounding of ``m = a / (a + b)``, of the
+#: interpolation and of ``(a + b)^2``, a few ulps each), and absolute margin on ``log kappa`` (covers
+#: libm's ``exp`` and ``log`` of the cut's nodes).
+cdef double CUT_WD_MARGIN = 1e-12
+CUT_LK_MARGIN = 1e-9
+
+
+cdef inline double c_wd_cut(double a_m, double best_wd, const double* cut_table, Py_ssize_t G) noexcept nogil:
+    """The Lookup-WD cut: every candidate with ``log kappa`` below the value returned has an
+    interpolated WD above ``best_wd`` (-inf: no cut).
+
+    ``cut_table`` (:func:`_wd_cut_table`) holds ``P[J]``, a lower bound of ``WD / a_m^2`` over all
+    ``m <= 1/2`` and ``kappa < (J + 1) / G`` (non-increasing in ``J``), and ``log((J + 1) / G)``
+    less a margin.  The largest ``J`` with ``a_m^2 P[J] > best_wd`` (with margin) is found by bisection."""
+    cdef double am2 = a_m * a_m
+    cdef Py_ssize_t lo = 0, hi = G, mid                 # P[J] > limit for J < lo, not for J >= hi
+    if not (am2 < INFINITY and best_wd < INFINITY and best_wd >= 0.0):
+        return -INFINITY
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if am2 * cut_table[mid] * (1.0 - CUT_WD_MARGIN) > best_wd:
+            lo = mid + 1
+        else:
+            hi = mid
+    if lo == 0:
+        return -INFINITY
+    return cut_table[G + lo - 1]
+
+
 cdef inline double _merge_candidate(const double* am, const double[:, ::1] alpha, Py_ssize_t n,
                                     Py_ssize_t c, double log_kappa, int solver, double eps,
                                     const double* h_table, const double* wd_table, Py_ssize_t G,
@@ -318,6 +393,81 @@ cdef inline double _merge_candidate(const double* am, const double[:, ::1] alpha
     return c_merge_pair(am, &alpha[n, 0], c, log_kappa, eps, h, az)   # eq. 18, 19
 
 
+cdef Py_ssize_t _lookup_wd_cut_scan(double am0, const double[:, ::1] alpha, Py_ssize_t n_sv,
+                                    Py_ssize_t m, const double* lk, double* slk, const double* wd_table,
+                                    Py_ssize_t G, const double* cut_table, Py_ssize_t cut_G,
+                                    double* best_wd_out, double* best_lk_out) noexcept nogil:
+    """Lookup-WD's choice of partner for the binary SV ``m`` (coefficient ``am0``), pruned by the cut.
+
+    Returns the partner (-1: none of equal sign) and writes its WD and log kappa: the plain scan's
+    (least WD, lowest index among equals).  ``slk`` (``n_sv`` doubles): the log kappas, -inf for ``m``
+    and the candidates of opposite sign, so that one predictable comparison skips a candidate.  The
+    candidate of largest kappa is evaluated first; then every candidate in index order whose log kappa
+    reaches the cut (:func:`c_wd_cut`) of the best WD so far."""
+    cdef Py_ssize_t n, first = -1, best_n, n4 = n_sv - n_sv % 4
+    cdef Py_ssize_t f0 = -1, f1 = -1, f2 = -1, f3 = -1
+    cdef double wd, v, best_wd, top = -INFINITY, cut = -DBL_MAX     # -DBL_MAX: skip only the -inf entries
+    cdef double t0 = -INFINITY, t1 = -INFINITY, t2 = -INFINITY, t3 = -INFINITY
+    cdef const double* a = &alpha[0, 0]                             # binary: alpha[n, 0] = a[n]
+    for n in range(m):                                               # (lk read unconditionally: a
+        v = lk[n]                                                    # branch-free, vectorisable select)
+        slk[n] = -INFINITY if am0 * a[n] < 0.0 else v
+    slk[m] = -INFINITY
+    for n in range(m + 1, n_sv):
+        v = lk[n]
+        slk[n] = -INFINITY if am0 * a[n] < 0.0 else v
+    for n in range(0, n4, 4):                                        # the nearest candidate, first on ties:
+        if slk[n] > t0:                                              # four running maxima (indices n mod 4)
+            t0 = slk[n]
+            f0 = n
+        if slk[n + 1] > t1:
+            t1 = slk[n + 1]
+            f1 = n + 1
+        if slk[n + 2] > t2:
+            t2 = slk[n + 2]
+            f2 = n + 2
+        if slk[n + 3] > t3:
+            t3 = slk[n + 3]
+            f3 = n + 3
+    for n in range(n4, n_sv):
+        if slk[n] > t0:
+            t0 = slk[n]
+            f0 = n
+    top, first = t0, f0
+    if t1 > top or (t1 == top and f1 >= 0 and (first < 0 or f1 < first)):
+        top, first = t1, f1
+    if t2 > top or (t2 == top and f2 >= 0 and (first < 0 or f2 < first)):
+        top, first = t2, f2
+    if t3 > top or (t3 == top and f3 >= 0 and (first < 0 or f3 < first)):
+        top, first = t3, f3
+    if first < 0:
+        return -1
+    best_n = first
+    best_wd = merge_wd_lookup_c(am0, alpha[first, 0], slk[first], wd_table, G)   # G&Q Alg. 1, lines 5-9
+    if best_wd < INFINITY:
+        cut = c_wd_cut(am0, best_wd, cut_table, cut_G)
+        if cut < -DBL_MAX:
+            cut = -DBL_MAX
+    else:                                                            # inf or NaN (overflowing coefficients):
+        best_wd = INFINITY                                           # never wins the plain scan: scan it
+        best_n = -1                                                  # again in order with the others
+        first = -1
+    for n in range(n_sv):
+        if slk[n] < cut or n == first:
+            continue                                                 # cannot beat the best so far
+        wd = merge_wd_lookup_c(am0, alpha[n, 0], slk[n], wd_table, G)
+        if wd < best_wd or (wd == best_wd and n < best_n):
+            best_n = n
+            best_wd = wd
+            cut = c_wd_cut(am0, best_wd, cut_table, cut_G)
+            if cut < -DBL_MAX:
+                cut = -DBL_MAX
+    if best_n >= 0:
+        best_wd_out[0] = best_wd
+        best_lk_out[0] = lk[best_n]
+    return best_n
+
+
 cdef Py_ssize_t c_maintain_merge(Store* SV, double[:, ::1] alpha, Py_ssize_t n_sv,
                                  double gamma, double eps, int solver, const double* h_table,
                                  const double* wd_table, Py_ssize_t G, const double* lb_table,
@@ -329,10 +479,14 @@ cdef Py_ssize_t c_maintain_merge(Store* SV, double[:, ::1] alpha, Py_ssize_t n_s
 
     ``solver``: a ``MERGE_*`` code (``eps`` already resolved by the caller);
     the lookup solvers need ``c == 1`` and the ``(G + 1, G + 1)`` tables.
-    ``lb_table`` (``(2, lb_G + 1, lb_G + 1)``, :func:`_c_bound_table`; ``lb_G = 0``: none) switches
-    partner pruning on for binary models (not Lookup-WD): the candidate of least bound is evaluated
-    first, then the others in index order, skipping those whose bound exceeds the best WD so far;
-    the winner is the reference's (least WD, lowest index among equals).
+    ``lb_table`` (:func:`_c_bound_table`; ``lb_G = 0``: none) switches partner pruning on for
+    binary models; the winner is the reference's (least WD, lowest index among equals).
+    All solvers but Lookup-WD: ``(2, lb_G + 1, lb_G + 1)``, a bound per candidate
+    (:func:`c_merge_wd_bound`); the candidate of least bound is evaluated first, then the others in
+    index order, skipping those whose bound exceeds the best WD so far.  Lookup-WD: ``(2, lb_G)``
+    (:func:`_wd_cut_table` of its table), a cut on ``log kappa`` (:func:`c_wd_cut`); the candidate of
+    largest kappa is evaluated first, then the others in index order, skipping those below the cut
+    of the best WD so far.
     ``lk_hint`` / ``kappa_hint`` (or NULL): the log kappas and kappas of the last SV (slot
     ``n_sv - 1``) against the others, computed by the caller, used when ``m`` turns out to be that SV
     (BSCA: the step's kernel row of the example that just became the last SV,
@@ -342,6 +496,7 @@ cdef Py_ssize_t c_maintain_merge(Store* SV, double[:, ::1] alpha, Py_ssize_t n_s
     cdef Py_ssize_t c = alpha.shape[1], n, k, best_n = -1, first = -1
     cdef bint binary = c == 1
     cdef bint prune = binary and lb_G > 0 and solver != MERGE_LOOKUP_WD
+    cdef bint cut = binary and lb_G > 0 and solver == MERGE_LOOKUP_WD
     cdef double wd_removal, best_wd = INFINITY, best_h = 0.0, h = 0.0, wd, log_kappa, am0, bound
     cdef double best_lk = 0.0, k_mz, k_nz, first_bound = INFINITY
     cdef double* az = &work[0]
@@ -352,14 +507,14 @@ cdef Py_ssize_t c_maintain_merge(Store* SV, double[:, ::1] alpha, Py_ssize_t n_s
     cdef const double* am = &alpha[m, 0]
     am0 = alpha[m, 0]
     cdef bint hinted = lk_hint != NULL and m == n_sv - 1
-    if hinted:                                                       # the caller's row (m is the last SV)
-        memcpy(lk, lk_hint, m * sizeof(double))
-        lk[m] = 0.0
+    cdef const double* lkv = lk                                      # log kappa of every candidate (eq. 18):
+    if hinted:                                                       # the caller's row (m is the last SV;
+        lkv = lk_hint                                                # its entry m is never read)
     else:
-        store_log_kappa_row(SV, n_sv, m, gamma, lk)                  # log kappa of every candidate (eq. 18)
+        store_log_kappa_row(SV, n_sv, m, gamma, lk)
     if prune:                                                        # the bound of every candidate
         for n in range(n_sv):
-            kap[n] = 0.0 if (n == m or am0 * alpha[n, 0] < 0.0) else (kappa_hint[n] if hinted else lk[n])
+            kap[n] = 0.0 if (n == m or am0 * alpha[n, 0] < 0.0) else (kappa_hint[n] if hinted else lkv[n])
         if not hinted:
             exp_row(kap, n_sv)                                       # kappa (vectorised exp; a bound only)
         for n in range(n_sv):
@@ -370,30 +525,34 @@ cdef Py_ssize_t c_maintain_merge(Store* SV, double[:, ::1] alpha, Py_ssize_t n_s
                 first_bound = kap[n]
                 first = n
         if first >= 0:                                               # the likely winner first
-            best_wd = _merge_candidate(am, alpha, first, c, lk[first], solver, eps, h_table, wd_table, G,
+            best_wd = _merge_candidate(am, alpha, first, c, lkv[first], solver, eps, h_table, wd_table, G,
                                        &best_h, best_az)
             best_n = first
-            best_lk = lk[first]
-            if not best_wd < INFINITY:                               # inf or NaN (overflowing coefficients)
-                best_wd = INFINITY                                   # never wins the plain scan: scan it
-                best_n = -1                                          # again in order with the others
-                first = -1
-    for n in range(n_sv):                                            # Alg. 2, merging, line 1: choose n
-        if n == m or n == first or (binary and am0 * alpha[n, 0] < 0.0):
-            continue
-        log_kappa = lk[n]
-        if prune:
-            bound = kap[n]
-            if bound > best_wd or (bound == best_wd and n > best_n):
-                continue                                             # cannot beat the best so far
-        wd = _merge_candidate(am, alpha, n, c, log_kappa, solver, eps, h_table, wd_table, G, &h, az)
-        if wd < best_wd or (wd == best_wd and n < best_n):
-            best_n = n
-            best_wd = wd
-            best_h = h
-            best_lk = log_kappa
-            if solver != MERGE_LOOKUP_WD:
-                memcpy(best_az, az, c * sizeof(double))
+            best_lk = lkv[first]
+    if prune and first >= 0 and not best_wd < INFINITY:             # inf or NaN (overflowing coefficients)
+        best_wd = INFINITY                                           # never wins the plain scan: scan it
+        best_n = -1                                                  # again in order with the others
+        first = -1
+    if cut:                                                          # Lookup-WD, pruned
+        best_n = _lookup_wd_cut_scan(am0, alpha, n_sv, m, lkv, kap, wd_table, G, lb_table, lb_G,
+                                     &best_wd, &best_lk)
+    else:
+        for n in range(n_sv):                                        # Alg. 2, merging, line 1: choose n
+            if n == m or n == first or (binary and am0 * alpha[n, 0] < 0.0):
+                continue
+            log_kappa = lkv[n]
+            if prune:
+                bound = kap[n]
+                if bound > best_wd or (bound == best_wd and n > best_n):
+                    continue                                         # cannot beat the best so far
+            wd = _merge_candidate(am, alpha, n, c, log_kappa, solver, eps, h_table, wd_table, G, &h, az)
+            if wd < best_wd or (wd == best_wd and n < best_n):
+                best_n = n
+                best_wd = wd
+                best_h = h
+                best_lk = log_kappa
+                if solver != MERGE_LOOKUP_WD:
+                    memcpy(best_az, az, c * sizeof(double))
     m_out[0] = m
     if best_n < 0:                                   # no partner of equal sign: remove m
         n_out[0] = -1
@@ -936,13 +1095,58 @@ def _set_merge_pruning(on):
     return previous
 
 
-def _c_bound_table(needed):
-    """The two ``(G + 1, G + 1)`` tables of :func:`c_merge_wd_bound` as one ``(2, G + 1, G + 1)``
+_CUT_TABLES = []            # (wd_table, cut table) of read-only lookup tables, kept alive with them
+
+
+def _wd_cut_table(wd_table):
+    """The ``(2, G)`` table of :func:`c_wd_cut` for a ``(G + 1, G + 1)`` Lookup-WD table ``T``.
+
+    Row 0, ``P[J]``: a lower bound of ``bilinear(T, m, kappa) / m^2`` over ``0 < m <= 1/2`` and the
+    kappa cells ``j <= J`` (``kappa < (J + 1) / G``).  On one cell the interpolation is a convex
+    combination, over its two kappa columns, of functions linear in ``m``; for a linear ``A >= 0``,
+    ``A(m) / m^2 = A x^2`` (``x = 1 / m``) takes its least value at an end of the m-range, so per
+    cell the least of ``A / m^2`` at the ends of ``[m_i, min(m_(i+1), 1/2)]``, over both columns,
+    bounds it (the end ``m_0 = 0`` contributes nothing: there ``A / m^2`` grows without bound or
+    decreases towards the next node).  ``P`` is that minimum over the cells ``i <= G / 2`` and the
+    columns ``j' <= J``.  A table with a negative or non-finite entry gets ``P = 0`` (no cut).
+    Row 1: ``log((J + 1) / G)`` less ``CUT_LK_MARGIN``.  For the shared read-only tables of
+    ``get_tables`` it is computed once."""
+    for table, cut in _CUT_TABLES:
+        if table is wd_table:
+            return cut
+    T = np.asarray(wd_table, dtype=np.float64)
+    G = T.shape[0] - 1
+    cut = np.zeros((2, G))
+    cut[1] = np.log(np.arange(1, G + 1) / G) - CUT_LK_MARGIN
+    if np.all(np.isfinite(T)) and np.all(T >= 0.0):
+        cells = np.arange(min(G // 2, G - 1) + 1)                  # cells i = 0 .. G // 2 (m <= 1/2)
+        left = cells / G
+        right = np.minimum((cells + 1) / G, 0.5)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            at_left = T[cells] / (left * left)[:, None]            # A(m_i) = T[i]
+            at_left[0] = np.inf                                    # the end m_0 = 0
+        u = ((right - left) * G)[:, None]                          # A(right) by the interpolation
+        at_right = ((1.0 - u) * T[cells] + u * T[cells + 1]) / (right * right)[:, None]
+        ends = np.minimum(at_left, at_right)                       # (cells, G + 1): per cell and column
+        per_cell = np.minimum(ends[:, :-1], ends[:, 1:]).min(axis=0)   # both columns of kappa cell j
+        cut[0] = np.minimum.accumulate(per_cell)
+    if not wd_table.flags.writeable:
+        _CUT_TABLES.append((wd_table, cut))
+    return cut
+
+
+def _c_bound_table(needed, merge_solver="gss", wd_table=None):
+    """The partner-pruning table of ``merge_solver`` and its grid ``G`` (``c_maintain_merge``).
+
+    Lookup-WD: :func:`_wd_cut_table` of its ``wd_table``, ``G`` of that table.  Every other solver:
+    the two ``(G + 1, G + 1)`` tables of :func:`c_merge_wd_bound` as one ``(2, G + 1, G + 1)``
     array, ``G = _MERGE_BOUND_GRID``: ``T`` = normalised WD at the nodes
-    (``refsvm.lookup.compute_tables``, GSS-precise) and ``R[k - 1] = T[k] / (k / G)^2``; and ``G``.
+    (``refsvm.lookup.compute_tables``, GSS-precise) and ``R[k - 1] = T[k] / (k / G)^2``.
     A 1x1 dummy and ``G = 0`` (no pruning) when not ``needed`` or pruning is switched off."""
     if not (needed and _PRUNE[0]):
         return np.zeros((1, 1)), 0
+    if merge_solver == "lookup-wd":
+        return _wd_cut_table(wd_table), wd_table.shape[0] - 1
     if not _BOUND_TABLES:
         from refsvm.lookup import compute_tables
         G = _MERGE_BOUND_GRID
@@ -961,6 +1165,15 @@ def _merge_wd_bound(alpha_m, alpha_n, log_kappa):
     table, G = _c_bound_table(True)
     cdef const double[:, :, ::1] tv = table
     return float(c_merge_wd_bound(alpha_m, alpha_n, exp(log_kappa), &tv[0, 0, 0], G)) if G else 0.0
+
+
+def _lookup_wd_cut(alpha_m, best_wd, tables=None):
+    """The log-kappa cut of Lookup-WD's pruning for ``|alpha_m|`` and the best WD so far (a test hook;
+    -inf: none).  ``tables``: as :func:`maintain_merge`'s."""
+    wd_table = _c_tables(tables, True)[1]
+    cut = np.ascontiguousarray(_wd_cut_table(wd_table))
+    cdef const double[:, ::1] cv = cut
+    return float(c_wd_cut(alpha_m, best_wd, &cv[0, 0], cut.shape[1]))
 
 
 def maintain_merge(SV, alpha, n_sv, gamma, eps, merge_solver="gss", tables=None):
@@ -984,7 +1197,7 @@ def maintain_merge(SV, alpha, n_sv, gamma, eps, merge_solver="gss", tables=None)
     if n == 0:
         raise ValueError("attempt to get argmin of an empty sequence")
     work = np.empty(2 * A.shape[1] + 2 * n)
-    tb, lb_G = _c_bound_table(A.shape[1] == 1)
+    tb, lb_G = _c_bound_table(A.shape[1] == 1, merge_solver, tw)
     cdef const double[::1] tbv = tb.reshape(-1)
     cdef Py_ssize_t LG = lb_G
     cdef Store St
