@@ -15,6 +15,8 @@ chooses.  Checked here:
   scan (pruning switched off) and the reference's decisions, with duplicate
   rows (exact WD ties between candidates), several passes, sparse input;
 * single events with exact ties: the lowest index wins, as in the reference;
+* the exact solvers' cut on log kappa (``c_exact_cut``): never cuts a candidate whose WD could
+  reach the best, coefficients far apart included; not vacuous;
 * Lookup-WD's cut on log kappa (``_wd_cut_table``, ``c_wd_cut``): no candidate is ever cut by its
   own interpolated WD, the table's bound against a brute-force scan of the interpolation, the cut
   prunes (not vacuous), and tables of the user's (writable, arbitrary) give the plain scan's result.
@@ -250,7 +252,7 @@ def test_pruning_switch(no_pruning):
     assert fast_budget._c_bound_table(True)[1] == 0           # off: no table, plain scan
     fast_budget._set_merge_pruning(True)
     table, grid = fast_budget._c_bound_table(True)
-    assert grid == G and table.shape == (2, G + 1, G + 1) and not table.flags.writeable
+    assert grid == G and table.shape == (2 * G + 4, G + 1) and not table.flags.writeable
     assert fast_budget._c_bound_table(False)[1] == 0
 
 
@@ -390,3 +392,51 @@ def test_lookup_wd_with_the_users_tables_makes_the_plain_scan_decision(no_prunin
             np.testing.assert_array_equal(Aq, Ap)
             r = ref_budget.maintain_merge(SV.copy(), alpha.copy(), n, 0.7, 0.01, "lookup-wd", tables)
             assert r[:3] == plain[:3]
+
+
+# ----------------------------------------------------------------------------
+# The exact solvers: the cut on log kappa before the per-candidate bound
+# ----------------------------------------------------------------------------
+
+def test_exact_cut_never_cuts_a_candidate_that_could_win():
+    """A candidate below the cut with |alpha_n| <= a_max has a WD (GSS at eps 0.01 and 1e-10,
+    Lookup-h) strictly above the best WD the cut was computed from: checked with the candidate's own
+    WD as the best (it must never be cut by it) and with better ones; random pairs over m and kappa,
+    tiny m, m = 1/2, kappa on and next to the bound table's nodes, and coefficients far apart
+    (a_n up to 1e9 a_m, where the rounding margin and not the bound decides)."""
+    rng = np.random.default_rng(14)
+    tables = get_tables()
+    am, an, lk = _pairs(rng, 3000)
+    extra = []
+    for k in list(np.arange(0, G + 1) / G) + [1e-300, 1e-9]:
+        for eps in (0.0, 1e-15, -1e-15):
+            for mrel in (1e-7, 0.3 / G, 0.1, 0.5):
+                extra.append((mrel, 1.0 - mrel, math.log(min(max(k * (1.0 + eps), 1e-300), 1.0))))
+    for ratio in (1e3, 1e5, 1e7, 1e9):
+        for k in (1e-6, 0.01, 0.2):
+            extra.append((1.0, ratio, math.log(k)))
+    am = np.concatenate([am, [e[0] for e in extra]])
+    an = np.concatenate([an, [e[1] for e in extra]])
+    lk = np.concatenate([lk, [e[2] for e in extra]])
+    cut_some = 0
+    for a_m, a_n, log_kappa in zip(am, an, lk):
+        wds = [ref_budget.merge_pair(np.array([a_m]), np.array([a_n]), log_kappa, eps)[2] for eps in (0.01, 1e-10)]
+        wds.append(merge_pair_lookup(a_m, a_n, log_kappa, "lookup-h", tables)[2])
+        wd = min(wds)
+        for best in (wd, 0.999 * wd, 0.9 * wd, 0.5 * wd):
+            cut, a_max = fast_budget._exact_cut(a_m, best)
+            if log_kappa < cut and abs(a_n) <= a_max:
+                assert wd > best, (a_m, a_n, log_kappa, best, wd)
+                cut_some += 1
+    assert cut_some > 1000                              # the check above was exercised
+
+
+def test_exact_cut_prunes():
+    """Not vacuous: with the best WD at half of a_m^2, candidates with kappa below ~0.23 and
+    |alpha_n| up to ~1e5 |alpha_m| are cut; at a_m^2 (removal's WD) nothing is."""
+    cut, a_max = fast_budget._exact_cut(2.0, 0.5 * 4.0)
+    assert cut > math.log(0.2) and a_max > 1e5
+    assert fast_budget._exact_cut(-2.0, 2.0) == (cut, a_max)
+    assert fast_budget._exact_cut(2.0, 4.0)[0] < -1e308
+    assert fast_budget._exact_cut(2.0, math.inf)[0] < -1e308
+    assert fast_budget._exact_cut(2.0, math.nan)[0] < -1e308

@@ -48,7 +48,7 @@ from libc.math cimport exp, fabs, sqrt, INFINITY
 from libc.float cimport DBL_MAX
 from libc.string cimport memcpy
 
-from refsvm._fast.kernels cimport (KERNEL_RBF, exp_row, seq_dot, kernel_code, kernel_self,
+from refsvm._fast.kernels cimport (KERNEL_RBF, seq_dot, kernel_code, kernel_self,
                                    kernel_value, pw_dot, pw_sq_sum)
 from refsvm._fast.sparse cimport (Store, store_export, store_fill, store_free, store_init, store_kernel,
                                   store_log_kappa_row, store_merge, store_move, store_self,
@@ -348,6 +348,39 @@ cdef inline double c_merge_wd_bound(double a_m, double a_n, double kappa, const 
     return (s * s) * (lo - BOUND_WD_MARGIN)
 
 
+cdef inline double c_exact_cut(double a_m, double best_wd, const double* lb_table, Py_ssize_t G,
+                               double* a_max) noexcept nogil:
+    """The cut on log kappa for the solvers :func:`c_merge_wd_bound` covers: a candidate ``n`` with
+    ``log kappa`` below the value returned and ``|alpha_n| <= a_max`` (written) has a WD above
+    ``best_wd`` (-DBL_MAX: no cut).
+
+    With ``m <= 1/2`` and ``kappa <= kappa_J``, that bound gives
+    ``WD >= a_m^2 R[G/2 - 1, J] - (a + b)^2 1e-12`` (node ``k = G/2``, ``s^2 m^2 = a_m^2``); ``P[J]``,
+    the running minimum of that row over ``J`` (rows ``2 G + 2`` of ``lb_table``), does not increase.
+    For the largest ``J`` with ``a_m^2 P[J] > best_wd`` (relative margin 1e-9), every candidate with
+    ``kappa < kappa_J`` and ``(a + b)^2 1e-12 <= (a_m^2 P[J] - best_wd) / 2`` loses strictly."""
+    cdef double am2 = a_m * a_m, slack, t
+    cdef const double* P = lb_table + 2 * (G + 1) * (G + 1)
+    cdef Py_ssize_t lo = 0, hi = G + 1, mid
+    a_max[0] = 0.0
+    if not (am2 < INFINITY and best_wd < INFINITY and best_wd >= 0.0):
+        return -DBL_MAX
+    while lo < hi:                                                   # P[J] > limit for J < lo
+        mid = (lo + hi) // 2
+        if am2 * P[mid] * (1.0 - 1e-9) > best_wd:
+            lo = mid + 1
+        else:
+            hi = mid
+    if lo <= 1:                                                      # J = 0: kappa < 0, nothing to cut
+        return -DBL_MAX
+    slack = am2 * P[lo - 1] - best_wd
+    t = slack * (0.5 / BOUND_WD_MARGIN)
+    if not t < INFINITY:
+        return -DBL_MAX
+    a_max[0] = sqrt(t) - fabs(a_m)
+    return P[G + 1 + lo - 1]                                         # log(kappa_J) less a margin
+
+
 #: Relative margin of the Lookup-WD cut (covers the rounding of ``m = a / (a + b)``, of the
 #: interpolation and of ``(a + b)^2``, a few ulps each), and absolute margin on ``log kappa`` (covers
 #: libm's ``exp`` and ``log`` of the cut's nodes).
@@ -393,21 +426,15 @@ cdef inline double _merge_candidate(const double* am, const double[:, ::1] alpha
     return c_merge_pair(am, &alpha[n, 0], c, log_kappa, eps, h, az)   # eq. 18, 19
 
 
-cdef Py_ssize_t _lookup_wd_cut_scan(double am0, const double[:, ::1] alpha, Py_ssize_t n_sv,
-                                    Py_ssize_t m, const double* lk, double* slk, const double* wd_table,
-                                    Py_ssize_t G, const double* cut_table, Py_ssize_t cut_G,
-                                    double* best_wd_out, double* best_lk_out) noexcept nogil:
-    """Lookup-WD's choice of partner for the binary SV ``m`` (coefficient ``am0``), pruned by the cut.
-
-    Returns the partner (-1: none of equal sign) and writes its WD and log kappa: the plain scan's
-    (least WD, lowest index among equals).  ``slk`` (``n_sv`` doubles): the log kappas, -inf for ``m``
-    and the candidates of opposite sign, so that one predictable comparison skips a candidate.  The
-    candidate of largest kappa is evaluated first; then every candidate in index order whose log kappa
-    reaches the cut (:func:`c_wd_cut`) of the best WD so far."""
-    cdef Py_ssize_t n, first = -1, best_n, n4 = n_sv - n_sv % 4
+cdef Py_ssize_t _nearest_same_sign(double am0, const double[:, ::1] alpha, Py_ssize_t n_sv,
+                                   Py_ssize_t m, const double* lk, double* slk) noexcept nogil:
+    """The candidate of largest kappa among those of the binary SV ``m``'s sign (-1: none; first index
+    on ties), the likely partner.  Writes ``slk`` (``n_sv`` doubles): the log kappas ``lk``, -inf for
+    ``m`` and the candidates of opposite sign (``lk[m]`` is not read), so that the pruned scans skip a
+    candidate with one predictable comparison."""
+    cdef Py_ssize_t n, first, n4 = n_sv - n_sv % 4
     cdef Py_ssize_t f0 = -1, f1 = -1, f2 = -1, f3 = -1
-    cdef double wd, v, best_wd, top = -INFINITY, cut = -DBL_MAX     # -DBL_MAX: skip only the -inf entries
-    cdef double t0 = -INFINITY, t1 = -INFINITY, t2 = -INFINITY, t3 = -INFINITY
+    cdef double v, top, t0 = -INFINITY, t1 = -INFINITY, t2 = -INFINITY, t3 = -INFINITY
     cdef const double* a = &alpha[0, 0]                             # binary: alpha[n, 0] = a[n]
     for n in range(m):                                               # (lk read unconditionally: a
         v = lk[n]                                                    # branch-free, vectorisable select)
@@ -416,8 +443,8 @@ cdef Py_ssize_t _lookup_wd_cut_scan(double am0, const double[:, ::1] alpha, Py_s
     for n in range(m + 1, n_sv):
         v = lk[n]
         slk[n] = -INFINITY if am0 * a[n] < 0.0 else v
-    for n in range(0, n4, 4):                                        # the nearest candidate, first on ties:
-        if slk[n] > t0:                                              # four running maxima (indices n mod 4)
+    for n in range(0, n4, 4):                                        # four running maxima (indices n mod 4)
+        if slk[n] > t0:
             t0 = slk[n]
             f0 = n
         if slk[n + 1] > t1:
@@ -440,6 +467,22 @@ cdef Py_ssize_t _lookup_wd_cut_scan(double am0, const double[:, ::1] alpha, Py_s
         top, first = t2, f2
     if t3 > top or (t3 == top and f3 >= 0 and (first < 0 or f3 < first)):
         top, first = t3, f3
+    return first
+
+
+cdef Py_ssize_t _lookup_wd_cut_scan(double am0, const double[:, ::1] alpha, Py_ssize_t n_sv,
+                                    Py_ssize_t m, const double* lk, double* slk, const double* wd_table,
+                                    Py_ssize_t G, const double* cut_table, Py_ssize_t cut_G,
+                                    double* best_wd_out, double* best_lk_out) noexcept nogil:
+    """Lookup-WD's choice of partner for the binary SV ``m`` (coefficient ``am0``), pruned by the cut.
+
+    Returns the partner (-1: none of equal sign) and writes its WD and log kappa: the plain scan's
+    (least WD, lowest index among equals).  ``slk``: work for :func:`_nearest_same_sign`.  The
+    candidate of largest kappa is evaluated first; then every candidate in index order whose log kappa
+    reaches the cut (:func:`c_wd_cut`) of the best WD so far."""
+    cdef Py_ssize_t n, best_n
+    cdef double wd, best_wd, cut = -DBL_MAX                          # -DBL_MAX: skip only the -inf entries
+    cdef Py_ssize_t first = _nearest_same_sign(am0, alpha, n_sv, m, lk, slk)
     if first < 0:
         return -1
     best_n = first
@@ -498,7 +541,7 @@ cdef Py_ssize_t c_maintain_merge(Store* SV, double[:, ::1] alpha, Py_ssize_t n_s
     cdef bint prune = binary and lb_G > 0 and solver != MERGE_LOOKUP_WD
     cdef bint cut = binary and lb_G > 0 and solver == MERGE_LOOKUP_WD
     cdef double wd_removal, best_wd = INFINITY, best_h = 0.0, h = 0.0, wd, log_kappa, am0, bound
-    cdef double best_lk = 0.0, k_mz, k_nz, first_bound = INFINITY
+    cdef double best_lk = 0.0, k_mz, k_nz, lk_cut, a_max = 0.0
     cdef double* az = &work[0]
     cdef double* best_az = &work[c]
     cdef double* lk = &work[2 * c]
@@ -512,39 +555,44 @@ cdef Py_ssize_t c_maintain_merge(Store* SV, double[:, ::1] alpha, Py_ssize_t n_s
         lkv = lk_hint                                                # its entry m is never read)
     else:
         store_log_kappa_row(SV, n_sv, m, gamma, lk)
-    if prune:                                                        # the bound of every candidate
-        for n in range(n_sv):
-            kap[n] = 0.0 if (n == m or am0 * alpha[n, 0] < 0.0) else (kappa_hint[n] if hinted else lkv[n])
-        if not hinted:
-            exp_row(kap, n_sv)                                       # kappa (vectorised exp; a bound only)
-        for n in range(n_sv):
-            if n == m or am0 * alpha[n, 0] < 0.0:
-                continue
-            kap[n] = c_merge_wd_bound(am0, alpha[n, 0], kap[n], lb_table, lb_G)
-            if kap[n] < first_bound:
-                first_bound = kap[n]
-                first = n
+    if prune:                                                        # exact solvers, pruned
+        first = _nearest_same_sign(am0, alpha, n_sv, m, lkv, kap)    # (kap: the masked log kappas)
         if first >= 0:                                               # the likely winner first
             best_wd = _merge_candidate(am, alpha, first, c, lkv[first], solver, eps, h_table, wd_table, G,
                                        &best_h, best_az)
             best_n = first
             best_lk = lkv[first]
-    if prune and first >= 0 and not best_wd < INFINITY:             # inf or NaN (overflowing coefficients)
-        best_wd = INFINITY                                           # never wins the plain scan: scan it
-        best_n = -1                                                  # again in order with the others
-        first = -1
-    if cut:                                                          # Lookup-WD, pruned
+            if not best_wd < INFINITY:                               # inf or NaN (overflowing coefficients):
+                best_wd = INFINITY                                   # never wins the plain scan: scan it
+                best_n = -1                                          # again in order with the others
+                first = -1
+        lk_cut = c_exact_cut(am0, best_wd, lb_table, lb_G, &a_max)
+        for n in range(n_sv):                                        # Alg. 2, merging, line 1: choose n
+            log_kappa = kap[n]
+            if log_kappa < lk_cut and (log_kappa == -INFINITY or fabs(alpha[n, 0]) <= a_max):
+                continue                                             # m, other sign, or cut off
+            if n == first:
+                continue
+            bound = c_merge_wd_bound(am0, alpha[n, 0], kappa_hint[n] if hinted else exp(log_kappa),
+                                     lb_table, lb_G)
+            if bound > best_wd or (bound == best_wd and n > best_n):
+                continue                                             # cannot beat the best so far
+            wd = _merge_candidate(am, alpha, n, c, log_kappa, solver, eps, h_table, wd_table, G, &h, az)
+            if wd < best_wd or (wd == best_wd and n < best_n):
+                best_n = n
+                best_wd = wd
+                best_h = h
+                best_lk = log_kappa
+                memcpy(best_az, az, c * sizeof(double))
+                lk_cut = c_exact_cut(am0, best_wd, lb_table, lb_G, &a_max)
+    elif cut:                                                        # Lookup-WD, pruned
         best_n = _lookup_wd_cut_scan(am0, alpha, n_sv, m, lkv, kap, wd_table, G, lb_table, lb_G,
                                      &best_wd, &best_lk)
     else:
         for n in range(n_sv):                                        # Alg. 2, merging, line 1: choose n
-            if n == m or n == first or (binary and am0 * alpha[n, 0] < 0.0):
+            if n == m or (binary and am0 * alpha[n, 0] < 0.0):
                 continue
             log_kappa = lkv[n]
-            if prune:
-                bound = kap[n]
-                if bound > best_wd or (bound == best_wd and n > best_n):
-                    continue                                         # cannot beat the best so far
             wd = _merge_candidate(am, alpha, n, c, log_kappa, solver, eps, h_table, wd_table, G, &h, az)
             if wd < best_wd or (wd == best_wd and n < best_n):
                 best_n = n
@@ -1139,9 +1187,10 @@ def _c_bound_table(needed, merge_solver="gss", wd_table=None):
     """The partner-pruning table of ``merge_solver`` and its grid ``G`` (``c_maintain_merge``).
 
     Lookup-WD: :func:`_wd_cut_table` of its ``wd_table``, ``G`` of that table.  Every other solver:
-    the two ``(G + 1, G + 1)`` tables of :func:`c_merge_wd_bound` as one ``(2, G + 1, G + 1)``
-    array, ``G = _MERGE_BOUND_GRID``: ``T`` = normalised WD at the nodes
-    (``refsvm.lookup.compute_tables``, GSS-precise) and ``R[k - 1] = T[k] / (k / G)^2``.
+    ``G = _MERGE_BOUND_GRID`` and one ``(2 G + 4, G + 1)`` array: the two ``(G + 1, G + 1)`` tables of
+    :func:`c_merge_wd_bound`, ``T`` = normalised WD at the nodes (``refsvm.lookup.compute_tables``,
+    GSS-precise) and ``R[k - 1] = T[k] / (k / G)^2``, then the two rows of :func:`c_exact_cut`,
+    ``P`` (the running minimum of ``R[G/2 - 1]``) and ``log(j / G)`` less a margin.
     A 1x1 dummy and ``G = 0`` (no pruning) when not ``needed`` or pruning is switched off."""
     if not (needed and _PRUNE[0]):
         return np.zeros((1, 1)), 0
@@ -1154,7 +1203,10 @@ def _c_bound_table(needed, merge_solver="gss", wd_table=None):
         R = np.zeros_like(T)
         nodes = np.arange(1, G + 1) / G
         R[:G] = T[1:] / (nodes * nodes)[:, None]
-        table = np.ascontiguousarray(np.stack([T, R]), dtype=np.float64)
+        P = np.minimum.accumulate(R[G // 2 - 1])                   # c_exact_cut
+        with np.errstate(divide="ignore"):
+            LK = np.log(np.arange(G + 1) / G) - CUT_LK_MARGIN
+        table = np.ascontiguousarray(np.vstack([T, R, P, LK]), dtype=np.float64)
         table.setflags(write=False)
         _BOUND_TABLES.append(table)
     return _BOUND_TABLES[0], _MERGE_BOUND_GRID
@@ -1163,8 +1215,17 @@ def _c_bound_table(needed, merge_solver="gss", wd_table=None):
 def _merge_wd_bound(alpha_m, alpha_n, log_kappa):
     """The lower bound on a binary pair's WD that partner pruning uses (a test hook; ``alpha_m alpha_n >= 0``)."""
     table, G = _c_bound_table(True)
-    cdef const double[:, :, ::1] tv = table
-    return float(c_merge_wd_bound(alpha_m, alpha_n, exp(log_kappa), &tv[0, 0, 0], G)) if G else 0.0
+    cdef const double[:, ::1] tv = table
+    return float(c_merge_wd_bound(alpha_m, alpha_n, exp(log_kappa), &tv[0, 0], G)) if G else 0.0
+
+
+def _exact_cut(alpha_m, best_wd):
+    """``(cut, a_max)`` of :func:`c_exact_cut` (a test hook; pruning must be on)."""
+    table, G = _c_bound_table(True)
+    cdef const double[:, ::1] tv = table
+    cdef double a_max = 0.0
+    cdef double cut = c_exact_cut(alpha_m, best_wd, &tv[0, 0], G, &a_max)
+    return float(cut), float(a_max)
 
 
 def _lookup_wd_cut(alpha_m, best_wd, tables=None):
