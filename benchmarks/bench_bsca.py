@@ -96,28 +96,41 @@ def curves(solver, X, y, Xt, yt, budget, C, gamma, seed, epochs, dual_max):
     return out
 
 
+SCHEMES = ("uniform", "permutation")
+
+
 def speed(X, y, budget, C, gamma, python_steps, repeats, merge_solver="gss"):
-    """Seconds per epoch of fast BSCA / BSGD, and the Python/fast ratio on the same steps."""
+    """Seconds per epoch of fast BSCA / BSGD on the same visiting order, for each visiting scheme
+    (``uniform``: n draws with replacement, Algorithm 2 as printed and BSCAClassifier's default;
+    ``permutation``: one permutation, BSGD's scheme), and the Python/fast ratio on the same steps."""
     from refsvm import bsca as py_bsca
     from refsvm._fast import bsca as fast_bsca
     from refsvm._fast import bsgd as fast_bsgd
     n = len(y)
     rng = np.random.default_rng(0)
-    order = rng.integers(0, n, n)
-    t_bsca, t_bsgd = [], []
+    orders = dict(uniform=rng.integers(0, n, n), permutation=rng.permutation(n))
     kw = dict(budget=budget, C=C, gamma=gamma, merge_solver=merge_solver)
     bkw = dict(n_classes=2, budget=budget, lam=1.0 / (C * n), learning_rate="pegasos", eta=1.0,
                radius=1.0, maintenance="merge", kernel="rbf", gamma=gamma, degree=3, coef0=0.0,
                merge_eps=0.01, projection_ridge=1e-10, fit_bias=False, merge_solver=merge_solver)
-    for _ in range(repeats):
-        start = time.perf_counter()
-        res = fast_bsca.bsca(X, y, order, **kw)
-        t_bsca.append(time.perf_counter() - start)
-        start = time.perf_counter()
-        fast_bsgd.bsgd(X, y, rng.permutation(n), **bkw)
-        t_bsgd.append(time.perf_counter() - start)
+    schemes = {}
+    for scheme in SCHEMES:
+        order = orders[scheme]
+        t_bsca, t_bsgd = [], []
+        for _ in range(repeats):
+            start = time.perf_counter()
+            res = fast_bsca.bsca(X, y, order, **kw)
+            t_bsca.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            fast_bsgd.bsgd(X, y, order, **bkw)
+            t_bsgd.append(time.perf_counter() - start)
+        schemes[scheme] = dict(bsca_epoch=min(t_bsca), bsgd_epoch=min(t_bsgd),
+                               bsca_maintenance_seconds=res.trace["maintenance_seconds"],
+                               bsca_events=len(res.trace["maint_step"]))
+        if scheme == "uniform":
+            last = res
     # Python vs fast on the same steps from the same (full-budget) state
-    state = dict(sv=res.sv, alpha=res.alpha, dual=res.dual, sv_source=res.sv_source, t0=res.t)
+    state = dict(sv=last.sv, alpha=last.alpha, dual=last.dual, sv_source=last.sv_source, t0=last.t)
     steps = rng.integers(0, n, python_steps)
     start = time.perf_counter()
     py_bsca.bsca(X, y, steps, **state, **kw)
@@ -127,10 +140,8 @@ def speed(X, y, budget, C, gamma, python_steps, repeats, merge_solver="gss"):
         start = time.perf_counter()
         fast_bsca.bsca(X, y, steps, **state, **kw)
         t_fa.append(time.perf_counter() - start)
-    return dict(merge_solver=merge_solver, bsca_epoch=min(t_bsca), bsgd_epoch=min(t_bsgd),
-                bsca_maintenance_seconds=res.trace["maintenance_seconds"], python_steps=python_steps,
-                python_seconds=t_py, fast_seconds=min(t_fa), speedup=t_py / min(t_fa),
-                bsca_events=len(res.trace["maint_step"]))
+    return dict(merge_solver=merge_solver, schemes=schemes, python_steps=python_steps,
+                python_seconds=t_py, fast_seconds=min(t_fa), speedup=t_py / min(t_fa))
 
 
 def exact_dual_blas(X, y, dual, gamma, block=4000):
@@ -294,17 +305,17 @@ def main(argv=None):
         for budget in args.budgets:
             sp = res["speed"][budget] = speed(X, y, budget, C, gamma, args.python_steps, args.repeats,
                                               args.merge_solver)
-            log(f"  B={budget} ({args.merge_solver}): fast epoch BSCA {sp['bsca_epoch']:.3f} s "
-                f"(maintenance {sp['bsca_maintenance_seconds']:.3f} s, {sp['bsca_events']} events), "
-                f"BSGD {sp['bsgd_epoch']:.3f} s "
-                f"(ratio {sp['bsca_epoch'] / sp['bsgd_epoch']:.2f}, target <= 1.3); "
-                f"Python / fast on {sp['python_steps']} steps: {sp['speedup']:.0f}x (target >= 50); "
-                f"load {load_average()}")
             kb = sp["kernel_block"] = kernel_block_seconds(X, budget, gamma, args.repeats)
             if name == "ijcnn1" and budget == 500:
                 res["kernel_block"] = kb
-            log(f"  numpy n x B kernel block (B={budget}): {kb:.3f} s; BSCA epoch / block = "
-                f"{sp['bsca_epoch'] / kb:.2f} (target <= 2)")
+            log(f"  B={budget} ({args.merge_solver}), numpy n x B kernel block {kb:.3f} s; "
+                f"Python / fast on {sp['python_steps']} steps: {sp['speedup']:.0f}x (target >= 50)")
+            for scheme, sc in sp["schemes"].items():
+                log(f"    {scheme:11} order, the same for both: fast epoch BSCA {sc['bsca_epoch']:.3f} s "
+                    f"(maintenance {sc['bsca_maintenance_seconds']:.3f} s, {sc['bsca_events']} events), "
+                    f"BSGD {sc['bsgd_epoch']:.3f} s; BSCA / BSGD {sc['bsca_epoch'] / sc['bsgd_epoch']:.2f} "
+                    f"(target <= 1.3), BSCA / block {sc['bsca_epoch'] / kb:.2f} (target <= 2)")
+            log(f"    load {load_average()}")
             for solver in () if args.speed_only else ("bsca", "bsgd"):
                 runs = [curves(solver, X, y, Xt, yt, budget, C, gamma, seed, args.epochs, args.dual_max)
                         for seed in range(args.seeds)]
