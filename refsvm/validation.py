@@ -76,7 +76,7 @@ def check_X(X, name="X"):
         )
     if arr.shape[0] == 0 or arr.shape[1] == 0:
         raise ValueError(f"{name} is empty: shape {arr.shape}; need at least one row and one column")
-    if not np.isfinite(arr).all():
+    if not _all_finite(arr):
         raise ValueError(f"{name} contains NaN or infinity")
     return np.ascontiguousarray(arr)
 
@@ -222,7 +222,7 @@ def check_sparse_rows(X, name="X"):
     if X.ndim != 2:
         raise ValueError(f"{name} must be a 2-D matrix (n_samples, n_features); got shape {X.shape}")
     X = canonical_csr(X)
-    if not np.all(np.isfinite(X.data)):
+    if not _all_finite(X.data):
         raise ValueError(f"{name} contains NaN or infinity")
     if X.nnz >= 2 ** 31 or X.shape[1] >= 2 ** 31:
         raise ValueError(f"{name} has {X.nnz} stored entries and {X.shape[1]} columns; refsvm's sparse "
@@ -230,6 +230,14 @@ def check_sparse_rows(X, name="X"):
     X.indices = X.indices.astype(np.int32, copy=False)
     X.indptr = X.indptr.astype(np.int64, copy=False)
     return X
+
+
+def _all_finite(values):
+    """Whether every entry of the float array ``values`` is finite, by its least and largest entry
+    (NaN propagates through both; two passes without a temporary array the size of ``values``)."""
+    if values.size == 0:
+        return True
+    return bool(np.isfinite(values.min()) and np.isfinite(values.max()))
 
 
 def _check_X_y(X, y, *, non_empty=False):
@@ -249,7 +257,7 @@ def _check_X_y(X, y, *, non_empty=False):
             raise ValueError(f"X must be a non-empty 2-D array (n_samples, n_features); got shape {X.shape}")
     elif X.ndim != 2:
         raise ValueError(f"X must be a 2-D array (n_samples, n_features); got shape {X.shape}")
-    if not np.all(np.isfinite(X)):
+    if not _all_finite(X):
         raise ValueError("X contains NaN or infinity")
     y = np.asarray(y)
     if y.ndim != 1 or y.shape[0] != X.shape[0]:
@@ -272,7 +280,7 @@ def check_gaussian_rows(M, name="X"):
         values = np.asarray(M, dtype=np.float64)
     if values.size == 0:
         return
-    biggest = float(np.max(np.abs(values)))
+    biggest = max(float(values.max()), -float(values.min()))         # (no temporary |values|)
     if not np.isfinite(biggest) or biggest * biggest * M.shape[-1] < MAX_GAUSSIAN_SQ_NORM:
         return                                        # non-finite: the finiteness checks say so
     with np.errstate(over="ignore"):
