@@ -348,6 +348,11 @@ cdef inline double c_merge_wd_bound(double a_m, double a_n, double kappa, const 
     return (s * s) * (lo - BOUND_WD_MARGIN)
 
 
+#: Relative margin of the exact solvers' cut on ``a_m^2 P[J]`` (keeps the slack that the rounding
+#: margin of the WD must fit in positive).
+cdef double CUT_EXACT_MARGIN = 1e-9
+
+
 cdef inline double c_exact_cut(double a_m, double best_wd, const double* lb_table, Py_ssize_t G,
                                double* a_max) noexcept nogil:
     """The cut on log kappa for the solvers :func:`c_merge_wd_bound` covers: a candidate ``n`` with
@@ -357,7 +362,8 @@ cdef inline double c_exact_cut(double a_m, double best_wd, const double* lb_tabl
     With ``m <= 1/2`` and ``kappa <= kappa_J``, that bound gives
     ``WD >= a_m^2 R[G/2 - 1, J] - (a + b)^2 1e-12`` (node ``k = G/2``, ``s^2 m^2 = a_m^2``); ``P[J]``,
     the running minimum of that row over ``J`` (rows ``2 G + 2`` of ``lb_table``), does not increase.
-    For the largest ``J`` with ``a_m^2 P[J] > best_wd`` (relative margin 1e-9), every candidate with
+    For the largest ``J`` with ``a_m^2 P[J] > best_wd`` (relative margin ``CUT_EXACT_MARGIN``: the slack
+    is then positive), every candidate with
     ``kappa < kappa_J`` and ``(a + b)^2 1e-12 <= (a_m^2 P[J] - best_wd) / 2`` loses strictly."""
     cdef double am2 = a_m * a_m, slack, t
     cdef const double* P = lb_table + 2 * (G + 1) * (G + 1)
@@ -367,7 +373,7 @@ cdef inline double c_exact_cut(double a_m, double best_wd, const double* lb_tabl
         return -DBL_MAX
     while lo < hi:                                                   # P[J] > limit for J < lo
         mid = (lo + hi) // 2
-        if am2 * P[mid] * (1.0 - 1e-9) > best_wd:
+        if am2 * P[mid] * (1.0 - CUT_EXACT_MARGIN) > best_wd:
             lo = mid + 1
         else:
             hi = mid
@@ -541,7 +547,7 @@ cdef Py_ssize_t c_maintain_merge(Store* SV, double[:, ::1] alpha, Py_ssize_t n_s
     cdef bint prune = binary and lb_G > 0 and solver != MERGE_LOOKUP_WD
     cdef bint cut = binary and lb_G > 0 and solver == MERGE_LOOKUP_WD
     cdef double wd_removal, best_wd = INFINITY, best_h = 0.0, h = 0.0, wd, log_kappa, am0, bound
-    cdef double best_lk = 0.0, k_mz, k_nz, lk_cut, a_max = 0.0
+    cdef double best_lk = 0.0, k_mz, k_nz, lk_cut = -DBL_MAX, a_max = 0.0
     cdef double* az = &work[0]
     cdef double* best_az = &work[c]
     cdef double* lk = &work[2 * c]
@@ -567,32 +573,25 @@ cdef Py_ssize_t c_maintain_merge(Store* SV, double[:, ::1] alpha, Py_ssize_t n_s
                 best_n = -1                                          # again in order with the others
                 first = -1
         lk_cut = c_exact_cut(am0, best_wd, lb_table, lb_G, &a_max)
-        for n in range(n_sv):                                        # Alg. 2, merging, line 1: choose n
-            log_kappa = kap[n]
-            if log_kappa < lk_cut and (log_kappa == -INFINITY or fabs(alpha[n, 0]) <= a_max):
-                continue                                             # m, other sign, or cut off
-            if n == first:
-                continue
-            bound = c_merge_wd_bound(am0, alpha[n, 0], kappa_hint[n] if hinted else exp(log_kappa),
-                                     lb_table, lb_G)
-            if bound > best_wd or (bound == best_wd and n > best_n):
-                continue                                             # cannot beat the best so far
-            wd = _merge_candidate(am, alpha, n, c, log_kappa, solver, eps, h_table, wd_table, G, &h, az)
-            if wd < best_wd or (wd == best_wd and n < best_n):
-                best_n = n
-                best_wd = wd
-                best_h = h
-                best_lk = log_kappa
-                memcpy(best_az, az, c * sizeof(double))
-                lk_cut = c_exact_cut(am0, best_wd, lb_table, lb_G, &a_max)
-    elif cut:                                                        # Lookup-WD, pruned
+    if cut:                                                          # Lookup-WD, pruned
         best_n = _lookup_wd_cut_scan(am0, alpha, n_sv, m, lkv, kap, wd_table, G, lb_table, lb_G,
                                      &best_wd, &best_lk)
     else:
         for n in range(n_sv):                                        # Alg. 2, merging, line 1: choose n
-            if n == m or (binary and am0 * alpha[n, 0] < 0.0):
-                continue
-            log_kappa = lkv[n]
+            if prune:
+                log_kappa = kap[n]                                   # -inf: m or the other sign
+                if log_kappa < lk_cut and (log_kappa == -INFINITY or fabs(alpha[n, 0]) <= a_max):
+                    continue                                         # m, other sign, or cut off
+                if n == first:
+                    continue
+                bound = c_merge_wd_bound(am0, alpha[n, 0], kappa_hint[n] if hinted else exp(log_kappa),
+                                         lb_table, lb_G)
+                if bound > best_wd or (bound == best_wd and n > best_n):
+                    continue                                         # cannot beat the best so far
+            else:
+                if n == m or (binary and am0 * alpha[n, 0] < 0.0):
+                    continue
+                log_kappa = lkv[n]
             wd = _merge_candidate(am, alpha, n, c, log_kappa, solver, eps, h_table, wd_table, G, &h, az)
             if wd < best_wd or (wd == best_wd and n < best_n):
                 best_n = n
@@ -601,6 +600,8 @@ cdef Py_ssize_t c_maintain_merge(Store* SV, double[:, ::1] alpha, Py_ssize_t n_s
                 best_lk = log_kappa
                 if solver != MERGE_LOOKUP_WD:
                     memcpy(best_az, az, c * sizeof(double))
+                if prune:
+                    lk_cut = c_exact_cut(am0, best_wd, lb_table, lb_G, &a_max)
     m_out[0] = m
     if best_n < 0:                                   # no partner of equal sign: remove m
         n_out[0] = -1
