@@ -440,3 +440,121 @@ def test_exact_cut_prunes():
     assert fast_budget._exact_cut(2.0, 4.0)[0] < -1e308
     assert fast_budget._exact_cut(2.0, math.inf)[0] < -1e308
     assert fast_budget._exact_cut(2.0, math.nan)[0] < -1e308
+
+
+# ----------------------------------------------------------------------------
+# GSS: the bound from the search's own end points (c_gss_h_min, c_gss_wd_bound)
+# ----------------------------------------------------------------------------
+
+GSS_EPS = (1e-5, 1e-3, 0.01, 0.1, 0.3, 0.5, 0.7, 2.0)
+
+
+def _far_pairs(rng, n):
+    """Same-sign pairs over many magnitudes: |a_n / a_m| from 1e-4 to 1e4, kappa from ~1 down to
+    1e-300 (points far apart, where GSS's end points and not the best h decide the WD)."""
+    a = rng.uniform(1e-3, 5.0, n) * 10.0 ** rng.uniform(-6, 0, n)
+    b = a * 10.0 ** rng.uniform(0, 4, n)
+    lk = -(10.0 ** rng.uniform(-4, math.log10(690.0), n))
+    sign = rng.choice([-1.0, 1.0], size=n)
+    swap = rng.random(n) < 0.5
+    return np.where(swap, b, a) * sign, np.where(swap, a, b) * sign, lk
+
+
+def test_gss_h_min_bounds_the_searchs_h():
+    """Every h that GSS returns (compiled and reference) lies in [h_min, 1 - h_min]; h_min is tight:
+    far-apart pairs reach it to 1e-4 (but for eps = 0.5, where the margin takes one more step)."""
+    rng = np.random.default_rng(21)
+    for eps in GSS_EPS:
+        h_min = fast_budget._gss_h_min(eps)
+        assert 0.0 < h_min <= 0.25
+        am, an, lk = _far_pairs(rng, 400)
+        seen = 1.0
+        for a_m, a_n, log_kappa in zip(am, an, lk):
+            h = fast_budget.merge_h(np.array([a_m]), np.array([a_n]), log_kappa, eps)
+            h_ref = ref_budget.merge_pair(np.array([a_m]), np.array([a_n]), log_kappa, eps)[0]
+            for value in (h, h_ref):
+                assert h_min <= min(value, 1.0 - value), (eps, a_m, a_n, log_kappa, value, h_min)
+            seen = min(seen, h, 1.0 - h)
+        if eps != 0.5:
+            assert seen <= h_min * (1.0 + 1e-4), (eps, seen, h_min)
+    assert fast_budget._gss_h_min(1e-7) == 0.0                 # below GSS_BOUND_MIN_EPS: no bound
+    assert fast_budget._gss_wd_bound(1.0, 3.0, math.log(1e-9), 1e-7) == 0.0
+
+
+def test_gss_bound_below_computed_wd():
+    """The bound never exceeds the WD that GSS of the same eps computes, compiled or reference: random
+    pairs near and far apart, coefficients up to 1e4 apart, both orders and signs, duplicates
+    (kappa = 1), equal coefficients; and it is not vacuous (above the exact bound in many cases)."""
+    rng = np.random.default_rng(22)
+    above_exact = 0
+    checked = 0
+    for eps in GSS_EPS:
+        am, an, lk = _far_pairs(rng, 600)
+        am2, an2, lk2 = _pairs(rng, 200)
+        am = np.concatenate([am, am2, [1.0, 2.0, 1.0, 1e-8]])
+        an = np.concatenate([an, an2, [1.0, 2.0, 5.0, 1.0]])
+        lk = np.concatenate([lk, lk2, [0.0, math.log(1e-300), -700.0, math.log(0.5)]])
+        for a_m, a_n, log_kappa in zip(am, an, lk):
+            bound = fast_budget._gss_wd_bound(a_m, a_n, log_kappa, eps)
+            pair = (np.array([a_m]), np.array([a_n]), log_kappa, eps)
+            wd = fast_budget.merge_pair(*pair)[2]
+            wd_ref = ref_budget.merge_pair(*pair)[2]
+            assert bound <= wd and bound <= wd_ref, (eps, a_m, a_n, log_kappa, bound, wd, wd_ref)
+            assert fast_budget._gss_wd_bound(a_n, a_m, log_kappa, eps) == bound
+            assert fast_budget._gss_wd_bound(-a_m, -a_n, log_kappa, eps) == bound
+            above_exact += bound > fast_budget._merge_wd_bound(a_m, a_n, log_kappa)
+            checked += 1
+    assert checked > 6000 and above_exact > 1000
+
+
+def test_gss_bound_prunes_where_the_exact_bound_cannot():
+    """Far-apart points (kappa = 1e-9), a_n = 3 a_m: the best h costs little more than removing m, so
+    the exact bound stays below a_m^2; GSS stops at h >= h_min ~ 0.0033, and its bound lies above
+    a_m^2 and within 5% of GSS's excess over a_m^2."""
+    a_m, a_n, log_kappa = 1.0, 3.0, math.log(1e-9)
+    wd = fast_budget.merge_pair(np.array([a_m]), np.array([a_n]), log_kappa, 0.01)[2]
+    exact = fast_budget._merge_wd_bound(a_m, a_n, log_kappa)
+    gss = fast_budget._gss_wd_bound(a_m, a_n, log_kappa, 0.01)
+    assert exact < a_m ** 2 < gss <= wd
+    assert wd - gss < 0.05 * (wd - a_m ** 2)
+
+
+def _far_apart_data(seed):
+    """Points far apart for gamma = 300 (kappa mostly below 1e-9), duplicates included."""
+    X, y = checkerboard(n=200, seed=seed)
+    X = np.vstack([X, X[:40]])
+    return X, np.concatenate([y, y[:40]])
+
+
+@pytest.mark.parametrize("learning_rate", ["pegasos", "norma", "perceptron"])
+@pytest.mark.parametrize("sparse", [False, True])
+def test_far_apart_bsgd_pruned_equals_plain_scan(learning_rate, sparse):
+    """Where GSS's own bound does most of the pruning: bitwise the plain scan's results, and the
+    reference's decisions."""
+    X, y = _far_apart_data(6)
+    Xin = sp.csr_matrix(X) if sparse else X
+    rng = np.random.default_rng(7)
+    orders = [rng.permutation(len(y)).astype(np.int64) for _ in range(3)]
+    kw = dict(BSGD_KW, learning_rate=learning_rate, merge_solver="gss", gamma=300.0, lam=1e-4)
+    pruned = run_passes(fast_bsgd, Xin, y, orders, kw)
+    assert sum(int(np.count_nonzero(r.trace["maint_partner"] >= 0)) for r in pruned) > 100
+    previous = fast_budget._set_merge_pruning(False)
+    try:
+        plain = run_passes(fast_bsgd, Xin, y, orders, kw)
+    finally:
+        fast_budget._set_merge_pruning(previous)
+    _same_results(pruned, plain)
+    if not sparse:
+        ref = run_passes(ref_bsgd, X, y, orders, kw)
+        for f, r in zip(pruned, ref):
+            for key in ("added", "maint_step", "maint_index", "maint_partner"):
+                np.testing.assert_array_equal(f.trace[key], r.trace[key], err_msg=key)
+
+
+@pytest.mark.parametrize("sv_update", ["accumulate", "append"])
+def test_far_apart_bsca_pruned_equals_plain_scan(sv_update):
+    X, y = _far_apart_data(8)
+    pruned, plain = _bsca_switched(X, y, 9, fast_budget._set_merge_pruning, merge_solver="gss",
+                                   sv_update=sv_update, gamma=300.0, C=50.0)
+    assert sum(len(r.trace["maint_step"]) for r in pruned) > 100
+    _bsca_runs_bitwise_equal(pruned, plain)

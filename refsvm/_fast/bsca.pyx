@@ -140,14 +140,13 @@ cdef int _bsca_pass(const Params* P, State* st,
                     const Rows* X, const int64_t[::1] y, const int64_t[::1] order,
                     double[::1] dual, Store* SV, double[:, ::1] A,
                     int64_t[::1] src, int64_t[::1] where, double[::1] k_i, double[::1] lk_i,
-                    double[::1] signs,
                     double[::1] Kp, double[::1] rhs, int[::1] ipiv, double[::1] mwork,
                     int8_t[::1] changed, int8_t[::1] added, int64_t[::1] maint_step,
                     int64_t[::1] maint_index, int64_t[::1] maint_partner,
                     double[::1] weight_degradation) noexcept nogil:
     """All steps of Algorithm 2 over ``order``; returns ERR_NONE, ERR_SINGULAR, ERR_INTERRUPTED or
     ERR_NOMEM (a sparse SV could not be allocated)."""
-    cdef Py_ssize_t d = P.d, step, i, r, b_old, p, partner, slot
+    cdef Py_ssize_t d = P.d, step, i, r, b_old, p, partner, slot, n_same = 0
     cdef long long same_sign
     cdef Py_ssize_t b = st.b
     cdef long long t = st.t
@@ -201,11 +200,10 @@ cdef int _bsca_pass(const Params* P, State* st,
                 b += 1
                 added[step] = 1
                 if P.budget >= 0 and b > P.budget:            # Alg. 2, line 10
-                    for r in range(b):                        # for the count of merge candidates
-                        signs[r] = A[r, 0]
                     start = _now()
                     b_old = b
                     partner = -1
+                    same_sign = 0                             # (merging: counted by c_maintain_merge)
                     if P.maint == MAINT_REMOVAL:              # Alg. 2, line 11
                         b = c_maintain_removal(SV, A, b, P.kernel, P.gamma, P.degree, P.coef0, &p, &wd)
                     elif P.maint == MAINT_PROJECTION:
@@ -219,16 +217,15 @@ cdef int _bsca_pass(const Params* P, State* st,
                     else:
                         b = c_maintain_merge(SV, A, b, P.gamma, P.merge_eps, P.merge_solver, P.h_table,
                                              P.wd_table, P.G, P.lb_table, P.lb_G, mwork, &p, &partner, &wd,
-                                             &lk_i[0] if keep_lk else NULL, &k_i[0])  # the new SV's row
+                                             &lk_i[0] if keep_lk else NULL, &k_i[0],  # the new SV's row
+                                             &n_same)
                     elapsed = _now() - start
                     st.maintenance_seconds += elapsed
                     if P.maint == MAINT_MERGE:
                         st.merge_seconds += elapsed
                     _follow_list_operation(src, where, b_old, p, partner)
-                    same_sign = 0
-                    for r in range(b_old):
-                        if signs[r] * signs[p] >= 0.0:
-                            same_sign += 1
+                    if P.maint == MAINT_MERGE:
+                        same_sign = n_same
                     st.kernel_evaluations += _maintenance_kernel_evaluations(P.maint, b_old, same_sign)
                     maint_step[st.n_events] = step
                     maint_index[st.n_events] = p
@@ -344,7 +341,6 @@ cdef object _bsca_run(Params* P, const Rows* R, Store* S, object SV, object A, P
     mwork = np.zeros(2 + 2 * cap)                              # c_maintain_merge: 2 c + 2 n_sv
     k_i = np.zeros(cap)
     lk_i = np.zeros(cap)                                      # its exponents (merging reuses them)
-    signs = np.zeros(cap)
     changed = np.zeros(P.n_steps, dtype=np.int8)
     added = np.zeros(P.n_steps, dtype=np.int8)
     ne_cap = P.n_steps if P.budget >= 0 else 0
@@ -370,7 +366,6 @@ cdef object _bsca_run(Params* P, const Rows* R, Store* S, object SV, object A, P
     cdef int64_t[::1] srcv = src
     cdef int64_t[::1] wherev = where
     cdef double[::1] k_iv = k_i, lk_iv = lk_i
-    cdef double[::1] signsv = signs
     cdef double[::1] Kpv = Kp
     cdef double[::1] rhsv = rhs
     cdef int[::1] ipivv = ipiv
@@ -382,7 +377,7 @@ cdef object _bsca_run(Params* P, const Rows* R, Store* S, object SV, object A, P
     cdef int64_t[::1] mpv = maint_partner
     cdef double[::1] wdv = weight_degradation
     with nogil:
-        err = _bsca_pass(P, &st, R, yv, ov, dualv, S, Av, srcv, wherev, k_iv, lk_iv, signsv, Kpv, rhsv, ipivv,
+        err = _bsca_pass(P, &st, R, yv, ov, dualv, S, Av, srcv, wherev, k_iv, lk_iv, Kpv, rhsv, ipivv,
                          mworkv, changedv, addedv, msv, miv, mpv, wdv)
     if err == ERR_INTERRUPTED:
         raise KeyboardInterrupt

@@ -385,7 +385,7 @@ cdef int _bsgd_pass(const Params* P, State* st,
                 else:
                     b = c_maintain_merge(SV, A, b, P.gamma, P.merge_eps, P.merge_solver, P.h_table,
                                          P.wd_table, P.G, P.lb_table, P.lb_G, mwork, &p, &partner, &wd,
-                                         NULL, NULL)
+                                         NULL, NULL, NULL)
                     if P.keep_K:
                         if partner < 0:
                             sym_swap_remove(K, b_old, p)

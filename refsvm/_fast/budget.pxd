@@ -42,7 +42,7 @@ cdef Py_ssize_t c_maintain_merge(Store* SV, double[:, ::1] alpha, Py_ssize_t n_s
                                  Py_ssize_t lb_G, double[::1] work,
                                  Py_ssize_t* m_out, Py_ssize_t* n_out,
                                  double* wd_out, const double* lk_hint,
-                                 const double* kappa_hint) noexcept nogil
+                                 const double* kappa_hint, Py_ssize_t* n_same_out) noexcept nogil
 
 cdef void c_merge_compare(const Store* SV, const double[:, ::1] alpha, Py_ssize_t n_sv,
                           double gamma, double eps, const double* h_table, const double* wd_table,

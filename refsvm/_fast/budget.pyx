@@ -92,37 +92,43 @@ cdef Py_ssize_t c_remove_sv(Store* SV, double[:, ::1] alpha, Py_ssize_t n_sv,
 
 cdef Py_ssize_t _smallest_square(const double[:, ::1] alpha, Py_ssize_t n_sv) noexcept nogil:
     """The first ``j`` of least ``alpha[j, 0]^2`` (-1 if a square is NaN: the caller's plain loop
-    decides).  Four running minima break the loop's chain of dependent comparisons; a second pass
-    finds the first index holding the minimum."""
+    decides).  Four running minima with their first indices (selects, no branch) break the loop's
+    chain of dependent comparisons; the least of the four, lowest index among equals, is the answer."""
     cdef double v0 = INFINITY, v1 = INFINITY, v2 = INFINITY, v3 = INFINITY, v, low
-    cdef Py_ssize_t j, n4 = n_sv - n_sv % 4
+    cdef Py_ssize_t j, n4 = n_sv - n_sv % 4, i0 = -1, i1 = -1, i2 = -1, i3 = -1, best
     cdef bint nan = False
     for j in range(0, n4, 4):
         v = alpha[j, 0] * alpha[j, 0]
         nan |= v != v
+        i0 = j if v < v0 else i0
         v0 = v if v < v0 else v0
         v = alpha[j + 1, 0] * alpha[j + 1, 0]
         nan |= v != v
+        i1 = j + 1 if v < v1 else i1
         v1 = v if v < v1 else v1
         v = alpha[j + 2, 0] * alpha[j + 2, 0]
         nan |= v != v
+        i2 = j + 2 if v < v2 else i2
         v2 = v if v < v2 else v2
         v = alpha[j + 3, 0] * alpha[j + 3, 0]
         nan |= v != v
+        i3 = j + 3 if v < v3 else i3
         v3 = v if v < v3 else v3
     for j in range(n4, n_sv):
         v = alpha[j, 0] * alpha[j, 0]
         nan |= v != v
+        i0 = j if v < v0 else i0
         v0 = v if v < v0 else v0
     if nan:
         return -1
-    low = v0 if v0 < v1 else v1
-    low = v2 if v2 < low else low
-    low = v3 if v3 < low else low
-    for j in range(n_sv):
-        if alpha[j, 0] * alpha[j, 0] == low:
-            return j
-    return 0                                                         # all inf: the plain loop's 0
+    low, best = v0, i0
+    if v1 < low or (v1 == low and i1 >= 0 and (best < 0 or i1 < best)):
+        low, best = v1, i1
+    if v2 < low or (v2 == low and i2 >= 0 and (best < 0 or i2 < best)):
+        low, best = v2, i2
+    if v3 < low or (v3 == low and i3 >= 0 and (best < 0 or i3 < best)):
+        low, best = v3, i3
+    return best if best >= 0 else 0                                  # all inf: the plain loop's 0
 
 
 cdef Py_ssize_t c_select_smallest(const Store* SV, const double[:, ::1] alpha,
@@ -348,6 +354,60 @@ cdef inline double c_merge_wd_bound(double a_m, double a_n, double kappa, const 
     return (s * s) * (lo - BOUND_WD_MARGIN)
 
 
+#: GSS's bound (:func:`c_gss_wd_bound`) applies from this ``eps`` up (below it, ``h_min`` is too small
+#: to help), with this relative margin on the widths of :func:`c_gss_h_min` (covers the rounding of
+#: the search's end points: a few ulps of [0, 1] per step against a final width above ``GR * 1e-6``).
+cdef double GSS_BOUND_MIN_EPS = 1e-6
+cdef double GSS_H_MIN_MARGIN = 1e-5
+
+
+cdef inline double c_gss_h_min(double eps) noexcept nogil:
+    """A lower bound of ``min(h, 1 - h)`` for every ``h`` that GSS of width ``eps`` returns (0: none).
+
+    :func:`c_merge_h` searches ``[0, 1/2]`` or ``[1/2, 1]``; each step keeps ``GR`` of the bracket,
+    the search stops at the first width ``<= eps`` and returns the last bracket's midpoint.  With
+    widths ``0.5 GR^j`` known to ``GSS_H_MIN_MARGIN``, it stops by the first ``j`` whose width is
+    surely ``<= eps``, so its last width is at least that ``0.5 GR^j``, and ``h`` is at least half
+    of it from the interval's ends."""
+    cdef double w = 0.5
+    if not eps >= GSS_BOUND_MIN_EPS:
+        return 0.0
+    while w * (1.0 + GSS_H_MIN_MARGIN) > eps * (1.0 - GSS_H_MIN_MARGIN):
+        w *= GR
+    return 0.5 * w * (1.0 - GSS_H_MIN_MARGIN)
+
+
+cdef inline double c_gss_wd_bound(double a_m, double a_n, double kappa, double log_kappa,
+                                  double h_min) noexcept nogil:
+    """A lower bound of the WD that GSS computes for the binary pair (``a_m a_n >= 0``), from
+    ``h_min <= h <= 1 - h_min`` (:func:`c_gss_h_min`; 0: no bound).
+
+    The exact bound (:func:`c_merge_wd_bound`) is the WD at the best ``h``; GSS stops short of it,
+    which matters when the points are far apart (kappa tiny): the best ``h`` is then ~0 or ~1 (``z``
+    on the point of larger coefficient) and the WD climbs steeply with ``h``.  With ``a <= b`` the
+    two magnitudes and ``WD = a^2 + b^2 + 2 kappa a b - alpha_z(h)^2``, ``alpha_z`` is bounded on the
+    four pieces ``[h_min, 1/4]``, ``[1/4, 1/2]``, ``[1/2, 3/4]``, ``[3/4, 1 - h_min]`` by each term's
+    largest value (``kappa^e`` falls with ``e``); as ``b >= a`` the first two bounds dominate:
+    ``A = max(a kappa^(9/16) + b e_1, a kappa^(1/4) + b kappa^(1/16))`` with
+    ``e_1 = 1 / (1 - h_min^2 log kappa) >= kappa^(h_min^2)``.  Less ``BOUND_WD_MARGIN (a + b)^2``,
+    which covers the rounding of this value and of the WD (~20 ulps of ``(a + b)^2``)."""
+    cdef double a = fabs(a_m), b = fabs(a_n), s, e1, r2, r4, r16, p1, p2
+    if a > b:
+        a, b = b, a
+    s = a + b
+    if not (h_min > 0.0 and s > 0.0 and s * s < INFINITY and kappa <= 1.0 and log_kappa <= 0.0):
+        return 0.0
+    e1 = 1.0 / (1.0 - (h_min * h_min) * log_kappa)     # >= kappa^(h_min^2) (0 for log kappa = -inf)
+    r2 = sqrt(kappa)                                     # kappa^(1/2)
+    r4 = sqrt(r2)                                        # kappa^(1/4)
+    r16 = sqrt(sqrt(r4))                                 # kappa^(1/16)
+    p1 = a * (r2 * r16) + b * e1                         # h in [h_min, 1/4]
+    p2 = a * r4 + b * r16                                # h in [1/4, 1/2]
+    if p2 > p1:
+        p1 = p2
+    return ((a * a + b * b) + (2.0 * kappa) * (a * b)) - p1 * p1 - BOUND_WD_MARGIN * (s * s)
+
+
 #: Relative margin of the exact solvers' cut on ``a_m^2 P[J]`` (keeps the slack that the rounding
 #: margin of the WD must fit in positive).
 cdef double CUT_EXACT_MARGIN = 1e-9
@@ -433,66 +493,65 @@ cdef inline double _merge_candidate(const double* am, const double[:, ::1] alpha
 
 
 cdef Py_ssize_t _nearest_same_sign(double am0, const double[:, ::1] alpha, Py_ssize_t n_sv,
-                                   Py_ssize_t m, const double* lk, double* slk) noexcept nogil:
+                                   Py_ssize_t m, const double* lk, Py_ssize_t* cand,
+                                   Py_ssize_t* n_cand) noexcept nogil:
     """The candidate of largest kappa among those of the binary SV ``m``'s sign (-1: none; first index
-    on ties), the likely partner.  Writes ``slk`` (``n_sv`` doubles): the log kappas ``lk``, -inf for
-    ``m`` and the candidates of opposite sign (``lk[m]`` is not read), so that the pruned scans skip a
-    candidate with one predictable comparison."""
-    cdef Py_ssize_t n, first, n4 = n_sv - n_sv % 4
-    cdef Py_ssize_t f0 = -1, f1 = -1, f2 = -1, f3 = -1
-    cdef double v, top, t0 = -INFINITY, t1 = -INFINITY, t2 = -INFINITY, t3 = -INFINITY
+    on ties), the likely partner.  Writes ``cand`` (``n_cand`` entries of ``n_sv``): the candidates
+    of ``m``'s sign other than ``m`` with ``log kappa > -inf``, in index order, so that the pruned
+    scans visit only those (a branch on the sign per SV would be mispredicted half the time;
+    ``lk[m]`` is not read)."""
+    cdef Py_ssize_t n, j, first, k = 0, k2
+    cdef Py_ssize_t f0 = -1, f1 = -1
+    cdef double t0 = -INFINITY, t1 = -INFINITY
+    cdef Py_ssize_t f
     cdef const double* a = &alpha[0, 0]                             # binary: alpha[n, 0] = a[n]
-    for n in range(m):                                               # (lk read unconditionally: a
-        v = lk[n]                                                    # branch-free, vectorisable select)
-        slk[n] = -INFINITY if am0 * a[n] < 0.0 else v
-    slk[m] = -INFINITY
-    for n in range(m + 1, n_sv):
-        v = lk[n]
-        slk[n] = -INFINITY if am0 * a[n] < 0.0 else v
-    for n in range(0, n4, 4):                                        # four running maxima (indices n mod 4)
-        if slk[n] > t0:
-            t0 = slk[n]
+    for n in range(n_sv):                                            # the flags (a vectorisable loop)
+        cand[n] = (not (am0 * a[n] < 0.0)) & (lk[n] > -INFINITY)
+    cand[m] = 0
+    for n in range(n_sv):                                            # compaction in place (k <= n)
+        f = cand[n]
+        cand[k] = n
+        k += f
+    n_cand[0] = k
+    k2 = k - k % 2
+    for j in range(0, k2, 2):                                        # two running maxima (two chains)
+        n = cand[j]
+        if lk[n] > t0:
+            t0 = lk[n]
             f0 = n
-        if slk[n + 1] > t1:
-            t1 = slk[n + 1]
-            f1 = n + 1
-        if slk[n + 2] > t2:
-            t2 = slk[n + 2]
-            f2 = n + 2
-        if slk[n + 3] > t3:
-            t3 = slk[n + 3]
-            f3 = n + 3
-    for n in range(n4, n_sv):
-        if slk[n] > t0:
-            t0 = slk[n]
+        n = cand[j + 1]
+        if lk[n] > t1:
+            t1 = lk[n]
+            f1 = n
+    if k2 < k:
+        n = cand[k2]
+        if lk[n] > t0:
+            t0 = lk[n]
             f0 = n
-    top, first = t0, f0
-    if t1 > top or (t1 == top and f1 >= 0 and (first < 0 or f1 < first)):
-        top, first = t1, f1
-    if t2 > top or (t2 == top and f2 >= 0 and (first < 0 or f2 < first)):
-        top, first = t2, f2
-    if t3 > top or (t3 == top and f3 >= 0 and (first < 0 or f3 < first)):
-        top, first = t3, f3
+    first = f0
+    if t1 > t0 or (t1 == t0 and f1 >= 0 and (f0 < 0 or f1 < f0)):
+        first = f1
     return first
 
 
 cdef Py_ssize_t _lookup_wd_cut_scan(double am0, const double[:, ::1] alpha, Py_ssize_t n_sv,
-                                    Py_ssize_t m, const double* lk, double* slk, const double* wd_table,
+                                    Py_ssize_t m, const double* lk, Py_ssize_t* cand,
+                                    const double* wd_table,
                                     Py_ssize_t G, const double* cut_table, Py_ssize_t cut_G,
                                     double* best_wd_out, double* best_lk_out) noexcept nogil:
     """Lookup-WD's choice of partner for the binary SV ``m`` (coefficient ``am0``), pruned by the cut.
 
     Returns the partner (-1: none of equal sign) and writes its WD and log kappa: the plain scan's
-    (least WD, lowest index among equals).  ``slk``: work for :func:`_nearest_same_sign`.  The
+    (least WD, lowest index among equals).  ``cand``: work for :func:`_nearest_same_sign`.  The
     candidate of largest kappa is evaluated first; then every candidate in index order whose log kappa
     reaches the cut (:func:`c_wd_cut`) of the best WD so far."""
-    cdef Py_ssize_t n, best_n
+    cdef Py_ssize_t n, k, best_n, n_cand
     cdef double wd, best_wd, cut = -DBL_MAX                          # -DBL_MAX: skip only the -inf entries
-    cdef Py_ssize_t first = _nearest_same_sign(am0, alpha, n_sv, m, lk, slk)
+    cdef Py_ssize_t first = _nearest_same_sign(am0, alpha, n_sv, m, lk, cand, &n_cand)
     if first < 0:
         return -1
     best_n = first
-    best_wd = merge_wd_lookup_c(am0, alpha[first, 0], slk[first], wd_table, G)   # G&Q Alg. 1, lines 5-9
+    best_wd = merge_wd_lookup_c(am0, alpha[first, 0], lk[first], wd_table, G)   # G&Q Alg. 1, lines 5-9
     if best_wd < INFINITY:
         cut = c_wd_cut(am0, best_wd, cut_table, cut_G)
         if cut < -DBL_MAX:
@@ -501,10 +560,11 @@ cdef Py_ssize_t _lookup_wd_cut_scan(double am0, const double[:, ::1] alpha, Py_s
         best_wd = INFINITY                                           # never wins the plain scan: scan it
         best_n = -1                                                  # again in order with the others
         first = -1
-    for n in range(n_sv):
-        if slk[n] < cut or n == first:
+    for k in range(n_cand):
+        n = cand[k]
+        if lk[n] < cut or n == first:
             continue                                                 # cannot beat the best so far
-        wd = merge_wd_lookup_c(am0, alpha[n, 0], slk[n], wd_table, G)
+        wd = merge_wd_lookup_c(am0, alpha[n, 0], lk[n], wd_table, G)
         if wd < best_wd or (wd == best_wd and n < best_n):
             best_n = n
             best_wd = wd
@@ -523,16 +583,17 @@ cdef Py_ssize_t c_maintain_merge(Store* SV, double[:, ::1] alpha, Py_ssize_t n_s
                                  Py_ssize_t lb_G, double[::1] work,
                                  Py_ssize_t* m_out, Py_ssize_t* n_out,
                                  double* wd_out, const double* lk_hint,
-                                 const double* kappa_hint) noexcept nogil:
+                                 const double* kappa_hint, Py_ssize_t* n_same_out) noexcept nogil:
     """Merge the smallest SV ``m`` with the partner of least WD; ``work`` holds >= 2 c + 2 n_sv doubles.
 
     ``solver``: a ``MERGE_*`` code (``eps`` already resolved by the caller);
     the lookup solvers need ``c == 1`` and the ``(G + 1, G + 1)`` tables.
     ``lb_table`` (:func:`_c_bound_table`; ``lb_G = 0``: none) switches partner pruning on for
     binary models; the winner is the reference's (least WD, lowest index among equals).
-    All solvers but Lookup-WD: ``(2, lb_G + 1, lb_G + 1)``, a bound per candidate
-    (:func:`c_merge_wd_bound`); the candidate of least bound is evaluated first, then the others in
-    index order, skipping those whose bound exceeds the best WD so far.  Lookup-WD: ``(2, lb_G)``
+    All solvers but Lookup-WD: :func:`_c_bound_table`'s, a cut on ``log kappa`` (:func:`c_exact_cut`)
+    and a bound per candidate (:func:`c_merge_wd_bound`; GSS also :func:`c_gss_wd_bound`); the
+    candidate of largest kappa is evaluated first, then the others in index order, skipping those
+    below the cut or whose bound exceeds the best WD so far.  Lookup-WD: ``(2, lb_G)``
     (:func:`_wd_cut_table` of its table), a cut on ``log kappa`` (:func:`c_wd_cut`); the candidate of
     largest kappa is evaluated first, then the others in index order, skipping those below the cut
     of the best WD so far.
@@ -541,28 +602,35 @@ cdef Py_ssize_t c_maintain_merge(Store* SV, double[:, ::1] alpha, Py_ssize_t n_s
     (BSCA: the step's kernel row of the example that just became the last SV,
     ``store_kernel_row_pre``: bitwise :func:`store_log_kappa_row`'s numbers; its kappas feed the
     bound only).
+    ``n_same_out`` (or NULL; binary models): the number of SVs ``n`` with ``alpha_n alpha_m >= 0``,
+    ``m`` included, before the merge (BSCA's count of the merge's kernel evaluations).
     """
-    cdef Py_ssize_t c = alpha.shape[1], n, k, best_n = -1, first = -1
+    cdef Py_ssize_t c = alpha.shape[1], n, i, k, best_n = -1, first = -1, n_cand = 0, n_same = 0
     cdef bint binary = c == 1
     cdef bint prune = binary and lb_G > 0 and solver != MERGE_LOOKUP_WD
     cdef bint cut = binary and lb_G > 0 and solver == MERGE_LOOKUP_WD
     cdef double wd_removal, best_wd = INFINITY, best_h = 0.0, h = 0.0, wd, log_kappa, am0, bound
-    cdef double best_lk = 0.0, k_mz, k_nz, lk_cut = -DBL_MAX, a_max = 0.0
+    cdef double best_lk = 0.0, k_mz, k_nz, lk_cut = -DBL_MAX, a_max = 0.0, kappa, bound_gss
+    cdef double h_min = c_gss_h_min(eps) if solver == MERGE_GSS or solver == MERGE_GSS_PRECISE else 0.0
     cdef double* az = &work[0]
     cdef double* best_az = &work[c]
     cdef double* lk = &work[2 * c]
-    cdef double* kap = &work[2 * c + n_sv]                          # kappa, then the bound
+    cdef Py_ssize_t* cand = <Py_ssize_t*>&work[2 * c + n_sv]        # the candidates of equal sign
     cdef Py_ssize_t m = c_select_smallest(SV, alpha, n_sv, KERNEL_RBF, gamma, 0.0, 0.0, &wd_removal)  # Alg. 2, merging, line 1: fix m
     cdef const double* am = &alpha[m, 0]
     am0 = alpha[m, 0]
     cdef bint hinted = lk_hint != NULL and m == n_sv - 1
+    if n_same_out != NULL:
+        for n in range(n_sv):                                        # (a vectorisable count)
+            n_same += am0 * alpha[n, 0] >= 0.0
+        n_same_out[0] = n_same
     cdef const double* lkv = lk                                      # log kappa of every candidate (eq. 18):
     if hinted:                                                       # the caller's row (m is the last SV;
         lkv = lk_hint                                                # its entry m is never read)
     else:
         store_log_kappa_row(SV, n_sv, m, gamma, lk)
     if prune:                                                        # exact solvers, pruned
-        first = _nearest_same_sign(am0, alpha, n_sv, m, lkv, kap)    # (kap: the masked log kappas)
+        first = _nearest_same_sign(am0, alpha, n_sv, m, lkv, cand, &n_cand)
         if first >= 0:                                               # the likely winner first
             best_wd = _merge_candidate(am, alpha, first, c, lkv[first], solver, eps, h_table, wd_table, G,
                                        &best_h, best_az)
@@ -574,21 +642,27 @@ cdef Py_ssize_t c_maintain_merge(Store* SV, double[:, ::1] alpha, Py_ssize_t n_s
                 first = -1
         lk_cut = c_exact_cut(am0, best_wd, lb_table, lb_G, &a_max)
     if cut:                                                          # Lookup-WD, pruned
-        best_n = _lookup_wd_cut_scan(am0, alpha, n_sv, m, lkv, kap, wd_table, G, lb_table, lb_G,
+        best_n = _lookup_wd_cut_scan(am0, alpha, n_sv, m, lkv, cand, wd_table, G, lb_table, lb_G,
                                      &best_wd, &best_lk)
     else:
-        for n in range(n_sv):                                        # Alg. 2, merging, line 1: choose n
-            if prune:
-                log_kappa = kap[n]                                   # -inf: m or the other sign
-                if log_kappa < lk_cut and (log_kappa == -INFINITY or fabs(alpha[n, 0]) <= a_max):
-                    continue                                         # m, other sign, or cut off
+        for i in range(n_cand if prune else n_sv):                   # Alg. 2, merging, line 1: choose n
+            if prune:                                                # (pruned: the candidates of equal sign)
+                n = cand[i]
+                log_kappa = lkv[n]
+                if log_kappa < lk_cut and fabs(alpha[n, 0]) <= a_max:
+                    continue                                         # cut off
                 if n == first:
                     continue
-                bound = c_merge_wd_bound(am0, alpha[n, 0], kappa_hint[n] if hinted else exp(log_kappa),
-                                         lb_table, lb_G)
+                kappa = kappa_hint[n] if hinted else exp(log_kappa)
+                bound = c_merge_wd_bound(am0, alpha[n, 0], kappa, lb_table, lb_G)
+                if h_min > 0.0 and bound <= best_wd:                 # GSS: its own end points
+                    bound_gss = c_gss_wd_bound(am0, alpha[n, 0], kappa, log_kappa, h_min)
+                    if bound_gss > bound:
+                        bound = bound_gss
                 if bound > best_wd or (bound == best_wd and n > best_n):
                     continue                                         # cannot beat the best so far
             else:
+                n = i
                 if n == m or (binary and am0 * alpha[n, 0] < 0.0):
                     continue
                 log_kappa = lkv[n]
@@ -1220,6 +1294,16 @@ def _merge_wd_bound(alpha_m, alpha_n, log_kappa):
     return float(c_merge_wd_bound(alpha_m, alpha_n, exp(log_kappa), &tv[0, 0], G)) if G else 0.0
 
 
+def _gss_wd_bound(alpha_m, alpha_n, log_kappa, eps):
+    """The lower bound on GSS's WD from its end points (:func:`c_gss_wd_bound`; a test hook)."""
+    return float(c_gss_wd_bound(alpha_m, alpha_n, exp(log_kappa), log_kappa, c_gss_h_min(eps)))
+
+
+def _gss_h_min(eps):
+    """:func:`c_gss_h_min` (a test hook)."""
+    return float(c_gss_h_min(eps))
+
+
 def _exact_cut(alpha_m, best_wd):
     """``(cut, a_max)`` of :func:`c_exact_cut` (a test hook; pruning must be on)."""
     table, G = _c_bound_table(True)
@@ -1269,7 +1353,7 @@ def maintain_merge(SV, alpha, n_sv, gamma, eps, merge_solver="gss", tables=None)
     cdef double g = gamma, wd
     with nogil:
         n = c_maintain_merge(&St, Av, n, g, e, code, &thv[0, 0], &twv[0, 0], G, &tbv[0], LG, wv,
-                             &m, &partner, &wd, NULL, NULL)
+                             &m, &partner, &wd, NULL, NULL, NULL)
     _close_store(&St, S, n)
     _writeback(SV, S, cs)
     _writeback(alpha, A, ca)
