@@ -558,3 +558,19 @@ def test_far_apart_bsca_pruned_equals_plain_scan(sv_update):
                                    sv_update=sv_update, gamma=300.0, C=50.0)
     assert sum(len(r.trace["maint_step"]) for r in pruned) > 100
     _bsca_runs_bitwise_equal(pruned, plain)
+
+
+def test_sign_flags_against_numpy():
+    """The vectorised sign flags and same-sign count of the pruned scans: zeros, signed zeros, inf,
+    NaN coefficients and log kappas of -inf, against numpy (any length, so every clone's tail runs)."""
+    rng = np.random.default_rng(23)
+    pool = np.array([0.0, -0.0, 1.5, -2.0, math.inf, -math.inf, math.nan, 1e-300, -1e-300])
+    for n in list(range(0, 12)) + [37, 64, 101]:
+        a = np.where(rng.random(n) < 0.5, rng.choice(pool, n), rng.normal(size=n))
+        lk = np.where(rng.random(n) < 0.2, -math.inf, -rng.exponential(3.0, n))
+        for am0 in (1.0, -0.5, 0.0, -0.0, math.inf, 1e-300):
+            flags, same = fast_budget._sign_flags(a, lk, am0)
+            with np.errstate(invalid="ignore"):
+                p = am0 * a
+                np.testing.assert_array_equal(flags, (~(p < 0.0)) & (lk > -math.inf))
+                assert same == int(np.count_nonzero(p >= 0.0))

@@ -71,6 +71,28 @@ PROJECTION_RIDGE = 1e-10
 
 MAINTENANCE = ("removal", "projection", "merge")
 
+cdef extern from *:
+    """
+    /* The sign flags of merge candidates (c_maintain_merge's pruned scans): flags[j] = 1 if
+       !(am0 a[j] < 0) and lk[j] > -inf, else 0; returns the number of j with am0 a[j] >= 0.  Only
+       comparisons of the same IEEE products: every clone gives the same integers.  Compiled for
+       AVX2 and the baseline (GCC function multi-versioning; REFSVM_MULTIVERSION, kernels.pxd). */
+    static REFSVM_MULTIVERSION Py_ssize_t refsvm_sign_flags(const double* a, const double* lk,
+                                                            double am0, Py_ssize_t n,
+                                                            Py_ssize_t* flags) {
+        Py_ssize_t j, same = 0;
+        for (j = 0; j < n; j++) {
+            double p = am0 * a[j];
+            flags[j] = (Py_ssize_t)(!(p < 0.0)) & (Py_ssize_t)(lk[j] > -INFINITY);
+            same += (Py_ssize_t)(p >= 0.0);
+        }
+        return same;
+    }
+    """
+    Py_ssize_t sign_flags "refsvm_sign_flags" (const double* a, const double* lk, double am0,
+                                                Py_ssize_t n, Py_ssize_t* flags) noexcept nogil
+
+
 cdef double GR = GOLDEN_RATIO
 cdef double EPS_PRECISE = MERGE_EPS_PRECISE
 
@@ -494,19 +516,17 @@ cdef inline double _merge_candidate(const double* am, const double[:, ::1] alpha
 
 cdef Py_ssize_t _nearest_same_sign(double am0, const double[:, ::1] alpha, Py_ssize_t n_sv,
                                    Py_ssize_t m, const double* lk, Py_ssize_t* cand,
-                                   Py_ssize_t* n_cand) noexcept nogil:
+                                   Py_ssize_t* n_cand, Py_ssize_t* n_same) noexcept nogil:
     """The candidate of largest kappa among those of the binary SV ``m``'s sign (-1: none; first index
     on ties), the likely partner.  Writes ``cand`` (``n_cand`` entries of ``n_sv``): the candidates
     of ``m``'s sign other than ``m`` with ``log kappa > -inf``, in index order, so that the pruned
     scans visit only those (a branch on the sign per SV would be mispredicted half the time;
-    ``lk[m]`` is not read)."""
+    ``lk[m]`` is read, not used); and ``n_same``: the number of ``n`` with ``alpha_m alpha_n >= 0``."""
     cdef Py_ssize_t n, j, first, k = 0, k2
     cdef Py_ssize_t f0 = -1, f1 = -1
     cdef double t0 = -INFINITY, t1 = -INFINITY
     cdef Py_ssize_t f
-    cdef const double* a = &alpha[0, 0]                             # binary: alpha[n, 0] = a[n]
-    for n in range(n_sv):                                            # the flags (a vectorisable loop)
-        cand[n] = (not (am0 * a[n] < 0.0)) & (lk[n] > -INFINITY)
+    n_same[0] = sign_flags(&alpha[0, 0], lk, am0, n_sv, cand)      # binary: alpha[n, 0] = a[n]
     cand[m] = 0
     for n in range(n_sv):                                            # compaction in place (k <= n)
         f = cand[n]
@@ -538,16 +558,17 @@ cdef Py_ssize_t _lookup_wd_cut_scan(double am0, const double[:, ::1] alpha, Py_s
                                     Py_ssize_t m, const double* lk, Py_ssize_t* cand,
                                     const double* wd_table,
                                     Py_ssize_t G, const double* cut_table, Py_ssize_t cut_G,
-                                    double* best_wd_out, double* best_lk_out) noexcept nogil:
+                                    double* best_wd_out, double* best_lk_out,
+                                    Py_ssize_t* n_same) noexcept nogil:
     """Lookup-WD's choice of partner for the binary SV ``m`` (coefficient ``am0``), pruned by the cut.
 
     Returns the partner (-1: none of equal sign) and writes its WD and log kappa: the plain scan's
     (least WD, lowest index among equals).  ``cand``: work for :func:`_nearest_same_sign`.  The
     candidate of largest kappa is evaluated first; then every candidate in index order whose log kappa
-    reaches the cut (:func:`c_wd_cut`) of the best WD so far."""
+    reaches the cut (:func:`c_wd_cut`) of the best WD so far.  ``n_same``: as :func:`_nearest_same_sign`'s."""
     cdef Py_ssize_t n, k, best_n, n_cand
     cdef double wd, best_wd, cut = -DBL_MAX                          # -DBL_MAX: skip only the -inf entries
-    cdef Py_ssize_t first = _nearest_same_sign(am0, alpha, n_sv, m, lk, cand, &n_cand)
+    cdef Py_ssize_t first = _nearest_same_sign(am0, alpha, n_sv, m, lk, cand, &n_cand, n_same)
     if first < 0:
         return -1
     best_n = first
@@ -620,17 +641,13 @@ cdef Py_ssize_t c_maintain_merge(Store* SV, double[:, ::1] alpha, Py_ssize_t n_s
     cdef const double* am = &alpha[m, 0]
     am0 = alpha[m, 0]
     cdef bint hinted = lk_hint != NULL and m == n_sv - 1
-    if n_same_out != NULL:
-        for n in range(n_sv):                                        # (a vectorisable count)
-            n_same += am0 * alpha[n, 0] >= 0.0
-        n_same_out[0] = n_same
     cdef const double* lkv = lk                                      # log kappa of every candidate (eq. 18):
     if hinted:                                                       # the caller's row (m is the last SV;
         lkv = lk_hint                                                # its entry m is never read)
     else:
         store_log_kappa_row(SV, n_sv, m, gamma, lk)
     if prune:                                                        # exact solvers, pruned
-        first = _nearest_same_sign(am0, alpha, n_sv, m, lkv, cand, &n_cand)
+        first = _nearest_same_sign(am0, alpha, n_sv, m, lkv, cand, &n_cand, &n_same)
         if first >= 0:                                               # the likely winner first
             best_wd = _merge_candidate(am, alpha, first, c, lkv[first], solver, eps, h_table, wd_table, G,
                                        &best_h, best_az)
@@ -641,9 +658,12 @@ cdef Py_ssize_t c_maintain_merge(Store* SV, double[:, ::1] alpha, Py_ssize_t n_s
                 best_n = -1                                          # again in order with the others
                 first = -1
         lk_cut = c_exact_cut(am0, best_wd, lb_table, lb_G, &a_max)
+    if n_same_out != NULL and not (prune or cut):                   # (the pruned scans count it)
+        for n in range(n_sv):
+            n_same += am0 * alpha[n, 0] >= 0.0
     if cut:                                                          # Lookup-WD, pruned
         best_n = _lookup_wd_cut_scan(am0, alpha, n_sv, m, lkv, cand, wd_table, G, lb_table, lb_G,
-                                     &best_wd, &best_lk)
+                                     &best_wd, &best_lk, &n_same)
     else:
         for i in range(n_cand if prune else n_sv):                   # Alg. 2, merging, line 1: choose n
             if prune:                                                # (pruned: the candidates of equal sign)
@@ -677,6 +697,8 @@ cdef Py_ssize_t c_maintain_merge(Store* SV, double[:, ::1] alpha, Py_ssize_t n_s
                 if prune:
                     lk_cut = c_exact_cut(am0, best_wd, lb_table, lb_G, &a_max)
     m_out[0] = m
+    if n_same_out != NULL:
+        n_same_out[0] = n_same
     if best_n < 0:                                   # no partner of equal sign: remove m
         n_out[0] = -1
         wd_out[0] = wd_removal
@@ -1297,6 +1319,18 @@ def _merge_wd_bound(alpha_m, alpha_n, log_kappa):
 def _gss_wd_bound(alpha_m, alpha_n, log_kappa, eps):
     """The lower bound on GSS's WD from its end points (:func:`c_gss_wd_bound`; a test hook)."""
     return float(c_gss_wd_bound(alpha_m, alpha_n, exp(log_kappa), log_kappa, c_gss_h_min(eps)))
+
+
+def _sign_flags(a, lk, am0):
+    """``(flags, n_same)`` of ``refsvm_sign_flags`` (a test hook)."""
+    cdef const double[::1] av = np.ascontiguousarray(a, dtype=np.float64)
+    cdef const double[::1] lv = np.ascontiguousarray(lk, dtype=np.float64)
+    flags = np.empty(av.shape[0], dtype=np.intp)
+    cdef Py_ssize_t[::1] fv = flags
+    cdef Py_ssize_t n = av.shape[0], same = 0
+    if n:
+        same = sign_flags(&av[0], &lv[0], am0, n, &fv[0])
+    return flags, int(same)
 
 
 def _gss_h_min(eps):
