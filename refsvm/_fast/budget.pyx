@@ -410,9 +410,12 @@ cdef inline double c_gss_wd_bound(double a_m, double a_n, double kappa, double l
     two magnitudes and ``WD = a^2 + b^2 + 2 kappa a b - alpha_z(h)^2``, ``alpha_z`` is bounded on the
     four pieces ``[h_min, 1/4]``, ``[1/4, 1/2]``, ``[1/2, 3/4]``, ``[3/4, 1 - h_min]`` by each term's
     largest value (``kappa^e`` falls with ``e``); as ``b >= a`` the first two bounds dominate:
-    ``A = max(a kappa^(9/16) + b e_1, a kappa^(1/4) + b kappa^(1/16))`` with
-    ``e_1 = 1 / (1 - h_min^2 log kappa) >= kappa^(h_min^2)``.  Less ``BOUND_WD_MARGIN (a + b)^2``,
-    which covers the rounding of this value and of the WD (~20 ulps of ``(a + b)^2``)."""
+    ``A = max(a kappa^(9/16) + b e_1, a kappa^(1/4) + b kappa^(1/16))``, each power replaced by an
+    upper bound that costs no square root but the first (``kappa^x = e^(x log kappa) <=
+    1 / (1 - x log kappa)``): ``e_1 = 1 / (1 - h_min^2 log kappa)``, ``kappa^(9/16) <= kappa^(1/2)
+    / (1 - log kappa / 16)``; the second piece, loose this way, matters only for kappa near 1, where
+    the exact bound is the better one.  Less ``BOUND_WD_MARGIN (a + b)^2``, which covers the
+    rounding of this value and of the WD (~20 ulps of ``(a + b)^2``)."""
     cdef double a = fabs(a_m), b = fabs(a_n), s, e1, r2, r4, r16, p1, p2
     if a > b:
         a, b = b, a
@@ -421,8 +424,8 @@ cdef inline double c_gss_wd_bound(double a_m, double a_n, double kappa, double l
         return 0.0
     e1 = 1.0 / (1.0 - (h_min * h_min) * log_kappa)     # >= kappa^(h_min^2) (0 for log kappa = -inf)
     r2 = sqrt(kappa)                                     # kappa^(1/2)
-    r4 = sqrt(r2)                                        # kappa^(1/4)
-    r16 = sqrt(sqrt(r4))                                 # kappa^(1/16)
+    r4 = 1.0 / (1.0 - 0.25 * log_kappa)                  # >= kappa^(1/4)
+    r16 = 1.0 / (1.0 - 0.0625 * log_kappa)               # >= kappa^(1/16)
     p1 = a * (r2 * r16) + b * e1                         # h in [h_min, 1/4]
     p2 = a * r4 + b * r16                                # h in [1/4, 1/2]
     if p2 > p1:
@@ -631,7 +634,7 @@ cdef Py_ssize_t c_maintain_merge(Store* SV, double[:, ::1] alpha, Py_ssize_t n_s
     cdef bint prune = binary and lb_G > 0 and solver != MERGE_LOOKUP_WD
     cdef bint cut = binary and lb_G > 0 and solver == MERGE_LOOKUP_WD
     cdef double wd_removal, best_wd = INFINITY, best_h = 0.0, h = 0.0, wd, log_kappa, am0, bound
-    cdef double best_lk = 0.0, k_mz, k_nz, lk_cut = -DBL_MAX, a_max = 0.0, kappa, bound_gss
+    cdef double best_lk = 0.0, k_mz, k_nz, lk_cut = -DBL_MAX, a_max = 0.0, kappa, bound_exact
     cdef double h_min = c_gss_h_min(eps) if solver == MERGE_GSS or solver == MERGE_GSS_PRECISE else 0.0
     cdef double* az = &work[0]
     cdef double* best_az = &work[c]
@@ -674,11 +677,17 @@ cdef Py_ssize_t c_maintain_merge(Store* SV, double[:, ::1] alpha, Py_ssize_t n_s
                 if n == first:
                     continue
                 kappa = kappa_hint[n] if hinted else exp(log_kappa)
-                bound = c_merge_wd_bound(am0, alpha[n, 0], kappa, lb_table, lb_G)
-                if h_min > 0.0 and bound <= best_wd:                 # GSS: its own end points
-                    bound_gss = c_gss_wd_bound(am0, alpha[n, 0], kappa, log_kappa, h_min)
-                    if bound_gss > bound:
-                        bound = bound_gss
+                bound = 0.0                                          # two bounds, the likelier first:
+                if h_min > 0.0 and log_kappa < -1.0:                 # far (kappa < 1/e): GSS's end points
+                    bound = c_gss_wd_bound(am0, alpha[n, 0], kappa, log_kappa, h_min)
+                if bound <= best_wd:                                 # the best h's (table)
+                    bound_exact = c_merge_wd_bound(am0, alpha[n, 0], kappa, lb_table, lb_G)
+                    if bound_exact > bound:
+                        bound = bound_exact
+                    if h_min > 0.0 and log_kappa >= -1.0 and bound <= best_wd:   # near: GSS's after
+                        bound_exact = c_gss_wd_bound(am0, alpha[n, 0], kappa, log_kappa, h_min)
+                        if bound_exact > bound:
+                            bound = bound_exact
                 if bound > best_wd or (bound == best_wd and n > best_n):
                     continue                                         # cannot beat the best so far
             else:
