@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.sparse as sp
 
-from .validation import ZERO_PREDICTIONS, check_int, check_option, check_positive, check_sparse_rows
+from .validation import (ZERO_PREDICTIONS, _all_finite, check_int, check_option, check_positive,
+                         check_sparse_rows)
 
 TASKS = ("binary", "multiclass", "regression")
 
@@ -121,7 +122,7 @@ def check_ogd_arguments(X, y, order, *, task, n_classes, eta, epsilon, t0, zero_
         X = np.ascontiguousarray(X, dtype=np.float64)
         if X.ndim != 2:
             raise ValueError(f"X must be a 2-D array (n_samples, n_features); got shape {X.shape}")
-        if not np.all(np.isfinite(X)):
+        if not _all_finite(X):                               # (no temporary the size of X)
             raise ValueError("X contains NaN or infinity")
     order = np.ascontiguousarray(order, dtype=np.int64)
     if order.ndim != 1:

@@ -233,10 +233,15 @@ def check_sparse_rows(X, name="X"):
 
 
 def _all_finite(values):
-    """Whether every entry of the float array ``values`` is finite, by its least and largest entry
-    (NaN propagates through both; two passes without a temporary array the size of ``values``)."""
+    """Whether every entry of the float array ``values`` is finite, without a temporary array the size
+    of ``values``: one pass when their sum is finite (a NaN or infinite entry makes it NaN or
+    infinite), else by the least and largest entry (NaN propagates through both; decides the sums
+    that overflow from finite entries)."""
     if values.size == 0:
         return True
+    with np.errstate(over="ignore", invalid="ignore"):
+        if np.isfinite(np.sum(values)):
+            return True
     return bool(np.isfinite(values.min()) and np.isfinite(values.max()))
 
 

@@ -114,3 +114,33 @@ def test_ogd_default_step_learns(require_data):
     rows = np.sort(np.random.default_rng(0).choice(len(y), 4000, replace=False))
     pred = OnlineKernelClassifier("ogd", random_state=0).fit(X[rows], y[rows]).predict(Xt)
     assert len(np.unique(pred)) == 2 and np.mean(pred == yt) > _majority(yt) + 0.01
+
+
+class _Scripted(BudgetedSVC):
+    """A fitted-looking classifier whose predictions are scripted by row (for the constant check)."""
+
+    def predict(self, X):
+        self.calls = getattr(self, "calls", 0) + 1
+        return np.where(X[:, 0] > self.threshold_, 1, -1)
+
+
+@pytest.mark.parametrize("n, other_rows, warns", [
+    (5000, [], True),                  # one class everywhere
+    (5000, [4999], False),             # the other class only in the subsample's last row
+    (5000, [0], False),                # ... early: settled by the first rows
+    (150, [140], False),               # fewer rows than the first batch
+    (150, [], True),
+])
+def test_constant_check_sees_the_whole_subsample(n, other_rows, warns):
+    """The check predicts the first CONSTANT_CHECK_FIRST rows of its subsample first; the rest only
+    when those gave one class, so it warns exactly when the whole subsample gets one class."""
+    X = np.zeros((n, 2))
+    X[other_rows, 0] = 1.0
+    est = _Scripted()
+    est.threshold_ = 0.5
+    est.classes_ = np.array([-1, 1])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        est._warn_if_constant(X)
+    assert any(issubclass(w.category, ConstantModelWarning) for w in caught) == warns
+    assert est.calls == (1 if (other_rows and other_rows[0] == 0) or n <= est.CONSTANT_CHECK_FIRST else 2)

@@ -141,3 +141,21 @@ def test_check_option_lists_allowed_values():
         msg = str(info.value)
         assert msg.startswith("maintenance must be one of")
         assert all(repr(a) in msg for a in allowed)
+
+
+def test_all_finite_one_pass_and_its_fallback():
+    """The shared finiteness check: a finite sum settles it in one pass; sums that overflow from finite
+    entries, and NaN or infinite entries anywhere (of either sign, or cancelling), go to the exact check."""
+    import numpy as np
+    from refsvm.validation import _all_finite
+    big = np.full((3, 4), 1e308)
+    assert _all_finite(big) and _all_finite(-big)                  # the sum overflows, the entries do not
+    for bad in (np.nan, np.inf, -np.inf):
+        for where in ((0, 0), (2, 3), (1, 2)):
+            X = np.ones((3, 4))
+            X[where] = bad
+            assert not _all_finite(X)
+    X = np.ones((3, 4))
+    X[0, 0], X[1, 1] = np.inf, -np.inf                              # inf - inf = NaN: still refused
+    assert not _all_finite(X)
+    assert _all_finite(np.zeros((0, 4))) and _all_finite(np.ones((5, 5)))

@@ -301,16 +301,22 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
 
     #: rows of the training data ``fit`` predicts to detect a model that learned a single class
     CONSTANT_CHECK_ROWS = 2000
+    #: of those, the rows predicted first: the rest only when these all get one class
+    CONSTANT_CHECK_FIRST = 200
 
     def _warn_if_constant(self, X):
         """Warn when the fitted classifier predicts one class on (a subsample of) its training data.
 
         A model that predicts the majority class everywhere reaches the majority's share as its
         accuracy and looks like a result; the check costs one prediction of at most
-        :attr:`CONSTANT_CHECK_ROWS` rows (a fixed, evenly spaced subsample: no random draw)."""
+        :attr:`CONSTANT_CHECK_ROWS` rows (a fixed, evenly spaced subsample: no random draw), of which
+        the first :attr:`CONSTANT_CHECK_FIRST` are predicted first (two classes there settle it)."""
         n = X.shape[0]
         rows = X if n <= self.CONSTANT_CHECK_ROWS else X[np.linspace(0, n - 1, self.CONSTANT_CHECK_ROWS).astype(int)]
-        pred = self.predict(rows)
+        head = min(rows.shape[0], self.CONSTANT_CHECK_FIRST)
+        pred = self.predict(rows[:head])                 # two classes among the first rows settle it
+        if np.unique(pred).size == 1 and head < rows.shape[0]:
+            pred = np.concatenate([pred, self.predict(rows[head:])])
         if np.unique(pred).size == 1 and self.classes_.size > 1:
             warnings.warn(
                 f"{type(self).__name__} predicts the single class {pred[0]!r} on its training data: the model "
