@@ -164,10 +164,16 @@ def _same_results(a, b):
 @pytest.mark.parametrize("sparse", [False, True])
 def test_bsgd_pruned_equals_plain_scan(solver, learning_rate, sparse, request):
     X, y = _data_with_duplicates(1)
+    _bsgd_pruned_vs_plain(X, y, 2, sparse, dict(BSGD_KW, learning_rate=learning_rate, merge_solver=solver),
+                          reference=not sparse and learning_rate == "pegasos")
+
+
+def _bsgd_pruned_vs_plain(X, y, seed, sparse, kw, reference):
+    """Three BSGD passes (random permutations from ``seed``), pruned and with the plain scan: bitwise
+    the same results (over 100 merges); with ``reference``, also the reference's decisions."""
     Xin = sp.csr_matrix(X) if sparse else X
-    rng = np.random.default_rng(2)
+    rng = np.random.default_rng(seed)
     orders = [rng.permutation(len(y)).astype(np.int64) for _ in range(3)]
-    kw = dict(BSGD_KW, learning_rate=learning_rate, merge_solver=solver)
     pruned = run_passes(fast_bsgd, Xin, y, orders, kw)
     assert sum(int(np.count_nonzero(r.trace["maint_partner"] >= 0)) for r in pruned) > 100
     previous = fast_budget._set_merge_pruning(False)
@@ -176,7 +182,7 @@ def test_bsgd_pruned_equals_plain_scan(solver, learning_rate, sparse, request):
     finally:
         fast_budget._set_merge_pruning(previous)
     _same_results(pruned, plain)
-    if not sparse and learning_rate == "pegasos":     # and the reference's decisions
+    if reference:
         ref = run_passes(ref_bsgd, X, y, orders, kw)
         for f, r in zip(pruned, ref):
             for key in ("added", "maint_step", "maint_index", "maint_partner"):
@@ -532,23 +538,8 @@ def test_far_apart_bsgd_pruned_equals_plain_scan(learning_rate, sparse):
     """Where GSS's own bound does most of the pruning: bitwise the plain scan's results, and the
     reference's decisions."""
     X, y = _far_apart_data(6)
-    Xin = sp.csr_matrix(X) if sparse else X
-    rng = np.random.default_rng(7)
-    orders = [rng.permutation(len(y)).astype(np.int64) for _ in range(3)]
     kw = dict(BSGD_KW, learning_rate=learning_rate, merge_solver="gss", gamma=300.0, lam=1e-4)
-    pruned = run_passes(fast_bsgd, Xin, y, orders, kw)
-    assert sum(int(np.count_nonzero(r.trace["maint_partner"] >= 0)) for r in pruned) > 100
-    previous = fast_budget._set_merge_pruning(False)
-    try:
-        plain = run_passes(fast_bsgd, Xin, y, orders, kw)
-    finally:
-        fast_budget._set_merge_pruning(previous)
-    _same_results(pruned, plain)
-    if not sparse:
-        ref = run_passes(ref_bsgd, X, y, orders, kw)
-        for f, r in zip(pruned, ref):
-            for key in ("added", "maint_step", "maint_index", "maint_partner"):
-                np.testing.assert_array_equal(f.trace[key], r.trace[key], err_msg=key)
+    _bsgd_pruned_vs_plain(X, y, 7, sparse, kw, reference=not sparse)
 
 
 @pytest.mark.parametrize("sv_update", ["accumulate", "append"])

@@ -381,6 +381,10 @@ cdef inline double c_merge_wd_bound(double a_m, double a_n, double kappa, const 
 #: the search's end points: a few ulps of [0, 1] per step against a final width above ``GR * 1e-6``).
 cdef double GSS_BOUND_MIN_EPS = 1e-6
 cdef double GSS_H_MIN_MARGIN = 1e-5
+#: Below this log kappa (kappa < 1/e) the pruned scan tries GSS's bound before the table's (far
+#: candidates: the table's is then below a_m^2 and rarely decides); above it, after.  Speed only:
+#: either order skips the same candidates.
+cdef double GSS_BOUND_FIRST_LK = -1.0
 
 
 cdef inline double c_gss_h_min(double eps) noexcept nogil:
@@ -678,13 +682,13 @@ cdef Py_ssize_t c_maintain_merge(Store* SV, double[:, ::1] alpha, Py_ssize_t n_s
                     continue
                 kappa = kappa_hint[n] if hinted else exp(log_kappa)
                 bound = 0.0                                          # two bounds, the likelier first:
-                if h_min > 0.0 and log_kappa < -1.0:                 # far (kappa < 1/e): GSS's end points
+                if h_min > 0.0 and log_kappa < GSS_BOUND_FIRST_LK:   # far: GSS's end points
                     bound = c_gss_wd_bound(am0, alpha[n, 0], kappa, log_kappa, h_min)
                 if bound <= best_wd:                                 # the best h's (table)
                     bound_exact = c_merge_wd_bound(am0, alpha[n, 0], kappa, lb_table, lb_G)
                     if bound_exact > bound:
                         bound = bound_exact
-                    if h_min > 0.0 and log_kappa >= -1.0 and bound <= best_wd:   # near: GSS's after
+                    if h_min > 0.0 and log_kappa >= GSS_BOUND_FIRST_LK and bound <= best_wd:  # near
                         bound_exact = c_gss_wd_bound(am0, alpha[n, 0], kappa, log_kappa, h_min)
                         if bound_exact > bound:
                             bound = bound_exact
