@@ -49,6 +49,16 @@ Reading of the pseudo-code (see also ``docs/ogd.rst``):
   and an example with ``s_t = 0`` takes no step (its weighted loss is 0).
   Counters (mistakes, squared loss) are unweighted.  ``s_t = 1`` computes
   ``eta * 1.0 == eta``: bitwise the unweighted run.
+* **Averaged weights** (``W_sum``, not in the paper; the authors' released
+  code, LIBOL/KOL's ``kernel_fogd.h``).  The paper's output is the last
+  iterate ``w_{T+1}``.  KOL adds the weights after every update to a sum and
+  predicts at test time with ``sum / (number of updates)``.  Given an array
+  ``W_sum``, the pass adds ``W`` to it after each update (line 10, eq. 10-11,
+  Alg. 5's update) and returns it; the caller divides by the number of updates
+  (``trace["n_updates"]`` summed over its calls).  The last iterate is not
+  changed by it.  (KOL's features also differ from line 6: its ``sin`` is a
+  parabola approximation and its second feature ``sign(u'x) |cos u'x|``; only
+  the averaging is offered here.)
 """
 
 import numpy as np
@@ -60,7 +70,7 @@ from .validation import check_sample_weight
 
 
 def fogd(X, y, order, *, task, n_classes, U, eta, epsilon=0.0, normalize=False, W=None, t0=0,
-         sample_weight=None, zero_prediction="mistake"):
+         sample_weight=None, zero_prediction="mistake", W_sum=None):
     """One pass of FOGD (Algorithm 1, 3 or 5) over ``X[order]``.
 
     Parameters
@@ -93,6 +103,10 @@ def fogd(X, y, order, *, task, n_classes, U, eta, epsilon=0.0, normalize=False, 
         Binary task: how ``w_t' z(x_t) = 0`` is counted
         (:func:`refsvm.online.is_mistake`; Lu et al.'s code: ``"positive"``).
         Only the mistake count changes; the update is the hinge loss's.
+    W_sum : ndarray of shape (2D, c) or None
+        The averaged variant (module docstring): a copy of it, plus ``W`` after
+        each update of this call, is returned as ``OGDResult.W_sum``.
+        ``None`` (default): no sum is kept.
 
     Returns
     -------
@@ -116,6 +130,8 @@ def fogd(X, y, order, *, task, n_classes, U, eta, epsilon=0.0, normalize=False, 
         W = np.zeros((2 * D, c))                              # Alg. 1, line 2: w_1 = 0
     else:
         W = check_weights(W, (2 * D, c))
+    if W_sum is not None:
+        W_sum = check_weights(W_sum, (2 * D, c), "W_sum")
     scale = 1.0 / np.sqrt(D) if normalize else 1.0
 
     updated = np.zeros(len(order), dtype=np.int8)
@@ -158,6 +174,8 @@ def fogd(X, y, order, *, task, n_classes, U, eta, epsilon=0.0, normalize=False, 
             if loss > epsilon and eta_t != 0.0:               # Alg. 5: loss exceeds epsilon
                 W[:, 0] -= eta_t * 2.0 * (f[0] - y_t) * z     # Alg. 5: w - eta grad l
                 updated[step] = 1
+        if W_sum is not None and updated[step]:
+            W_sum += W                                        # averaged variant: sum of w_{t+1} (KOL)
 
     trace = {
         "n_steps": len(order),
@@ -170,7 +188,7 @@ def fogd(X, y, order, *, task, n_classes, U, eta, epsilon=0.0, normalize=False, 
         trace["squared_loss_sum"] = float(squared_loss_sum)
     else:
         trace["mistakes"] = int(mistakes)
-    return OGDResult(W=W, t=t, trace=trace)
+    return OGDResult(W=W, t=t, trace=trace, W_sum=W_sum)
 
 
 def decision_values(X, U, W, normalize=False):

@@ -36,7 +36,7 @@ TASKS = ("binary", "multiclass", "regression")
 class OGDResult:
     """What one pass of :func:`refsvm.fogd.fogd` or :func:`refsvm.nogd.nogd` returns.
 
-    FOGD fills ``W`` only.  NOGD returns its whole state so that the next
+    FOGD fills ``W`` (and ``W_sum`` when it was given one).  NOGD returns its whole state so that the next
     call continues from it: in the kernel phase ``sv`` and ``alpha`` (and
     ``projection = W = None``); after the switch ``sv`` (the B SVs, fixed from
     then on), ``alpha`` (the kernel coefficients at the switch, kept for
@@ -50,6 +50,7 @@ class OGDResult:
     sv: np.ndarray = None           #: NOGD: support vectors (n_sv, d)
     alpha: np.ndarray = None        #: NOGD: kernel coefficients (n_sv, c)
     projection: np.ndarray = None   #: NOGD: D_k^{-1/2} V_k', shape (r, B), None before the switch
+    W_sum: np.ndarray = None        #: FOGD given ``W_sum``: it plus the weights after each update of the call
 
 
 def n_columns(task, n_classes):

@@ -83,6 +83,31 @@ def test_fogd_agrees(task, normalize):
         W, t = a.W, a.t
 
 
+@pytest.mark.parametrize("sparse", [False, True], ids=["dense", "csr"])
+@pytest.mark.parametrize("task", ["binary", "multiclass", "regression"])
+def test_fogd_averaged_sum_agrees(task, sparse):
+    """The averaged variant's W_sum (sum of W after each update), continued over two passes, on
+    dense and CSR rows (a third of the entries zero)."""
+    import scipy.sparse as sps
+    X, y, c, eps = problem(task)
+    X = np.where(np.abs(X) < 0.45, 0.0, X)
+    Xin = sps.csr_matrix(X) if sparse else X
+    rng = np.random.default_rng(4)
+    U = fourier_directions(rng, 32, X.shape[1], 0.5)
+    kw = dict(task=task, n_classes=c, U=U, eta=0.01, epsilon=eps)
+    W = W_sum = None
+    for _ in range(2):
+        order = rng.permutation(len(X))
+        start = np.zeros((64, c if task == "multiclass" else 1)) if W_sum is None else W_sum
+        a = fogd_py.fogd(Xin, y, order, W=W, W_sum=start, **kw)
+        b = fogd_c.fogd(Xin, y, order, W=W, W_sum=start, **kw)
+        same_trace(a.trace, b.trace)
+        close(a.W, b.W)
+        close(a.W_sum, b.W_sum)
+        assert a.trace["n_updates"] > 0 and np.any(a.W_sum != start)
+        W, W_sum = a.W, a.W_sum
+
+
 @pytest.mark.parametrize("task", ["binary", "multiclass", "regression"])
 def test_nogd_agrees_through_the_switch(task):
     X, y, c, eps = problem(task)

@@ -41,6 +41,23 @@ def test_train_and_predict_classification(files, tmp_path, capsys, solver):
         assert est.score(Xt, yt) == pytest.approx(acc, abs=1e-4)
 
 
+def test_average_option_trains_the_averaged_model(files, tmp_path, capsys):
+    """``--average``: the model of FOGDClassifier(average=True); refused for NOGD."""
+    train, test, Xt, yt = files["cls"]
+    model = tmp_path / "a.npz"
+    assert main(["train", str(train), str(model), "--solver", "fogd", "--n-components", "50", "--gamma", "0.5",
+                 "--average", "--random-state", "2", "--quiet"]) == 0
+    capsys.readouterr()
+    from refsvm import FOGDClassifier
+    est = FOGDClassifier(n_components=50, gamma=0.5, average=True, random_state=2).fit(*_xy(train))
+    back = FOGDClassifier.load(model)
+    assert back.average is True and est.n_averaged_ > 0
+    np.testing.assert_allclose(back.decision_function(Xt), est.decision_function(Xt), rtol=1e-12)
+    with pytest.raises(SystemExit):
+        main(["train", str(train), str(tmp_path / "n.npz"), "--solver", "nogd", "--average"])
+    assert "--average: not used by --solver nogd" in capsys.readouterr().err
+
+
 def _xy(path):
     from sklearn.datasets import load_svmlight_file
     X, y = load_svmlight_file(str(path))

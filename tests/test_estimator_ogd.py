@@ -25,8 +25,11 @@ CASES = [
     (NOGDClassifier, dict(budget=25, rank=5), "multiclass"),
     (FOGDRegressor, dict(n_components=40, eta=0.005, epsilon=0.01), "regression"),
     (NOGDRegressor, dict(budget=25, rank=10, eta=0.1, epsilon=0.01), "regression"),
+    (FOGDClassifier, dict(n_components=40, eta=0.01, average=True), "binary"),       # KOL's averaged weights
+    (FOGDClassifier, dict(n_components=40, eta=0.01, average=True), "multiclass"),
+    (FOGDRegressor, dict(n_components=40, eta=0.005, epsilon=0.01, average=True), "regression"),
 ]
-IDS = [f"{c.__name__}-{k}" for c, _, k in CASES]
+IDS = [f"{c.__name__}-{k}" + ("-average" if kw.get("average") else "") for c, kw, k in CASES]
 
 
 def partial(est, X, y, classes):
@@ -95,6 +98,54 @@ def test_save_load_roundtrip(cls, kw, kind, tmp_path):
         assert all(f[k].dtype.kind != "O" for k in f.files)
 
 
+@pytest.mark.parametrize("kind", ["binary", "multiclass", "regression"])
+def test_average_is_the_mean_of_the_weights_after_each_update(kind):
+    """average=True: coef_ (and the model) is the mean over every update of two passes of the weights
+    after it; the updates, the mistakes and the last iterate are those of average=False."""
+    from refsvm.fogd import fogd
+    X, y = data(kind, n=200)
+    cls = FOGDRegressor if kind == "regression" else FOGDClassifier
+    kw = dict(n_components=20, eta=0.01, shuffle=False, epochs=2, random_state=5, gamma=0.7)
+    if kind == "regression":
+        kw["epsilon"] = 0.01
+    avg = cls(average=True, **kw).fit(X, y)
+    last = cls(**kw).fit(X, y)
+    for ta, tl in zip(avg.trace_, last.trace_):
+        np.testing.assert_array_equal(ta["updated"], tl["updated"])
+    # written out: replay the two passes one example at a time with the same directions and sum W
+    if kind == "regression":
+        task, c, yi = "regression", 2, y
+    else:
+        classes = np.unique(y)
+        task, c = ("binary", 2) if classes.size == 2 else ("multiclass", classes.size)
+        yi = np.searchsorted(classes, y) if task == "multiclass" else np.where(y == classes[1], 1, -1)
+    W, total, n_up = None, np.zeros_like(last.coef_), 0
+    for _ in range(2):
+        for i in range(len(X)):
+            r = fogd(X, yi, np.array([i]), task=task, n_classes=c, U=avg.directions_, eta=0.01,
+                     epsilon=kw.get("epsilon", 0.0), W=W)
+            W = r.W
+            if r.trace["n_updates"]:
+                total += W
+                n_up += 1
+    assert avg.n_averaged_ == n_up == sum(tr["n_updates"] for tr in last.trace_) > 0
+    assert last.n_averaged_ == 0
+    np.testing.assert_allclose(W, last.coef_, rtol=1e-12, atol=1e-13)
+    np.testing.assert_allclose(avg.coef_, total / n_up, rtol=1e-10, atol=1e-12)
+    assert np.max(np.abs(avg.coef_ - last.coef_)) > 1e-3              # the two outputs differ
+    np.testing.assert_allclose(model_output(avg, X), avg.model_.decision_function(X)
+                               if kind != "regression" else avg.predict(X))
+
+
+def test_average_without_updates_is_the_last_iterate():
+    """A run without an update (regression, no loss above epsilon) averages nothing: the model is
+    the last iterate (here w = 0), never 0 / 0."""
+    X, y = data("regression", n=40)
+    est = FOGDRegressor(n_components=10, epsilon=1e6, average=True, random_state=0).fit(X, y)
+    assert est.trace_[0]["n_updates"] == est.n_averaged_ == 0
+    assert np.all(est.coef_ == 0) and np.all(est.predict(X) == 0)
+
+
 def test_model_kinds_are_not_confused(tmp_path):
     X, y = data("binary")
     FOGDClassifier(n_components=10, random_state=0).fit(X, y).save(tmp_path / "f.npz")
@@ -118,6 +169,8 @@ def test_nogd_rank_default_is_a_fifth_of_the_budget():
     (FOGDClassifier, dict(gamma=-1.0), "gamma"),
     (FOGDClassifier, dict(eta=0), "eta"),
     (FOGDClassifier, dict(normalize="yes"), "normalize"),
+    (FOGDClassifier, dict(average="yes"), "average"),
+    (FOGDRegressor, dict(average=1), "average"),
     (FOGDClassifier, dict(shuffle=1), "shuffle"),
     (FOGDClassifier, dict(epochs=0), "epochs"),
     (FOGDClassifier, dict(backend="gpu"), "backend"),

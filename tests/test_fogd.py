@@ -157,12 +157,41 @@ def test_sine_regression_online_mse(module):
 
 
 @MODULES
+def test_averaged_variant_sums_the_weights_after_each_update(module):
+    """W_sum (KOL's averaging): the given sum plus w_{t+1} after every update, written out; the last
+    iterate and the decisions are those of a run without it."""
+    rng = np.random.default_rng(12)
+    X = rng.normal(size=(90, 3))
+    y = np.where(X[:, 0] - X[:, 1] ** 2 > -0.5, 1, -1)
+    U = fourier_directions(rng, 12, 3, 0.5)
+    order = rng.permutation(90)
+    start = rng.normal(size=(24, 1))
+    start_before = start.copy()
+    w, total, updates = np.zeros(24), start[:, 0].copy(), 0
+    for i in order:
+        z = features(U, X[i])
+        if y[i] * (w @ z) < 1:
+            w = w + 0.05 * y[i] * z
+            total += w
+            updates += 1
+    r = module.fogd(X, y, order, task="binary", n_classes=2, U=U, eta=0.05, W_sum=start)
+    plain = module.fogd(X, y, order, task="binary", n_classes=2, U=U, eta=0.05)
+    np.testing.assert_allclose(r.W_sum[:, 0], total, rtol=1e-9, atol=1e-12)
+    np.testing.assert_array_equal(r.W, plain.W)
+    np.testing.assert_array_equal(r.trace["updated"], plain.trace["updated"])
+    assert r.trace["n_updates"] == updates > 10 and plain.W_sum is None
+    np.testing.assert_array_equal(start, start_before)         # the caller's array is not changed
+
+
+@MODULES
 @pytest.mark.parametrize("kwargs, name", [
     (dict(task="ranking"), "task"),
     (dict(eta=0.0), "eta"),
     (dict(eta=-1.0), "eta"),
     (dict(U=np.ones((4, 2))), "U"),
     (dict(W=np.ones((3, 1))), "W"),
+    (dict(W_sum=np.ones((3, 1))), "W_sum"),
+    (dict(W_sum=np.full((8, 1), np.nan)), "W_sum"),
     (dict(order=np.array([0, 99])), "order"),
     (dict(y=np.array([0, 1, 1, 0, 1])), "y"),
     (dict(task="multiclass", n_classes=2), "n_classes"),

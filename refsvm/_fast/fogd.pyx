@@ -11,7 +11,8 @@ Per step: ``p = U x_t`` (C loops over the nonzero inputs with ``U'`` stored
 row by row, see :mod:`refsvm._fast.ogd_core`), the D ``sin``/``cos`` pairs
 by ``sincos_block`` (branch-free, vectorised by the compiler; absolute error
 below 4.5e-16 against libm for ``|p| <= 2^18``, libm beyond), ``f = W'z`` and
-the update of a column of the row-major ``W``.  The reference's BLAS sums in
+the update of a column of the row-major ``W`` (and, given ``W_sum``, the
+sum of the weights after each update: the averaged variant).  The reference's BLAS sums in
 another order and numpy's sin/cos are libm's, so weights agree with the
 reference to rounding, not bitwise.
 """
@@ -33,18 +34,21 @@ cdef void _fogd_pass(const Rows* X, const double[::1] yv, const int64_t[::1] ord
                      int task, const double[:, ::1] UT, double eta, double epsilon, double scale,
                      double[:, ::1] W, double[::1] p, double[::1] z, double[::1] f,
                      int8_t[::1] updated, int64_t* mistakes, double* loss_sum,
-                     const double[::1] sw, Py_ssize_t[::1] nz) noexcept nogil:
-    cdef Py_ssize_t step, i
+                     const double[::1] sw, Py_ssize_t[::1] nz, double* W_sum) noexcept nogil:
+    cdef Py_ssize_t step, i, k
     cdef Py_ssize_t D = UT.shape[1], c = W.shape[1], n_rows = W.shape[0]
     for step in range(order.shape[0]):                        # Alg. 1, line 4
         i = order[step]
         feature_map_row(&UT[0, 0], D, X, i, scale, &p[0], &z[0], &nz[0])     # Alg. 1, line 6
         updated[step] = <int8_t>ogd_step(task, &W[0, 0], n_rows, c, &z[0], &f[0], yv[i],
                                          eta * sw[i], epsilon, mistakes, loss_sum)   # step eta s_t
+        if W_sum != NULL and updated[step]:
+            for k in range(n_rows * c):                       # averaged variant: sum of w_{t+1} (KOL)
+                W_sum[k] += (&W[0, 0])[k]
 
 
 def fogd(X, y, order, *, task, n_classes, U, eta, epsilon=0.0, normalize=False, W=None, t0=0,
-         sample_weight=None, zero_prediction="mistake"):
+         sample_weight=None, zero_prediction="mistake", W_sum=None):
     """One pass of FOGD over ``X[order]``; see :func:`refsvm.fogd.fogd`."""
     X, y, order = check_ogd_arguments(X, y, order, task=task, n_classes=n_classes,
                                       eta=eta, epsilon=epsilon, t0=t0, zero_prediction=zero_prediction)
@@ -56,6 +60,9 @@ def fogd(X, y, order, *, task, n_classes, U, eta, epsilon=0.0, normalize=False, 
     D = U.shape[0]
     c = n_columns(task, n_classes)
     W = np.zeros((2 * D, c)) if W is None else check_weights(W, (2 * D, c))
+    if W_sum is not None:
+        W_sum = check_weights(W_sum, (2 * D, c), "W_sum")
+    cdef double[:, ::1] Ws = W_sum
     cdef int code = {"binary": TASK_BINARY, "multiclass": TASK_MULTI}.get(task, TASK_REGRESSION)
     if code == TASK_BINARY and zero_prediction == "positive":
         code = TASK_BINARY_POSITIVE
@@ -71,7 +78,8 @@ def fogd(X, y, order, *, task, n_classes, U, eta, epsilon=0.0, normalize=False, 
     rows_init(&R, X)
     if X.shape[0] > 0 and order.shape[0] > 0:
         _fogd_pass(&R, yv, order, code, np.ascontiguousarray(U.T), float(eta), float(epsilon), scale, W, p, z, f,
-                   updated, &mistakes, &loss_sum, sw, np.empty(max(X.shape[1], 1), dtype=np.intp))
+                   updated, &mistakes, &loss_sum, sw, np.empty(max(X.shape[1], 1), dtype=np.intp),
+                   NULL if W_sum is None else &Ws[0, 0])
     trace = {
         "n_steps": int(order.shape[0]),
         "updated": updated,
@@ -83,7 +91,7 @@ def fogd(X, y, order, *, task, n_classes, U, eta, epsilon=0.0, normalize=False, 
         trace["squared_loss_sum"] = float(loss_sum)
     else:
         trace["mistakes"] = int(mistakes)
-    return OGDResult(W=W, t=int(t0) + int(order.shape[0]), trace=trace)
+    return OGDResult(W=W, t=int(t0) + int(order.shape[0]), trace=trace, W_sum=W_sum)
 
 
 cdef void _decision_values(const Rows* X, Py_ssize_t n, const double[:, ::1] UT, double scale,

@@ -7,7 +7,7 @@ parser, :func:`train_ogd` when ``--solver`` is not ``bsgd`` and
 
 Options: ``--solver fogd|nogd`` (the command's option), ``--regression`` (real targets: FOGD-R / NOGD-R),
 ``--n-components`` (D), ``--rank`` (k, default 0.2 B), ``--epsilon``,
-``--normalize``; shared with BSGD: ``--budget`` (B), ``--gamma``, ``--eta``
+``--normalize``, ``--average``; shared with BSGD: ``--budget`` (B), ``--gamma``, ``--eta``
 (default 0.1 for BSGD; for FOGD / NOGD the estimator's default), ``--epochs``,
 ``--backend``, ``--random-state``, ``--test``, ``--verbose`` / ``--quiet``
 (classifiers only; the regressors print no progress).
@@ -26,6 +26,9 @@ def add_ogd_arguments(train):
     group.add_argument("--epsilon", type=float, default=0.1,
                        help="regression: update only when the squared loss exceeds it")
     group.add_argument("--normalize", action="store_true", help="FOGD: divide the feature map by sqrt(D)")
+    group.add_argument("--average", action="store_true",
+                       help="FOGD: predict with the mean of the weights after each update (LIBOL/KOL's code) "
+                            "instead of the last iterate (the paper)")
     train.set_defaults(eta=None)          # None: each solver's own default step size
     train._option_string_actions["--eta"].help = (
         "BSGD: eta of norma / perceptron (None: norma 1/sqrt(lambda), perceptron 0.1); FOGD / NOGD: the constant step size "
@@ -43,7 +46,7 @@ def make_estimator(args):
         common["epsilon"] = args.epsilon
     if args.solver == "fogd":
         cls = FOGDRegressor if args.regression else FOGDClassifier
-        return cls(n_components=args.n_components, normalize=args.normalize, **common)
+        return cls(n_components=args.n_components, normalize=args.normalize, average=args.average, **common)
     cls = NOGDRegressor if args.regression else NOGDClassifier
     return cls(budget=args.budget, rank=args.rank, **common)
 

@@ -85,7 +85,7 @@ class _OGDCommon:
             if result.trace.get("switch_step", -1) >= 0:
                 box["switch"] = box["done"] + result.trace["switch_step"]
             box["done"] += len(sub)
-            box["state"], box["result"] = self._state_of(result), result
+            box["state"], box["result"] = self._state_of(result, box["state"]), result
             self.t_ = int(result.t)
             return dict(result.trace), (None if result.sv is None else result.sv.shape[0])   # FOGD: no SVs
 
@@ -100,7 +100,7 @@ class _OGDCommon:
         else:
             trace["online_mse"] = trace["squared_loss_sum"] / n if n else 0.0
         self.trace_.append(trace)
-        self._store(result)
+        self._store(result, box["state"])
         return self._current_state()
 
     def _classes_for_model(self):
@@ -162,19 +162,26 @@ class _FOGDMixin(_OGDCommon):
         params = self._common_params()
         params["n_components"] = check_int(self.n_components, "n_components", 1)
         params["normalize"] = _check_bool(self.normalize, "normalize")
+        params["average"] = _check_bool(self.average, "average")
         return params
 
+    # The state: (U, the last iterate W, the sum of W after each update or None, the number of updates
+    # in that sum).  average=False keeps no sum; coef_ is then the last iterate.
     def _initial_state(self):
-        return (None, None)                                   # U drawn at the first pass
+        return (None, None, None, 0)                          # U drawn at the first pass
 
     def _current_state(self):
-        return (self.directions_, self.coef_)
+        return (self.directions_, self._coef_last, self._coef_sum, self.n_averaged_)
 
-    def _state_of(self, result):
-        return (self.directions_, result.W)
+    def _state_of(self, result, state):
+        averaged = result.trace["n_updates"] if result.W_sum is not None else 0
+        return (self.directions_, result.W, result.W_sum, state[3] + averaged)
 
     def _run(self, X, y, order, params, state):
-        U, W = state
+        U, W, W_sum, _ = state
+        if params["average"] and W_sum is None:
+            W_sum = np.zeros_like(W) if W is not None else np.zeros(
+                (2 * params["n_components"], 1 if self._task() != "multiclass" else self._n_classes()))
         if U is None:                                         # Alg. 1, line 3 (outside the algorithm)
             D, d = params["n_components"], X.shape[1]
             check_memory(8 * D * (d + 2 * max(self._n_classes(), 1)), "n_components",
@@ -185,17 +192,25 @@ class _FOGDMixin(_OGDCommon):
         return fogd(X, y, order, task=self._task(), n_classes=self._n_classes(), U=U, eta=params["eta"],
                     epsilon=params["epsilon"], normalize=params["normalize"], W=W, t0=self.t_,
                     sample_weight=params.get("sample_weight"),
-                    zero_prediction=params.get("zero_prediction", "mistake"))
+                    zero_prediction=params.get("zero_prediction", "mistake"),
+                    W_sum=W_sum if params["average"] else None)
 
-    def _store(self, result):
-        self.coef_ = result.W
-        self.model_ = FourierModel(directions=self.directions_, weights=result.W, gamma=float(self.gamma_),
+    def _store(self, result, state):
+        _, self._coef_last, self._coef_sum, self.n_averaged_ = state
+        if result.W_sum is None:                              # the paper: the last iterate
+            self.coef_ = result.W
+        elif self.n_averaged_ > 0:                            # KOL's code: the mean of w_{t+1} over updates
+            self.coef_ = result.W_sum / self.n_averaged_
+        else:                                                 # no update yet: the last iterate (KOL: 0 / 0)
+            self.coef_ = result.W.copy()
+        self.model_ = FourierModel(directions=self.directions_, weights=self.coef_, gamma=float(self.gamma_),
                                    normalize=bool(self.normalize), task=self._task(),
                                    classes=self._classes_for_model())
 
     def _use_model(self, model):
         self.model_ = model
         self.directions_, self.coef_ = model.directions, model.weights
+        self._coef_last, self._coef_sum, self.n_averaged_ = None, None, 0   # t_ = None: no continuation
         if model.params is None:                      # a file without hyper-parameters
             self.gamma, self.n_components, self.normalize = model.gamma, model.n_components, model.normalize
 
@@ -221,7 +236,7 @@ class _NOGDMixin(_OGDCommon):
     def _current_state(self):
         return (self.support_vectors_, self.alpha_, self.projection_, self.coef_)
 
-    def _state_of(self, result):
+    def _state_of(self, result, state):
         return (result.sv, result.alpha, result.projection, result.W)
 
     def _run(self, X, y, order, params, state):
@@ -233,7 +248,7 @@ class _NOGDMixin(_OGDCommon):
                     projection=projection, W=W, t0=self.t_, sample_weight=params.get("sample_weight"),
                     zero_prediction=params.get("zero_prediction", "mistake"))
 
-    def _store(self, result):
+    def _store(self, result, state):
         c = self._n_classes() if self._task() == "multiclass" else 1
         sv = result.sv if result.sv is not None else np.zeros((0, self.n_features_in_))
         alpha = result.alpha
@@ -399,11 +414,20 @@ _FOGD_DOC = """
         ``||z||^2 = D``.  ``True``: divided by ``sqrt(D)``, so that step
         sizes known from scikit-learn's ``RBFSampler`` transfer (``eta`` on the
         printed map equals ``eta * D`` on the normalised one).
+    average : bool, default=False
+        ``False``: the model is the last iterate ``w_{T+1}`` (the paper,
+        Algorithms 1, 3 and 5).  ``True``: the mean of the weights after each
+        update (every update of every pass and ``partial_fit`` call), as the
+        authors' released code LIBOL/KOL predicts; it scatters less over
+        visiting orders than the last iterate at a constant step
+        (``docs/ogd.rst``, "The authors' code").  The updates are the same.
 """ + _SHARED_DOC + """
     Attributes
     ----------
     directions_ : ndarray (D, n_features)   the random directions u_j
-    coef_ : ndarray (2D, c)                 the linear weights W
+    coef_ : ndarray (2D, c)                 the model's linear weights: W (``average=True``: the mean of W
+                                            after each update; the last W if there was none)
+    n_averaged_ : int                       ``average=True``: the number of updates averaged (else 0)
     model_ : refsvm.approx_model.FourierModel
     t_ : int or None                        examples visited so far
     trace_ : list of dict                   one trace of :func:`refsvm.fogd.fogd` per pass, plus
@@ -471,7 +495,9 @@ class FOGDClassifier(_FOGDMixin, _OGDClassifierBase):
     """ + _FOGD_DOC.replace("    Attributes", _VERBOSE_DOC + _CLASS_WEIGHT_DOC + "    Attributes", 1)
 
     def __init__(self, n_components=400, gamma="scale", eta=0.002, normalize=False, shuffle=True, epochs=1,
-                 backend="fast", random_state=None, verbose=0, class_weight=None, zero_prediction="mistake"):
+                 backend="fast", random_state=None, verbose=0, class_weight=None, zero_prediction="mistake",
+                 average=False):
+        self.average = average
         self.zero_prediction = zero_prediction
         self.verbose = verbose
         self.class_weight = class_weight
@@ -515,7 +541,8 @@ class FOGDRegressor(_FOGDMixin, _RegressorBase):
 """ + _VERBOSE_DOC + """    Attributes""", 1)
 
     def __init__(self, n_components=400, gamma="scale", eta=0.001, epsilon=0.1, normalize=False, shuffle=True,
-                 epochs=1, backend="fast", random_state=None, verbose=0):
+                 epochs=1, backend="fast", random_state=None, verbose=0, average=False):
+        self.average = average
         self.verbose = verbose
         self.n_components = n_components
         self.gamma = gamma

@@ -43,7 +43,7 @@ SOLVERS = {s.name: s for s in (
     Solver("sbp", "SBPClassifier", "the kernelized stochastic batch perceptron (Cotter, Shalev-Shwartz, Srebro 2012)",
            ("nu", "fit_bias") + _KERNEL + _REFIT),
     Solver("fogd", "FOGDClassifier", "Fourier online gradient descent (Lu, Hoi et al. 2016)",
-           ("n_components", "normalize", "eta", "regression", "epsilon"), regression="FOGDRegressor"),
+           ("n_components", "normalize", "average", "eta", "regression", "epsilon"), regression="FOGDRegressor"),
     Solver("nogd", "NOGDClassifier", "Nystroem online gradient descent (Lu, Hoi et al. 2016)",
            _BUDGETED + ("rank", "eta", "regression", "epsilon"), regression="NOGDRegressor"),
     Solver("perceptron", "OnlineKernelClassifier", "kernel perceptron, no budget (baseline)",
