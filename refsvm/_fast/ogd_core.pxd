@@ -12,6 +12,9 @@ product 20x slower on a loaded machine (measured: 3.3 ms instead of 0.13 ms
 for D = 4000, d = 123 with two busy cores), and one example at a time is
 what an online learner does.  Dot products use :func:`pw_dot` (numpy's
 pairwise order with eight accumulators); the feature map skips zero inputs.
+Matrix-vector products ``p = M' v`` go through fastmath.h's ``refsvm_phases``
+(rows of ``M`` added at the nonzeros of ``v``, vectorised along the output):
+FOGD's ``U x`` and NOGD's ``P k`` and kernel rows.
 """
 
 from libc.math cimport INFINITY
@@ -69,14 +72,6 @@ cdef inline void feature_map_row(const double* UT, Py_ssize_t D, const Rows* X, 
         sincos_block(p, D, scale, z)
     else:
         feature_map(UT, D, X.d, X.dense + i * X.d, scale, p, z, nz)
-
-
-cdef inline void matvec(const double* M, Py_ssize_t n_rows, Py_ssize_t n_cols, const double* v,
-                        double* out) noexcept nogil:
-    """``out = M v`` for the row-major ``M`` (n_rows, n_cols)."""
-    cdef Py_ssize_t j
-    for j in range(n_rows):
-        out[j] = pw_dot(M + j * n_cols, v, n_cols)
 
 
 cdef inline void scores(const double* W, Py_ssize_t n_rows, Py_ssize_t c, const double* z,
