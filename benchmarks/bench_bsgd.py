@@ -115,8 +115,9 @@ def machine_info():
         here = Path(__file__).resolve().parent
         rev = subprocess.run(["git", "-C", str(here), "rev-parse", "--short", "HEAD"],
                              capture_output=True, text=True, timeout=10)
-        dirty = subprocess.run(["git", "-C", str(here), "status", "--porcelain"],
-                               capture_output=True, text=True, timeout=10)
+        # the results files a run is writing do not count as uncommitted changes of the code
+        dirty = subprocess.run(["git", "-C", str(here), "status", "--porcelain", "--", ":/",
+                                ":(top,exclude)benchmarks/results"], capture_output=True, text=True, timeout=10)
         if rev.returncode == 0:
             info["git"] = rev.stdout.strip() + (" (+ uncommitted changes)" if dirty.stdout.strip() else "")
     except (OSError, subprocess.SubprocessError):
