@@ -60,6 +60,14 @@ Reading of the pseudo-code (see also ``docs/ogd.rst``):
   Alg. 6: ``> epsilon``) is decided on the unweighted loss, and an example
   with ``s_t = 0`` takes no step and adds no SV.  Counters are unweighted.
   ``s_t = 1``: bitwise the unweighted run.
+* **Averaged weights** (``average=True``, not in the paper; the authors'
+  released code, LIBOL/KOL's ``kernel_nogd.h``).  KOL adds the linear-phase
+  weights after every linear-phase update to a sum and tests with
+  ``sum / (number of those updates)``.  With ``average=True`` the pass keeps
+  that sum, ``W_sum`` (r, c): zeros at the switch, or the given ``W_sum``
+  when the call starts in the linear phase; ``W`` after each update of line 18
+  is added to it.  The caller divides by the number of linear-phase updates
+  (``updated`` steps that ``added`` no SV).  The last iterate is unchanged.
 """
 
 import numpy as np
@@ -137,8 +145,25 @@ def check_nogd_state(X, task, n_classes, budget, rank, gamma, eig_tol, sv, alpha
     return sv, alpha, projection, W
 
 
+def check_average_state(average, W_sum, W):
+    """The averaged variant's ``W_sum`` to start a pass with (both paths): ``None`` unless
+    ``average`` and the state is in the linear phase (then the given sum, or zeros like ``W``)."""
+    if not isinstance(average, (bool, np.bool_)):
+        raise ValueError(f"average must be True or False; got {average!r}")
+    if W_sum is not None and not average:
+        raise ValueError("W_sum is the averaged variant's state: pass it with average=True")
+    if W is None:
+        if W_sum is not None:
+            raise ValueError("W_sum is the linear phase's state: pass it with W and its projection")
+        return None
+    if not average:
+        return None
+    return np.zeros_like(W) if W_sum is None else check_weights(W_sum, W.shape, "W_sum")
+
+
 def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0, eig_tol=EIG_TOL,
-         sv=None, alpha=None, projection=None, W=None, t0=0, sample_weight=None, zero_prediction="mistake"):
+         sv=None, alpha=None, projection=None, W=None, t0=0, sample_weight=None, zero_prediction="mistake",
+         average=False, W_sum=None):
     """One pass of NOGD (Algorithm 2, 4 or 6) over ``X[order]``, continuing a state.
 
     Parameters
@@ -165,6 +190,12 @@ def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0,
     zero_prediction : {"mistake", "positive"}
         Binary task: how ``f_t(x_t) = 0`` is counted (:func:`refsvm.online.is_mistake`);
         only the mistake count changes.
+    average : bool
+        Keep the sum of the linear-phase weights after each linear-phase
+        update (the averaged variant, module docstring).
+    W_sum : ndarray of shape (r, c) or None
+        ``average=True`` in the linear phase: the sum to continue (``None``:
+        zeros).  Must be ``None`` in the kernel phase and without ``average``.
 
     Returns
     -------
@@ -176,13 +207,15 @@ def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0,
         is not in this call), ``rank_used`` (r, -1 before the switch),
         ``eigenvalues`` (kept at the switch, empty if not in this call) and
         ``kernel_evaluations`` (n_sv per kernel-phase step, B^2 for K at the
-        switch, B per linear-phase step).
+        switch, B per linear-phase step).  ``average=True``: ``W_sum`` once
+        the pass is in the linear phase (else ``None``).
     """
     X, y, order = check_ogd_arguments(X, y, order, task=task, n_classes=n_classes,
                                       eta=eta, epsilon=epsilon, t0=t0, zero_prediction=zero_prediction)
     sv, alpha, projection, W = check_nogd_state(X, task, n_classes, budget, rank, gamma, eig_tol,
                                                 sv, alpha, projection, W)
     sample_weight = check_sample_weight(sample_weight, X.shape[0])
+    W_sum = check_average_state(average, W_sum, W)
     c = n_columns(task, n_classes)
     b0 = 0 if sv is None else sv.shape[0]
     cap = min(budget, b0 + len(order))                        # the SVs this call can hold (budget 10**9: n)
@@ -244,6 +277,8 @@ def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0,
         updated[step] = 1
         if linear:
             W += np.outer(z, beta)                            # Alg. 2, line 18
+            if average:
+                W_sum += W                                    # averaged variant: sum of w_{t+1} (KOL)
             continue
         SV[b] = x_t                                           # Alg. 2, lines 6-7: f += beta k(x_t, .)
         A[b] = beta
@@ -255,6 +290,8 @@ def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0,
             projection, eigenvalues, V = nystrom_map(K, rank, eig_tol)   # Alg. 2, line 11
             W = np.sqrt(eigenvalues)[:, None] * (V.T @ A)     # Alg. 2, line 12 (pseudo-inverse)
             W = np.ascontiguousarray(W)
+            if average:
+                W_sum = np.zeros_like(W)                      # the averaged variant's sum starts here
             linear = True                                     # Alg. 2, line 13
             switch_step = step
 
@@ -274,4 +311,4 @@ def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0,
         trace["mistakes"] = int(mistakes)
     alpha_out = A[:b].copy() if (b > 0 and (alpha is not None or not linear or switch_step >= 0)) else None
     return OGDResult(W=W, t=t, trace=trace, sv=SV[:b].copy() if b else None, alpha=alpha_out,
-                     projection=projection)
+                     projection=projection, W_sum=W_sum)

@@ -121,6 +121,11 @@ def test_nogd_agrees_through_the_switch(task):
     for name in ("sv", "alpha", "projection", "W"):
         close(getattr(a, name), getattr(b, name))
     assert a.trace["rank_used"] == 8
+    a_avg = nogd_py.nogd(X, y, order, average=True, **kw)    # the averaged variant's sum
+    b_avg = nogd_c.nogd(X, y, order, average=True, **kw)
+    same_trace(a_avg.trace, b_avg.trace)
+    close(a_avg.W_sum, b_avg.W_sum)
+    assert np.any(a_avg.W_sum != 0)
 
 
 @pytest.mark.parametrize("sparse", [False, True], ids=["dense", "csr"])
@@ -144,6 +149,8 @@ def test_nogd_linear_phase_svs_by_feature_change_no_bit(task, sparse, monkeypatc
     ref = nogd_py.nogd(Xin, y, order, **kw)
     same_trace(ref.trace, by_feature.trace)
     close(ref.W, by_feature.W)
+    close(nogd_py.nogd(Xin, y, order, average=True, **kw).W_sum,          # and the averaged sum
+          nogd_c.nogd(Xin, y, order, average=True, **kw).W_sum)
 
 
 @pytest.mark.parametrize("module", [nogd_py, nogd_c], ids=["python", "fast"])

@@ -42,7 +42,7 @@ def test_train_and_predict_classification(files, tmp_path, capsys, solver):
 
 
 def test_average_option_trains_the_averaged_model(files, tmp_path, capsys):
-    """``--average``: the model of FOGDClassifier(average=True); refused for NOGD."""
+    """``--average``: the models of FOGDClassifier / NOGDClassifier(average=True); refused for BSGD."""
     train, test, Xt, yt = files["cls"]
     model = tmp_path / "a.npz"
     assert main(["train", str(train), str(model), "--solver", "fogd", "--n-components", "50", "--gamma", "0.5",
@@ -53,9 +53,16 @@ def test_average_option_trains_the_averaged_model(files, tmp_path, capsys):
     back = FOGDClassifier.load(model)
     assert back.average is True and est.n_averaged_ > 0
     np.testing.assert_allclose(back.decision_function(Xt), est.decision_function(Xt), rtol=1e-12)
+    assert main(["train", str(train), str(tmp_path / "n.npz"), "--solver", "nogd", "--budget", "30",
+                 "--gamma", "0.5", "--average", "--random-state", "2", "--quiet"]) == 0
+    from refsvm import NOGDClassifier
+    nest = NOGDClassifier(budget=30, gamma=0.5, average=True, random_state=2).fit(*_xy(train))
+    nback = NOGDClassifier.load(tmp_path / "n.npz")
+    assert nback.average is True and nest.n_averaged_ > 0
+    np.testing.assert_allclose(nback.decision_function(Xt), nest.decision_function(Xt), rtol=1e-12)
     with pytest.raises(SystemExit):
-        main(["train", str(train), str(tmp_path / "n.npz"), "--solver", "nogd", "--average"])
-    assert "--average: not used by --solver nogd" in capsys.readouterr().err
+        main(["train", str(train), str(tmp_path / "b.npz"), "--solver", "bsgd", "--average"])
+    assert "--average: not used by --solver bsgd" in capsys.readouterr().err
 
 
 def _xy(path):

@@ -28,6 +28,9 @@ CASES = [
     (FOGDClassifier, dict(n_components=40, eta=0.01, average=True), "binary"),       # KOL's averaged weights
     (FOGDClassifier, dict(n_components=40, eta=0.01, average=True), "multiclass"),
     (FOGDRegressor, dict(n_components=40, eta=0.005, epsilon=0.01, average=True), "regression"),
+    (NOGDClassifier, dict(budget=25, rank=10, average=True), "binary"),
+    (NOGDClassifier, dict(budget=25, rank=5, average=True), "multiclass"),
+    (NOGDRegressor, dict(budget=25, rank=10, eta=0.1, epsilon=0.01, average=True), "regression"),
 ]
 IDS = [f"{c.__name__}-{k}" + ("-average" if kw.get("average") else "") for c, kw, k in CASES]
 
@@ -137,6 +140,26 @@ def test_average_is_the_mean_of_the_weights_after_each_update(kind):
                                if kind != "regression" else avg.predict(X))
 
 
+def test_nogd_average_is_the_mean_of_the_linear_phase_weights():
+    """NOGDClassifier(average=True): coef_ is W_sum / (linear-phase updates) of the function over the
+    same two passes; the kernel phase and the switch are those of average=False."""
+    from refsvm.nogd import nogd
+    X, y = data("binary", n=200)
+    kw = dict(budget=20, rank=6, eta=0.2, shuffle=False, epochs=2, random_state=1, gamma=0.7)
+    avg = NOGDClassifier(average=True, **kw).fit(X, y)
+    last = NOGDClassifier(**kw).fit(X, y)
+    np.testing.assert_array_equal(avg.projection_, last.projection_)
+    yi = np.where(y == np.unique(y)[1], 1, -1)
+    fkw = dict(task="binary", n_classes=2, budget=20, rank=6, gamma=0.7, eta=0.2, average=True)
+    r1 = nogd(X, yi, np.arange(200), **fkw)
+    r2 = nogd(X, yi, np.arange(200), sv=r1.sv, alpha=r1.alpha, projection=r1.projection, W=r1.W,
+              W_sum=r1.W_sum, t0=200, **fkw)
+    n_linear = sum(int(r.trace["updated"].sum() - r.trace["added"].sum()) for r in (r1, r2))
+    assert avg.n_averaged_ == n_linear > 0 and last.n_averaged_ == 0
+    np.testing.assert_allclose(avg.coef_, r2.W_sum / n_linear, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(last.coef_, r2.W, rtol=1e-9, atol=1e-12)
+
+
 def test_average_without_updates_is_the_last_iterate():
     """A run without an update (regression, no loss above epsilon) averages nothing: the model is
     the last iterate (here w = 0), never 0 / 0."""
@@ -171,6 +194,7 @@ def test_nogd_rank_default_is_a_fifth_of_the_budget():
     (FOGDClassifier, dict(normalize="yes"), "normalize"),
     (FOGDClassifier, dict(average="yes"), "average"),
     (FOGDRegressor, dict(average=1), "average"),
+    (NOGDClassifier, dict(average="no"), "average"),
     (FOGDClassifier, dict(shuffle=1), "shuffle"),
     (FOGDClassifier, dict(epochs=0), "epochs"),
     (FOGDClassifier, dict(backend="gpu"), "backend"),

@@ -139,6 +139,11 @@ def test_kernel_evaluation_count(module):
     (dict(sv=np.ones((10, 3)), projection=np.ones((2, 9)), W=np.ones((2, 1))), "projection"),
     (dict(sv=np.ones((10, 3)), projection=np.ones((2, 10)), W=np.ones((3, 1))), "W"),
     (dict(sv=np.ones((2, 3)), alpha=np.ones((2, 1)), W=np.ones((2, 1))), "W"),
+    (dict(average="yes"), "average"),
+    (dict(W_sum=np.ones((2, 1))), "W_sum"),                                  # without average=True
+    (dict(average=True, W_sum=np.ones((2, 1))), "W_sum"),                    # in the kernel phase
+    (dict(average=True, sv=np.ones((10, 3)), projection=np.ones((2, 10)), W=np.ones((2, 1)),
+          W_sum=np.ones((3, 1))), "W_sum"),                                   # wrong shape
 ])
 def test_validation_names_the_parameter(module, kwargs, name):
     X = np.arange(15.0).reshape(5, 3)
@@ -146,3 +151,51 @@ def test_validation_names_the_parameter(module, kwargs, name):
     args.update(kwargs)
     with pytest.raises(ValueError, match=name):
         module.nogd(X, np.array([1, -1, 1, -1, 1]), np.arange(5), **args)
+
+
+@MODULES
+@pytest.mark.parametrize("task", ["binary", "multiclass", "regression"])
+def test_averaged_variant_sums_the_linear_phase_weights(module, task):
+    """average=True (KOL's code): W_sum is the sum of W after each linear-phase update, written out
+    by replaying the pass one example at a time without it; the switch falls inside the pass, the
+    kernel-phase updates are not summed, and the last iterate is the plain run's."""
+    rng = np.random.default_rng(21)
+    X = rng.normal(size=(160, 3))
+    if task == "binary":
+        y, c = np.where(X[:, 0] * X[:, 1] > 0, 1, -1).astype(np.int64), 2
+    elif task == "multiclass":
+        y, c = ((X[:, 0] > 0).astype(int) + 2 * (X[:, 1] > 0.3)).astype(np.int64), 4
+    else:
+        y, c = np.sin(X[:, 0]), 2
+    order = rng.permutation(160)
+    kw = dict(task=task, n_classes=c, budget=20, rank=5, gamma=0.6, eta=0.1, epsilon=0.01)
+    run = module.nogd(X, y, order, average=True, **kw)
+    plain = module.nogd(X, y, order, **kw)
+    assert 0 <= run.trace["switch_step"] < 100
+    np.testing.assert_array_equal(run.W, plain.W)
+    np.testing.assert_array_equal(run.trace["updated"], plain.trace["updated"])
+    state, total, n_linear = {}, None, 0
+    for i in order:                                          # one example per call, state passed on
+        r = module.nogd(X, y, np.array([i]), **kw, **state)
+        state = dict(sv=r.sv, alpha=r.alpha, projection=r.projection, W=r.W)
+        if r.trace["updated"][0] and not r.trace["added"][0]:   # an update of the linear phase
+            total = r.W.copy() if total is None else total + r.W
+            n_linear += 1
+    assert n_linear == int(run.trace["updated"].sum() - run.trace["added"].sum()) > 10
+    np.testing.assert_allclose(run.W_sum, total, rtol=1e-9, atol=1e-12)
+    assert plain.W_sum is None
+
+
+@MODULES
+def test_averaged_sum_continues_across_calls(module):
+    """Two calls (the switch in the first), the sum passed on, equal one call."""
+    X, y = xor(200, 5)
+    order = np.random.default_rng(6).permutation(200)
+    kw = dict(task="binary", n_classes=2, budget=25, rank=5, gamma=0.5, eta=0.2, average=True)
+    whole = module.nogd(X, y, order, **kw)
+    first = module.nogd(X, y, order[:90], **kw)
+    assert first.trace["switch_step"] >= 0 and first.W_sum is not None
+    second = module.nogd(X, y, order[90:], sv=first.sv, alpha=first.alpha, projection=first.projection,
+                         W=first.W, W_sum=first.W_sum, **kw)
+    np.testing.assert_allclose(second.W_sum, whole.W_sum, rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(second.W, whole.W, rtol=1e-12, atol=1e-14)

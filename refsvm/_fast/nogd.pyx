@@ -34,7 +34,7 @@ inside a chunk.
 import numpy as np
 import scipy.sparse as sp
 
-from refsvm.nogd import check_nogd_state, nystrom_map
+from refsvm.nogd import check_average_state, check_nogd_state, nystrom_map
 from refsvm.ogd import OGDResult, check_ogd_arguments, n_columns
 from refsvm.validation import check_sample_weight
 
@@ -116,9 +116,10 @@ cdef void _linear_phase(const Rows* X, const double[::1] yv, const int64_t[::1] 
                         double[::1] krow, double[::1] z, double[::1] f, double[::1] beta,
                         int8_t[::1] updated, int64_t* mistakes, double* loss_sum,
                         int64_t* kernel_evaluations, const double[::1] sw,
-                        const double* SVT, const double[:, ::1] PT, Py_ssize_t* nz) noexcept nogil:
+                        const double* SVT, const double[:, ::1] PT, Py_ssize_t* nz,
+                        double* W_sum) noexcept nogil:
     """Alg. 2, lines 14-19 from ``order[start]``.  ``SVT`` (d, B) or NULL: the SVs by feature;
-    ``PT`` (B, k): the projection transposed."""
+    ``PT`` (B, k): the projection transposed; ``W_sum`` (k, c) or NULL: the averaged variant's sum."""
     cdef Py_ssize_t step, i, j, r, c = W.shape[1]
     cdef Py_ssize_t k = P.shape[0]
     cdef double sq_x
@@ -147,16 +148,21 @@ cdef void _linear_phase(const Rows* X, const double[::1] yv, const int64_t[::1] 
         for j in range(k):                                    # Alg. 2, line 18
             for r in range(c):
                 W[j, r] += z[j] * beta[r]
+        if W_sum != NULL:
+            for j in range(k * c):                            # averaged variant: sum of w_{t+1} (KOL)
+                W_sum[j] += (&W[0, 0])[j]
 
 
 def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0, eig_tol=1e-8,
-         sv=None, alpha=None, projection=None, W=None, t0=0, sample_weight=None, zero_prediction="mistake"):
+         sv=None, alpha=None, projection=None, W=None, t0=0, sample_weight=None, zero_prediction="mistake",
+         average=False, W_sum=None):
     """One pass of NOGD over ``X[order]``, continuing a state; see :func:`refsvm.nogd.nogd`."""
     X, y, order = check_ogd_arguments(X, y, order, task=task, n_classes=n_classes,
                                       eta=eta, epsilon=epsilon, t0=t0, zero_prediction=zero_prediction)
     sv, alpha, projection, W = check_nogd_state(X, task, n_classes, budget, rank, gamma, eig_tol,
                                                 sv, alpha, projection, W)
     sample_weight = check_sample_weight(sample_weight, X.shape[0])
+    W_sum = check_average_state(average, W_sum, W)
     sw = np.ones(X.shape[0]) if sample_weight is None else sample_weight   # eta * 1.0 == eta
     cdef int code = {"binary": TASK_BINARY, "multiclass": TASK_MULTI}.get(task, TASK_REGRESSION)
     if code == TASK_BINARY and zero_prediction == "positive":
@@ -169,6 +175,7 @@ def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0,
     cdef double[:, ::1] svt
     cdef Py_ssize_t[::1] nzv
     cdef const double* svt_ptr
+    cdef double[:, ::1] wsum
     cap = min(B, (0 if sv is None else sv.shape[0]) + n)     # the SVs this call can hold, as refsvm.nogd
     sparse = sp.issparse(X)                                  # sparse X: sparse SV slots (sparse.pxd)
     SV = None if sparse else np.zeros((cap, d))
@@ -209,6 +216,8 @@ def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0,
                 kernel_evaluations += B * B
                 projection, eigenvalues, V = nystrom_map(K, rank, eig_tol)   # Alg. 2, line 11
                 W = np.ascontiguousarray(np.sqrt(eigenvalues)[:, None] * (V.T @ A))  # line 12
+                if average:
+                    W_sum = np.zeros_like(W)                     # the averaged variant's sum starts here
                 linear = True
                 start = switch + 1
         if linear and start < n:
@@ -219,10 +228,13 @@ def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0,
                 svt = SVT
                 svt_ptr = &svt[0, 0]
             nz = np.empty(max(d, B, 1), dtype=np.intp)
+            if W_sum is not None:
+                wsum = W_sum
             nzv = nz
             _linear_phase(&R, yv, order, start, code, float(gamma), float(eta), float(epsilon),
                           &S, B, projection, W, krow, z, f, beta, updated, &mistakes, &loss_sum,
-                          &kernel_evaluations, sw, svt_ptr, np.ascontiguousarray(projection.T), &nzv[0])
+                          &kernel_evaluations, sw, svt_ptr, np.ascontiguousarray(projection.T), &nzv[0],
+                          NULL if W_sum is None else &wsum[0, 0])
         sv_out = (store_export(&S, n_sv) if sparse else SV[:n_sv].copy()) if n_sv else None
     finally:
         store_free(&S)
@@ -241,4 +253,5 @@ def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0,
     else:
         trace["mistakes"] = int(mistakes)
     alpha_out = A[:n_sv].copy() if (n_sv > 0 and (alpha is not None or not linear or switch >= 0)) else None
-    return OGDResult(W=W, t=int(t0) + int(n), trace=trace, sv=sv_out, alpha=alpha_out, projection=projection)
+    return OGDResult(W=W, t=int(t0) + int(n), trace=trace, sv=sv_out, alpha=alpha_out, projection=projection,
+                     W_sum=W_sum)

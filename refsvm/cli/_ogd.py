@@ -27,8 +27,8 @@ def add_ogd_arguments(train):
                        help="regression: update only when the squared loss exceeds it")
     group.add_argument("--normalize", action="store_true", help="FOGD: divide the feature map by sqrt(D)")
     group.add_argument("--average", action="store_true",
-                       help="FOGD: predict with the mean of the weights after each update (LIBOL/KOL's code) "
-                            "instead of the last iterate (the paper)")
+                       help="predict with the mean of the (NOGD: linear-phase) weights after each update "
+                            "(LIBOL/KOL's code) instead of the last iterate (the paper)")
     train.set_defaults(eta=None)          # None: each solver's own default step size
     train._option_string_actions["--eta"].help = (
         "BSGD: eta of norma / perceptron (None: norma 1/sqrt(lambda), perceptron 0.1); FOGD / NOGD: the constant step size "
@@ -48,7 +48,7 @@ def make_estimator(args):
         cls = FOGDRegressor if args.regression else FOGDClassifier
         return cls(n_components=args.n_components, normalize=args.normalize, average=args.average, **common)
     cls = NOGDRegressor if args.regression else NOGDClassifier
-    return cls(budget=args.budget, rank=args.rank, **common)
+    return cls(budget=args.budget, rank=args.rank, average=args.average, **common)
 
 
 def train_ogd(args):

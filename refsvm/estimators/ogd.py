@@ -228,25 +228,34 @@ class _NOGDMixin(_OGDCommon):
             if params["rank"] > params["budget"]:
                 raise ValueError(f"rank must be at most budget={params['budget']}; got {self.rank}")
         params["eig_tol"] = check_positive(self.eig_tol, "eig_tol", allow_zero=True)
+        params["average"] = _check_bool(self.average, "average")
         return params
 
+    # The state: (sv, alpha, projection, the last iterate W, the averaged variant's sum of W after each
+    # linear-phase update or None, the number of those updates).
     def _initial_state(self):
-        return (None, None, None, None)
+        return (None, None, None, None, None, 0)
 
     def _current_state(self):
-        return (self.support_vectors_, self.alpha_, self.projection_, self.coef_)
+        return (self.support_vectors_, self.alpha_, self.projection_, self._coef_last, self._coef_sum,
+                self.n_averaged_)
 
     def _state_of(self, result, state):
-        return (result.sv, result.alpha, result.projection, result.W)
+        linear_updates = int(result.trace["updated"].sum()) - int(result.trace["added"].sum())
+        averaged = linear_updates if result.W_sum is not None else 0
+        return (result.sv, result.alpha, result.projection, result.W, result.W_sum, state[5] + averaged)
 
     def _run(self, X, y, order, params, state):
-        sv, alpha, projection, W = state
+        sv, alpha, projection, W, W_sum, _ = state
+        if not params["average"] or W is None:                # no sum kept, or none yet (kernel phase)
+            W_sum = None
         nogd = get_module("nogd", self.backend).nogd
         return nogd(X, y, order, task=self._task(), n_classes=self._n_classes(), budget=params["budget"],
                     rank=params["rank"], gamma=params["gamma"], eta=params["eta"],
                     epsilon=params["epsilon"], eig_tol=params["eig_tol"], sv=sv, alpha=alpha,
                     projection=projection, W=W, t0=self.t_, sample_weight=params.get("sample_weight"),
-                    zero_prediction=params.get("zero_prediction", "mistake"))
+                    zero_prediction=params.get("zero_prediction", "mistake"), average=params["average"],
+                    W_sum=W_sum)
 
     def _store(self, result, state):
         c = self._n_classes() if self._task() == "multiclass" else 1
@@ -255,15 +264,19 @@ class _NOGDMixin(_OGDCommon):
         if alpha is None and result.projection is None:
             alpha = np.zeros((0, c))
         self.support_vectors_, self.alpha_ = sv, alpha
+        _, _, _, self._coef_last, self._coef_sum, self.n_averaged_ = state
         self.projection_, self.coef_ = result.projection, result.W
+        if result.W_sum is not None and self.n_averaged_ > 0:  # KOL's code: the mean of w_{t+1} over
+            self.coef_ = result.W_sum / self.n_averaged_       # the linear-phase updates
         self.model_ = NystromModel(support_vectors=sv, gamma=float(self.gamma_), alpha=alpha,
-                                   projection=result.projection, weights=result.W, task=self._task(),
+                                   projection=result.projection, weights=self.coef_, task=self._task(),
                                    classes=self._classes_for_model())
 
     def _use_model(self, model):
         self.model_ = m = model
         self.support_vectors_, self.alpha_, self.projection_, self.coef_ = (
             m.support_vectors, m.alpha, m.projection, m.weights)
+        self._coef_last, self._coef_sum, self.n_averaged_ = None, None, 0   # t_ = None: no continuation
         if m.params is None:                          # a file without hyper-parameters
             self.gamma = m.gamma
             if m.linear:
@@ -451,13 +464,22 @@ _NOGD_DOC = """
     eig_tol : float, default=1e-8
         Eigenvalues ``<= eig_tol * lambda_max`` of the B x B kernel matrix are
         dropped at the switch (rank-deficient matrices: duplicates, tiny gamma).
+    average : bool, default=False
+        ``False``: after the switch the model is the last iterate of the
+        linear phase (the paper, Algorithms 2, 4 and 6).  ``True``: the mean
+        of the linear-phase weights after each linear-phase update, as the
+        authors' released code LIBOL/KOL tests (``docs/ogd.rst``, "The
+        authors' code"); before the switch, and with no linear-phase update
+        yet, the model is the same as with ``False``.  The updates are the same.
 """ + _SHARED_DOC + """
     Attributes
     ----------
     support_vectors_ : ndarray (n_sv, n_features)
     alpha_ : ndarray (n_sv, c) or None      kernel-phase coefficients
     projection_ : ndarray (r, B) or None    ``D_k^{-1/2} V_k'`` after the switch
-    coef_ : ndarray (r, c) or None          linear weights after the switch
+    coef_ : ndarray (r, c) or None          linear weights after the switch (``average=True``: their mean
+                                            after each linear-phase update)
+    n_averaged_ : int                       ``average=True``: the number of linear-phase updates averaged
     model_ : refsvm.approx_model.NystromModel
     t_ : int or None                        examples visited so far
     trace_ : list of dict                   one trace of :func:`refsvm.nogd.nogd` per pass, plus
@@ -516,7 +538,9 @@ class NOGDClassifier(_NOGDMixin, _OGDClassifierBase):
     """ + _NOGD_DOC.replace("    Attributes", _VERBOSE_DOC + _CLASS_WEIGHT_DOC + "    Attributes", 1)
 
     def __init__(self, budget=400, rank=None, gamma="scale", eta=0.2, eig_tol=EIG_TOL, shuffle=True, epochs=1,
-                 backend="fast", random_state=None, verbose=0, class_weight=None, zero_prediction="mistake"):
+                 backend="fast", random_state=None, verbose=0, class_weight=None, zero_prediction="mistake",
+                 average=False):
+        self.average = average
         self.zero_prediction = zero_prediction
         self.verbose = verbose
         self.class_weight = class_weight
@@ -562,7 +586,8 @@ class NOGDRegressor(_NOGDMixin, _RegressorBase):
 """ + _VERBOSE_DOC + """    Attributes""", 1)
 
     def __init__(self, budget=400, rank=None, gamma="scale", eta=0.1, epsilon=0.1, eig_tol=EIG_TOL, shuffle=True,
-                 epochs=1, backend="fast", random_state=None, verbose=0):
+                 epochs=1, backend="fast", random_state=None, verbose=0, average=False):
+        self.average = average
         self.verbose = verbose
         self.budget = budget
         self.rank = rank

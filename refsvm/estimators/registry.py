@@ -45,7 +45,7 @@ SOLVERS = {s.name: s for s in (
     Solver("fogd", "FOGDClassifier", "Fourier online gradient descent (Lu, Hoi et al. 2016)",
            ("n_components", "normalize", "average", "eta", "regression", "epsilon"), regression="FOGDRegressor"),
     Solver("nogd", "NOGDClassifier", "Nystroem online gradient descent (Lu, Hoi et al. 2016)",
-           _BUDGETED + ("rank", "eta", "regression", "epsilon"), regression="NOGDRegressor"),
+           _BUDGETED + ("rank", "average", "eta", "regression", "epsilon"), regression="NOGDRegressor"),
     Solver("perceptron", "OnlineKernelClassifier", "kernel perceptron, no budget (baseline)",
            _KERNEL + _REFIT, params={"algorithm": "perceptron"}),
     Solver("ogd", "OnlineKernelClassifier", "kernel OGD, no budget (baseline)",
