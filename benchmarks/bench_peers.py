@@ -58,8 +58,9 @@ What KOL's FOGD and NOGD compute differs from the paper, and so from refsvm (rea
   (``begin_test``: ``w = w_sum / num_update``; NOGD: the linear phase's weights only), refsvm's
   (as the paper's Algorithms 1 and 2) that of the last iterate.  A constant-step last iterate
   scatters more over visiting orders: refsvm's FOGD on a9a ranges over about 74-85 % while
-  KOL's averaged one stays within 84-85 %.  The FOGD rows also give the accuracy of
-  ``FOGDClassifier(average=True)`` (the same updates, KOL's averaging, exact features; not timed);
+  KOL's averaged one stays within 84-85 %.  The FOGD and NOGD rows also give the accuracy of
+  ``FOGDClassifier`` / ``NOGDClassifier(average=True)`` (the same updates, KOL's averaging, exact
+  features; not timed);
 * its FOGD features are not (sin, cos) of u'x: the phase is wrapped into [-pi, pi] and ``sin`` is a
   parabola approximation (``1.273 a - 0.405 a |a|``, refined once), the second feature
   ``sign(u'x) sqrt(1 - sin^2)``, about ``sign(u'x) |cos u'x|``, which is cos u'x only for a wrapped
@@ -376,6 +377,10 @@ def refsvm_online_estimators():
     if nogd is not None:
         found["nogd"] = lambda gamma, budget, seed: (nogd(
             gamma=gamma, budget=budget, rank=NOGD_K, eta=NOGD_ETA, shuffle=False, random_state=seed), True)
+        if "average" in nogd().get_params():                  # KOL's reading: the averaged weights
+            found["nogd-average"] = lambda gamma, budget, seed: (nogd(
+                gamma=gamma, budget=budget, rank=NOGD_K, eta=NOGD_ETA, shuffle=False, random_state=seed,
+                average=True), True)
     okc = getattr(refsvm, "OnlineKernelClassifier", None)
     if okc is not None:
         # The estimator draws its visiting order itself: default_rng(seed).permutation(n), the
@@ -480,8 +485,8 @@ def render_libol(rows, budget):
     out.append("KOL acc.: KOL's model at test time is the average of its weights after each update, and its "
                "FOGD features are an approximation of (sin, cos) that is not cos on half the phases (see this "
                "script's docstring); refsvm acc.: the last iterate, exact features (the paper's algorithms); "
-               "average=True: refsvm's FOGD predicting with the mean of its weights after each update "
-               "(KOL's averaging, exact features; not timed)")
+               "average=True: refsvm's FOGD / NOGD predicting with the mean of its (linear-phase) weights after "
+               "each update (KOL's averaging, exact features; not timed)")
     if any(r.get("refsvm_constant_seeds") for r in rows):
         out.append("constant (k/m seeds): on k of the m seeds refsvm's model predicts one class on the training "
                    "rows it checks (ConstantModelWarning, caught here); its test accuracy is then at or near the "
