@@ -164,8 +164,42 @@ cdef extern from *:
         for (; j < n; j++)
             out[j] = refsvm_exp_or_zero(out[j]);
     }
+    /* out[j] = sum_k val[k] T[ind[k] * stride + j] for j < b: the dot products of b stored rows with
+       a sparse x when the rows are kept by feature (T: d rows of length stride >= b).  Each out[j]
+       adds its products in x's index order from 0, four features per sweep (t = out[j]; t += ...;
+       out[j] = t): the same IEEE operations in the same order as gather_dots' row-by-row sums
+       (bitwise the same numbers), as vector adds along j. */
+    REFSVM_MULTIVERSION
+    static void refsvm_dots_by_feature(const double* T, Py_ssize_t stride, Py_ssize_t b,
+                                       const int32_t* ind, const double* val, Py_ssize_t n, double* out) {
+        Py_ssize_t j, k;
+        for (j = 0; j < b; j++)
+            out[j] = 0.0;
+        for (k = 0; k + 4 <= n; k += 4) {
+            const double a0 = val[k], a1 = val[k + 1], a2 = val[k + 2], a3 = val[k + 3];
+            const double *r0 = T + (Py_ssize_t)ind[k] * stride, *r1 = T + (Py_ssize_t)ind[k + 1] * stride;
+            const double *r2 = T + (Py_ssize_t)ind[k + 2] * stride, *r3 = T + (Py_ssize_t)ind[k + 3] * stride;
+            for (j = 0; j < b; j++) {
+                double t = out[j];
+                t += a0 * r0[j];
+                t += a1 * r1[j];
+                t += a2 * r2[j];
+                t += a3 * r3[j];
+                out[j] = t;
+            }
+        }
+        for (; k < n; k++) {
+            const double a0 = val[k];
+            const double* r0 = T + (Py_ssize_t)ind[k] * stride;
+            for (j = 0; j < b; j++)
+                out[j] += a0 * r0[j];
+        }
+    }
     """
     void exp_row "refsvm_exp_row" (double* out, Py_ssize_t n) noexcept nogil
+    void dots_by_feature "refsvm_dots_by_feature" (const double* T, Py_ssize_t stride, Py_ssize_t b,
+                                                   const int32_t* ind, const double* val, Py_ssize_t n,
+                                                   double* out) noexcept nogil
 
 
 cdef inline int kernel_code(object kernel) except -1:
@@ -320,6 +354,21 @@ cdef inline void rbf_row_gather(const double* SV, Py_ssize_t n_sv, Py_ssize_t d,
     cdef double sq_x = seq_sq(val, n)
     cdef Py_ssize_t j
     gather_dots(SV, n_sv, d, ind, val, n, out)                  # out[j] = s_j . x
+    for j in range(n_sv):
+        out[j] = rbf_from_sq(sv_sq[j], sq_x, out[j], gamma)
+    if pre != NULL:
+        memcpy(pre, out, n_sv * sizeof(double))
+    exp_row(out, n_sv)
+
+
+cdef inline void rbf_row_by_feature(const double* T, Py_ssize_t stride, Py_ssize_t n_sv, const double* sv_sq,
+                                    const int32_t* ind, const double* val, Py_ssize_t n, double gamma,
+                                    double* out, double* pre) noexcept nogil:
+    """:func:`rbf_row_gather` with the rows kept by feature (``T``: d rows of length ``stride``):
+    bitwise the same numbers, the dot products as vector adds (``refsvm_dots_by_feature``)."""
+    cdef double sq_x = seq_sq(val, n)
+    cdef Py_ssize_t j
+    dots_by_feature(T, stride, n_sv, ind, val, n, out)          # out[j] = s_j . x
     for j in range(n_sv):
         out[j] = rbf_from_sq(sv_sq[j], sq_x, out[j], gamma)
     if pre != NULL:

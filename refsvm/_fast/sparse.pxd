@@ -50,6 +50,7 @@ cdef struct Store:
     Py_ssize_t* room
     double* sq              # ||s_j||^2 (seq_sq; every store of store_init, dense rows too)
     double* work            # d zeros (scatter of x in the slots layout)
+    double* dense_t         # the dense layout's rows by feature: d rows of length cap, or NULL (sparse.pyx)
     int32_t* x_ind          # room for d: the nonzeros of a dense x or SV (Gaussian kernel rows, merging)
     double* x_val
     bint failed             # an allocation failed inside a nogil operation (the caller raises MemoryError)
@@ -95,6 +96,7 @@ cdef inline void store_clear(Store* S, bint sparse, Py_ssize_t cap, Py_ssize_t d
     S.room = NULL
     S.sq = NULL
     S.work = NULL
+    S.dense_t = NULL
     S.x_ind = NULL
     S.x_val = NULL
     S.failed = False

@@ -21,7 +21,8 @@ from libc.stdint cimport int32_t, int64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy
 
-from refsvm._fast.kernels cimport KERNEL_RBF, dense_nonzeros, exp_row, gather_dots, kernel_row_into, rbf_from_sq, rbf_row_gather, seq_sq
+from refsvm._fast.kernels cimport (KERNEL_RBF, dense_nonzeros, exp_row, gather_dots, kernel_row_into, rbf_from_sq,
+                                   rbf_row_by_feature, rbf_row_gather, seq_sq)
 
 from refsvm.sparse import (SparseRows, canonical_csr, is_sparse, n_rows,  # noqa: F401 (re-exported)
                            new_sv_storage)
@@ -29,6 +30,31 @@ from refsvm.validation import check_sparse_rows
 from refsvm.sparse import DENSE_LAYOUT_ENTRIES as _DENSE_LAYOUT_ENTRIES
 
 cdef Py_ssize_t DENSE_LAYOUT_ENTRIES = _DENSE_LAYOUT_ENTRIES
+
+#: A store in the dense layout also keeps its rows by feature (``Store.dense_t``, d x cap) when
+#: ``cap * d`` is at most this (64 MB): a Gaussian kernel row is then vector adds of the rows of
+#: ``dense_t`` at x's nonzeros instead of a gather per SV, bitwise the same numbers.  0: never.
+BY_FEATURE_ENTRIES = 1 << 23
+
+
+cdef void _column_from_row(Store* S, Py_ssize_t j) noexcept nogil:
+    """``dense_t``'s column ``j`` <- row ``j`` of the dense layout (after every write of a row)."""
+    cdef Py_ssize_t r
+    if S.dense_t != NULL:
+        for r in range(S.d):
+            S.dense_t[r * S.cap + j] = S.dense[j * S.d + r]
+
+
+cdef void _keep_by_feature(Store* S) noexcept:
+    """Allocate ``dense_t`` from the rows in the dense layout (none kept if too large or out of
+    memory: the row-by-row gather is used, the same numbers)."""
+    cdef Py_ssize_t j
+    if S.dense == NULL or S.cap <= 0 or S.d <= 0 or S.cap * S.d > BY_FEATURE_ENTRIES:
+        return
+    S.dense_t = <double*> calloc(S.cap * S.d, sizeof(double))
+    if S.dense_t != NULL:
+        for j in range(S.cap):
+            _column_from_row(S, j)
 
 __all__ = ["SparseRows", "canonical_csr", "is_sparse", "new_sv_storage", "rows_equal", "row_sq_norms",
            "n_rows", "sparse_dots", "sparse_sq_dist"]
@@ -85,6 +111,7 @@ cdef int store_init(Store* S, object SV, Py_ssize_t cap, Py_ssize_t d, bint spar
         if S.dense != NULL:
             for j in range(cap):                      # rows already in the array (a model to continue)
                 S.sq[j] = seq_sq(S.dense + j * d, d)
+        _keep_by_feature(S)
         return 0
     S.nnz = <Py_ssize_t*> calloc(cap, sizeof(Py_ssize_t))
     S.sq = <double*> calloc(cap, sizeof(double))
@@ -96,6 +123,7 @@ cdef int store_init(Store* S, object SV, Py_ssize_t cap, Py_ssize_t d, bint spar
         if S.nnz == NULL or S.sq == NULL or S.dense == NULL or S.x_ind == NULL or S.x_val == NULL:
             store_free(S)
             raise MemoryError(f"could not allocate the SV slots ({cap} slots, {d} features)")
+        _keep_by_feature(S)
         return 0
     S.slots = True
     S.ind = <int32_t**> calloc(cap, sizeof(int32_t*))
@@ -173,6 +201,7 @@ cdef void store_free(Store* S) noexcept:
     free(S.x_val)
     if S.owns_dense:
         free(S.dense)
+    free(S.dense_t)
     store_clear(S, S.sparse, S.cap, S.d)
 
 
@@ -222,6 +251,7 @@ cdef int store_set_row(Store* S, Py_ssize_t j, const Rows* R, Py_ssize_t i) noex
             S.dense[j * S.d + r] = R.dense[i * R.d + r]
         if S.sq != NULL:
             S.sq[j] = seq_sq(S.dense + j * S.d, S.d)
+        _column_from_row(S, j)
         return 0
     start = R.indptr[i]
     n = R.indptr[i + 1] - start
@@ -232,6 +262,7 @@ cdef int store_set_row(Store* S, Py_ssize_t j, const Rows* R, Py_ssize_t i) noex
             S.dense[j * S.d + R.indices[start + r]] = R.data[start + r]
         S.nnz[j] = n
         S.sq[j] = seq_sq(R.data + start, n)
+        _column_from_row(S, j)
         return 0
     if _reserve(S, j, n) != 0:
         return ERR_NOMEM
@@ -258,6 +289,7 @@ cdef void store_move(Store* S, Py_ssize_t p, Py_ssize_t last) noexcept nogil:
             S.nnz[p] = S.nnz[last]
         if S.sq != NULL:
             S.sq[p] = S.sq[last]
+        _column_from_row(S, p)
         return
     ti = S.ind[p]
     tv = S.val[p]
@@ -291,6 +323,7 @@ cdef int store_merge(Store* S, Py_ssize_t m, Py_ssize_t n, double h) noexcept no
             _dense_row_stats(S, m)
         elif S.sq != NULL:
             S.sq[m] = seq_sq(S.dense + m * S.d, S.d)
+        _column_from_row(S, m)
         return 0
     na = S.nnz[m]
     nb = S.nnz[n]
@@ -491,7 +524,10 @@ cdef void store_kernel_row_pre(const Store* S, Py_ssize_t b, const Rows* R, Py_s
     if not S.sparse:                                  # dense rows (x's nonzeros into x_ind / x_val)
         if kernel == KERNEL_RBF:
             n = dense_nonzeros(R.dense + i * R.d, S.d, S.x_ind, S.x_val)
-            rbf_row_gather(S.dense, b, S.d, S.sq, S.x_ind, S.x_val, n, gamma, out, pre)
+            if S.dense_t != NULL:
+                rbf_row_by_feature(S.dense_t, S.cap, b, S.sq, S.x_ind, S.x_val, n, gamma, out, pre)
+            else:
+                rbf_row_gather(S.dense, b, S.d, S.sq, S.x_ind, S.x_val, n, gamma, out, pre)
         else:
             kernel_row_into(kernel, S.dense, b, S.d, R.dense + i * R.d, gamma, degree, coef0, out,
                             NULL, NULL, NULL)
@@ -499,7 +535,10 @@ cdef void store_kernel_row_pre(const Store* S, Py_ssize_t b, const Rows* R, Py_s
     start = R.indptr[i]
     n = R.indptr[i + 1] - start
     if not S.slots and kernel == KERNEL_RBF:          # dense layout: gather at x's entries
-        rbf_row_gather(S.dense, b, S.d, S.sq, R.indices + start, R.data + start, n, gamma, out, pre)
+        if S.dense_t != NULL:
+            rbf_row_by_feature(S.dense_t, S.cap, b, S.sq, R.indices + start, R.data + start, n, gamma, out, pre)
+        else:
+            rbf_row_gather(S.dense, b, S.d, S.sq, R.indices + start, R.data + start, n, gamma, out, pre)
         return
     sq_x = seq_sq(R.data + start, n)
     if S.slots:
