@@ -131,9 +131,10 @@ def test_nogd_agrees_through_the_switch(task):
 @pytest.mark.parametrize("sparse", [False, True], ids=["dense", "csr"])
 @pytest.mark.parametrize("task", ["binary", "multiclass", "regression"])
 def test_nogd_linear_phase_svs_by_feature_change_no_bit(task, sparse, monkeypatch):
-    """The compiled linear phase reads the B fixed SVs from a (d, B) copy (SVT_MAX_ENTRIES): every
-    kernel row, hence the weights, bitwise those of the row-by-row gather from the SV store (limit
-    0), on dense and CSR rows with zeros; both agree with the reference."""
+    """The compiled NOGD reads its SVs from the store's copy by feature (BY_FEATURE_ENTRIES): every
+    kernel row, hence the weights, bitwise those of the row-by-row gather (limit 0), on dense and
+    CSR rows with zeros, through the switch; both agree with the reference."""
+    from refsvm._fast import sparse as fast_sparse
     import scipy.sparse as sps
     X, y, c, eps = problem(task, n=500, d=6)
     X = np.where(np.abs(X) < 0.5, 0.0, X)
@@ -141,7 +142,7 @@ def test_nogd_linear_phase_svs_by_feature_change_no_bit(task, sparse, monkeypatc
     order = np.random.default_rng(7).permutation(len(X))
     kw = dict(task=task, n_classes=c, budget=30, rank=6, gamma=0.4, eta=0.1, epsilon=eps)
     by_feature = nogd_c.nogd(Xin, y, order, **kw)
-    monkeypatch.setattr(nogd_c, "SVT_MAX_ENTRIES", 0)
+    monkeypatch.setattr(fast_sparse, "BY_FEATURE_ENTRIES", 0)
     gathered = nogd_c.nogd(Xin, y, order, **kw)
     assert 0 <= by_feature.trace["switch_step"] < len(order) - 200
     np.testing.assert_array_equal(by_feature.W, gathered.W)

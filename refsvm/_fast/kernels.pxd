@@ -344,6 +344,18 @@ cdef inline void gather_dots(const double* SV, Py_ssize_t n_sv, Py_ssize_t d, co
         j += 1
 
 
+cdef inline void rbf_from_dots(const double* sv_sq, double sq_x, Py_ssize_t n_sv, double gamma, double* out,
+                               double* pre) noexcept nogil:
+    """``out[j] = s_j . x`` in, ``exp(-gamma ||s_j - x||^2)`` out, from the squared norms (clamped at 0,
+    then the vectorised exp); ``pre`` (or NULL) receives the exponents."""
+    cdef Py_ssize_t j
+    for j in range(n_sv):
+        out[j] = rbf_from_sq(sv_sq[j], sq_x, out[j], gamma)
+    if pre != NULL:
+        memcpy(pre, out, n_sv * sizeof(double))
+    exp_row(out, n_sv)
+
+
 cdef inline void rbf_row_gather(const double* SV, Py_ssize_t n_sv, Py_ssize_t d, const double* sv_sq,
                                 const int32_t* ind, const double* val, Py_ssize_t n, double gamma,
                                 double* out, double* pre) noexcept nogil:
@@ -351,14 +363,8 @@ cdef inline void rbf_row_gather(const double* SV, Py_ssize_t n_sv, Py_ssize_t d,
     sparse row ``x = (ind, val)``: ``||s_j||^2 + ||x||^2 - 2 s_j . x`` clamped at 0, every sum in index
     order (``refsvm.kernels.kernel_row``), then the vectorised exp.  ``pre`` (or NULL) receives the
     exponents ``-gamma ||SV[j] - x||^2``."""
-    cdef double sq_x = seq_sq(val, n)
-    cdef Py_ssize_t j
     gather_dots(SV, n_sv, d, ind, val, n, out)                  # out[j] = s_j . x
-    for j in range(n_sv):
-        out[j] = rbf_from_sq(sv_sq[j], sq_x, out[j], gamma)
-    if pre != NULL:
-        memcpy(pre, out, n_sv * sizeof(double))
-    exp_row(out, n_sv)
+    rbf_from_dots(sv_sq, seq_sq(val, n), n_sv, gamma, out, pre)
 
 
 cdef inline void rbf_row_by_feature(const double* T, Py_ssize_t stride, Py_ssize_t n_sv, const double* sv_sq,
@@ -366,14 +372,8 @@ cdef inline void rbf_row_by_feature(const double* T, Py_ssize_t stride, Py_ssize
                                     double* out, double* pre) noexcept nogil:
     """:func:`rbf_row_gather` with the rows kept by feature (``T``: d rows of length ``stride``):
     bitwise the same numbers, the dot products as vector adds (``refsvm_dots_by_feature``)."""
-    cdef double sq_x = seq_sq(val, n)
-    cdef Py_ssize_t j
     dots_by_feature(T, stride, n_sv, ind, val, n, out)          # out[j] = s_j . x
-    for j in range(n_sv):
-        out[j] = rbf_from_sq(sv_sq[j], sq_x, out[j], gamma)
-    if pre != NULL:
-        memcpy(pre, out, n_sv * sizeof(double))
-    exp_row(out, n_sv)
+    rbf_from_dots(sv_sq, seq_sq(val, n), n_sv, gamma, out, pre)
 
 
 cdef class RbfRows:

@@ -16,15 +16,12 @@ The ``def nogd`` validates (the shared checks of :mod:`refsvm.ogd` and
    expression for the initial ``W`` as the reference -- one O(B^3) event per
    run, not worth a second eigen-solver;
 3. the linear phase (lines 14-19) in the ``nogil`` loop :func:`_linear_phase`.
-   The B SVs are fixed from the switch on, so the phase first copies them
-   into ``SVT`` (d, B), one row per feature (when ``d B`` is at most
-   :data:`SVT_MAX_ENTRIES`): ``s_j . x`` for all j is then a sum of the rows
-   of ``SVT`` at x's nonzeros, contiguous vector adds (fastmath.h
-   ``refsvm_phases``, FOGD's ``U x``), each ``s_j . x`` added in x's index
-   order from 0 as the row-by-row gather of ``store_kernel_row``: bitwise the
-   same kernel rows (tested).  The features ``z = P k`` are summed the same
-   way over ``P``'s columns (``P'`` stored row by row); the reference's BLAS
-   product sums in another order, so ``W`` agrees with it to rounding.
+   Its kernel rows come from the SV store, which keeps the SVs also by
+   feature (``refsvm._fast.sparse.BY_FEATURE_ENTRIES``: vector adds of rows
+   at x's nonzeros).  The features ``z = P k`` are summed the same way over
+   ``P``'s columns (``P'`` stored row by row; fastmath.h ``refsvm_phases``,
+   FOGD's ``U x``); the reference's BLAS product sums in another order, so
+   ``W`` agrees with it to rounding.
 
 A chunk that ends in the kernel phase returns its state; the next call
 continues it, so chunked calls equal one call whether or not the switch falls
@@ -40,16 +37,11 @@ from refsvm.validation import check_sample_weight
 
 from libc.stdint cimport int8_t, int64_t
 
-from refsvm._fast.kernels cimport KERNEL_RBF, exp_row, rbf_from_sq, seq_sq
+from refsvm._fast.kernels cimport KERNEL_RBF
 from refsvm._fast.sparse cimport (Rows, Store, rows_init, store_export, store_fill, store_free, store_init,
                                   store_kernel_row, store_set_row)
 from refsvm._fast.ogd_core cimport (TASK_BINARY, TASK_BINARY_POSITIVE, TASK_MULTI, TASK_REGRESSION,
-                                    binary_mistake, refsvm_phases, refsvm_phases_sparse, rival_class,
-                                    scores)
-
-#: The linear phase copies the B SVs into a (d, B) array when d * B is at most this (64 MB);
-#: above it (very wide sparse data) it gathers from the store row by row.  Same numbers either way.
-SVT_MAX_ENTRIES = 1 << 23
+                                    binary_mistake, refsvm_phases, rival_class, scores)
 
 
 cdef inline int loss_step(int task, const double* f, Py_ssize_t c, double yv, double eta,
@@ -116,29 +108,14 @@ cdef void _linear_phase(const Rows* X, const double[::1] yv, const int64_t[::1] 
                         double[::1] krow, double[::1] z, double[::1] f, double[::1] beta,
                         int8_t[::1] updated, int64_t* mistakes, double* loss_sum,
                         int64_t* kernel_evaluations, const double[::1] sw,
-                        const double* SVT, const double[:, ::1] PT, Py_ssize_t* nz,
-                        double* W_sum) noexcept nogil:
-    """Alg. 2, lines 14-19 from ``order[start]``.  ``SVT`` (d, B) or NULL: the SVs by feature;
-    ``PT`` (B, k): the projection transposed; ``W_sum`` (k, c) or NULL: the averaged variant's sum."""
+                        const double[:, ::1] PT, Py_ssize_t* nz, double* W_sum) noexcept nogil:
+    """Alg. 2, lines 14-19 from ``order[start]``.  ``PT`` (B, k): the projection transposed;
+    ``W_sum`` (k, c) or NULL: the averaged variant's sum."""
     cdef Py_ssize_t step, i, j, r, c = W.shape[1]
     cdef Py_ssize_t k = P.shape[0]
-    cdef double sq_x
-    cdef int64_t a
     for step in range(start, order.shape[0]):
         i = order[step]
-        if SVT == NULL:
-            store_kernel_row(SV, B, X, i, KERNEL_RBF, gamma, 3.0, 0.0, &krow[0])
-        else:                                                 # k(s_j, x_t) from SVT's rows at x's nonzeros
-            if X.sparse:
-                a = X.indptr[i]
-                refsvm_phases_sparse(SVT, B, X.indices + a, X.data + a, X.indptr[i + 1] - a, &krow[0], nz)
-                sq_x = seq_sq(X.data + a, X.indptr[i + 1] - a)
-            else:
-                refsvm_phases(SVT, B, X.d, X.dense + i * X.d, &krow[0], nz)
-                sq_x = seq_sq(X.dense + i * X.d, X.d)        # the zeros add exact +0.0: the same sum
-            for j in range(B):
-                krow[j] = rbf_from_sq(SV.sq[j], sq_x, krow[j], gamma)
-            exp_row(&krow[0], B)
+        store_kernel_row(SV, B, X, i, KERNEL_RBF, gamma, 3.0, 0.0, &krow[0])
         kernel_evaluations[0] += B
         refsvm_phases(&PT[0, 0], k, B, &krow[0], &z[0], nz)    # Alg. 2, line 16: z(x_t) = sum_j k_j P[:, j]
         scores(&W[0, 0], k, c, &z[0], &f[0])                  # Alg. 2, line 17
@@ -172,9 +149,7 @@ def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0,
     cdef int64_t mistakes = 0, kernel_evaluations = 0
     cdef double loss_sum = 0.0, g = float(gamma)
     cdef double[::1] Krow
-    cdef double[:, ::1] svt
     cdef Py_ssize_t[::1] nzv
-    cdef const double* svt_ptr
     cdef double[:, ::1] wsum
     cap = min(B, (0 if sv is None else sv.shape[0]) + n)     # the SVs this call can hold, as refsvm.nogd
     sparse = sp.issparse(X)                                  # sparse X: sparse SV slots (sparse.pxd)
@@ -222,18 +197,13 @@ def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0,
                 start = switch + 1
         if linear and start < n:
             z = np.zeros(projection.shape[0])
-            svt_ptr = NULL
-            if 0 < d * B <= SVT_MAX_ENTRIES:                  # the B fixed SVs by feature (module notes)
-                SVT = np.ascontiguousarray((store_export(&S, B).toarray() if sparse else SV[:B]).T)
-                svt = SVT
-                svt_ptr = &svt[0, 0]
-            nz = np.empty(max(d, B, 1), dtype=np.intp)
+            nz = np.empty(max(B, 1), dtype=np.intp)
             if W_sum is not None:
                 wsum = W_sum
             nzv = nz
             _linear_phase(&R, yv, order, start, code, float(gamma), float(eta), float(epsilon),
                           &S, B, projection, W, krow, z, f, beta, updated, &mistakes, &loss_sum,
-                          &kernel_evaluations, sw, svt_ptr, np.ascontiguousarray(projection.T), &nzv[0],
+                          &kernel_evaluations, sw, np.ascontiguousarray(projection.T), &nzv[0],
                           NULL if W_sum is None else &wsum[0, 0])
         sv_out = (store_export(&S, n_sv) if sparse else SV[:n_sv].copy()) if n_sv else None
     finally:
