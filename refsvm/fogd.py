@@ -49,12 +49,13 @@ Reading of the pseudo-code (see also ``docs/ogd.rst``):
   and an example with ``s_t = 0`` takes no step (its weighted loss is 0).
   Counters (mistakes, squared loss) are unweighted.  ``s_t = 1`` computes
   ``eta * 1.0 == eta``: bitwise the unweighted run.
-* **Averaged weights** (``W_sum``, not in the paper; the authors' released
+* **Averaged weights** (``average=True``, not in the paper; the authors' released
   code, LIBOL/KOL's ``kernel_fogd.h``).  The paper's output is the last
   iterate ``w_{T+1}``.  KOL adds the weights after every update to a sum and
-  predicts at test time with ``sum / (number of updates)``.  Given an array
-  ``W_sum``, the pass adds ``W`` to it after each update (line 10, eq. 10-11,
-  Alg. 5's update) and returns it; the caller divides by the number of updates
+  predicts at test time with ``sum / (number of updates)``.  With
+  ``average=True`` the pass keeps that sum, ``W_sum`` (zeros, or the given one
+  to continue), adds ``W`` to it after each update (line 10, eq. 10-11, Alg.
+  5's update) and returns it; the caller divides by the number of updates
   (``trace["n_updates"]`` summed over its calls).  The last iterate is not
   changed by it.  (KOL's features also differ from line 6: its ``sin`` is a
   parabola approximation and its second feature ``sign(u'x) |cos u'x|``; only
@@ -64,13 +65,14 @@ Reading of the pseudo-code (see also ``docs/ogd.rst``):
 import numpy as np
 import scipy.sparse as sp
 
-from .ogd import OGDResult, check_ogd_arguments, check_weights, fourier_features, n_columns
+from .ogd import (OGDResult, check_average_state, check_ogd_arguments, check_weights, fourier_features,
+                  n_columns)
 from .online import is_mistake
 from .validation import check_sample_weight
 
 
 def fogd(X, y, order, *, task, n_classes, U, eta, epsilon=0.0, normalize=False, W=None, t0=0,
-         sample_weight=None, zero_prediction="mistake", W_sum=None):
+         sample_weight=None, zero_prediction="mistake", average=False, W_sum=None):
     """One pass of FOGD (Algorithm 1, 3 or 5) over ``X[order]``.
 
     Parameters
@@ -103,10 +105,12 @@ def fogd(X, y, order, *, task, n_classes, U, eta, epsilon=0.0, normalize=False, 
         Binary task: how ``w_t' z(x_t) = 0`` is counted
         (:func:`refsvm.online.is_mistake`; Lu et al.'s code: ``"positive"``).
         Only the mistake count changes; the update is the hinge loss's.
+    average : bool
+        Keep the sum of the weights after each update (the averaged variant,
+        module docstring), returned as ``OGDResult.W_sum``.
     W_sum : ndarray of shape (2D, c) or None
-        The averaged variant (module docstring): a copy of it, plus ``W`` after
-        each update of this call, is returned as ``OGDResult.W_sum``.
-        ``None`` (default): no sum is kept.
+        ``average=True``: the sum to continue (``None``: zeros).  Must be
+        ``None`` without ``average``.
 
     Returns
     -------
@@ -130,8 +134,7 @@ def fogd(X, y, order, *, task, n_classes, U, eta, epsilon=0.0, normalize=False, 
         W = np.zeros((2 * D, c))                              # Alg. 1, line 2: w_1 = 0
     else:
         W = check_weights(W, (2 * D, c))
-    if W_sum is not None:
-        W_sum = check_weights(W_sum, (2 * D, c), "W_sum")
+    W_sum = check_average_state(average, W_sum, W)
     scale = 1.0 / np.sqrt(D) if normalize else 1.0
 
     updated = np.zeros(len(order), dtype=np.int8)

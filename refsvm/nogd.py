@@ -75,7 +75,7 @@ import scipy.sparse as sp
 
 from .kernels import kernel_matrix, kernel_row
 from .sparse import n_rows, new_sv_storage
-from .ogd import OGDResult, check_ogd_arguments, check_weights, n_columns
+from .ogd import OGDResult, check_average_state, check_ogd_arguments, check_weights, n_columns
 from .online import is_mistake
 from .validation import check_gaussian_rows, check_int, check_positive, check_sample_weight, check_sparse_rows
 
@@ -143,22 +143,6 @@ def check_nogd_state(X, task, n_classes, budget, rank, gamma, eig_tol, sv, alpha
     if alpha is not None:
         alpha = check_weights(alpha, (budget, c), "alpha")
     return sv, alpha, projection, W
-
-
-def check_average_state(average, W_sum, W):
-    """The averaged variant's ``W_sum`` to start a pass with (both paths): ``None`` unless
-    ``average`` and the state is in the linear phase (then the given sum, or zeros like ``W``)."""
-    if not isinstance(average, (bool, np.bool_)):
-        raise ValueError(f"average must be True or False; got {average!r}")
-    if W_sum is not None and not average:
-        raise ValueError("W_sum is the averaged variant's state: pass it with average=True")
-    if W is None:
-        if W_sum is not None:
-            raise ValueError("W_sum is the linear phase's state: pass it with W and its projection")
-        return None
-    if not average:
-        return None
-    return np.zeros_like(W) if W_sum is None else check_weights(W_sum, W.shape, "W_sum")
 
 
 def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0, eig_tol=EIG_TOL,

@@ -36,7 +36,7 @@ TASKS = ("binary", "multiclass", "regression")
 class OGDResult:
     """What one pass of :func:`refsvm.fogd.fogd` or :func:`refsvm.nogd.nogd` returns.
 
-    FOGD fills ``W`` (and ``W_sum`` when it was given one).  NOGD returns its whole state so that the next
+    FOGD fills ``W`` (and ``W_sum`` with ``average=True``).  NOGD returns its whole state so that the next
     call continues from it: in the kernel phase ``sv`` and ``alpha`` (and
     ``projection = W = None``); after the switch ``sv`` (the B SVs, fixed from
     then on), ``alpha`` (the kernel coefficients at the switch, kept for
@@ -50,7 +50,7 @@ class OGDResult:
     sv: np.ndarray = None           #: NOGD: support vectors (n_sv, d)
     alpha: np.ndarray = None        #: NOGD: kernel coefficients (n_sv, c)
     projection: np.ndarray = None   #: NOGD: D_k^{-1/2} V_k', shape (r, B), None before the switch
-    W_sum: np.ndarray = None        #: FOGD given ``W_sum``: it plus the weights after each update of the call
+    W_sum: np.ndarray = None        #: ``average=True``: the sum of the (NOGD: linear-phase) weights after each update
 
 
 def n_columns(task, n_classes):
@@ -148,3 +148,20 @@ def check_weights(W, shape, name="W"):
     if not np.all(np.isfinite(W)):
         raise ValueError(f"{name} contains NaN or infinity")
     return W
+
+
+def check_average_state(average, W_sum, W):
+    """The averaged variant's ``W_sum`` to start a pass with (FOGD and NOGD, both paths): ``None``
+    unless ``average`` and there are linear weights ``W`` (NOGD: the linear phase), then the given
+    sum (checked against ``W``'s shape) or zeros like ``W``."""
+    if not isinstance(average, (bool, np.bool_)):
+        raise ValueError(f"average must be True or False; got {average!r}")
+    if W_sum is not None and not average:
+        raise ValueError("W_sum is the averaged variant's state: pass it with average=True")
+    if W is None:
+        if W_sum is not None:
+            raise ValueError("W_sum is the linear phase's state: pass it with W and its projection")
+        return None
+    if not average:
+        return None
+    return np.zeros_like(W) if W_sum is None else check_weights(W_sum, W.shape, "W_sum")

@@ -158,8 +158,8 @@ def test_sine_regression_online_mse(module):
 
 @MODULES
 def test_averaged_variant_sums_the_weights_after_each_update(module):
-    """W_sum (KOL's averaging): the given sum plus w_{t+1} after every update, written out; the last
-    iterate and the decisions are those of a run without it."""
+    """average=True (KOL's averaging): the given W_sum plus w_{t+1} after every update, written out;
+    the last iterate and the decisions are those of a run without it."""
     rng = np.random.default_rng(12)
     X = rng.normal(size=(90, 3))
     y = np.where(X[:, 0] - X[:, 1] ** 2 > -0.5, 1, -1)
@@ -174,7 +174,7 @@ def test_averaged_variant_sums_the_weights_after_each_update(module):
             w = w + 0.05 * y[i] * z
             total += w
             updates += 1
-    r = module.fogd(X, y, order, task="binary", n_classes=2, U=U, eta=0.05, W_sum=start)
+    r = module.fogd(X, y, order, task="binary", n_classes=2, U=U, eta=0.05, average=True, W_sum=start)
     plain = module.fogd(X, y, order, task="binary", n_classes=2, U=U, eta=0.05)
     np.testing.assert_allclose(r.W_sum[:, 0], total, rtol=1e-9, atol=1e-12)
     np.testing.assert_array_equal(r.W, plain.W)
@@ -190,8 +190,10 @@ def test_averaged_variant_sums_the_weights_after_each_update(module):
     (dict(eta=-1.0), "eta"),
     (dict(U=np.ones((4, 2))), "U"),
     (dict(W=np.ones((3, 1))), "W"),
-    (dict(W_sum=np.ones((3, 1))), "W_sum"),
-    (dict(W_sum=np.full((8, 1), np.nan)), "W_sum"),
+    (dict(average=True, W_sum=np.ones((3, 1))), "W_sum"),
+    (dict(average=True, W_sum=np.full((8, 1), np.nan)), "W_sum"),
+    (dict(W_sum=np.zeros((8, 1))), "W_sum"),                                 # without average=True
+    (dict(average=1), "average"),
     (dict(order=np.array([0, 99])), "order"),
     (dict(y=np.array([0, 1, 1, 0, 1])), "y"),
     (dict(task="multiclass", n_classes=2), "n_classes"),

@@ -11,8 +11,8 @@ Per step: ``p = U x_t`` (C loops over the nonzero inputs with ``U'`` stored
 row by row, see :mod:`refsvm._fast.ogd_core`), the D ``sin``/``cos`` pairs
 by ``sincos_block`` (branch-free, vectorised by the compiler; absolute error
 below 4.5e-16 against libm for ``|p| <= 2^18``, libm beyond), ``f = W'z`` and
-the update of a column of the row-major ``W`` (and, given ``W_sum``, the
-sum of the weights after each update: the averaged variant).  The reference's BLAS sums in
+the update of a column of the row-major ``W`` (and, with ``average=True``,
+the sum of the weights after each update: the averaged variant).  The reference's BLAS sums in
 another order and numpy's sin/cos are libm's, so weights agree with the
 reference to rounding, not bitwise.
 """
@@ -20,7 +20,7 @@ reference to rounding, not bitwise.
 import numpy as np
 import scipy.sparse as sp
 
-from refsvm.ogd import OGDResult, check_ogd_arguments, check_weights, n_columns
+from refsvm.ogd import OGDResult, check_average_state, check_ogd_arguments, check_weights, n_columns
 from refsvm.validation import check_sample_weight, check_sparse_rows
 
 from libc.math cimport sqrt
@@ -48,7 +48,7 @@ cdef void _fogd_pass(const Rows* X, const double[::1] yv, const int64_t[::1] ord
 
 
 def fogd(X, y, order, *, task, n_classes, U, eta, epsilon=0.0, normalize=False, W=None, t0=0,
-         sample_weight=None, zero_prediction="mistake", W_sum=None):
+         sample_weight=None, zero_prediction="mistake", average=False, W_sum=None):
     """One pass of FOGD over ``X[order]``; see :func:`refsvm.fogd.fogd`."""
     X, y, order = check_ogd_arguments(X, y, order, task=task, n_classes=n_classes,
                                       eta=eta, epsilon=epsilon, t0=t0, zero_prediction=zero_prediction)
@@ -60,8 +60,7 @@ def fogd(X, y, order, *, task, n_classes, U, eta, epsilon=0.0, normalize=False, 
     D = U.shape[0]
     c = n_columns(task, n_classes)
     W = np.zeros((2 * D, c)) if W is None else check_weights(W, (2 * D, c))
-    if W_sum is not None:
-        W_sum = check_weights(W_sum, (2 * D, c), "W_sum")
+    W_sum = check_average_state(average, W_sum, W)
     cdef double[:, ::1] Ws = W_sum
     cdef int code = {"binary": TASK_BINARY, "multiclass": TASK_MULTI}.get(task, TASK_REGRESSION)
     if code == TASK_BINARY and zero_prediction == "positive":

@@ -31,8 +31,8 @@ inside a chunk.
 import numpy as np
 import scipy.sparse as sp
 
-from refsvm.nogd import check_average_state, check_nogd_state, nystrom_map
-from refsvm.ogd import OGDResult, check_ogd_arguments, n_columns
+from refsvm.nogd import check_nogd_state, nystrom_map
+from refsvm.ogd import OGDResult, check_average_state, check_ogd_arguments, n_columns
 from refsvm.validation import check_sample_weight
 
 from libc.stdint cimport int8_t, int64_t

@@ -179,9 +179,6 @@ class _FOGDMixin(_OGDCommon):
 
     def _run(self, X, y, order, params, state):
         U, W, W_sum, _ = state
-        if params["average"] and W_sum is None:
-            W_sum = np.zeros_like(W) if W is not None else np.zeros(
-                (2 * params["n_components"], 1 if self._task() != "multiclass" else self._n_classes()))
         if U is None:                                         # Alg. 1, line 3 (outside the algorithm)
             D, d = params["n_components"], X.shape[1]
             check_memory(8 * D * (d + 2 * max(self._n_classes(), 1)), "n_components",
@@ -192,7 +189,7 @@ class _FOGDMixin(_OGDCommon):
         return fogd(X, y, order, task=self._task(), n_classes=self._n_classes(), U=U, eta=params["eta"],
                     epsilon=params["epsilon"], normalize=params["normalize"], W=W, t0=self.t_,
                     sample_weight=params.get("sample_weight"),
-                    zero_prediction=params.get("zero_prediction", "mistake"),
+                    zero_prediction=params.get("zero_prediction", "mistake"), average=params["average"],
                     W_sum=W_sum if params["average"] else None)
 
     def _store(self, result, state):
