@@ -29,12 +29,53 @@ between two SVs (:func:`sq_dist`) is the same number as the kernel rows'.
 :mod:`refsvm._fast.kernels` computes the same numbers.
 """
 
+from dataclasses import dataclass
+
 import numpy as np
 import scipy.sparse as sp
 
 from .sparse import row_sq_norms, sparse_dots
 
 KERNELS = ("rbf", "linear", "poly")
+
+
+@dataclass(frozen=True)
+class Kernel:
+    """A kernel as one value: its kind (``"rbf"``, ``"linear"``, ``"poly"``) and parameters.
+
+    The algorithms carry this instead of four loose arguments; ``Kernel.of(kernel, gamma,
+    degree, coef0)`` builds it (unchecked: the validation module checks the parameters first).
+    ``row``, ``diag`` and ``matrix`` are :func:`kernel_row`, :func:`kernel_diag` and
+    :func:`kernel_matrix` with these parameters.
+    """
+
+    kind: str = "rbf"
+    gamma: float = 1.0
+    degree: int = 3
+    coef0: float = 0.0
+
+    @classmethod
+    def of(cls, kind, gamma=1.0, degree=3, coef0=0.0):
+        if isinstance(kind, Kernel):
+            return kind
+        return cls(kind, float(gamma), int(degree), float(coef0))
+
+    @property
+    def params(self):
+        """``(kind, gamma, degree, coef0)``, the loose arguments of the kernel functions."""
+        return self.kind, self.gamma, self.degree, self.coef0
+
+    def row(self, SV, x):
+        """``k(x_j, x)`` for every row ``x_j`` of ``SV`` (:func:`kernel_row`)."""
+        return kernel_row(SV, x, *self.params)
+
+    def diag(self, SV):
+        """``k(x_j, x_j)`` for every row of ``SV`` (:func:`kernel_diag`)."""
+        return kernel_diag(SV, *self.params)
+
+    def matrix(self, A, B):
+        """The kernel matrix between the rows of ``A`` and ``B`` (:func:`kernel_matrix`)."""
+        return kernel_matrix(A, B, *self.params)
 
 
 def kernel_row(SV, x, kernel, gamma, degree, coef0):

@@ -214,6 +214,17 @@ def check_sample_weight(sample_weight, n):
     return w
 
 
+def weights_as_data(sample_weight, n):
+    """The example weights as an array before the loop: ``sample_weight`` checked, or ones.
+
+    Every algorithm reads ``s_t = s[i]`` on its update line without a branch: a weight of 1
+    multiplies exactly (``eta * 1.0 == eta``), so the unweighted run is bitwise the run with
+    ``None`` (DESIGN.md, "Example weights per solver").
+    """
+    w = check_sample_weight(sample_weight, n)
+    return np.ones(n) if w is None else w
+
+
 def check_sparse_rows(X, name="X"):
     """A scipy sparse ``X`` as the canonical CSR matrix both paths read (float64 values, int32
     indices, sorted, no duplicate entries, no stored zeros; :func:`refsvm.sparse.canonical_csr`),
