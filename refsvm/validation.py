@@ -530,8 +530,10 @@ def check_dual_sample(dual, sample):
     return np.ascontiguousarray(S, dtype=np.int64)
 
 
+#: The online learners of :mod:`refsvm.online` (``refsvm.online.ALGORITHMS`` is this tuple)
 ONLINE_ALGORITHMS = ("perceptron", "ogd", "rbp", "forgetron", "projectron", "projectron++", "bpas", "bogd")
-_ONLINE_BUDGETED = ("rbp", "forgetron", "bpas", "bogd")
+#: The online learners that take a budget B (the Projectrons take one optionally)
+ONLINE_BUDGETED = ("rbp", "forgetron", "bpas", "bogd")
 
 
 #: ``zero_prediction`` of the online learners: how a decision value of exactly 0 is read
@@ -540,14 +542,19 @@ ZERO_PREDICTIONS = ("mistake", "positive")
 ONLINE_VARIANTS = ("paper", "authors")
 
 
-def check_online_arguments(X, y, order, uniforms, *, algorithm, budget, kernel, gamma, degree, coef0,
-                           eta, lam, C, max_coef, sv, alpha, t0, zero_prediction="mistake", variant="paper"):
+def check_online_arguments(X, y, order, uniforms=None, *, algorithm, kernel, gamma, degree, coef0, sv, alpha, t0,
+                           budget=None, eta=None, lam=None, C=None, max_coef=None, zero_prediction="mistake",
+                           variant="paper"):
     """Check the arguments of the online learners of :mod:`refsvm.online` (both backends call this).
 
+    Each learner passes the arguments it has and no others: ``budget`` (RBP,
+    Forgetron, BPA-S, BOGD; optional for the Projectrons), ``eta`` (OGD, the
+    Projectrons, BOGD), ``lam`` and ``max_coef`` (BOGD), ``C`` (BPA-S),
+    ``uniforms`` (RBP, BOGD), ``variant`` (Forgetron, Projectrons, BOGD).
     Binary labels in {-1, +1}; ``budget`` an int >= 2 where the learner has
-    one (``None`` allowed for the Projectrons); ``uniforms`` (RBP, BOGD) one
-    number in [0, 1) per step.  Returns ``(X, y, order, uniforms)`` as
-    C-contiguous float64 / int64 / float64 arrays (``uniforms`` may be None).
+    one (``None`` allowed for the Projectrons); ``uniforms`` one number in
+    [0, 1) per step.  Returns ``(X, y, order, uniforms)`` as C-contiguous
+    float64 / int64 / float64 arrays (``uniforms`` may be None).
     """
     check_option(algorithm, "algorithm", ONLINE_ALGORITHMS)
     check_option(zero_prediction, "zero_prediction", ZERO_PREDICTIONS)
@@ -560,7 +567,7 @@ def check_online_arguments(X, y, order, uniforms, *, algorithm, budget, kernel, 
     order = _check_order(order, X.shape[0])
     if order.size and not np.all(np.abs(y[order]) == 1):
         raise ValueError("y must hold labels -1 and +1 (binary learners)")
-    if algorithm in _ONLINE_BUDGETED or budget is not None:
+    if algorithm in ONLINE_BUDGETED or budget is not None:
         budget = check_budget(budget)
     check_option(kernel, "kernel", ("rbf", "linear", "poly"))
     _check_kernel_parameters(kernel, gamma, degree, coef0)

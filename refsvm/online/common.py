@@ -1,0 +1,242 @@
+"""What the eight online learners share: the preamble, the options, the pass and its recorder.
+
+Every learner of :mod:`refsvm.online` opens with one call, :func:`begin`, which
+
+* checks the arguments the learner has (no others: :func:`refsvm.validation.check_online_arguments`),
+* resolves the options once into a frozen :class:`OnlineOptions` (the reference's
+  mirror of the twin's ``Params`` struct in :mod:`refsvm._fast.online`),
+* turns ``sample_weight`` into data (:func:`refsvm.validation.weights_as_data`: ones when
+  absent, so ``s_t`` stands on the update line without a branch), and
+* returns the :class:`OnlineRun` (the examples in ``order``, the model ``f_t`` as
+  support vectors and coefficients) and its :class:`OnlineRecorder` (the trace).
+
+The learners' loops then hold the update rules only.
+"""
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..kernels import Kernel
+from ..recorder import Recorder
+from ..sparse import n_rows, new_sv_storage
+from ..validation import ONLINE_ALGORITHMS, check_online_arguments, weights_as_data
+
+#: The learners, by the name the estimator and ``refsvm reproduce`` use (defined once, in validation).
+ALGORITHMS = ONLINE_ALGORITHMS
+
+#: ``update_kind`` of the trace, per step: nothing changed, an SV was added, coefficients
+#: changed without adding an SV (a projection).
+NO_UPDATE, ADDED, PROJECTED = 0, 1, 2
+
+
+def is_mistake(y_t, f_t, zero_prediction="mistake"):
+    """Whether the prediction of ``f_t`` for label ``y_t`` is wrong.
+
+    ``"mistake"``: ``y_t f_t <= 0`` (a value of 0 predicts nothing, so it is
+    wrong for both labels).  ``"positive"``: ``sign(f_t) != y_t`` with
+    ``sign(0) = +1`` (Lu et al.'s code), i.e. ``f_t < 0`` for ``y_t = +1`` and
+    ``f_t >= 0`` for ``y_t = -1``.
+    """
+    if zero_prediction == "positive":
+        return f_t < 0.0 if y_t > 0 else f_t >= 0.0
+    return y_t * f_t <= 0.0
+
+
+def projectron_U(budget):
+    """``U = 1/4 sqrt((B + 1) / ln(B + 1))``, the constant Lu et al.'s Projectron++ code puts where the
+    paper has ``1 / eta`` in the margin-error condition."""
+    return 0.25 * math.sqrt((budget + 1.0) / math.log(budget + 1.0))
+
+
+@dataclass(frozen=True)
+class OnlineOptions:
+    """The resolved options of one call (checked once, before the loop; the twin's ``Params``).
+
+    A learner's hyperparameters it does not have stay ``None``.
+    """
+
+    algorithm: str
+    kernel: Kernel
+    budget: object = None             #: int B, or None (perceptron, OGD; the paper's Projectron)
+    eta: float = None
+    lam: float = None
+    C: float = None
+    max_coef: float = None
+    zero_prediction: str = "mistake"
+    variant: str = "paper"
+    U: float = 0.0                    #: Projectron++, variant="authors": projectron_U(B) in place of 1/eta
+
+    @property
+    def authors(self):
+        """``variant="authors"``: Lu et al.'s released code where it differs from the paper."""
+        return self.variant == "authors"
+
+    def is_mistake(self, y_t, f_t):
+        """:func:`is_mistake` under this call's ``zero_prediction``."""
+        return is_mistake(y_t, f_t, self.zero_prediction)
+
+
+@dataclass
+class OnlineResult:
+    """What one pass of an online learner returns (both backends)."""
+
+    sv: np.ndarray        #: support vectors, shape (n_sv, d)
+    alpha: np.ndarray     #: coefficients, shape (n_sv, 1)
+    bias: np.ndarray      #: always zeros(1) (no learner here has a bias)
+    t: int                #: index of the last step taken
+    state: dict = field(default_factory=dict)   #: learner state to continue from
+    trace: dict = field(default_factory=dict)   #: diagnostics (module docstring of refsvm.online)
+
+
+class OnlineRecorder(Recorder):
+    """The trace of one pass (keys in the module docstring of :mod:`refsvm.online`)."""
+
+    counters = ("mistakes", "updates", "kernel_evaluations")
+    flags = ("update_kind",)
+    events = {"removal_step": np.int64, "removal_index": np.int64}
+
+    def __init__(self, n_steps):
+        super().__init__(n_steps)
+        self.n_sv = np.zeros(self.n_steps, dtype=np.int64)
+
+    def mistake(self, made=True):
+        """A step whose prediction was wrong (counted before the update, unweighted)."""
+        self.count("mistakes", int(made))
+
+    def kernel_values(self, n):
+        """``n`` kernel values computed (the papers' unit of cost)."""
+        self.count("kernel_evaluations", n)
+
+    def update(self, step, kind):
+        """The loss triggered an update at ``step``: an SV ``ADDED`` or coefficients ``PROJECTED``."""
+        self.count("updates")
+        self.mark("update_kind", step, kind)
+
+    def removal(self, step, slot):
+        """The SV in ``slot`` was discarded (or replaced, BPA-S) at ``step``."""
+        self.append(removal_step=step, removal_index=slot)
+
+    def size(self, step, n_sv):
+        """The number of SVs after ``step``."""
+        self.n_sv[step] = n_sv
+
+    def trace(self):
+        return self.assemble(self.counts["mistakes"], self.n_steps, self.counts["updates"],
+                             self.counts["kernel_evaluations"], self.step_flags["update_kind"], self.n_sv,
+                             np.array(self.columns["removal_step"], dtype=np.int64),
+                             np.array(self.columns["removal_index"], dtype=np.int64))
+
+    @staticmethod
+    def assemble(mistakes, n_steps, updates, kernel_evaluations, update_kind, n_sv, removal_step,
+                 removal_index):
+        """The trace dict from its parts (both paths: the twin's counters arrive here once per call)."""
+        return {
+            "mistakes": int(mistakes),
+            "n_steps": int(n_steps),
+            "updates": int(updates),
+            "removals": len(removal_step),
+            "kernel_evaluations": int(kernel_evaluations),
+            "update_kind": update_kind,
+            "n_sv": n_sv,
+            "removal_step": removal_step,
+            "removal_index": removal_index,
+        }
+
+
+class OnlineRun:
+    """One pass: the examples in ``order`` with their weights and uniforms, and the model
+    ``f_t(x) = sum_j alpha_j k(x_j, x)``: SV slots ``SV`` and coefficients ``A`` with room for
+    ``capacity`` SVs, ``b`` of them in use (module docstring of :mod:`refsvm.online`: append,
+    remove(p), replace)."""
+
+    def __init__(self, X, y, order, uniforms, s, sv, alpha, t0, options, rec):
+        self.X, self.y, self.order, self.uniforms, self.s, self.t0 = X, y, order, uniforms, s, t0
+        self.kernel, self.rec = options.kernel, rec
+        n0 = 0 if sv is None else n_rows(sv)
+        capacity = capacity_for(n0, len(order), options.budget)
+        self.SV = new_sv_storage(capacity, X)            # sparse X: sparse SV slots (refsvm.sparse)
+        self.A = np.zeros(capacity)
+        if n0:
+            self.SV[:n0] = sv
+            self.A[:n0] = np.asarray(alpha, dtype=np.float64).reshape(-1)
+        self.b = n0
+
+    def examples(self):
+        """``(step, x_t, y_t, s_t)`` for each step of the pass (``step`` indexes ``order``;
+        the paper's ``t`` is ``t0 + step + 1``); after the step its number of SVs is recorded."""
+        for step, i in enumerate(self.order):
+            yield step, self.X[i], int(self.y[i]), float(self.s[i])
+            self.rec.size(step, self.b)
+
+    def f(self, x):
+        """``f(x) = sum_j alpha_j k(x_j, x)`` and the kernel row ``k`` (``b`` kernel values)."""
+        k = self.kernel.row(self.SV[:self.b], x)
+        self.rec.kernel_values(self.b)
+        return float(np.sum(k * self.A[:self.b])), k     # pairwise sum (the fast path sums alike)
+
+    def k_tt(self, x):
+        """``k(x, x)`` (one kernel value)."""
+        self.rec.kernel_values(1)
+        return float(self.kernel.diag(x.reshape(1, -1))[0])
+
+    def k_rr(self):
+        """``k(x_j, x_j)`` of every SV (``b`` kernel values)."""
+        self.rec.kernel_values(self.b)
+        return self.kernel.diag(self.SV[:self.b])
+
+    def append(self, x, a):
+        """Add ``x`` with coefficient ``a`` in slot ``b``."""
+        self.SV[self.b] = x
+        self.A[self.b] = a
+        self.b += 1
+
+    def remove(self, p, step):
+        """remove(p): the last SV moves into slot ``p``."""
+        last = self.b - 1
+        self.SV[p] = self.SV[last]
+        self.A[p] = self.A[last]
+        self.b = last
+        self.rec.removal(step, p)
+
+    def replace(self, r, x, a, step):
+        """The SV in slot ``r`` becomes ``x`` with coefficient ``a``."""
+        self.SV[r] = x
+        self.A[r] = a
+        self.rec.removal(step, r)
+
+    def random_slot(self, step):
+        """The slot discarded by uniform sampling: ``floor(u_t b)`` (``u_t = uniforms[step]``)."""
+        return min(int(self.uniforms[step] * self.b), self.b - 1)
+
+    def result(self, state):
+        """The :class:`OnlineResult` of the pass, continuing from ``state``."""
+        return OnlineResult(sv=self.SV[:self.b].copy(), alpha=self.A[:self.b].reshape(-1, 1).copy(),
+                            bias=np.zeros(1), t=int(self.t0 + len(self.order)), state=state,
+                            trace=self.rec.trace())
+
+
+def capacity_for(n0, n_steps, budget):
+    """SV slots a call needs: ``n0`` held plus at most one new SV per step, within the budget, plus one."""
+    arriving = n0 + n_steps                       # at most one new SV per step: a larger budget is never full
+    return arriving + 1 if budget is None else min(max(budget, n0), arriving) + 1
+
+
+def begin(algorithm, X, y, order, kernel, gamma, degree, coef0, *, sv, alpha, t0, sample_weight,
+          zero_prediction, uniforms=None, budget=None, variant="paper", **hyperparameters):
+    """The preamble every learner opens with: returns ``(run, options, recorder)``.
+
+    ``hyperparameters``: those the learner has (``eta``, ``lam``, ``C``, ``max_coef``), checked
+    by :func:`refsvm.validation.check_online_arguments` with the rest, once per call.
+    """
+    X, y, order, uniforms = check_online_arguments(
+        X, y, order, uniforms, algorithm=algorithm, budget=budget, kernel=kernel, gamma=gamma, degree=degree,
+        coef0=coef0, sv=sv, alpha=alpha, t0=t0, zero_prediction=zero_prediction, variant=variant,
+        **hyperparameters)
+    U = projectron_U(budget) if variant == "authors" and algorithm.startswith("projectron") else 0.0
+    options = OnlineOptions(algorithm, Kernel(kernel, gamma, degree, coef0), budget=budget,
+                            zero_prediction=zero_prediction, variant=variant, U=U, **hyperparameters)
+    rec = OnlineRecorder(len(order))
+    s = weights_as_data(sample_weight, X.shape[0])
+    return OnlineRun(X, y, order, uniforms, s, sv, alpha, t0, options, rec), options, rec
