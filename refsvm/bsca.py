@@ -82,16 +82,15 @@ Reading of the pseudo-code, errata and choices (``docs/bsca.rst``):
   never added).  ``s_i = 1`` computes ``C * 1.0 == C``: bitwise the unweighted run.
 """
 
-import time
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.sparse as sp
 
-from .budget import check_merge_solver, maintain
-from .kernels import kernel_diag, kernel_matrix, kernel_row
-from .sparse import new_sv_storage
-from .validation import check_bsca_arguments, check_dual_sample, check_sample_weight
+from .budget import MaintenanceOptions, MaintenanceRecorder, maintenance_event, new_model
+from .kernels import Kernel, kernel_diag, kernel_matrix
+from .validation import check_bsca_arguments, check_dual_sample, weights_as_data
 
 SV_UPDATES = ("accumulate", "append")
 
@@ -133,6 +132,16 @@ def _newton_step(alpha_i, g, q_ii, C):
     else:
         target = alpha_i
     return target - alpha_i
+
+
+def dual_gradient(y_i, f, k_i, beta):
+    """``g = 1 - y_i f~(x_i)``, ``dD/dalpha_i`` of the budgeted model, taken as 0 when it is rounding
+    noise of a margin that is exactly 1: ``|g| <= ZERO_GRADIENT_TOL (1 + sum_j |beta_j k(x_j, x_i)|)``
+    (module docstring; the O(B) bound only when ``|g| < ZERO_GRADIENT_PREFILTER``)."""
+    g = 1.0 - y_i * f
+    if abs(g) < ZERO_GRADIENT_PREFILTER and abs(g) <= ZERO_GRADIENT_TOL * (1.0 + float(np.abs(k_i) @ np.abs(beta))):
+        return 0.0                                  # margin 1 up to rounding: a zero step
+    return g
 
 
 def _follow_list_operation(src, where, b_old, p, n):
@@ -197,125 +206,122 @@ def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0
         ``maintenance_fraction``, ``kernel_evaluations``,
         ``maintenance_seconds``, ``merge_seconds``.
     """
+    X, y, order, s, dual, src0, o = resolve_options(
+        X, y, order, budget=budget, C=C, maintenance=maintenance, kernel=kernel, gamma=gamma, degree=degree,
+        coef0=coef0, merge_eps=merge_eps, projection_ridge=projection_ridge, merge_solver=merge_solver,
+        sv_update=sv_update, sv=sv, alpha=alpha, dual=dual, sv_source=sv_source, t0=t0,
+        sample_weight=sample_weight)
+    SV, A, b = new_model(o.capacity(len(src0), len(order), X.shape[0]), X, 1, sv, alpha)   # Alg. 2, line 2
+    src, where = slot_maps(src0, len(A), X.shape[0])
+    rec = BSCARecorder(len(order))
+    t = t0
+    for step, i in enumerate(order):                          # Alg. 2, lines 3-4
+        t += 1
+        x_i, y_i, C_i = X[i], int(y[i]), o.C * float(s[i])    # C_i = C s_i: the box of a weighted example
+        k_i = o.kernel.row(SV[:b], x_i)
+        f = float(k_i @ A[:b, 0]) if b > 0 else 0.0          # Alg. 2, line 5: f~(x_i), O(B)
+        rec.margin(b, y_i * f <= 0.0)
+        q_ii = float(o.kernel.diag(X[i:i + 1])[0])           # Q_ii = k(x_i, x_i)
+        g = dual_gradient(y_i, f, k_i, A[:b, 0])              # 1 - y_i f~(x_i) = dD/dalpha_i (budgeted)
+        delta = _newton_step(dual[i], g, q_ii, C_i)           # Alg. 2, line 6 (eq. 3)
+        if delta != 0.0:                                      # Alg. 2, line 7
+            dual[i] += delta                                  # Alg. 2, line 8
+            rec.mark("changed", step)
+            if o.accumulate and where[i] >= 0:                # Alg. 2, line 9, x_i already in M
+                A[where[i], 0] += delta * y_i
+            else:
+                SV[b], A[b, 0] = x_i, delta * y_i             # Alg. 2, line 9: M <- M u {(delta y_i, x_i)}
+                src[b], where[i] = i, b                       # the maps slot <-> example
+                b += 1
+                rec.mark("added", step)
+                if b > o.budget:                              # Alg. 2, line 10
+                    b, event = maintenance_event(o.maintenance, SV, A, b, rec)   # Alg. 2, line 11
+                    _follow_list_operation(src, where, event.b_before, event.p, event.n)
+                    rec.maintenance(step, event)
+        rec.count("n_at_bound", dual[i] == 0.0 or dual[i] == C_i)
+    return BSCAResult(sv=SV[:b].copy(), alpha=A[:b].copy(), bias=np.zeros(1), t=t, trace=rec.trace(),
+                      dual=dual, sv_source=src[:b].copy())
+
+
+def slot_maps(src0, capacity, n):
+    """The maps slot -> example (``src``, -1: merged point or initial model) and example -> slot
+    (``where``, -1: not in M) of a model whose first slots hold the examples ``src0``."""
+    src = np.full(capacity, -1, dtype=np.int64)
+    src[:len(src0)] = src0
+    where = np.full(n, -1, dtype=np.int64)
+    for slot in range(len(src0)):
+        if src[slot] >= 0:
+            where[src[slot]] = slot
+    return src, where
+
+
+@dataclass(frozen=True)
+class BSCAOptions:
+    """The options of one :func:`bsca` call, checked and resolved once (mirrors the twin's ``Params``)."""
+
+    budget: float                       #: B (``math.inf`` for ``budget=None``: no maintenance)
+    C: float                            #: the dual box's bound
+    kernel: Kernel                      #: the kernel
+    accumulate: bool                    #: ``sv_update == "accumulate"``
+    maintenance: MaintenanceOptions     #: budget maintenance (``None`` without a budget)
+
+    def capacity(self, b0, n_steps, n):
+        """Rows of storage for what the run can use: ``b0`` SVs plus the slots this call can add at
+        most (a budget above it, e.g. 10**9, "no pressure", costs nothing), plus one."""
+        arriving = min(n_steps, n) if self.accumulate else n_steps
+        return min(self.budget, b0 + arriving) + 1
+
+
+def resolve_options(X, y, order, *, budget, C, maintenance, kernel, gamma, degree, coef0, merge_eps,
+                    projection_ridge, merge_solver, sv_update, sv, alpha, dual, sv_source, t0, sample_weight):
+    """Check the arguments of :func:`bsca` and resolve its options, once per call.
+
+    Returns ``(X, y, order, s, dual, sv_source, options)``: as :func:`check_bsca_arguments`
+    returns them, the example weights ``s`` (ones without weights) and a :class:`BSCAOptions`.
+    """
     X, y, order, dual, src0 = check_bsca_arguments(
         X, y, order, budget=budget, C=C, maintenance=maintenance, kernel=kernel, gamma=gamma,
         degree=degree, coef0=coef0, merge_eps=merge_eps, projection_ridge=projection_ridge,
         merge_solver=merge_solver, sv_update=sv_update, sv=sv, alpha=alpha, dual=dual,
         sv_source=sv_source, t0=t0, sample_weight=sample_weight)
-    sample_weight = check_sample_weight(sample_weight, X.shape[0])
-    check_merge_solver(merge_solver, True)
-    tables = None
-    if maintenance == "merge" and merge_solver in ("lookup-h", "lookup-wd") and budget is not None:
-        from .lookup import get_tables
-        tables = get_tables()                                 # loaded once per call
-    n, d = X.shape
-    accumulate = sv_update == "accumulate"
-    b0 = len(src0)
-    arriving = min(len(order), n) if accumulate else len(order)   # slots this call can add at most
-    # storage for what the run can use: a budget above it (e.g. 10**9: "no pressure") costs nothing
-    cap = (b0 + arriving if budget is None else min(budget, b0 + arriving)) + 1
-
-    # Alg. 2, line 2: alpha <- 0, M <- {} (or the state to continue from)
-    SV = new_sv_storage(cap, X)                               # sparse X: sparse SV slots (refsvm.sparse)
-    A = np.zeros((cap, 1))
-    b = b0
-    if b0:
-        SV[:b] = sv
-        A[:b] = alpha
-    src = np.full(cap, -1, dtype=np.int64)                    # slot -> example
-    src[:b] = src0
-    where = np.full(n, -1, dtype=np.int64)                    # example -> slot
-    for s in range(b):
-        if src[s] >= 0:
-            where[src[s]] = s
-
-    n_steps = len(order)
-    changed = np.zeros(n_steps, dtype=np.int8)
-    added = np.zeros(n_steps, dtype=np.int8)
-    maint_step, maint_index, maint_partner, weight_degradation = [], [], [], []
-    maintenance_seconds = merge_seconds = 0.0
-    n_at_bound = 0
-    kernel_evaluations = 0
-    mistakes = 0
-
-    t = t0
-    for step, i in enumerate(order):                          # Alg. 2, lines 3-4
-        t += 1
-        x_i, y_i = X[i], int(y[i])
-        k_i = kernel_row(SV[:b], x_i, kernel, gamma, degree, coef0)
-        f = float(k_i @ A[:b, 0]) if b > 0 else 0.0          # Alg. 2, line 5: f~(x_i), O(B)
-        mistakes += y_i * f <= 0.0                            # online error (diagnostics)
-        q_ii = float(kernel_diag(X[i:i + 1], kernel, gamma, degree, coef0)[0])   # Q_ii = k(x_i, x_i)
-        kernel_evaluations += b                               # the margin's kernel row (as BSGD)
-        g = 1.0 - y_i * f                                     # 1 - y_i f~(x_i) = dD/dalpha_i (budgeted)
-        if abs(g) < ZERO_GRADIENT_PREFILTER and abs(g) <= ZERO_GRADIENT_TOL * (1.0 + float(np.abs(k_i) @ np.abs(A[:b, 0]))):
-            g = 0.0                                           # margin 1 up to rounding: a zero step
-        C_i = C if sample_weight is None else C * float(sample_weight[i])   # weighted box [0, C s_i]
-        delta = _newton_step(dual[i], g, q_ii, C_i)           # Alg. 2, line 6 (eq. 3)
-        if delta != 0.0:                                      # Alg. 2, line 7
-            dual[i] += delta                                  # Alg. 2, line 8
-            changed[step] = 1
-            if accumulate and where[i] >= 0:                  # Alg. 2, line 9, x_i already in M
-                A[where[i], 0] += delta * y_i
-            else:                                             # Alg. 2, line 9: M <- M u {(delta y_i, x_i)}
-                SV[b] = x_i
-                A[b, 0] = delta * y_i
-                src[b] = i
-                where[i] = b
-                b += 1
-                added[step] = 1
-                if budget is not None and b > budget:         # Alg. 2, line 10
-                    signs = A[:b, 0].copy()                   # for the count of merge candidates
-                    start = time.perf_counter()
-                    b_old = b
-                    b, p, partner, wd = maintain(maintenance, SV, A, b, kernel, gamma, degree, coef0,
-                                                 merge_eps, projection_ridge, merge_solver,
-                                                 tables)      # Alg. 2, line 11
-                    elapsed = time.perf_counter() - start
-                    maintenance_seconds += elapsed
-                    if maintenance == "merge":
-                        merge_seconds += elapsed
-                    _follow_list_operation(src, where, b_old, p, partner)
-                    kernel_evaluations += _maintenance_kernel_evaluations(
-                        maintenance, b_old, int(np.count_nonzero(signs * signs[p] >= 0.0)))
-                    maint_step.append(step)
-                    maint_index.append(p)
-                    maint_partner.append(partner)
-                    weight_degradation.append(wd)
-        n_at_bound += dual[i] == 0.0 or dual[i] == C_i
-
-    n_events = len(maint_step)
-    trace = {
-        "n_steps": n_steps,
-        "mistakes": int(mistakes),
-        "n_zero_steps": int(n_steps - int(changed.sum())),
-        "n_at_bound": int(n_at_bound),
-        "changed": changed,
-        "added": added,
-        "maint_step": np.array(maint_step, dtype=np.int64),
-        "maint_index": np.array(maint_index, dtype=np.int64),
-        "maint_partner": np.array(maint_partner, dtype=np.int64),
-        "weight_degradation": np.array(weight_degradation, dtype=np.float64),
-        "maintenance_fraction": n_events / n_steps if n_steps else 0.0,
-        "kernel_evaluations": int(kernel_evaluations),
-        "maintenance_seconds": maintenance_seconds,
-        "merge_seconds": merge_seconds,
-    }
-    return BSCAResult(sv=SV[:b].copy(), alpha=A[:b].copy(), bias=np.zeros(1), t=t, trace=trace,
-                      dual=dual, sv_source=src[:b].copy())
+    s = weights_as_data(sample_weight, X.shape[0])
+    k = Kernel.of(kernel, gamma, degree, coef0)
+    maint = None if budget is None else MaintenanceOptions.resolve(maintenance, k, merge_eps, projection_ridge,
+                                                                  merge_solver)
+    options = BSCAOptions(math.inf if budget is None else budget, C, k, sv_update == "accumulate", maint)
+    return X, y, order, s, dual, src0, options
 
 
-def _maintenance_kernel_evaluations(maintenance, b, same_sign):
-    """Kernel values ``k(x, x')`` of two different points one maintenance event on ``b`` SVs
-    computes, counted as for BSGD (diagonal values ``k(x, x)`` are not counted): removal none;
-    merging ``k(x_m, x_n)`` for every candidate partner (``same_sign - 1``, the SVs of m's sign
-    other than m); projection ``(b - 1)^2`` (``K_p`` without its diagonal, both triangles, as
-    both paths compute it from scratch, and ``k_p``)."""
-    if maintenance == "removal":
-        return 0
-    if maintenance == "merge":
-        return same_sign - 1
-    return (b - 1) * (b - 2) + (b - 1)
+class BSCARecorder(MaintenanceRecorder):
+    """The trace of one :func:`bsca` call (keys in DESIGN.md): counters, ``changed``, ``added``, events."""
+
+    flags = ("changed", "added")
+    counters = ("mistakes", "n_at_bound", "kernel_evaluations")
+    keys = ("n_steps", "mistakes", "n_zero_steps", "n_at_bound", "changed", "added", "maint_step", "maint_index",
+            "maint_partner", "weight_degradation", "maintenance_fraction", "kernel_evaluations",
+            "maintenance_seconds", "merge_seconds")
+
+    def margin(self, b, mistake):
+        """``f~(x_i)`` from ``b`` SVs (its kernel row, as BSGD) and the online error ``y_i f~(x_i) <= 0``."""
+        self.count("mistakes", mistake)
+        self.count("kernel_evaluations", b)
+
+    def maintenance_kernel_evaluations(self, event):
+        """Kernel values ``k(x, x')`` of two different points one maintenance event on ``b`` SVs
+        computes, counted as for BSGD (diagonal values ``k(x, x)`` are not counted): removal none;
+        merging ``k(x_m, x_n)`` for every candidate partner (the SVs of m's sign other than m);
+        projection ``(b - 1)^2`` (``K_p`` without its diagonal, both triangles, as both paths
+        compute it from scratch, and ``k_p``)."""
+        if event.strategy == "projection":
+            b = event.b_before
+            return (b - 1) * (b - 2) + (b - 1)
+        return super().maintenance_kernel_evaluations(event)
+
+    def trace(self):
+        n_events = len(self.columns["maint_step"])
+        return super().trace(
+            n_steps=self.n_steps, n_zero_steps=int(self.n_steps - int(self.step_flags["changed"].sum())),
+            maintenance_fraction=n_events / self.n_steps if self.n_steps else 0.0)
 
 
 # ----------------------------------------------------------------------------

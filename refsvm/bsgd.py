@@ -42,15 +42,14 @@ Notes on the reading of the pseudo-code:
 """
 
 import math
-import time
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from .budget import check_merge_solver, find_duplicate, maintain, merge_compare as _merge_compare
-from .kernels import kernel_matrix, kernel_row
-from .sparse import is_sparse, n_rows, new_sv_storage
-from .validation import check_bsgd_arguments, check_sample_weight
+from .budget import MaintenanceOptions, MaintenanceRecorder, find_duplicate, maintenance_event, new_model
+from .kernels import Kernel
+from .sparse import is_sparse, n_rows
+from .validation import check_bsgd_arguments, weights_as_data
 
 LEARNING_RATES = ("pegasos", "norma", "perceptron")
 
@@ -141,144 +140,165 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
     -------
     BSGDResult
     """
+    X, y, order, s, o = resolve_options(
+        X, y, order, n_classes=n_classes, budget=budget, lam=lam, learning_rate=learning_rate, eta=eta,
+        radius=radius, maintenance=maintenance, kernel=kernel, gamma=gamma, degree=degree, coef0=coef0,
+        merge_eps=merge_eps, projection_ridge=projection_ridge, fit_bias=fit_bias, sv=sv, alpha=alpha,
+        bias=bias, t0=t0, merge_solver=merge_solver, merge_compare=merge_compare, sample_weight=sample_weight)
+    SV, A, b = new_model(o.capacity(sv, len(order)), X, o.c, sv, alpha)   # Alg. 1, line 2: b = 0, w_1 = 0
+    w0 = np.zeros(o.c) if bias is None else np.array(bias, dtype=np.float64)
+    rec = BSGDRecorder(len(order), X, o)
+    t = t0
+    for step, i in enumerate(order):                          # Alg. 1, line 3
+        t += 1
+        x_t, y_t, s_t = X[i], int(y[i]), float(s[i])          # Alg. 1, line 4 (s_t: the example's weight)
+        eta_t = learning_rate_at(o.learning_rate, t, o.lam, o.eta)
+        f = o.kernel.row(SV[:b], x_t) @ A[:b] + w0            # f_t(x_t) = sum_j alpha_j k(x_j, x_t) (+ bias), with w_t
+        violates, mistake, r_t = hinge_loss_positive(f, y_t)
+        rec.margin(SV, b, x_t, mistake)
+        A[:b] *= 1.0 - eta_t * o.lam                          # Alg. 1, line 5
+        if violates and s_t > 0.0:                            # Alg. 1, line 6 (weighted: s_t l > 0)
+            beta_t = coefficient(eta_t, y_t, s_t, r_t, o.c)   # eq. 4 (scaled by the weight s_t)
+            j_dup = find_duplicate(SV, b, x_t) if o.maintenance.strategy == "projection" else -1
+            rec.addition(step, j_dup >= 0)
+            if o.fit_bias:                                    # unregularised bias (extension)
+                w0 += beta_t
+            if j_dup >= 0:                                    # Alg. 1, line 7 for x_t = x_j: the same w_{t+1}
+                A[j_dup] += beta_t                            # as appending, with no duplicate SV (DESIGN.md)
+            else:
+                SV[b], A[b] = x_t, beta_t                     # Alg. 1, line 7: add an SV
+                b += 1                                        # Alg. 1, line 8
+                if b > o.budget:                              # Alg. 1, line 9
+                    b, event = maintenance_event(o.maintenance, SV, A, b, rec)   # Alg. 1, lines 10-11
+                    rec.maintenance(step, event, eta_t)
+        if o.learning_rate == "perceptron" and b > 0:         # after line 12: w <- min(1, U/||w||) w (sec. 4)
+            project_onto_ball(o.kernel, SV, A, b, o.radius)
+    return BSGDResult(sv=SV[:b].copy(), alpha=A[:b].copy(), bias=w0, t=t, trace=rec.trace())
+
+
+# ----------------------------------------------------------------------------
+# the lines of Algorithm 1 that are helpers, and the options
+# ----------------------------------------------------------------------------
+
+def hinge_loss_positive(f, y_t):
+    """Alg. 1, line 6: ``l(w_t; (x_t, y_t)) > 0`` from the scores ``f = f_t(x_t)``.
+
+    Returns ``(loss > 0, mistake, r_t)``: binary (one score) the hinge loss of eq. (1),
+    multi-class the loss of eq. (11) with ``r_t = argmax_{i != y_t} f^(i)(x_t)``
+    (-1 for binary); ``mistake`` is the online error (diagnostics, not a paper line).
+    """
+    if f.shape[0] == 1:
+        return y_t * f[0] < 1.0, y_t * f[0] <= 0.0, -1       # hinge loss l(w_t; (x_t, y_t)) > 0
+    others = f.copy()
+    others[y_t] = -np.inf
+    r_t = int(np.argmax(others))                              # r_t = argmax_{i != y_t} f^(i)(x_t), eq. 11
+    return 1.0 + f[r_t] - f[y_t] > 0.0, f[r_t] >= f[y_t], r_t   # multi-class hinge loss (11) > 0
+
+
+def coefficient(eta_t, y_t, s_t, r_t, c):
+    """``beta_t`` of the new SV, scaled by the example's weight ``s_t``.
+
+    Binary (``c = 1``): ``beta_t = eta_t y_t s_t`` (eq. 4).  Multi-class (sec. 5):
+    ``beta^(i) = +eta_t s_t`` for ``i = y_t``, ``-eta_t s_t`` for ``i = r_t``, 0 otherwise.
+    """
+    if c == 1:
+        return np.array([eta_t * y_t * s_t])                  # eq. 4, scaled by the weight
+    beta_t = np.zeros(c)
+    beta_t[y_t] = eta_t * s_t                                 # beta^(i) = +eta_t s_t for i = y_t
+    beta_t[r_t] = -(eta_t * s_t)                              #            -eta_t s_t for i = r_t
+    return beta_t
+
+
+def project_onto_ball(kernel, SV, A, b, radius):
+    """Margin Perceptron (sec. 4): ``w <- min(1, U/||w||) w``, ``||w||^2 = sum_i alpha^(i)' K alpha^(i)``."""
+    K = kernel.matrix(SV[:b], SV[:b])
+    norm_w = math.sqrt(max(float(np.sum(A[:b] * (K @ A[:b]))), 0.0))
+    if norm_w > radius:                                       # projection onto the ball of radius U
+        A[:b] *= radius / norm_w
+
+
+@dataclass(frozen=True)
+class BSGDOptions:
+    """The options of one :func:`bsgd` call, checked and resolved once (mirrors the twin's ``Params``)."""
+
+    n_classes: int                      #: 2: binary (one coefficient column); c >= 3: Crammer-Singer
+    budget: int                         #: B
+    learning_rate: str                  #: one of :data:`LEARNING_RATES`
+    lam: float                          #: lambda; 0 for the perceptron (Table 2)
+    eta: float                          #: eta of Norma and the perceptron
+    radius: float                       #: U of the perceptron's ball
+    fit_bias: bool                      #: unregularised bias (extension)
+    kernel: Kernel                      #: the kernel
+    maintenance: MaintenanceOptions     #: budget maintenance, merge solver and tables resolved
+
+    @property
+    def c(self):
+        """Coefficient columns: 1 for a binary model, ``n_classes`` otherwise."""
+        return 1 if self.n_classes == 2 else self.n_classes
+
+    def capacity(self, sv, n_steps):
+        """Rows of storage: ``min(B, n_sv + n_steps) + 1`` (b never exceeds ``n_sv + n_steps``,
+        so a huge budget allocates nothing up front)."""
+        return min(self.budget, (0 if sv is None else n_rows(sv)) + n_steps) + 1
+
+
+def resolve_options(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius, maintenance, kernel,
+                    gamma, degree, coef0, merge_eps, projection_ridge, fit_bias, sv, alpha, bias, t0,
+                    merge_solver, merge_compare, sample_weight):
+    """Check the arguments of :func:`bsgd` and resolve its options, once per call.
+
+    Returns ``(X, y, order, s, options)``: the arrays as :func:`check_bsgd_arguments`
+    returns them, the example weights ``s`` (ones without weights) and a
+    :class:`BSGDOptions` (the lookup tables loaded if read).
+    """
     X, y, order = check_bsgd_arguments(
         X, y, order, n_classes=n_classes, budget=budget, lam=lam, learning_rate=learning_rate,
         eta=eta, radius=radius, maintenance=maintenance, kernel=kernel, gamma=gamma, degree=degree,
         coef0=coef0, merge_eps=merge_eps, projection_ridge=projection_ridge, merge_solver=merge_solver,
         sv=sv, alpha=alpha, bias=bias, t0=t0)
-    sample_weight = check_sample_weight(sample_weight, X.shape[0])
-    binary = n_classes == 2
-    c = 1 if binary else n_classes
-    if learning_rate == "perceptron":
-        lam = 0.0
-    check_merge_solver(merge_solver, binary or maintenance != "merge")
-    if merge_compare and (maintenance != "merge" or not binary):
-        raise ValueError("merge_compare=True needs maintenance='merge' and a binary model")
-    tables = None
-    if maintenance == "merge" and (merge_compare or merge_solver in ("lookup-h", "lookup-wd")):
-        from .lookup import get_tables
-        tables = get_tables()                                 # loaded once per pass
+    s = weights_as_data(sample_weight, X.shape[0])
+    k = Kernel.of(kernel, gamma, degree, coef0)
+    maint = MaintenanceOptions.resolve(maintenance, k, merge_eps, projection_ridge, merge_solver,
+                                       binary=n_classes == 2, compare=merge_compare)
+    lam = 0.0 if learning_rate == "perceptron" else lam      # Table 2: the perceptron has lambda = 0
+    return X, y, order, s, BSGDOptions(n_classes, budget, learning_rate, lam, eta, radius, bool(fit_bias), k, maint)
 
-    # The model M: room for min(B, n_sv + len(order)) + 1 SVs (b never exceeds n_sv + len(order):
-    # a huge budget allocates nothing up front); the first b rows are in use.
-    # Sparse X: sparse SV slots (refsvm.sparse), the same list operations.
-    n_sv0 = n_rows(sv) if sv is not None else 0
-    capacity = min(budget, n_sv0 + len(order)) + 1
-    SV = new_sv_storage(capacity, X)
-    A = np.zeros((capacity, c))
-    b = 0                                                     # Alg. 1, line 2: b = 0, w_1 = 0
-    if n_sv0 > 0:
-        b = n_sv0
-        SV[:b] = sv
-        A[:b] = alpha
-    w0 = np.zeros(c) if bias is None else np.array(bias, dtype=np.float64)
 
-    added = np.zeros(len(order), dtype=np.int8)
-    maint_step, maint_index, maint_partner, weight_degradation = [], [], [], []
-    gradient_error_sum = 0.0
-    maintenance_seconds = 0.0
-    merge_seconds = 0.0
-    compare_same, compare_factor, compare_wd = [], [], []
-    mistakes = 0
-    keep_K = maintenance == "projection" or learning_rate == "perceptron"
-    kernel_evaluations = 0                                    # k(x, x') of x != x' (DESIGN.md)
-    duplicate_additions = 0                                   # projection: x_t equal to an SV (DESIGN.md)
-    kernel_entries = 0                                        # entries the margins' kernel rows read
-    sparse = is_sparse(X)
+class BSGDRecorder(MaintenanceRecorder):
+    """The trace of one :func:`bsgd` pass (keys in DESIGN.md): counters, ``added``, the event table."""
 
-    t = t0
-    for step, i in enumerate(order):                          # Alg. 1, line 3
-        t += 1
-        x_t, y_t = X[i], int(y[i])                            # Alg. 1, line 4
-        s_t = 1.0 if sample_weight is None else float(sample_weight[i])   # example weight (1: unweighted)
-        eta_t = learning_rate_at(learning_rate, t, lam, eta)
+    flags = ("added",)
+    counters = ("mistakes", "kernel_evaluations", "duplicate_additions", "kernel_entries")
+    keys = ("mistakes", "n_steps", "added", "maint_step", "maint_index", "maint_partner", "weight_degradation",
+            "gradient_error_sum", "maintenance_seconds", "merge_seconds", "kernel_evaluations",
+            "duplicate_additions", "kernel_entries")
 
-        # f_t(x_t) = sum_j alpha_j k(x_j, x_t) (+ bias), computed with w_t
-        k_t = kernel_row(SV[:b], x_t, kernel, gamma, degree, coef0)
-        f = k_t @ A[:b] + w0
-        kernel_evaluations += b                               # the margin's kernel row
-        if b > 0:                                             # the entries it reads (trace, DESIGN.md)
-            kernel_entries += SV[:b].nnz + x_t.nnz if sparse else b * X.shape[1]
+    def __init__(self, n_steps, X, options):
+        super().__init__(n_steps, options.maintenance.compare)
+        self.sparse, self.d = is_sparse(X), X.shape[1]
+        self.keeps_K = options.learning_rate == "perceptron"  # the ball's K gets z's row after a merge
+        self.gradient_error_sum = 0.0
 
-        if binary:
-            mistakes += y_t * f[0] <= 0.0
-            violates = y_t * f[0] < 1.0 and s_t > 0.0        # hinge loss l(w_t; (x_t, y_t)) > 0, weighted: s_t l > 0
-            beta_t = np.array([eta_t * y_t * s_t])            # eq. 4, scaled by the weight
-        else:
-            others = f.copy()
-            others[y_t] = -np.inf
-            r_t = int(np.argmax(others))                      # r_t = argmax_{i != y_t} f^(i)(x_t), eq. 11
-            mistakes += f[r_t] >= f[y_t]
-            violates = 1.0 + f[r_t] - f[y_t] > 0.0 and s_t > 0.0   # multi-class hinge loss (11) > 0, weighted: s_t l > 0
-            beta_t = np.zeros(c)
-            beta_t[y_t] = eta_t * s_t                         # beta^(i) = +eta_t s_t for i = y_t
-            beta_t[r_t] = -(eta_t * s_t)                      #            -eta_t s_t for i = r_t
+    def margin(self, SV, b, x_t, mistake):
+        """``f_t(x_t)`` from ``b`` SVs: its kernel row (``b`` evaluations, the entries it reads) and the online error."""
+        self.count("mistakes", mistake)
+        self.count("kernel_evaluations", b)                   # k(x, x') of x != x' (DESIGN.md)
+        if b > 0:
+            self.count("kernel_entries", SV[:b].nnz + x_t.nnz if self.sparse else b * self.d)
 
-        A[:b] *= 1.0 - eta_t * lam                            # Alg. 1, line 5
-        j_dup = find_duplicate(SV, b, x_t) if violates and maintenance == "projection" else -1
-        if j_dup >= 0:                                        # Alg. 1, line 7 for x_t = x_j: the same w_{t+1}
-            A[j_dup] += beta_t                                # as appending, with no duplicate SV (DESIGN.md)
-            added[step] = 1
-            duplicate_additions += 1
-            if fit_bias:
-                w0 += beta_t
-        elif violates:                                        # Alg. 1, line 6
-            SV[b] = x_t                                       # Alg. 1, line 7: add an SV
-            A[b] = beta_t
-            b += 1                                            # Alg. 1, line 8
-            added[step] = 1
-            if fit_bias:
-                w0 += beta_t
-            if b > budget:                                    # Alg. 1, line 9
-                if merge_compare:                             # diagnostics only, not timed
-                    same, factor, wds = _merge_compare(SV, A, b, gamma, merge_eps, tables)
-                    compare_same.append(same)
-                    compare_factor.append(factor)
-                    compare_wd.append(wds)
-                signs = A[:b, 0].copy() if binary else None      # for the count of merge candidates
-                b_old = b
-                start = time.perf_counter()
-                b, p, n, wd = maintain(maintenance, SV, A, b, kernel, gamma, degree,
-                                       coef0, merge_eps, projection_ridge,
-                                       merge_solver, tables)  # Alg. 1, lines 10-11
-                elapsed = time.perf_counter() - start
-                maintenance_seconds += elapsed
-                if maintenance == "merge":
-                    merge_seconds += elapsed
-                if maintenance == "merge":                    # k(x_m, x_n) of every candidate partner n
-                    kernel_evaluations += (int(np.count_nonzero(signs * signs[p] >= 0.0)) - 1
-                                           if binary else b_old - 1)
-                    if keep_K and n >= 0:                     # the new row of K for z
-                        kernel_evaluations += b - 1
-                maint_step.append(step)
-                maint_index.append(p)
-                maint_partner.append(n)
-                weight_degradation.append(wd)
-                gradient_error_sum += math.sqrt(wd) / eta_t   # ||E_t|| = ||Delta_t|| / eta_t (Theorem 1)
+    def addition(self, step, duplicate):
+        """Alg. 1, line 7 at ``step`` (``duplicate``: x_t joined an equal SV, projection, DESIGN.md)."""
+        self.mark("added", step)
+        self.count("duplicate_additions", int(duplicate))
 
-        if learning_rate == "perceptron" and b > 0:           # projection onto the ball of radius U (sec. 4)
-            K = kernel_matrix(SV[:b], SV[:b], kernel, gamma, degree, coef0)
-            norm_w = math.sqrt(max(float(np.sum(A[:b] * (K @ A[:b]))), 0.0))
-            if norm_w > radius:
-                A[:b] *= radius / norm_w
+    def maintenance(self, step, event, eta_t):
+        """The event table's row and ``||E_t|| = ||Delta_t|| / eta_t`` (Theorem 1)."""
+        super().maintenance(step, event)
+        self.gradient_error_sum += math.sqrt(event.wd) / eta_t
 
-    trace = {
-        "mistakes": int(mistakes),
-        "n_steps": len(order),
-        "added": added,
-        "maint_step": np.array(maint_step, dtype=np.int64),
-        "maint_index": np.array(maint_index, dtype=np.int64),
-        "maint_partner": np.array(maint_partner, dtype=np.int64),
-        "weight_degradation": np.array(weight_degradation, dtype=np.float64),
-        "gradient_error_sum": gradient_error_sum,
-        "maintenance_seconds": maintenance_seconds,
-        "merge_seconds": merge_seconds,
-        "kernel_evaluations": int(kernel_evaluations),
-        "duplicate_additions": int(duplicate_additions),
-        "kernel_entries": int(kernel_entries),
-    }
-    if merge_compare:
-        trace["compare_same_decision"] = np.array(compare_same, dtype=bool).reshape(-1, 4)
-        trace["compare_wd_factor"] = np.array(compare_factor, dtype=np.float64).reshape(-1, 4)
-        trace["compare_wd"] = np.array(compare_wd, dtype=np.float64).reshape(-1, 4)
-    return BSGDResult(sv=SV[:b].copy(), alpha=A[:b].copy(), bias=w0, t=t, trace=trace)
+    def maintenance_kernel_evaluations(self, event):
+        extra = event.b - 1 if event.strategy == "merge" and self.keeps_K and event.n >= 0 else 0
+        return super().maintenance_kernel_evaluations(event) + extra   # + the new row of K for z
+
+    def trace(self):
+        return super().trace(n_steps=self.n_steps, gradient_error_sum=self.gradient_error_sum)

@@ -51,12 +51,15 @@ with SVs of the same sign (``alpha_m alpha_n >= 0``), so ``m`` lies in
 """
 
 import math
+from collections import namedtuple
+from dataclasses import dataclass
 
 import numpy as np
 
 from .constants import GOLDEN_RATIO, MERGE_EPS_PRECISE
-from .kernels import kernel_diag, kernel_matrix, kernel_row, sq_dist
-from .sparse import SparseRows, rows_equal
+from .kernels import Kernel, kernel_diag, kernel_matrix, kernel_row, sq_dist
+from .recorder import Recorder
+from .sparse import SparseRows, n_rows, new_sv_storage, rows_equal
 
 #: Default precision of the golden-section search (Wang et al. use 0.01).
 MERGE_EPS = 0.01
@@ -84,6 +87,19 @@ def remove_sv(SV, alpha, n_sv, p):
     SV[p] = SV[last]
     alpha[p] = alpha[last]
     return last
+
+
+def new_model(capacity, X, c, sv=None, alpha=None):
+    """The model's storage: ``SV`` with room for ``capacity`` rows like ``X`` (sparse X: sparse
+    slots, :func:`refsvm.sparse.new_sv_storage`) and ``A`` (capacity, c), holding ``sv``,
+    ``alpha`` (a model to continue from) in their first ``b`` rows.  Returns ``(SV, A, b)``."""
+    b = n_rows(sv) if sv is not None else 0
+    SV = new_sv_storage(capacity, X)
+    A = np.zeros((capacity, c))
+    if b > 0:
+        SV[:b] = sv
+        A[:b] = alpha
+    return SV, A, b
 
 
 def select_smallest(SV, alpha, n_sv, kernel, gamma, degree, coef0):
@@ -234,16 +250,6 @@ def merge_solver_eps(merge_solver, merge_eps):
     return merge_eps if merge_solver == "gss" else MERGE_EPS_PRECISE
 
 
-def _merge_tables(merge_solver, tables):
-    """``(h_table, wd_table)`` for a lookup solver (``tables=None``: :func:`refsvm.lookup.get_tables`)."""
-    if merge_solver not in LOOKUP_SOLVERS:
-        return None
-    if tables is None:
-        from .lookup import get_tables  # lazy: refsvm.lookup imports this module
-        tables = get_tables()
-    return tables
-
-
 def maintain_merge(SV, alpha, n_sv, gamma, eps, merge_solver="gss", tables=None):
     """Merge the smallest SV ``m`` with the partner ``n`` of least weight degradation.
 
@@ -264,11 +270,23 @@ def maintain_merge(SV, alpha, n_sv, gamma, eps, merge_solver="gss", tables=None)
     skips (binary models, all solvers but Lookup-WD) the candidates whose lower
     bound on WD exceeds the best WD found so far; it picks the same partner
     (docs/lookup.rst, "Partner pruning").
+
+    Validates ``merge_solver`` and loads the tables if needed, then runs
+    :func:`merge_smallest` (the algorithm's lines; the algorithms call it through
+    :func:`maintain_with` with options resolved once per call).
+    """
+    opts = MaintenanceOptions.resolve("merge", Kernel("rbf", gamma), eps, merge_solver=merge_solver,
+                                      binary=alpha.shape[1] == 1, tables=tables)
+    return merge_smallest(SV, alpha, n_sv, gamma, merge_solver_eps(merge_solver, eps), merge_solver, opts.tables)
+
+
+def merge_smallest(SV, alpha, n_sv, gamma, eps, merge_solver, tables):
+    """Alg. 2, merging, of :func:`maintain_merge` with resolved arguments (no checks).
+
+    ``eps`` is the precision the solver uses (:func:`merge_solver_eps`), ``tables`` the
+    lookup tables of a lookup solver (``None`` for GSS).  Returns ``(n_sv, m, n, WD)``.
     """
     binary = alpha.shape[1] == 1
-    check_merge_solver(merge_solver, binary)
-    eps = merge_solver_eps(merge_solver, eps)
-    tables = _merge_tables(merge_solver, tables)
     lk = _lookup() if tables is not None else None
     m, wd_removal = select_smallest(SV, alpha, n_sv, "rbf", gamma, 0, 0.0)  # Alg. 2, merging, line 1: fix m
     best_n, best_wd, best_h, best_alpha_z, best_log_kappa = -1, math.inf, 0.0, None, 0.0
@@ -331,9 +349,13 @@ def merge_compare(SV, alpha, n_sv, gamma, merge_eps, tables=None):
     """
     if alpha.shape[1] != 1:
         raise ValueError("merge_compare needs a binary model (the lookup solvers do not apply to multi-class)")
+    tables = MaintenanceOptions.resolve("merge", Kernel("rbf", gamma), merge_eps, compare=True, tables=tables).tables
+    return compare_solvers(SV, alpha, n_sv, gamma, merge_eps, tables)
+
+
+def compare_solvers(SV, alpha, n_sv, gamma, merge_eps, tables):
+    """:func:`merge_compare` with the tables given (no checks)."""
     lk = _lookup()
-    if tables is None:
-        tables = lk.get_tables()
     h_table, wd_table = tables
     m, wd_removal = select_smallest(SV, alpha, n_sv, "rbf", gamma, 0, 0.0)
     a_m = float(alpha[m, 0])
@@ -378,15 +400,130 @@ def maintain(strategy, SV, alpha, n_sv, kernel, gamma, degree, coef0, merge_eps,
     """Dispatch one budget-maintenance step (Alg. 1, line 10).  Returns ``(n_sv, p, n, WD)``.
 
     ``merge_solver`` and ``tables`` are passed to :func:`maintain_merge` (ignored by
-    removal and projection, but validated).
+    removal and projection, but validated).  Validates its arguments
+    (:meth:`MaintenanceOptions.resolve`), then :func:`maintain_with`.
     """
-    check_merge_solver(merge_solver)
-    if strategy == "removal":
-        return maintain_removal(SV, alpha, n_sv, kernel, gamma, degree, coef0)
-    if strategy == "projection":
-        return maintain_projection(SV, alpha, n_sv, kernel, gamma, degree, coef0, projection_ridge)
-    if strategy == "merge":
-        if kernel != "rbf":
+    opts = MaintenanceOptions.resolve(strategy, Kernel.of(kernel, gamma, degree, coef0), merge_eps,
+                                      projection_ridge, merge_solver, binary=alpha.shape[1] == 1, tables=tables)
+    return maintain_with(opts, SV, alpha, n_sv)
+
+
+# ----------------------------------------------------------------------------
+# options resolved once per call, and the maintenance event of BSGD and BSCA
+# ----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class MaintenanceOptions:
+    """Budget maintenance as resolved once per call (:meth:`resolve` checks, nothing checks per event)."""
+
+    strategy: str                       #: one of :data:`MAINTENANCE`
+    kernel: Kernel                      #: the model's kernel (merging: Gaussian)
+    merge_eps: float = MERGE_EPS        #: GSS precision of ``"gss"`` (and of the comparison's gss column)
+    projection_ridge: float = PROJECTION_RIDGE
+    merge_solver: str = "gss"           #: one of :data:`MERGE_SOLVERS`
+    tables: tuple = None                #: ``(h_table, wd_table)`` when a lookup solver or the comparison reads them
+    compare: bool = False               #: comparison mode (:func:`merge_compare` on every event)
+
+    @classmethod
+    def resolve(cls, strategy, kernel, merge_eps=MERGE_EPS, projection_ridge=PROJECTION_RIDGE, merge_solver="gss",
+                *, binary=True, compare=False, tables=None):
+        """Check the options and load the lookup tables if they are read (the one place that does)."""
+        check_merge_solver(merge_solver, binary or strategy != "merge")
+        if strategy not in MAINTENANCE:
+            raise ValueError(f"maintenance must be one of {MAINTENANCE}, got {strategy!r}")
+        if strategy == "merge" and kernel.kind != "rbf":
             raise ValueError("maintenance='merge' requires kernel='rbf' (merging relies on the Gaussian kernel)")
-        return maintain_merge(SV, alpha, n_sv, gamma, merge_eps, merge_solver, tables)
-    raise ValueError(f"maintenance must be one of {MAINTENANCE}, got {strategy!r}")
+        if compare and (strategy != "merge" or not binary):
+            raise ValueError("merge_compare=True needs maintenance='merge' and a binary model")
+        if tables is None and strategy == "merge" and (compare or merge_solver in LOOKUP_SOLVERS):
+            from .lookup import get_tables  # lazy: refsvm.lookup imports this module
+            tables = get_tables()
+        return cls(strategy, kernel, merge_eps, projection_ridge, merge_solver, tables, bool(compare))
+
+
+def maintain_with(opts, SV, alpha, n_sv):
+    """One budget-maintenance step with resolved options (:class:`MaintenanceOptions`), no checks.
+
+    Returns ``(n_sv, p, n, WD)`` as :func:`maintain`.
+    """
+    if opts.strategy == "removal":
+        return maintain_removal(SV, alpha, n_sv, *opts.kernel.params)
+    if opts.strategy == "projection":
+        return maintain_projection(SV, alpha, n_sv, *opts.kernel.params, opts.projection_ridge)
+    return merge_smallest(SV, alpha, n_sv, opts.kernel.gamma, merge_solver_eps(opts.merge_solver, opts.merge_eps),
+                          opts.merge_solver, opts.tables)
+
+
+#: What one maintenance event did: the strategy, the number of SVs before and after,
+#: the SV ``p`` removed / projected / merged, its partner ``n`` (-1: none), the weight
+#: degradation, and the merge candidates ``n`` whose ``k(x_m, x_n)`` it computed.
+MaintenanceEvent = namedtuple("MaintenanceEvent", "strategy b_before b p n wd candidates")
+
+
+def maintenance_event(opts, SV, alpha, n_sv, recorder):
+    """Alg. 1, lines 10-11 (Wang et al.) / Alg. 2, line 11 (Qaadan et al.), with its record.
+
+    Runs :func:`maintain_with` on ``n_sv = B + 1`` SVs, timed by ``recorder`` (a
+    :class:`MaintenanceRecorder`), after the comparison mode's diagnostics (not timed)
+    when ``opts.compare``.  Returns ``(n_sv - 1, event)``, a :data:`MaintenanceEvent`;
+    the caller hands ``event`` to ``recorder.maintenance``.
+    """
+    if opts.compare:                                           # diagnostics only, not timed
+        recorder.merge_compare(*compare_solvers(SV, alpha, n_sv, opts.kernel.gamma, opts.merge_eps, opts.tables))
+    merging = opts.strategy == "merge"
+    signs = alpha[:n_sv, 0].copy() if merging and alpha.shape[1] == 1 else None   # for the count of candidates
+    with recorder.maintenance_timer(merging):
+        b, p, n, wd = maintain_with(opts, SV, alpha, n_sv)
+    if not merging:
+        candidates = 0
+    elif signs is None:                                        # multi-class: every other SV
+        candidates = n_sv - 1
+    else:                                                      # binary: the other SVs of m's sign
+        candidates = int(np.count_nonzero(signs * signs[p] >= 0.0)) - 1
+    return b, MaintenanceEvent(opts.strategy, n_sv, b, p, n, wd, candidates)
+
+
+class MaintenanceRecorder(Recorder):
+    """What BSGD and BSCA write down about their maintenance events (the shared part).
+
+    The event table (``maint_step``, ``maint_index``, ``maint_partner``,
+    ``weight_degradation``), the timers ``maintenance_seconds`` and ``merge_seconds``,
+    the kernel evaluations of an event (:meth:`maintenance_kernel_evaluations`, which
+    the algorithm's subclass adapts) and the comparison mode's columns.  ``keys``: the
+    trace's keys in the order the trace lists them.
+    """
+
+    events = {"maint_step": np.int64, "maint_index": np.int64, "maint_partner": np.int64,
+              "weight_degradation": np.float64}
+    timers = ("maintenance_seconds", "merge_seconds")
+    keys = ()
+
+    def __init__(self, n_steps, compare=False):
+        super().__init__(n_steps)
+        self.compared = ([], [], []) if compare else None
+
+    def merge_compare(self, same, factor, wd):
+        """One event of the comparison mode (:func:`merge_compare`)."""
+        for column, value in zip(self.compared, (same, factor, wd)):
+            column.append(value)
+
+    def maintenance_timer(self, merging):
+        """Times the maintenance step (a merge is also counted in ``merge_seconds``)."""
+        return self.timer("maintenance_seconds", "merge_seconds") if merging else self.timer("maintenance_seconds")
+
+    def maintenance(self, step, event):
+        """The event of step ``step``: a row of the event table and its kernel evaluations."""
+        self.append(maint_step=step, maint_index=event.p, maint_partner=event.n, weight_degradation=event.wd)
+        self.count("kernel_evaluations", self.maintenance_kernel_evaluations(event))
+
+    def maintenance_kernel_evaluations(self, event):
+        """``k(x, x')`` of two different points the event computed: merging ``k(x_m, x_n)`` of every candidate."""
+        return event.candidates
+
+    def trace(self, **extra):
+        out = super().trace(**extra)
+        if self.compared is not None:
+            for name, column, dtype in zip(("compare_same_decision", "compare_wd_factor", "compare_wd"),
+                                           self.compared, (bool, np.float64, np.float64)):
+                out[name] = np.array(column, dtype=dtype).reshape(-1, 4)
+        return {**{key: out[key] for key in self.keys if key in out}, **out}

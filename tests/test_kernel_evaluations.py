@@ -17,6 +17,8 @@ import pytest
 
 import refsvm._fast.bsgd as fast_bsgd
 import refsvm.bsgd as ref_bsgd
+import refsvm.budget as ref_budget
+import refsvm.kernels as ref_kernels
 from _helpers import blobs, checkerboard
 
 
@@ -45,21 +47,22 @@ def test_bsgd_count_against_instrumented_reference(monkeypatch, maintenance):
     X, y = checkerboard(200, 1)
     order = np.random.default_rng(1).permutation(200)
     counted = {"rows": 0, "merge": 0}
-    real_row, real_maintain = ref_bsgd.kernel_row, ref_bsgd.maintain
+    # the margin's rows go through kernels.kernel_row (Kernel.row), maintenance through budget.maintain_with
+    real_row, real_maintain = ref_kernels.kernel_row, ref_budget.maintain_with
 
     def counting_row(SV, x, *args):
         counted["rows"] += len(SV)
         return real_row(SV, x, *args)
 
-    def counting_maintain(strategy, SV, A, n_sv, *args):
-        if strategy == "merge":                         # binary: partners of equal sign to m = argmin alpha^2
+    def counting_maintain(opts, SV, A, n_sv):
+        if opts.strategy == "merge":                    # binary: partners of equal sign to m = argmin alpha^2
             a = A[:n_sv, 0]
             m = int(np.argmin(a * a))
             counted["merge"] += sum(1 for j in range(n_sv) if j != m and a[m] * a[j] >= 0)
-        return real_maintain(strategy, SV, A, n_sv, *args)
+        return real_maintain(opts, SV, A, n_sv)
 
-    monkeypatch.setattr(ref_bsgd, "kernel_row", counting_row)
-    monkeypatch.setattr(ref_bsgd, "maintain", counting_maintain)
+    monkeypatch.setattr(ref_kernels, "kernel_row", counting_row)
+    monkeypatch.setattr(ref_budget, "maintain_with", counting_maintain)
     res = ref_bsgd.bsgd(X, y, order, **kwargs(2, "pegasos", maintenance))
     assert len(res.trace["maint_step"]) > 0
     assert res.trace["kernel_evaluations"] == counted["rows"] + counted["merge"]

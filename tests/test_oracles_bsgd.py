@@ -29,6 +29,7 @@ import numpy as np
 import pytest
 
 from refsvm import bsgd as bsgd_module
+from refsvm import budget as budget_module
 from refsvm.model import BudgetedModel
 from _helpers import kern
 
@@ -319,15 +320,15 @@ def test_trace_and_weight_degradation(monkeypatch, maintenance, learning_rate, n
     lam, eta, radius, budget, ridge = 0.02, 0.5, 3.0, 8, 1e-10
 
     events = []
-    real = bsgd_module.maintain
+    real = budget_module.maintain_with                   # every maintenance step of bsgd goes through it
 
-    def spy(strategy, SV, alpha, n_sv, *args):
+    def spy(opts, SV, alpha, n_sv):
         before = (SV[:n_sv].copy(), alpha[:n_sv].copy())
-        out = real(strategy, SV, alpha, n_sv, *args)
+        out = real(opts, SV, alpha, n_sv)
         events.append((before, (SV[:out[0]].copy(), alpha[:out[0]].copy()), out))
         return out
 
-    monkeypatch.setattr(bsgd_module, "maintain", spy)
+    monkeypatch.setattr(budget_module, "maintain_with", spy)
     rng = np.random.default_rng(99)
     o1, o2 = rng.permutation(len(X)), rng.permutation(len(X))
     common = dict(budget=budget, lam=lam, eta=eta, radius=radius, learning_rate=learning_rate,
