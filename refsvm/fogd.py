@@ -62,13 +62,54 @@ Reading of the pseudo-code (see also ``docs/ogd.rst``):
   the averaging is offered here.)
 """
 
+from dataclasses import dataclass
+
 import numpy as np
 import scipy.sparse as sp
 
-from .ogd import (OGDResult, check_average_state, check_ogd_arguments, check_weights, fourier_features,
-                  n_columns)
+from .ogd import (OGDOptions, OGDRecorder, OGDResult, check_average_state, check_ogd_data, check_weights,
+                  fourier_features, rival_class)
 from .online import is_mistake
-from .validation import check_sample_weight
+from .validation import weights_as_data
+
+
+@dataclass(frozen=True)
+class FOGDOptions(OGDOptions):
+    """FOGD's options (:class:`refsvm.ogd.OGDOptions` and ``normalize``), resolved once before the loop."""
+
+    normalize: bool = False     #: divide the feature map by sqrt(D) (not in the paper)
+
+
+class FOGDRecorder(OGDRecorder):
+    """FOGD's trace: the online counters and ``updated`` (:class:`refsvm.ogd.OGDRecorder`), plus
+    ``kernel_evaluations`` (0: FOGD evaluates no kernel) and ``feature_map_evaluations`` (one a step)."""
+
+    def trace(self):
+        return super().trace(kernel_evaluations=0, feature_map_evaluations=self.n_steps)
+
+
+def check_fogd_data(X, y, order, U, t0, options):
+    """:func:`refsvm.ogd.check_ogd_data` and the directions ``U`` (D, d), C-contiguous float64;
+    returns ``(X, y, order, U)`` (both twins call this)."""
+    X, y, order = check_ogd_data(X, y, order, t0, options)
+    U = np.ascontiguousarray(U, dtype=np.float64)
+    if U.ndim != 2 or U.shape[1] != X.shape[1] or U.shape[0] < 1:
+        raise ValueError(f"U must have shape (D, {X.shape[1]}) with D >= 1; got {U.shape}")
+    return X, y, order, U
+
+
+def fourier_map(U, x_t, normalize, z):
+    """Alg. 1, line 6: ``z(x_t) = (sin(u_1'x_t), cos(u_1'x_t), ...)`` written into ``z`` (2D,) and returned.
+
+    A sparse row multiplies only the columns of ``U`` at its nonzeros; ``normalize``
+    divides by ``sqrt(D)`` (not in the paper).
+    """
+    p = U[:, x_t.indices] @ x_t.data if sp.issparse(x_t) else U @ x_t
+    z[0::2] = np.sin(p)
+    z[1::2] = np.cos(p)
+    if normalize:
+        z *= 1.0 / np.sqrt(U.shape[0])
+    return z
 
 
 def fogd(X, y, order, *, task, n_classes, U, eta, epsilon=0.0, normalize=False, W=None, t0=0,
@@ -122,76 +163,39 @@ def fogd(X, y, order, *, task, n_classes, U, eta, epsilon=0.0, normalize=False, 
         one feature map, a D x d matrix-vector product and D sin/cos pairs),
         ``feature_map_evaluations`` (= n_steps).
     """
-    X, y, order = check_ogd_arguments(X, y, order, task=task, n_classes=n_classes,
-                                      eta=eta, epsilon=epsilon, t0=t0, zero_prediction=zero_prediction)
-    sample_weight = check_sample_weight(sample_weight, X.shape[0])
-    U = np.ascontiguousarray(U, dtype=np.float64)
-    if U.ndim != 2 or U.shape[1] != X.shape[1] or U.shape[0] < 1:
-        raise ValueError(f"U must have shape (D, {X.shape[1]}) with D >= 1; got {U.shape}")
-    D = U.shape[0]
-    c = n_columns(task, n_classes)
-    if W is None:
-        W = np.zeros((2 * D, c))                              # Alg. 1, line 2: w_1 = 0
-    else:
-        W = check_weights(W, (2 * D, c))
-    W_sum = check_average_state(average, W_sum, W)
-    scale = 1.0 / np.sqrt(D) if normalize else 1.0
-
-    updated = np.zeros(len(order), dtype=np.int8)
-    mistakes = 0
-    squared_loss_sum = 0.0
-    z = np.empty(2 * D)
-    sparse = sp.issparse(X)
-    t = t0
+    o = FOGDOptions.of(task=task, n_classes=n_classes, eta=eta, epsilon=epsilon, normalize=normalize,
+                       zero_prediction=zero_prediction, average=average)
+    X, y, order, U = check_fogd_data(X, y, order, U, t0, o)
+    W = np.zeros((2 * len(U), o.c)) if W is None else check_weights(W, (2 * len(U), o.c))   # Alg. 1, line 2
+    W_sum = check_average_state(o.average, W_sum, W)
+    s = weights_as_data(sample_weight, X.shape[0])
+    rec = FOGDRecorder(len(order), o.task)
+    z = np.empty(2 * len(U))
     for step, i in enumerate(order):                          # Alg. 1, line 4
-        t += 1
-        x_t = X[i]                                            # Alg. 1, line 5
-        p = U[:, x_t.indices] @ x_t.data if sparse else U @ x_t   # Alg. 1, line 6: z(x_t) (sparse: nonzeros)
-        z[0::2] = np.sin(p)
-        z[1::2] = np.cos(p)
-        if normalize:
-            z *= scale
+        x_t, y_t, eta_t = X[i], y[i], o.eta * s[i]            # Alg. 1, line 5 (the step of x_t: eta s_t)
+        fourier_map(U, x_t, o.normalize, z)                   # Alg. 1, line 6: z(x_t)
         f = z @ W                                             # Alg. 1, line 7: w_t' z(x_t)
-        eta_t = eta if sample_weight is None else eta * float(sample_weight[i])   # weighted step
-
-        if task == "binary":
-            y_t = int(y[i])
-            mistakes += is_mistake(y_t, f[0], zero_prediction)   # y^_t = sgn(w_t' z) wrong
-            if y_t * f[0] < 1.0 and eta_t != 0.0:             # Alg. 1, line 9: hinge loss > 0
+        if o.task == "binary":
+            rec.mistake(is_mistake(y_t, f[0], o.zero_prediction))   # y^_t = sgn(w_t' z) wrong
+            if y_t * f[0] < 1.0 and eta_t != 0.0:             # Alg. 1, line 9: hinge loss > 0 (s_t = 0: none)
                 W[:, 0] += eta_t * y_t * z                    # Alg. 1, line 10
-                updated[step] = 1
-        elif task == "multiclass":
-            y_t = int(y[i])
-            others = f.copy()
-            others[y_t] = -np.inf
-            s_t = int(np.argmax(others))                      # eq. 9: highest-scoring wrong class
-            mistakes += f[s_t] >= f[y_t]                      # eq. 8 prediction wrong
+                rec.update(step)
+        elif o.task == "multiclass":
+            s_t = rival_class(f, y_t)                         # eq. 9: highest-scoring wrong class
+            rec.mistake(f[s_t] >= f[y_t])                     # eq. 8 prediction wrong
             if 1.0 - f[y_t] + f[s_t] > 0.0 and eta_t != 0.0:  # Alg. 3: loss (9) > 0
                 W[:, y_t] += eta_t * z                        # eq. 10
                 W[:, s_t] -= eta_t * z                        # eq. 11
-                updated[step] = 1
+                rec.update(step)
         else:
-            y_t = float(y[i])
             loss = (f[0] - y_t) ** 2                          # Alg. 5: squared loss
-            squared_loss_sum += loss
-            if loss > epsilon and eta_t != 0.0:               # Alg. 5: loss exceeds epsilon
+            rec.squared_loss(loss)
+            if loss > o.epsilon and eta_t != 0.0:             # Alg. 5: loss exceeds epsilon
                 W[:, 0] -= eta_t * 2.0 * (f[0] - y_t) * z     # Alg. 5: w - eta grad l
-                updated[step] = 1
-        if W_sum is not None and updated[step]:
+                rec.update(step)
+        if W_sum is not None and rec.updated(step):
             W_sum += W                                        # averaged variant: sum of w_{t+1} (KOL)
-
-    trace = {
-        "n_steps": len(order),
-        "updated": updated,
-        "n_updates": int(updated.sum()),
-        "kernel_evaluations": 0,
-        "feature_map_evaluations": len(order),
-    }
-    if task == "regression":
-        trace["squared_loss_sum"] = float(squared_loss_sum)
-    else:
-        trace["mistakes"] = int(mistakes)
-    return OGDResult(W=W, t=t, trace=trace, W_sum=W_sum)
+    return OGDResult(W=W, t=int(t0) + len(order), trace=rec.trace(), W_sum=W_sum)
 
 
 def decision_values(X, U, W, normalize=False):

@@ -70,17 +70,68 @@ Reading of the pseudo-code (see also ``docs/ogd.rst``):
   (``updated`` steps that ``added`` no SV).  The last iterate is unchanged.
 """
 
+from dataclasses import dataclass
+
 import numpy as np
 import scipy.sparse as sp
 
-from .kernels import kernel_matrix, kernel_row
+from .kernels import Kernel
 from .sparse import n_rows, new_sv_storage
-from .ogd import OGDResult, check_average_state, check_ogd_arguments, check_weights, n_columns
+from .ogd import (OGDOptions, OGDRecorder, OGDResult, check_average_state, check_ogd_data, check_weights,
+                  rival_class)
 from .online import is_mistake
-from .validation import check_gaussian_rows, check_int, check_positive, check_sample_weight, check_sparse_rows
+from .validation import check_gaussian_rows, check_int, check_positive, check_sparse_rows, weights_as_data
 
 #: Default relative cutoff of the eigenvalues kept at the switch.
 EIG_TOL = 1e-8
+
+
+@dataclass(frozen=True)
+class NOGDOptions(OGDOptions):
+    """NOGD's options (:class:`refsvm.ogd.OGDOptions` and its own), resolved once before the loop."""
+
+    budget: int = 1             #: B, the SVs collected before the switch
+    rank: int = 1               #: k, the rank of the approximation (<= B)
+    kernel: Kernel = Kernel()   #: the Gaussian kernel exp(-gamma ||x - x'||^2)
+    eig_tol: float = EIG_TOL    #: relative eigenvalue cutoff at the switch
+
+    @classmethod
+    def of(cls, *, budget, rank, gamma, eig_tol, **shared):
+        budget = check_int(budget, "budget", 1)
+        rank = check_int(rank, "rank", 1)
+        if rank > budget:
+            raise ValueError(f"rank must be at most budget={budget}; got {rank}")
+        gamma = check_positive(gamma, "gamma")
+        eig_tol = check_positive(eig_tol, "eig_tol", allow_zero=True)
+        return super().of(budget=budget, rank=rank, kernel=Kernel.of("rbf", gamma), eig_tol=eig_tol, **shared)
+
+
+class NOGDRecorder(OGDRecorder):
+    """NOGD's trace: the online counters and ``updated`` (:class:`refsvm.ogd.OGDRecorder`), plus
+    ``added`` (int8 per step), ``kernel_evaluations``, and the switch: ``switch_step``,
+    ``eigenvalues`` and ``rank_used`` (-1, empty, -1 when not in this call)."""
+
+    flags = ("updated", "added")
+    counters = ("kernel_evaluations",)
+
+    def __init__(self, n_steps, task):
+        super().__init__(n_steps, task)
+        self.switch_step = -1
+        self.eigenvalues = np.zeros(0)
+
+    def kernel_evaluations(self, n):
+        self.count("kernel_evaluations", n)
+
+    def add(self, step):
+        self.mark("added", step)
+
+    def switch(self, step, eigenvalues):
+        self.switch_step, self.eigenvalues = step, eigenvalues
+
+    def trace(self, projection):
+        return super().trace(switch_step=int(self.switch_step),
+                             rank_used=-1 if projection is None else int(projection.shape[0]),
+                             eigenvalues=self.eigenvalues)
 
 
 def nystrom_map(K, rank, eig_tol):
@@ -101,19 +152,20 @@ def nystrom_map(K, rank, eig_tol):
     return P, np.ascontiguousarray(lam), np.ascontiguousarray(V)
 
 
-def check_nogd_state(X, task, n_classes, budget, rank, gamma, eig_tol, sv, alpha, projection, W):
-    """Check NOGD's own arguments and the state to continue from (both twins call this).
+def initial_weights(eigenvalues, V, A):
+    """Alg. 2, line 12 (erratum: the pseudo-inverse): ``w = D_k^{1/2} V_k' alpha``, shape (r, c),
+    C-contiguous, from the kept ``eigenvalues`` and eigenvectors ``V`` (B, r) of :func:`nystrom_map`
+    and the kernel coefficients ``A`` (B, c).  Both paths call this."""
+    return np.ascontiguousarray(np.sqrt(eigenvalues)[:, None] * (V.T @ A))
+
+
+def check_nogd_state(X, options, sv, alpha, projection, W):
+    """Check the rows for the Gaussian kernel and the state to continue from (both twins call this).
 
     Returns ``(sv, alpha, projection, W)`` as float64 arrays (None where absent).
     """
-    budget = check_int(budget, "budget", 1)
-    rank = check_int(rank, "rank", 1)
-    if rank > budget:
-        raise ValueError(f"rank must be at most budget={budget}; got {rank}")
-    check_positive(gamma, "gamma")
-    check_positive(eig_tol, "eig_tol", allow_zero=True)
+    budget, rank, c = options.budget, options.rank, options.c
     check_gaussian_rows(X)
-    c = n_columns(task, n_classes)
     d = X.shape[1]
     if sv is None or n_rows(sv) == 0:
         if projection is not None or W is not None:
@@ -143,6 +195,50 @@ def check_nogd_state(X, task, n_classes, budget, rank, gamma, eig_tol, sv, alpha
     if alpha is not None:
         alpha = check_weights(alpha, (budget, c), "alpha")
     return sv, alpha, projection, W
+
+
+def initial_model(X, options, sv, alpha, n_steps):
+    """Alg. 2, line 2: ``S_1 = {}``, ``f_1 = 0``, or the given kernel-phase state; returns the SV
+    storage ``SV`` and coefficients ``A`` with room for the SVs this call can hold (budget
+    10**9: n), and the number ``b`` of SVs in them.  Sparse X: sparse SV slots (refsvm.sparse)."""
+    b = 0 if sv is None else sv.shape[0]
+    cap = min(options.budget, b + n_steps)
+    SV, A = new_sv_storage(cap, X), np.zeros((cap, options.c))
+    if b:
+        SV[:b] = sv
+        if alpha is not None:
+            A[:b] = alpha
+    return SV, A, b
+
+
+def negative_gradient(options, f, y_t, eta_t, rec):
+    """The loss of ``f`` for ``y_t`` and the step's coefficient ``beta = -eta_t grad l`` (c,), in both
+    phases: ``(loss is nonzero, beta)``.  Alg. 2 (hinge), Alg. 4 (eq. 9; ``+eta`` for the true class,
+    ``-eta`` for the highest-scoring wrong one, eq. 10-13), Alg. 6 (squared loss, nonzero means
+    ``> epsilon``).  The online mistake or loss goes to the recorder ``rec``."""
+    if options.task == "binary":
+        rec.mistake(is_mistake(y_t, f[0], options.zero_prediction))   # as FOGD (refsvm.online.is_mistake)
+        return y_t * f[0] < 1.0, np.array([eta_t * y_t])              # hinge loss > 0
+    if options.task == "multiclass":
+        s_t = rival_class(f, y_t)                             # eq. 9: highest-scoring wrong class
+        rec.mistake(f[s_t] >= f[y_t])
+        beta = np.zeros(options.c)
+        beta[y_t] = eta_t                                     # eq. 10 / 12
+        beta[s_t] = -eta_t                                    # eq. 11 / 13
+        return 1.0 - f[y_t] + f[s_t] > 0.0, beta
+    loss = (f[0] - y_t) ** 2
+    rec.squared_loss(loss)
+    return loss > options.epsilon, np.array([-eta_t * 2.0 * (f[0] - y_t)])   # Alg. 6: -eta grad of (f - y)^2
+
+
+def nogd_result(rec, sv, A, b, alpha, projection, W, W_sum, t0):
+    """The :class:`refsvm.ogd.OGDResult` of a pass (both twins call this): the SVs ``sv`` (the
+    first ``b`` rows of the storage, copied; None if none), their coefficients (when the call
+    started with them, ended in the kernel phase or switched), the linear-phase state and the trace."""
+    switched = rec.switch_step >= 0
+    alpha_out = A[:b].copy() if (b > 0 and (alpha is not None or projection is None or switched)) else None
+    return OGDResult(W=W, t=int(t0) + rec.n_steps, trace=rec.trace(projection), sv=sv, alpha=alpha_out,
+                     projection=projection, W_sum=W_sum)
 
 
 def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0, eig_tol=EIG_TOL,
@@ -194,105 +290,41 @@ def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0,
         switch, B per linear-phase step).  ``average=True``: ``W_sum`` once
         the pass is in the linear phase (else ``None``).
     """
-    X, y, order = check_ogd_arguments(X, y, order, task=task, n_classes=n_classes,
-                                      eta=eta, epsilon=epsilon, t0=t0, zero_prediction=zero_prediction)
-    sv, alpha, projection, W = check_nogd_state(X, task, n_classes, budget, rank, gamma, eig_tol,
-                                                sv, alpha, projection, W)
-    sample_weight = check_sample_weight(sample_weight, X.shape[0])
-    W_sum = check_average_state(average, W_sum, W)
-    c = n_columns(task, n_classes)
-    b0 = 0 if sv is None else sv.shape[0]
-    cap = min(budget, b0 + len(order))                        # the SVs this call can hold (budget 10**9: n)
-    SV = new_sv_storage(cap, X)                               # sparse X: sparse SV slots (refsvm.sparse)
-    A = np.zeros((cap, c))
-    b = 0                                                     # Alg. 2, line 2: S_1 = {}, f_1 = 0
-    if sv is not None:
-        b = sv.shape[0]
-        SV[:b] = sv
-        if alpha is not None:
-            A[:b] = alpha
-    linear = projection is not None
-
-    updated = np.zeros(len(order), dtype=np.int8)
-    added = np.zeros(len(order), dtype=np.int8)
-    mistakes = 0
-    squared_loss_sum = 0.0
-    kernel_evaluations = 0
-    switch_step = -1
-    eigenvalues = np.zeros(0)
-    t = t0
-    for step, i in enumerate(order):
-        t += 1
-        x_t = X[i]                                            # Alg. 2, line 4 / line 15
-        k_t = kernel_row(SV[:b], x_t, "rbf", gamma, 3, 0.0)
-        kernel_evaluations += b
-        if linear:
+    o = NOGDOptions.of(task=task, n_classes=n_classes, budget=budget, rank=rank, gamma=gamma, eta=eta,
+                       epsilon=epsilon, eig_tol=eig_tol, zero_prediction=zero_prediction, average=average)
+    X, y, order = check_ogd_data(X, y, order, t0, o)
+    sv, alpha, projection, W = check_nogd_state(X, o, sv, alpha, projection, W)
+    W_sum = check_average_state(o.average, W_sum, W)
+    s = weights_as_data(sample_weight, X.shape[0])
+    SV, A, b = initial_model(X, o, sv, alpha, len(order))     # Alg. 2, line 2: S_1 = {}, f_1 = 0
+    rec = NOGDRecorder(len(order), o.task)
+    for step, i in enumerate(order):                          # Alg. 2, line 3 (while |S_t| < B), then line 14
+        x_t, y_t, eta_t = X[i], y[i], o.eta * s[i]            # Alg. 2, line 4 / line 15 (the step: eta s_t)
+        k_t = o.kernel.row(SV[:b], x_t)
+        rec.kernel_evaluations(b)
+        if projection is not None:
             z = projection @ k_t                              # Alg. 2, line 16: z(x_t)
             f = z @ W                                         # Alg. 2, line 17
         else:
             f = k_t @ A[:b]                                   # Alg. 2, line 5: f_t(x_t)
-
-        # loss and the coefficient of the negative gradient (same for both phases)
-        eta_t = eta if sample_weight is None else eta * float(sample_weight[i])   # weighted step
-        if task == "binary":
-            y_t = int(y[i])
-            mistakes += is_mistake(y_t, f[0], zero_prediction)   # as FOGD (refsvm.online.is_mistake)
-            violates = y_t * f[0] < 1.0                       # hinge loss > 0
-            beta = np.array([eta_t * y_t])
-        elif task == "multiclass":
-            y_t = int(y[i])
-            others = f.copy()
-            others[y_t] = -np.inf
-            s_t = int(np.argmax(others))                      # eq. 9: highest-scoring wrong class
-            mistakes += f[s_t] >= f[y_t]
-            violates = 1.0 - f[y_t] + f[s_t] > 0.0
-            beta = np.zeros(c)
-            beta[y_t] = eta_t                                 # eq. 10 / 12
-            beta[s_t] = -eta_t                                # eq. 11 / 13
-        else:
-            y_t = float(y[i])
-            loss = (f[0] - y_t) ** 2
-            squared_loss_sum += loss
-            violates = loss > epsilon                         # Alg. 6: loss exceeds epsilon
-            beta = np.array([-eta_t * 2.0 * (f[0] - y_t)])    # -eta grad of (f - y)^2
-
-        if not violates or eta_t == 0.0:                     # s_t = 0: weighted loss 0
+        nonzero, beta = negative_gradient(o, f, y_t, eta_t, rec)   # loss, beta = -eta s_t grad l
+        if not nonzero or eta_t == 0.0:                       # s_t = 0: weighted loss 0
             continue
-        updated[step] = 1
-        if linear:
+        rec.update(step)
+        if projection is not None:
             W += np.outer(z, beta)                            # Alg. 2, line 18
-            if average:
+            if W_sum is not None:
                 W_sum += W                                    # averaged variant: sum of w_{t+1} (KOL)
             continue
         SV[b] = x_t                                           # Alg. 2, lines 6-7: f += beta k(x_t, .)
         A[b] = beta
         b += 1
-        added[step] = 1
-        if b == budget:                                       # Alg. 2, line 3: |S_t| reaches B
-            K = kernel_matrix(SV[:b], SV[:b], "rbf", gamma, 3, 0.0)   # Alg. 2, line 10
-            kernel_evaluations += budget * budget
-            projection, eigenvalues, V = nystrom_map(K, rank, eig_tol)   # Alg. 2, line 11
-            W = np.sqrt(eigenvalues)[:, None] * (V.T @ A)     # Alg. 2, line 12 (pseudo-inverse)
-            W = np.ascontiguousarray(W)
-            if average:
-                W_sum = np.zeros_like(W)                      # the averaged variant's sum starts here
-            linear = True                                     # Alg. 2, line 13
-            switch_step = step
-
-    trace = {
-        "n_steps": len(order),
-        "updated": updated,
-        "added": added,
-        "n_updates": int(updated.sum()),
-        "switch_step": int(switch_step),
-        "rank_used": int(projection.shape[0]) if linear else -1,
-        "eigenvalues": eigenvalues,
-        "kernel_evaluations": int(kernel_evaluations),
-    }
-    if task == "regression":
-        trace["squared_loss_sum"] = float(squared_loss_sum)
-    else:
-        trace["mistakes"] = int(mistakes)
-    alpha_out = A[:b].copy() if (b > 0 and (alpha is not None or not linear or switch_step >= 0)) else None
-    return OGDResult(W=W, t=t, trace=trace, sv=SV[:b].copy() if b else None, alpha=alpha_out,
-                     projection=projection, W_sum=W_sum)
+        rec.add(step)
+        if b == o.budget:                                     # Alg. 2, line 3: |S_t| reaches B
+            K = o.kernel.matrix(SV[:b], SV[:b])               # Alg. 2, line 10
+            rec.kernel_evaluations(b * b)
+            projection, eigenvalues, V = nystrom_map(K, o.rank, o.eig_tol)   # Alg. 2, line 11
+            W = initial_weights(eigenvalues, V, A)            # Alg. 2, line 12 (pseudo-inverse)
+            W_sum = np.zeros_like(W) if o.average else None   # the averaged variant's sum starts here
+            rec.switch(step, eigenvalues)                     # Alg. 2, line 13: T0 = t
+    return nogd_result(rec, SV[:b].copy() if b else None, A, b, alpha, projection, W, W_sum, t0)

@@ -7,7 +7,12 @@ Used by both paths (:mod:`refsvm.fogd`, :mod:`refsvm.nogd` and their compiled
 twins :mod:`refsvm._fast.fogd`, :mod:`refsvm._fast.nogd`):
 
 * :class:`OGDResult`, what one pass returns;
-* :func:`check_ogd_arguments`, the one argument check both twins call;
+* :class:`OGDOptions`, the options of a pass, resolved and checked once before the loop
+  (FOGD and NOGD extend it with their own);
+* :func:`check_ogd_data`, the one data check both twins call;
+* :class:`OGDRecorder`, the online counters and per-step flags of a pass, from which
+  both paths assemble the trace (FOGD's and NOGD's recorders extend it);
+* :func:`rival_class`, eq. 9 (the highest-scoring wrong class);
 * :func:`fourier_directions`, how a caller draws ``u_1..u_D`` (Alg. 1, line 3)
   from a generator, so that randomness stays outside the algorithms;
 * :func:`fourier_features`, the feature map for a whole matrix (prediction).
@@ -26,6 +31,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.sparse as sp
 
+from .recorder import Recorder
 from .validation import (ZERO_PREDICTIONS, _all_finite, check_int, check_option, check_positive,
                          check_sparse_rows)
 
@@ -108,15 +114,50 @@ def _check_labels(y, order, task, n_classes, n):
     return y
 
 
-def check_ogd_arguments(X, y, order, *, task, n_classes, eta, epsilon, t0, zero_prediction="mistake"):
-    """Check the arguments FOGD and NOGD share; return ``(X, y, order)``.
+@dataclass(frozen=True)
+class OGDOptions:
+    """The options FOGD and NOGD share, resolved and checked once before the loop (:meth:`of`).
 
-    ``X`` C-contiguous float64 (n, d), finite; ``order`` int64 indices into X;
-    ``y`` int64 labels (classification) or float64 targets (regression).
+    ``eta`` and ``epsilon`` are floats; ``c`` is the number of weight columns.  Every error
+    names the parameter.
+    """
+
+    task: str                   #: "binary", "multiclass" or "regression"
+    n_classes: int              #: the number of classes (multi-class only)
+    eta: float                  #: the step size
+    epsilon: float              #: regression: update only when the squared loss exceeds it
+    zero_prediction: str        #: binary: how w'z = 0 is counted (refsvm.online.is_mistake)
+    average: bool               #: keep the sum of the weights after each update (KOL's variant)
+
+    @classmethod
+    def of(cls, *, task, n_classes, eta, epsilon, zero_prediction, average, **own):
+        """Check the shared options and build the (sub)class with the algorithm's ``own`` ones (checked by it)."""
+        task = check_option(task, "task", TASKS)
+        check_option(zero_prediction, "zero_prediction", ZERO_PREDICTIONS)
+        if task == "multiclass":
+            check_int(n_classes, "n_classes", 3)
+        eta = check_positive(eta, "eta")
+        if task == "regression":
+            check_positive(epsilon, "epsilon", allow_zero=True)
+        if not isinstance(average, (bool, np.bool_)):
+            raise ValueError(f"average must be True or False; got {average!r}")
+        return cls(task=task, n_classes=n_classes, eta=eta, epsilon=float(epsilon),
+                   zero_prediction=zero_prediction, average=bool(average), **own)
+
+    @property
+    def c(self):
+        """The number of weight columns (:func:`n_columns`)."""
+        return n_columns(self.task, self.n_classes)
+
+
+def check_ogd_data(X, y, order, t0, options):
+    """Check the data FOGD and NOGD share; return ``(X, y, order)``.
+
+    ``X`` C-contiguous float64 (n, d), finite (or canonical CSR); ``order`` int64
+    indices into X; ``y`` int64 labels (classification) or float64 targets
+    (regression), checked against ``options.task``; ``t0`` an integer >= 0.
     Every error names the parameter.
     """
-    task = check_option(task, "task", TASKS)
-    check_option(zero_prediction, "zero_prediction", ZERO_PREDICTIONS)
     if sp.issparse(X):                                       # sparse rows (refsvm.sparse): canonical CSR
         X = check_sparse_rows(X)
     else:
@@ -130,14 +171,65 @@ def check_ogd_arguments(X, y, order, *, task, n_classes, eta, epsilon, t0, zero_
         raise ValueError(f"order must be a 1-D array of indices into X; got shape {order.shape}")
     if order.size and (order.min() < 0 or order.max() >= X.shape[0]):
         raise ValueError(f"order must hold indices in 0..{X.shape[0] - 1}")
-    if task == "multiclass":
-        check_int(n_classes, "n_classes", 3)
-    y = _check_labels(y, order, task, n_classes, X.shape[0])
-    check_positive(eta, "eta")
-    if task == "regression":
-        check_positive(epsilon, "epsilon", allow_zero=True)
+    y = _check_labels(y, order, options.task, options.n_classes, X.shape[0])
     check_int(t0, "t0", 0)
     return X, y, order
+
+
+def rival_class(f, y_t):
+    """Eq. 9: ``s_t``, the highest-scoring class other than ``y_t`` (the lowest index on ties)."""
+    others = f.copy()
+    others[y_t] = -np.inf
+    return int(np.argmax(others))
+
+
+class OGDRecorder(Recorder):
+    """The online counters and per-step flags of one FOGD / NOGD pass.
+
+    Events: :meth:`mistake` (classification: the prediction before the update was
+    wrong), :meth:`squared_loss` (regression: the online loss), :meth:`update` (the
+    weights moved at this step).  :meth:`trace` gives ``n_steps``, ``updated``,
+    ``n_updates`` and ``mistakes`` (int) or ``squared_loss_sum`` (float).  The
+    compiled twins count in C and hand the counts over once (:meth:`from_counts`).
+    """
+
+    flags = ("updated",)
+
+    def __init__(self, n_steps, task):
+        super().__init__(n_steps)
+        self.task = task
+        self.squared_loss_sum = 0.0
+        if task != "regression":
+            self.counts["mistakes"] = 0
+
+    @classmethod
+    def from_counts(cls, n_steps, task, *, flags, mistakes=0, squared_loss_sum=0.0, **counts):
+        """The recorder of a pass counted elsewhere (the compiled twins): per-step ``flags``
+        (int8 arrays by name), the online counters and the other ``counts``."""
+        rec = cls(n_steps, task)
+        rec.step_flags.update(flags)
+        rec.counts.update(counts)
+        if task != "regression":
+            rec.counts["mistakes"] = int(mistakes)
+        rec.squared_loss_sum = float(squared_loss_sum)
+        return rec
+
+    def mistake(self, wrong):
+        self.count("mistakes", wrong)
+
+    def squared_loss(self, loss):
+        self.squared_loss_sum += loss
+
+    def update(self, step):
+        self.mark("updated", step)
+
+    def updated(self, step):
+        return self.step_flags["updated"][step]
+
+    def trace(self, **extra):
+        loss = {"squared_loss_sum": float(self.squared_loss_sum)} if self.task == "regression" else {}
+        return super().trace(n_steps=self.n_steps, n_updates=int(self.step_flags["updated"].sum()),
+                             **extra, **loss)
 
 
 def check_weights(W, shape, name="W"):
@@ -152,10 +244,8 @@ def check_weights(W, shape, name="W"):
 
 def check_average_state(average, W_sum, W):
     """The averaged variant's ``W_sum`` to start a pass with (FOGD and NOGD, both paths): ``None``
-    unless ``average`` and there are linear weights ``W`` (NOGD: the linear phase), then the given
-    sum (checked against ``W``'s shape) or zeros like ``W``."""
-    if not isinstance(average, (bool, np.bool_)):
-        raise ValueError(f"average must be True or False; got {average!r}")
+    unless ``average`` (checked by :meth:`OGDOptions.of`) and there are linear weights ``W``
+    (NOGD: the linear phase), then the given sum (checked against ``W``'s shape) or zeros like ``W``."""
     if W_sum is not None and not average:
         raise ValueError("W_sum is the averaged variant's state: pass it with average=True")
     if W is None:

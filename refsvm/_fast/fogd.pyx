@@ -5,8 +5,10 @@ Algorithms 1, 3 and 5 of Lu, Hoi, Wang, Zhao and Liu (2016).  Same function,
 same signature, same :class:`refsvm.ogd.OGDResult` and trace as the
 reference; see the reference module for the reading of the pseudo-code.
 
-The ``def fogd`` validates (the shared :func:`refsvm.ogd.check_ogd_arguments`),
-allocates once and runs the pass in :func:`_fogd_pass`, a ``nogil`` loop.
+The ``def fogd`` resolves the options and checks the data with the reference's
+:class:`refsvm.fogd.FOGDOptions` and :func:`refsvm.fogd.check_fogd_data`, allocates
+once and runs the pass in :func:`_fogd_pass`, a ``nogil`` loop; the trace is
+assembled by the reference's :class:`refsvm.fogd.FOGDRecorder` from the counts.
 Per step: ``p = U x_t`` (C loops over the nonzero inputs with ``U'`` stored
 row by row, see :mod:`refsvm._fast.ogd_core`), the D ``sin``/``cos`` pairs
 by ``sincos_block`` (branch-free, vectorised by the compiler; absolute error
@@ -20,14 +22,14 @@ reference to rounding, not bitwise.
 import numpy as np
 import scipy.sparse as sp
 
-from refsvm.ogd import OGDResult, check_average_state, check_ogd_arguments, check_weights, n_columns
-from refsvm.validation import check_sample_weight, check_sparse_rows
+from refsvm.fogd import FOGDOptions, FOGDRecorder, check_fogd_data
+from refsvm.ogd import OGDResult, check_average_state, check_weights
+from refsvm.validation import check_sparse_rows, weights_as_data
 
 from libc.math cimport sqrt
 from libc.stdint cimport int8_t, int64_t
 
-from refsvm._fast.ogd_core cimport (TASK_BINARY, TASK_BINARY_POSITIVE, TASK_MULTI, TASK_REGRESSION,
-                                   feature_map_row, scores, ogd_step, sincos_block)
+from refsvm._fast.ogd_core cimport feature_map_row, scores, ogd_step, sincos_block, task_code
 from refsvm._fast.sparse cimport Rows, rows_init
 
 cdef void _fogd_pass(const Rows* X, const double[::1] yv, const int64_t[::1] order,
@@ -50,22 +52,17 @@ cdef void _fogd_pass(const Rows* X, const double[::1] yv, const int64_t[::1] ord
 def fogd(X, y, order, *, task, n_classes, U, eta, epsilon=0.0, normalize=False, W=None, t0=0,
          sample_weight=None, zero_prediction="mistake", average=False, W_sum=None):
     """One pass of FOGD over ``X[order]``; see :func:`refsvm.fogd.fogd`."""
-    X, y, order = check_ogd_arguments(X, y, order, task=task, n_classes=n_classes,
-                                      eta=eta, epsilon=epsilon, t0=t0, zero_prediction=zero_prediction)
-    sample_weight = check_sample_weight(sample_weight, X.shape[0])
-    sw = np.ones(X.shape[0]) if sample_weight is None else sample_weight   # eta * 1.0 == eta
-    U = np.ascontiguousarray(U, dtype=np.float64)
-    if U.ndim != 2 or U.shape[1] != X.shape[1] or U.shape[0] < 1:
-        raise ValueError(f"U must have shape (D, {X.shape[1]}) with D >= 1; got {U.shape}")
+    o = FOGDOptions.of(task=task, n_classes=n_classes, eta=eta, epsilon=epsilon, normalize=normalize,
+                       zero_prediction=zero_prediction, average=average)
+    X, y, order, U = check_fogd_data(X, y, order, U, t0, o)
+    sw = weights_as_data(sample_weight, X.shape[0])              # eta * 1.0 == eta
     D = U.shape[0]
-    c = n_columns(task, n_classes)
+    c = o.c
     W = np.zeros((2 * D, c)) if W is None else check_weights(W, (2 * D, c))
-    W_sum = check_average_state(average, W_sum, W)
+    W_sum = check_average_state(o.average, W_sum, W)
     cdef double[:, ::1] Ws = W_sum
-    cdef int code = {"binary": TASK_BINARY, "multiclass": TASK_MULTI}.get(task, TASK_REGRESSION)
-    if code == TASK_BINARY and zero_prediction == "positive":
-        code = TASK_BINARY_POSITIVE
-    cdef double scale = 1.0 / sqrt(D) if normalize else 1.0
+    cdef int code = task_code(o)
+    cdef double scale = 1.0 / sqrt(D) if o.normalize else 1.0
     cdef int64_t mistakes = 0
     cdef double loss_sum = 0.0
     yv = np.ascontiguousarray(y, dtype=np.float64)
@@ -76,21 +73,12 @@ def fogd(X, y, order, *, task, n_classes, U, eta, epsilon=0.0, normalize=False, 
     cdef Rows R
     rows_init(&R, X)
     if X.shape[0] > 0 and order.shape[0] > 0:
-        _fogd_pass(&R, yv, order, code, np.ascontiguousarray(U.T), float(eta), float(epsilon), scale, W, p, z, f,
+        _fogd_pass(&R, yv, order, code, np.ascontiguousarray(U.T), o.eta, o.epsilon, scale, W, p, z, f,
                    updated, &mistakes, &loss_sum, sw, np.empty(max(X.shape[1], 1), dtype=np.intp),
                    NULL if W_sum is None else &Ws[0, 0])
-    trace = {
-        "n_steps": int(order.shape[0]),
-        "updated": updated,
-        "n_updates": int(updated.sum()),
-        "kernel_evaluations": 0,
-        "feature_map_evaluations": int(order.shape[0]),
-    }
-    if task == "regression":
-        trace["squared_loss_sum"] = float(loss_sum)
-    else:
-        trace["mistakes"] = int(mistakes)
-    return OGDResult(W=W, t=int(t0) + int(order.shape[0]), trace=trace, W_sum=W_sum)
+    rec = FOGDRecorder.from_counts(order.shape[0], o.task, flags={"updated": updated}, mistakes=mistakes,
+                                   squared_loss_sum=loss_sum)
+    return OGDResult(W=W, t=int(t0) + int(order.shape[0]), trace=rec.trace(), W_sum=W_sum)
 
 
 cdef void _decision_values(const Rows* X, Py_ssize_t n, const double[:, ::1] UT, double scale,

@@ -5,16 +5,17 @@ Algorithms 2, 4 and 6 of Lu, Hoi, Wang, Zhao and Liu (2016).  Same function,
 same signature, same :class:`refsvm.ogd.OGDResult` and trace as the
 reference; see the reference module for the reading of the pseudo-code.
 
-The ``def nogd`` validates (the shared checks of :mod:`refsvm.ogd` and
-:func:`refsvm.nogd.check_nogd_state`), then runs up to three pieces:
+The ``def nogd`` resolves the options and checks the data and state with the
+reference's :class:`refsvm.nogd.NOGDOptions`, :func:`refsvm.ogd.check_ogd_data` and
+:func:`refsvm.nogd.check_nogd_state`, then runs up to three pieces:
 
 1. the kernel phase (Alg. 2, lines 3-9) in the ``nogil`` loop
    :func:`_kernel_phase`, which stops right after the step whose SV
    completes the budget;
 2. the switch (lines 10-12): the B x B kernel matrix in C, then the same
-   :func:`refsvm.nogd.nystrom_map` (numpy's ``eigh``) and the same numpy
-   expression for the initial ``W`` as the reference -- one O(B^3) event per
-   run, not worth a second eigen-solver;
+   :func:`refsvm.nogd.nystrom_map` (numpy's ``eigh``) and
+   :func:`refsvm.nogd.initial_weights` for the initial ``W`` as the reference --
+   one O(B^3) event per run, not worth a second eigen-solver;
 3. the linear phase (lines 14-19) in the ``nogil`` loop :func:`_linear_phase`.
    Its kernel rows come from the SV store, which keeps the SVs also by
    feature (``refsvm._fast.sparse.BY_FEATURE_ENTRIES``: vector adds of rows
@@ -23,6 +24,8 @@ The ``def nogd`` validates (the shared checks of :mod:`refsvm.ogd` and
    FOGD's ``U x``); the reference's BLAS product sums in another order, so
    ``W`` agrees with it to rounding.
 
+The loops count in C; the trace and the result are assembled once per call by the
+reference's :class:`refsvm.nogd.NOGDRecorder` and :func:`refsvm.nogd.nogd_result`.
 A chunk that ends in the kernel phase returns its state; the next call
 continues it, so chunked calls equal one call whether or not the switch falls
 inside a chunk.
@@ -31,17 +34,18 @@ inside a chunk.
 import numpy as np
 import scipy.sparse as sp
 
-from refsvm.nogd import check_nogd_state, nystrom_map
-from refsvm.ogd import OGDResult, check_average_state, check_ogd_arguments, n_columns
-from refsvm.validation import check_sample_weight
+from refsvm.nogd import (EIG_TOL, NOGDOptions, NOGDRecorder, check_nogd_state, initial_weights, nogd_result,
+                         nystrom_map)
+from refsvm.ogd import check_average_state, check_ogd_data
+from refsvm.validation import weights_as_data
 
 from libc.stdint cimport int8_t, int64_t
 
 from refsvm._fast.kernels cimport KERNEL_RBF
 from refsvm._fast.sparse cimport (Rows, Store, rows_init, store_export, store_fill, store_free, store_init,
                                   store_kernel_row, store_set_row)
-from refsvm._fast.ogd_core cimport (TASK_BINARY, TASK_BINARY_POSITIVE, TASK_MULTI, TASK_REGRESSION,
-                                    binary_mistake, refsvm_phases, rival_class, scores)
+from refsvm._fast.ogd_core cimport (TASK_BINARY, TASK_BINARY_POSITIVE, TASK_MULTI, binary_mistake,
+                                    refsvm_phases, rival_class, scores, task_code)
 
 
 cdef inline int loss_step(int task, const double* f, Py_ssize_t c, double yv, double eta,
@@ -130,24 +134,21 @@ cdef void _linear_phase(const Rows* X, const double[::1] yv, const int64_t[::1] 
                 W_sum[j] += (&W[0, 0])[j]
 
 
-def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0, eig_tol=1e-8,
+def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0, eig_tol=EIG_TOL,
          sv=None, alpha=None, projection=None, W=None, t0=0, sample_weight=None, zero_prediction="mistake",
          average=False, W_sum=None):
     """One pass of NOGD over ``X[order]``, continuing a state; see :func:`refsvm.nogd.nogd`."""
-    X, y, order = check_ogd_arguments(X, y, order, task=task, n_classes=n_classes,
-                                      eta=eta, epsilon=epsilon, t0=t0, zero_prediction=zero_prediction)
-    sv, alpha, projection, W = check_nogd_state(X, task, n_classes, budget, rank, gamma, eig_tol,
-                                                sv, alpha, projection, W)
-    sample_weight = check_sample_weight(sample_weight, X.shape[0])
-    W_sum = check_average_state(average, W_sum, W)
-    sw = np.ones(X.shape[0]) if sample_weight is None else sample_weight   # eta * 1.0 == eta
-    cdef int code = {"binary": TASK_BINARY, "multiclass": TASK_MULTI}.get(task, TASK_REGRESSION)
-    if code == TASK_BINARY and zero_prediction == "positive":
-        code = TASK_BINARY_POSITIVE
-    cdef Py_ssize_t c = n_columns(task, n_classes), B = budget, d = X.shape[1], n_sv = 0
+    o = NOGDOptions.of(task=task, n_classes=n_classes, budget=budget, rank=rank, gamma=gamma, eta=eta,
+                       epsilon=epsilon, eig_tol=eig_tol, zero_prediction=zero_prediction, average=average)
+    X, y, order = check_ogd_data(X, y, order, t0, o)
+    sv, alpha, projection, W = check_nogd_state(X, o, sv, alpha, projection, W)
+    W_sum = check_average_state(o.average, W_sum, W)
+    sw = weights_as_data(sample_weight, X.shape[0])           # eta * 1.0 == eta
+    cdef int code = task_code(o)
+    cdef Py_ssize_t c = o.c, B = o.budget, d = X.shape[1], n_sv = 0
     cdef Py_ssize_t n = order.shape[0], switch = -1, j
     cdef int64_t mistakes = 0, kernel_evaluations = 0
-    cdef double loss_sum = 0.0, g = float(gamma)
+    cdef double loss_sum = 0.0, g = o.kernel.gamma
     cdef double[::1] Krow
     cdef Py_ssize_t[::1] nzv
     cdef double[:, ::1] wsum
@@ -175,7 +176,7 @@ def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0,
         eigenvalues = np.zeros(0)
         start = 0
         if not linear and n > 0:
-            switch = _kernel_phase(&R, yv, order, 0, code, B, float(gamma), float(eta), float(epsilon),
+            switch = _kernel_phase(&R, yv, order, 0, code, B, g, o.eta, o.epsilon,
                                    &S, A, &n_sv, krow, f, beta, updated, added, &mistakes, &loss_sum,
                                    &kernel_evaluations, sw)
             if S.failed:
@@ -189,10 +190,9 @@ def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0,
                     with nogil:
                         store_kernel_row(&S, B, &RSV, j, KERNEL_RBF, g, 3.0, 0.0, &Krow[0])
                 kernel_evaluations += B * B
-                projection, eigenvalues, V = nystrom_map(K, rank, eig_tol)   # Alg. 2, line 11
-                W = np.ascontiguousarray(np.sqrt(eigenvalues)[:, None] * (V.T @ A))  # line 12
-                if average:
-                    W_sum = np.zeros_like(W)                     # the averaged variant's sum starts here
+                projection, eigenvalues, V = nystrom_map(K, o.rank, o.eig_tol)   # Alg. 2, line 11
+                W = initial_weights(eigenvalues, V, A)           # Alg. 2, line 12
+                W_sum = np.zeros_like(W) if o.average else None  # the averaged variant's sum starts here
                 linear = True
                 start = switch + 1
         if linear and start < n:
@@ -201,27 +201,15 @@ def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0,
             if W_sum is not None:
                 wsum = W_sum
             nzv = nz
-            _linear_phase(&R, yv, order, start, code, float(gamma), float(eta), float(epsilon),
+            _linear_phase(&R, yv, order, start, code, g, o.eta, o.epsilon,
                           &S, B, projection, W, krow, z, f, beta, updated, &mistakes, &loss_sum,
                           &kernel_evaluations, sw, np.ascontiguousarray(projection.T), &nzv[0],
                           NULL if W_sum is None else &wsum[0, 0])
         sv_out = (store_export(&S, n_sv) if sparse else SV[:n_sv].copy()) if n_sv else None
     finally:
         store_free(&S)
-    trace = {
-        "n_steps": int(n),
-        "updated": updated,
-        "added": added,
-        "n_updates": int(updated.sum()),
-        "switch_step": int(switch),
-        "rank_used": int(projection.shape[0]) if linear else -1,
-        "eigenvalues": eigenvalues,
-        "kernel_evaluations": int(kernel_evaluations),
-    }
-    if task == "regression":
-        trace["squared_loss_sum"] = float(loss_sum)
-    else:
-        trace["mistakes"] = int(mistakes)
-    alpha_out = A[:n_sv].copy() if (n_sv > 0 and (alpha is not None or not linear or switch >= 0)) else None
-    return OGDResult(W=W, t=int(t0) + int(n), trace=trace, sv=sv_out, alpha=alpha_out, projection=projection,
-                     W_sum=W_sum)
+    rec = NOGDRecorder.from_counts(n, o.task, flags={"updated": updated, "added": added}, mistakes=mistakes,
+                                   squared_loss_sum=loss_sum, kernel_evaluations=kernel_evaluations)
+    if switch >= 0:
+        rec.switch(switch, eigenvalues)
+    return nogd_result(rec, sv_out, A, n_sv, alpha, projection, W, W_sum, t0)

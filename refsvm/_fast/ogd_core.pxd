@@ -30,6 +30,13 @@ cdef enum:
     TASK_REGRESSION = 2
 
 
+cdef inline int task_code(options):
+    """The task code of resolved options (:class:`refsvm.ogd.OGDOptions`: ``task``, ``zero_prediction``)."""
+    if options.task == "binary":
+        return TASK_BINARY_POSITIVE if options.zero_prediction == "positive" else TASK_BINARY
+    return TASK_MULTI if options.task == "multiclass" else TASK_REGRESSION
+
+
 # The D sin/cos pairs of a Fourier feature map are most of FOGD's step (glibc's sincos costs 15-20 ns
 # a pair, D = 400 pairs a step): fastmath.h computes them with branch-free double arithmetic the
 # compiler vectorises (absolute error below 4.5e-16 against libm for |x| <= 2^18, libm beyond; see
