@@ -133,7 +133,7 @@ def test_lu2016_table3_quick_end_to_end(tmp_path, capsys):
     assert rows[("NOGD", "w8a")]["params"]["gamma"] == 1 / 32 and rows[("NOGD", "w8a")]["params"]["rank"] == 200
     # BSGD's C by 5-fold CV on the training split (the paper's protocol): the chosen C has the lowest mean
     # validation error, the reported runs use it, and one point's CV error is recomputed here fold by fold
-    from refsvm.reproduce.driver import _load, cv_folds
+    from refsvm.reproduce.driver import cv_folds, load_dataset
     from refsvm.reproduce.runners import run_bsgd
 
     for alg in ("BSGD-M", "BSGD-R"):
@@ -144,7 +144,7 @@ def test_lu2016_table3_quick_end_to_end(tmp_path, capsys):
             best = min(errors, key=errors.get)
             assert best == str({"C": r["params"]["C"]}) and r["chosen"] == {"C": r["params"]["C"]}
     table = tables()["lu2016-table3"]
-    X, y, _, _ = _load(next(d for d in table.datasets if d.label == "a9a"), table.quick_rows, True)
+    X, y, _, _ = load_dataset(next(d for d in table.datasets if d.label == "a9a"), table.quick_rows, True)
     fold_errors = []
     for fold in cv_folds(X.shape[0]):
         train = np.setdiff1d(np.arange(X.shape[0]), fold)
@@ -157,10 +157,10 @@ def test_lu2016_table3_w8a_holdout_is_the_documented_one():
     """w8a: default_rng(0).permutation(n), first 80% train, last 20% test (as tests/test_real_data_ogd.py)."""
     _need_data()
     from refsvm.datasets import load_libsvm
-    from refsvm.reproduce.driver import _load
+    from refsvm.reproduce.driver import load_dataset
 
     ds = next(d for d in tables()["lu2016-table3"].datasets if d.label == "w8a")
-    X, y, Xt, yt = _load(ds, 600, quick=False)
+    X, y, Xt, yt = load_dataset(ds, 600, quick=False)
     Xa, ya, _, _ = load_libsvm("w8a")
     perm = np.random.default_rng(0).permutation(len(Xa))
     m = int(0.8 * len(Xa))

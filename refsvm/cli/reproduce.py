@@ -1,8 +1,14 @@
-"""``refsvm reproduce NAME``: the command-line face of :func:`refsvm.reproduce.reproduce`."""
+"""``refsvm reproduce NAME``: the command-line face of :func:`refsvm.reproduce.reproduce`.
 
+It calls :func:`~refsvm.reproduce.driver.run_table` with the command line to record, then
+:func:`~refsvm.reproduce.report.emit`."""
+
+import shlex
 import sys
 
-from ..reproduce import Table, render, reproduce, tables
+from ..reproduce import Table, render, tables
+from ..reproduce.driver import Backend, run_table
+from ..reproduce.report import emit
 
 
 def add_parser(sub):
@@ -46,9 +52,10 @@ def _cmd_reproduce(args):
             raise ValueError(f"--render: {args.render} holds table {result['table']!r}, not {args.name!r}")
         return 0
     try:
-        reproduce(args.name, quick=args.quick, n_jobs=args.n_jobs, backend=args.backend,
-                  scheduler=args.scheduler, seeds=args.seeds, datasets=args.datasets,
-                  entries=args.algorithms, json_path=args.json, png_path=args.png)
+        result = run_table(args.name, quick=args.quick, seeds=args.seeds, datasets=args.datasets,
+                           entries=args.algorithms, backend=Backend(args.n_jobs, args.backend, args.scheduler),
+                           command=_command_line())
+        emit(result, json_path=args.json, png_path=args.png, plot=tables()[args.name].plot)
     except ValueError as exc:  # name the command-line options, not the function's arguments
         text = str(exc)
         for arg, opt in (("entries:", "--algorithms:"), ("datasets:", "--datasets:")):
@@ -59,3 +66,11 @@ def _cmd_reproduce(args):
         print(f"refsvm reproduce: {exc}", file=sys.stderr)
         return 2
     return 0
+
+
+def _command_line():
+    """The command line recorded in the result: ``refsvm reproduce ...`` as typed (the process's arguments),
+    or None when ``refsvm.cli.main`` was called from Python with arguments of its own."""
+    if sys.argv[1:2] != ["reproduce"]:
+        return None
+    return "refsvm reproduce " + " ".join(shlex.quote(a) for a in sys.argv[2:])

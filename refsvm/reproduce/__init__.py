@@ -23,13 +23,22 @@ Where a parameter was chosen from a grid in the paper, all grid values are
 run on the same seeds and the one with the best mean is reported (the papers
 tuned on the reported runs; so do we, and the chosen value is printed).
 
+One run is five steps, each a function of :mod:`refsvm.reproduce.driver` named for its job:
+``select`` (the table, its data sets and rows), ``plan`` (the tasks; ``cross_validate`` first where a
+row's grid point is chosen by 5-fold CV), ``run_tasks`` (through the joblib backend), ``summarise``
+(each row beside the paper: the chosen grid point, constant classifiers, the gap's reason) and
+``emit`` (:mod:`refsvm.reproduce.report`: text, JSON, PNG).  ``run_table`` is the first four and
+returns the result; :func:`reproduce` is ``run_table`` then ``emit``.  The library never reads the
+process's command line: ``refsvm reproduce`` passes the one it records (``command`` in the JSON).
+
 A new algorithm joins a table with one line in :mod:`refsvm.reproduce.tables`
 (an :class:`Entry` naming its runner, a function
 ``run(X, y, X_test, y_test, seed, **params) -> dict`` returning ``error``
 (percent) and ``seconds``).
 """
 
-from .driver import format_table, plot_table, render, reproduce, tables
+from .driver import render, reproduce, tables
+from .report import format_table, plot_table
 from .gaps import REASONS, gap_reason
 from .runners import run_batch, run_bsgd, run_estimator, run_online
 from .spec import Dataset, Entry, Table

@@ -1,19 +1,32 @@
-"""Running a table: tasks through joblib, the result beside the paper's numbers, JSON and PNG output."""
+"""Running a table, one function per job: :func:`select` (which table, data sets and rows), :func:`plan`
+(the tasks; :func:`cross_validate` first where a row's grid point is chosen by CV), :func:`run_tasks`
+(through the joblib backend), :func:`summarise` (the rows beside the paper: chosen grid point, constant
+classifiers, gaps) and :func:`~refsvm.reproduce.report.emit` (text, JSON, PNG).  :func:`run_table` calls
+the first four in that order; :func:`reproduce` is :func:`run_table` then :func:`emit`."""
 
 import importlib
 import json
 import os
 import platform
-import shlex
-import sys
 import time
+from dataclasses import dataclass
+from typing import NamedTuple
+
 import numpy as np
 
 from .gaps import gap_reason
+from .report import emit, format_table, plot_table
 from .runners import CONSTANT_SHARE, _labels_pm1
+
+__all__ = ["reproduce", "run_table", "render", "tables", "select", "Selection", "Backend", "Task", "load_dataset",
+           "plan", "plan_cross_validation", "cross_validate", "run_tasks", "summarise", "summarise_row", "is_constant",
+           "choose_point", "minority_share", "cv_folds", "grid_points", "machine_info", "format_table",
+           "plot_table", "emit"]
 
 #: a grid point whose mean error is the data's minority share within this many points is the constant classifier
 CONSTANT_POINTS = 0.01
+CV_FOLDS = 5
+BACKENDS = ("loky", "dask", "ray")
 
 
 def tables():
@@ -23,14 +36,117 @@ def tables():
     return TABLES
 
 
-def _call(runner, X, y, X_test, y_test, seed, params):
-    """One task (runs in a worker)."""
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-    module, _, func = runner.partition(":")
-    return getattr(importlib.import_module(module), func)(X, y, X_test, y_test, seed, **params)
+# ---------------------------------------------------------------------------------------------- the run
 
 
-def _load(ds, quick_rows, quick):
+def reproduce(name, *, quick=False, n_jobs=1, backend="loky", scheduler=None, seeds=None, datasets=None,
+              entries=None, json_path=None, png_path=None, out=None):
+    """Run table ``name``; print it beside the paper; return the result dict (also written as JSON / PNG).
+
+    ``datasets`` / ``entries``: optional subsets (labels or file stems / entry labels).  ``seeds``: None =
+    the table's (2 with ``quick``).  :func:`run_table` and :func:`~refsvm.reproduce.report.emit`, in turn.
+    """
+    result = run_table(name, quick=quick, seeds=seeds, datasets=datasets, entries=entries,
+                       backend=Backend(n_jobs=n_jobs, name=backend, scheduler=scheduler))
+    emit(result, out=out, json_path=json_path, png_path=png_path, plot=tables()[name].plot)
+    return result
+
+
+def run_table(name, *, quick=False, seeds=None, datasets=None, entries=None, backend=None, command=None):
+    """Select, plan, run and summarise table ``name``: the result dict that :func:`reproduce` prints.
+
+    ``backend``: a :class:`Backend` (None: one local worker).  ``command``: the command line recorded in
+    the result (the CLI passes its own; None otherwise).
+    """
+    backend = Backend() if backend is None else backend
+    selection = select(name, datasets=datasets, entries=entries)
+    n_seeds = seeds if seeds is not None else (2 if quick else selection.table.seeds)
+    data = {d.label: load_dataset(d, selection.table.quick_rows, quick) for d in selection.datasets}
+    start = time.perf_counter()
+    cv = cross_validate(selection, data, backend)
+    tasks = plan(selection, data, n_seeds, cv)
+    results = run_tasks(tasks, backend)
+    wall = time.perf_counter() - start
+    return dict(
+        table=selection.table.name, title=selection.table.title, metric=selection.table.metric, quick=bool(quick),
+        seeds=n_seeds, n_jobs=backend.n_jobs, backend=backend.name, wall_seconds=wall, machine=machine_info(),
+        command=command, note=selection.table.note, rows=summarise(selection, data, tasks, results, cv),
+    )
+
+
+def render(json_path, out=None):
+    """Print a stored result (the JSON ``reproduce`` wrote) again, with today's gap reasons.
+
+    Rows of results written before the minority share was recorded get it from the table's data
+    (``REFSVM_DATA``), so that a paper run that predicted one class is recognised.
+    """
+    with open(json_path) as f:
+        result = json.load(f)
+    table = tables().get(result["table"])
+    if table is None:
+        raise ValueError(f"json_path: {json_path} is a result of table {result['table']!r}, which refsvm does not "
+                         f"know; its tables are {', '.join(sorted(tables()))}")
+    by_label = {d.label: d for d in table.datasets}
+    shares = {}
+    for row in result["rows"]:
+        if "minority_share" not in row and row["dataset"] in by_label:
+            if row["dataset"] not in shares:
+                _, y, _, yt = load_dataset(by_label[row["dataset"]], table.quick_rows, result.get("quick", False))
+                shares[row["dataset"]] = minority_share(y, yt)
+            row["minority_share"] = shares[row["dataset"]]
+        row.pop("gap_reason", None)
+        row.pop("gap_text", None)
+        _add_gap_reason(table.name, row)
+    emit(result, out=out)
+    return result
+
+
+# ---------------------------------------------------------------------------------------------- select
+
+
+@dataclass(frozen=True)
+class Selection:
+    """What :func:`select` chose: the table and the data sets and rows of it to run (in the table's order)."""
+
+    table: object
+    datasets: tuple
+    entries: tuple
+
+
+def select(name, *, datasets=None, entries=None):
+    """Table ``name`` and the chosen data sets (labels or file stems) and rows (labels); None = all of them.
+
+    Raises ValueError naming what is known when a name is not, NotImplementedError for a placeholder table.
+    """
+    known = tables()
+    if name not in known:
+        raise ValueError(f"name must be one of {', '.join(sorted(known))}; got {name!r}")
+    table = known[name]
+    if not table.available:
+        raise NotImplementedError(f"{name}: not yet available. {table.note}")
+    known_ds = [d.label for d in table.datasets] + [d.file for d in table.datasets]
+    unknown = [x for x in (datasets or ()) if x not in known_ds]
+    if unknown:
+        raise ValueError(f"datasets: {', '.join(map(repr, unknown))} not in table {name}; its data sets are "
+                         f"{', '.join(d.label + ' (' + d.file + ')' for d in table.datasets)}")
+    unknown = [x for x in (entries or ()) if x not in [e.label for e in table.entries]]
+    if unknown:
+        raise ValueError(f"entries: {', '.join(map(repr, unknown))} not in table {name}; its rows are "
+                         f"{', '.join(repr(e.label) for e in table.entries)}")
+    return Selection(
+        table=table,
+        datasets=tuple(d for d in table.datasets if datasets is None or d.label in datasets or d.file in datasets),
+        entries=tuple(e for e in table.entries if entries is None or e.label in entries))
+
+
+# ---------------------------------------------------------------------------------------------- data
+
+
+def load_dataset(ds, quick_rows, quick):
+    """Data set ``ds`` as the table uses it: ``(X, y, X_test, y_test)``, labels +-1 (``X_test`` None: a stream).
+
+    Split, scaled, relabelled and subsampled as ``ds`` says; ``quick``: at most ``quick_rows`` rows of each split.
+    """
     from ..io.datasets import load_libsvm
 
     X, y, Xt, yt = load_libsvm(ds.file, standardize=ds.standardize)
@@ -73,7 +189,52 @@ def minority_share(y, y_test):
     return float(100.0 * counts.min() / counts.sum()) if len(counts) == 2 else None
 
 
-CV_FOLDS = 5
+# ---------------------------------------------------------------------------------------------- plan
+
+
+class Task(NamedTuple):
+    """One run of a row's runner: on which row, data set, grid point and seed, and the call's arguments."""
+
+    entry: str          #: the row's label
+    dataset: str        #: the data set's label
+    point: tuple        #: the grid point, sorted (name, value) items
+    seed: int
+    params: dict        #: the runner's keyword arguments (data-set, row and grid-point parameters, resolved)
+    args: tuple         #: (runner, X, y, X_test, y_test, seed, params): what :func:`_call` takes
+
+
+def grid_points(grid):
+    """Every combination of the grid's values, as dicts (``{}``: one point, no grid)."""
+    points = [{}]
+    for name, values in grid.items():
+        points = [dict(p, **{name: v}) for p in points for v in values]
+    return points
+
+
+def _resolve(d, e, point, n):
+    """The runner's keyword arguments: data set's, row's, the row's for this data set, grid point; callables get n."""
+    merged = {**d.params, **e.params, **e.per_dataset.get(d.label, {}), **point}
+    return {k: (v(n) if callable(v) else v) for k, v in merged.items()}
+
+
+def plan(selection, data, n_seeds, cv):
+    """The tasks of the reported runs: every available row x data set x grid point x seed.
+
+    A row chosen by cross-validation (``cv``, from :func:`cross_validate`) runs its chosen point only.
+    """
+    tasks = []
+    for d in selection.datasets:
+        X, y, Xt, yt = data[d.label]
+        for e in selection.entries:
+            if e.runner is None:
+                continue
+            points = [dict(cv[e.label, d.label]["chosen"])] if (e.label, d.label) in cv else grid_points(e.grid)
+            for point in points:
+                params = _resolve(d, e, point, X.shape[0])
+                for seed in range(n_seeds):
+                    tasks.append(Task(e.label, d.label, tuple(sorted(point.items())), seed, params,
+                                      (e.runner, X, y, Xt, yt, seed, params)))
+    return tasks
 
 
 def cv_folds(n, folds=CV_FOLDS, seed=0):
@@ -81,52 +242,181 @@ def cv_folds(n, folds=CV_FOLDS, seed=0):
     return np.array_split(np.random.default_rng(seed).permutation(n), folds)
 
 
-def _cross_validate(datasets, entries, data, n_jobs, backend, scheduler):
-    """Grid points of ``select="cv5"`` entries chosen by 5-fold CV on the training split (seed 0 for every run).
-
-    Returns ``{(entry, data set): {"chosen": point items, "errors": {point: mean validation error}}}``; a point
-    whose validation runs predict (almost) one class is never chosen, as in the grid of reported runs.
-    """
-    tasks, keys = [], []
-    for d in datasets:
+def plan_cross_validation(selection, data):
+    """The tasks of the ``select="cv5"`` rows' cross-validation: grid point x fold on the training split, seed 0."""
+    tasks = []
+    for d in selection.datasets:
         X, y, Xt, _ = data[d.label]
-        for e in entries:
+        for e in selection.entries:
             if e.runner is None or e.select != "cv5" or not e.grid:
                 continue
             if Xt is None:
                 raise ValueError(f"entry {e.label!r}: select='cv5' needs a data set with a test split "
                                  f"({d.label} uses protocol {d.protocol!r})")
-            for point in _grid_points(e.grid):
-                merged = {**d.params, **e.params, **e.per_dataset.get(d.label, {}), **point}
+            for point in grid_points(e.grid):
                 for fold in cv_folds(X.shape[0]):
                     train = np.setdiff1d(np.arange(X.shape[0]), fold)
-                    params = {k: (v(len(train)) if callable(v) else v) for k, v in merged.items()}
-                    tasks.append((e.runner, X[train], y[train], X[fold], y[fold], 0, params))
-                    keys.append((e.label, d.label, tuple(sorted(point.items()))))
+                    params = _resolve(d, e, point, len(train))
+                    tasks.append(Task(e.label, d.label, tuple(sorted(point.items())), 0, params,
+                                      (e.runner, X[train], y[train], X[fold], y[fold], 0, params)))
+    return tasks
+
+
+def cross_validate(selection, data, backend):
+    """Grid points of ``select="cv5"`` rows chosen by 5-fold CV on the training split (seed 0 for every run).
+
+    Returns ``{(entry, data set): {"chosen": point items, "errors": {point: mean validation error}}}``; a point
+    whose validation runs predict (almost) one class is never chosen, as in the grid of reported runs.
+    """
+    tasks = plan_cross_validation(selection, data)
     if not tasks:
         return {}
-    by = {}
-    for key, res in zip(keys, _run_tasks(tasks, n_jobs, backend, scheduler)):
-        by.setdefault(key[:2], {}).setdefault(key[2], []).append(res)
+    by = _runs_by_point(tasks, run_tasks(tasks, backend))
     out = {}
     for key, points in by.items():
-        mean = {p: float(np.mean([r["error"] for r in v])) for p, v in points.items()}
-        constant = {p for p, v in points.items()
-                    if np.mean([r.get("majority_share", 0.0) for r in v]) >= CONSTANT_SHARE}
-        eligible = [p for p in points if p not in constant] or list(points)
-        out[key] = dict(chosen=min(eligible, key=mean.get), errors={str(dict(p)): e for p, e in mean.items()},
+        errors = {p: [r for _, _, r in v] for p, v in points.items()}
+        mean = {p: float(np.mean([r["error"] for r in v])) for p, v in errors.items()}
+        constant = {p: is_constant(v, None) for p, v in errors.items()}
+        out[key] = dict(chosen=choose_point(mean, constant), errors={str(dict(p)): e for p, e in mean.items()},
                         folds=CV_FOLDS)
     return out
 
 
-def _grid_points(grid):
-    points = [{}]
-    for name, values in grid.items():
-        points = [dict(p, **{name: v}) for p in points for v in values]
-    return points
+# ---------------------------------------------------------------------------------------------- run
 
 
-def _machine():
+@dataclass(frozen=True)
+class Backend:
+    """Where the tasks run: ``n_jobs`` joblib workers on ``name`` ("loky": local processes, "dask", "ray");
+    ``scheduler``: the Dask scheduler or Ray address (None: a local one)."""
+
+    n_jobs: int = 1
+    name: str = "loky"
+    scheduler: str = None
+
+    def __post_init__(self):
+        if self.name not in BACKENDS:
+            raise ValueError(f"backend must be one of 'loky', 'dask', 'ray'; got {self.name!r}")
+
+
+def _call(runner, X, y, X_test, y_test, seed, params):
+    """One task (runs in a worker)."""
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    module, _, func = runner.partition(":")
+    return getattr(importlib.import_module(module), func)(X, y, X_test, y_test, seed, **params)
+
+
+def run_tasks(tasks, backend):
+    """The tasks' results, in order, run through joblib on ``backend`` (a :class:`Backend`)."""
+    from joblib import Parallel, delayed, parallel_config
+
+    jobs = [delayed(_call)(*t.args) for t in tasks]
+    if backend.name == "loky":
+        return Parallel(n_jobs=backend.n_jobs)(jobs)
+    if backend.name == "dask":
+        try:
+            from dask.distributed import Client
+        except ImportError as exc:
+            raise RuntimeError('backend="dask" needs dask.distributed: pip install "dask[distributed]"') from exc
+        client = Client(backend.scheduler) if backend.scheduler else Client()
+        try:
+            with parallel_config(backend="dask"):
+                return Parallel(n_jobs=backend.n_jobs)(jobs)
+        finally:
+            client.close()
+    try:
+        import ray
+        from ray.util.joblib import register_ray
+    except ImportError as exc:
+        raise RuntimeError('backend="ray" needs ray: pip install ray') from exc
+    ray.init(address=backend.scheduler) if backend.scheduler else ray.init()
+    register_ray()
+    with parallel_config(backend="ray"):
+        return Parallel(n_jobs=backend.n_jobs)(jobs)
+
+
+# ---------------------------------------------------------------------------------------------- summarise
+
+
+def _runs_by_point(tasks, results):
+    """``{(entry, data set): {point: [(seed, params, result), ...]}}`` in task order."""
+    by = {}
+    for t, res in zip(tasks, results):
+        by.setdefault((t.entry, t.dataset), {}).setdefault(t.point, []).append((t.seed, t.params, res))
+    return by
+
+
+def is_constant(results, minority):
+    """Whether a grid point's runs are the constant classifier.
+
+    Two signs: the final models give one class to >= 99 % of the evaluated rows (``majority_share``), or
+    the mean error equals the minority share (percent; None: not known) within 0.01 points (every
+    prediction, online or on the test split, was the majority class: the final model may still be mixed).
+    """
+    return (np.mean([r.get("majority_share", 0.0) for r in results]) >= CONSTANT_SHARE
+            or (minority is not None and abs(np.mean([r["error"] for r in results]) - minority) <= CONSTANT_POINTS))
+
+
+def choose_point(mean_error, constant):
+    """The grid point of lowest mean error that is not constant (the lowest of all when every point is)."""
+    eligible = [p for p in mean_error if not constant[p]] or list(mean_error)
+    return min(eligible, key=mean_error.get)
+
+
+def summarise(selection, data, tasks, results, cv):
+    """The table's rows, data set by data set, row by row (see :func:`summarise_row`)."""
+    by = _runs_by_point(tasks, results)
+    return [summarise_row(selection.table, e, d, data[d.label], by.get((e.label, d.label), {}),
+                          cv.get((e.label, d.label)))
+            for d in selection.datasets for e in selection.entries]
+
+
+def summarise_row(table, e, d, data, by_point, cv):
+    """Row ``e`` on data set ``d``: the paper's numbers and ours at the chosen grid point, and the gap's reason.
+
+    A grid point whose runs predict (almost) one class (:func:`is_constant`) is a constant classifier: its
+    error is the minority share, which can look "better than the paper".  It is never chosen.
+    """
+    paper = table.paper.get((e.label, d.label))
+    row = dict(algorithm=e.label, dataset=d.label, file=d.file, n=int(data[0].shape[0]),
+               paper=None if paper is None else dict(zip(("mean", "std", "seconds", "test_seconds"), paper)),
+               minority_share=minority_share(data[1], data[3]))
+    if e.runner is None:
+        row.update(available=False, note=e.note or "not yet available in refsvm")
+        return row
+    point_results = {p: [r for _, _, r in v] for p, v in by_point.items()}
+    mean = {p: np.mean([r["error"] for r in v]) for p, v in point_results.items()}
+    constant = {p: is_constant(v, row["minority_share"]) for p, v in point_results.items()}
+    best = choose_point(mean, constant)
+    runs = sorted(by_point[best], key=lambda s: s[0])
+    errors = np.array([r["error"] for _, _, r in runs])
+    row.update(
+        available=True, params=runs[0][1], chosen=dict(best),
+        grid={str(dict(p)): float(m) for p, m in mean.items()} if e.grid else {},
+        error_mean=float(errors.mean()), error_std=float(errors.std(ddof=1)) if len(errors) > 1 else 0.0,
+        error_median=float(np.median(errors)), error_min=float(errors.min()),
+        error_max=float(errors.max()),
+        seconds_mean=float(np.mean([r["seconds"] for _, _, r in runs])),
+        **({"test_seconds_mean": float(np.mean([r["test_seconds"] for _, _, r in runs]))}
+           if all("test_seconds" in r for _, _, r in runs) else {}),
+        per_seed=[dict(seed=s, **{k: v for k, v in r.items()}) for s, _, r in runs],
+        **({"cv": cv} if cv is not None else {}),
+        constant=bool(constant[best]),
+        constant_points=[str(dict(p)) for p in by_point if constant[p]],
+    )
+    _add_gap_reason(table.name, row)
+    return row
+
+
+def _add_gap_reason(table_name, row):
+    """``row["gap_reason"]`` and ``row["gap_text"]`` where the row's gap to the paper is flagged."""
+    reason = gap_reason(table_name, row)
+    if reason is not None:
+        row["gap_reason"], row["gap_text"] = reason
+
+
+def machine_info():
+    """Platform, Python, CPU count and model, load average: where the times were measured."""
     info = dict(platform=platform.platform(), python=platform.python_version(), cpus=os.cpu_count())
     try:
         with open("/proc/cpuinfo") as f:
@@ -138,266 +428,3 @@ def _machine():
     except OSError:
         pass
     return info
-
-
-def reproduce(name, *, quick=False, n_jobs=1, backend="loky", scheduler=None, seeds=None, datasets=None,
-              entries=None, json_path=None, png_path=None, out=None):
-    """Run table ``name``; print it beside the paper; return the result dict (also written as JSON / PNG).
-
-    ``datasets`` / ``entries``: optional subsets (labels or file stems / entry labels).
-    """
-    _tables = tables()
-    if name not in _tables:
-        raise ValueError(f"name must be one of {', '.join(sorted(_tables))}; got {name!r}")
-    table = _tables[name]
-    if not table.available:
-        raise NotImplementedError(f"{name}: not yet available. {table.note}")
-    n_seeds = seeds if seeds is not None else (2 if quick else table.seeds)
-    known_ds = [d.label for d in table.datasets] + [d.file for d in table.datasets]
-    unknown = [x for x in (datasets or ()) if x not in known_ds]
-    if unknown:
-        raise ValueError(f"datasets: {', '.join(map(repr, unknown))} not in table {name}; its data sets are "
-                         f"{', '.join(d.label + ' (' + d.file + ')' for d in table.datasets)}")
-    unknown = [x for x in (entries or ()) if x not in [e.label for e in table.entries]]
-    if unknown:
-        raise ValueError(f"entries: {', '.join(map(repr, unknown))} not in table {name}; its rows are "
-                         f"{', '.join(repr(e.label) for e in table.entries)}")
-    chosen_ds = [d for d in table.datasets if datasets is None or d.label in datasets or d.file in datasets]
-    chosen_en = [e for e in table.entries if entries is None or e.label in entries]
-
-    data = {d.label: _load(d, table.quick_rows, quick) for d in chosen_ds}
-    start = time.perf_counter()
-    cv = _cross_validate(chosen_ds, chosen_en, data, n_jobs, backend, scheduler)
-    tasks, keys = [], []
-    for d in chosen_ds:
-        X, y, Xt, yt = data[d.label]
-        for e in chosen_en:
-            if e.runner is None:
-                continue
-            points = [dict(cv[e.label, d.label]["chosen"])] if (e.label, d.label) in cv else _grid_points(e.grid)
-            for point in points:
-                merged = {**d.params, **e.params, **e.per_dataset.get(d.label, {}), **point}
-                params = {k: (v(X.shape[0]) if callable(v) else v) for k, v in merged.items()}
-                for seed in range(n_seeds):
-                    tasks.append((e.runner, X, y, Xt, yt, seed, params))
-                    keys.append((e.label, d.label, tuple(sorted(point.items())), seed, params))
-
-    results = _run_tasks(tasks, n_jobs, backend, scheduler)
-    wall = time.perf_counter() - start
-
-    rows = []
-    for d in chosen_ds:
-        for e in chosen_en:
-            paper = table.paper.get((e.label, d.label))
-            row = dict(algorithm=e.label, dataset=d.label, file=d.file, n=int(data[d.label][0].shape[0]),
-                       paper=None if paper is None else dict(zip(("mean", "std", "seconds", "test_seconds"), paper)),
-                       minority_share=minority_share(data[d.label][1], data[d.label][3]))
-            if e.runner is None:
-                row.update(available=False, note=e.note or "not yet available in refsvm")
-                rows.append(row)
-                continue
-            by_point = {}
-            for key, res in zip(keys, results):
-                if key[0] == e.label and key[1] == d.label:
-                    by_point.setdefault(key[2], []).append((key[3], key[4], res))
-            # A grid point whose runs predict (almost) one class is a constant classifier: its error is
-            # the minority share, which can look "better than the paper".  Never select it.  Two signs:
-            # the final models give one class to >= 99 % of the evaluated rows, or the mean error equals
-            # the minority share within 0.01 points (every prediction, online or on the test split, was
-            # the majority class: the final model may still be mixed).
-            minority = row["minority_share"]
-            constant = {p: np.mean([r.get("majority_share", 0.0) for _, _, r in v]) >= CONSTANT_SHARE
-                        or (minority is not None
-                            and abs(np.mean([r["error"] for _, _, r in v]) - minority) <= CONSTANT_POINTS)
-                        for p, v in by_point.items()}
-            eligible = [p for p in by_point if not constant[p]] or list(by_point)
-            best = min(eligible, key=lambda p: np.mean([r["error"] for _, _, r in by_point[p]]))
-            runs = sorted(by_point[best], key=lambda s: s[0])
-            errors = np.array([r["error"] for _, _, r in runs])
-            row.update(
-                available=True, params=runs[0][1], chosen=dict(best),
-                grid={str(dict(p)): float(np.mean([r["error"] for _, _, r in v])) for p, v in by_point.items()} if e.grid else {},
-                error_mean=float(errors.mean()), error_std=float(errors.std(ddof=1)) if len(errors) > 1 else 0.0,
-                error_median=float(np.median(errors)), error_min=float(errors.min()),
-                error_max=float(errors.max()),
-                seconds_mean=float(np.mean([r["seconds"] for _, _, r in runs])),
-                **({"test_seconds_mean": float(np.mean([r["test_seconds"] for _, _, r in runs]))}
-                   if all("test_seconds" in r for _, _, r in runs) else {}),
-                per_seed=[dict(seed=s, **{k: v for k, v in r.items()}) for s, _, r in runs],
-                **({"cv": cv[e.label, d.label]} if (e.label, d.label) in cv else {}),
-                constant=bool(constant[best]),
-                constant_points=[str(dict(p)) for p in by_point if constant[p]],
-            )
-            reason = gap_reason(table.name, row)
-            if reason is not None:
-                row["gap_reason"], row["gap_text"] = reason
-            rows.append(row)
-    result = dict(
-        table=table.name, title=table.title, metric=table.metric, quick=bool(quick), seeds=n_seeds,
-        n_jobs=n_jobs, backend=backend, wall_seconds=wall, machine=_machine(),
-        command="refsvm reproduce " + " ".join(shlex.quote(a) for a in sys.argv[2:]) if sys.argv[1:2] == ["reproduce"] else None,
-        note=table.note, rows=rows,
-    )
-    print(format_table(result), file=sys.stdout if out is None else out)
-    if json_path:
-        with open(json_path, "w") as f:
-            json.dump(result, f, indent=1, default=_json_default)
-    if png_path:
-        if table.plot:
-            module, _, func = table.plot.partition(":")
-            getattr(importlib.import_module(module), func)(result, png_path)
-        else:
-            plot_table(result, png_path)
-    return result
-
-
-def render(json_path, out=None):
-    """Print a stored result (the JSON ``reproduce`` wrote) again, with today's gap reasons.
-
-    Rows of results written before the minority share was recorded get it from the table's data
-    (``REFSVM_DATA``), so that a paper run that predicted one class is recognised.
-    """
-    with open(json_path) as f:
-        result = json.load(f)
-    table = tables().get(result["table"])
-    if table is None:
-        raise ValueError(f"json_path: {json_path} is a result of table {result['table']!r}, which refsvm does not "
-                         f"know; its tables are {', '.join(sorted(tables()))}")
-    by_label = {d.label: d for d in table.datasets}
-    shares = {}
-    for row in result["rows"]:
-        if "minority_share" not in row and row["dataset"] in by_label:
-            if row["dataset"] not in shares:
-                _, y, _, yt = _load(by_label[row["dataset"]], table.quick_rows, result.get("quick", False))
-                shares[row["dataset"]] = minority_share(y, yt)
-            row["minority_share"] = shares[row["dataset"]]
-        row.pop("gap_reason", None)
-        row.pop("gap_text", None)
-        reason = gap_reason(table.name, row)
-        if reason is not None:
-            row["gap_reason"], row["gap_text"] = reason
-    print(format_table(result), file=sys.stdout if out is None else out)
-    return result
-
-
-def _json_default(o):
-    if isinstance(o, np.generic):
-        return o.item()
-    if isinstance(o, np.ndarray):
-        return o.tolist()
-    raise TypeError(type(o))
-
-
-def _run_tasks(tasks, n_jobs, backend, scheduler):
-    from joblib import Parallel, delayed, parallel_config
-
-    if backend not in ("loky", "dask", "ray"):
-        raise ValueError(f"backend must be one of 'loky', 'dask', 'ray'; got {backend!r}")
-    jobs = [delayed(_call)(*t) for t in tasks]
-    if backend == "loky":
-        return Parallel(n_jobs=n_jobs)(jobs)
-    if backend == "dask":
-        try:
-            from dask.distributed import Client
-        except ImportError as exc:
-            raise RuntimeError('backend="dask" needs dask.distributed: pip install "dask[distributed]"') from exc
-        client = Client(scheduler) if scheduler else Client()
-        try:
-            with parallel_config(backend="dask"):
-                return Parallel(n_jobs=n_jobs)(jobs)
-        finally:
-            client.close()
-    try:
-        import ray
-        from ray.util.joblib import register_ray
-    except ImportError as exc:
-        raise RuntimeError('backend="ray" needs ray: pip install ray') from exc
-    ray.init(address=scheduler) if scheduler else ray.init()
-    register_ray()
-    with parallel_config(backend="ray"):
-        return Parallel(n_jobs=n_jobs)(jobs)
-
-
-def format_table(result):
-    """Plain-text table: per data set, our mean +- std (seeds) beside the paper's, and times."""
-    lines = [f"{result['table']}: {result['title']}",
-             f"metric: {result['metric']}; {result['seeds']} seed(s){' (QUICK: subsampled data)' if result['quick'] else ''}; "
-             f"{result['n_jobs']} job(s), backend {result['backend']}, wall {result['wall_seconds']:.1f} s"]
-    if result.get("note"):
-        lines.append(result["note"])
-    for ds in dict.fromkeys(r["dataset"] for r in result["rows"]):
-        rows = [r for r in result["rows"] if r["dataset"] == ds]
-        test_t = any((r["paper"] or {}).get("test_seconds") is not None for r in rows)   # a train / test time table
-        lines.append("")
-        lines.append(f"{ds} (n = {rows[0]['n']})")
-        lines.append(f"  {'algorithm':<24}{'ours':>16}{'median [range]':>24}{'paper':>16}{'diff':>8}{'ours s':>10}"
-                     f"{'paper s':>10}"
-                     + (f"{'test s':>9}{'paper':>9}" if test_t else "") + "  chosen")
-        for r in rows:
-            p = r["paper"] or {}
-            paper = "" if p.get("mean") is None else (f"{p['mean']:.2f}" + (f" ± {p['std']:.2f}" if p.get("std") is not None else ""))
-            psec = "" if p.get("seconds") is None else f"{p['seconds']:.3g}"
-            ptest = "" if p.get("test_seconds") is None else f"{p['test_seconds']:.3g}"
-            if not r["available"]:
-                lines.append(f"  {r['algorithm']:<24}{'n/a':>16}{'':>24}{paper:>16}{'':>8}{'':>10}{psec:>10}"
-                             + (f"{'':>9}{ptest:>9}" if test_t else "") + f"  {r['note']}")
-                continue
-            ours = f"{r['error_mean']:.2f} ± {r['error_std']:.2f}"
-            spread = (f"{r['error_median']:.2f} [{r['error_min']:.2f}, {r['error_max']:.2f}]"
-                      if "error_median" in r else "")
-            diff = "" if p.get("mean") is None else f"{r['error_mean'] - p['mean']:+.2f}"
-            chosen = ", ".join(f"{k}={v:g}" for k, v in r["chosen"].items())
-            if r.get("cv"):
-                chosen += f" ({r['cv']['folds']}-fold CV on the training split)"
-            if r.get("constant"):
-                chosen = "CONSTANT: predicts one class (every grid point does)  " + chosen
-            elif r.get("constant_points"):
-                chosen += f"  (constant, not chosen: {len(r['constant_points'])} grid point(s))"
-            if r["per_seed"] and "curve" in r["per_seed"][0]:       # curve tables: where the curve went
-                curves = np.array([s["curve"] for s in r["per_seed"]])
-                chosen = "; ".join(f"{cp:g} ep: {e:.2f} % @ {ev:.3g} k.e." for cp, ev, e in
-                                   zip(curves[0, :, 0], curves[:, :, 1].mean(0), curves[:, :, 2].mean(0))
-                                   if cp in (0.25, 1, 10))
-            otest = f"{r['test_seconds_mean']:.3g}" if "test_seconds_mean" in r else ""
-            lines.append(f"  {r['algorithm']:<24}{ours:>16}{spread:>24}{paper:>16}{diff:>8}{r['seconds_mean']:>10.3g}{psec:>10}"
-                         + (f"{otest:>9}{ptest:>9}" if test_t else "") + f"  {chosen}")
-        gaps = [r for r in rows if r.get("gap_reason")]
-        if gaps:
-            lines.append("  gap to the paper (> 2 points or > 2 sd; reasons: refsvm.reproduce.gaps.REASONS):")
-            for r in gaps:
-                lines.append(f"    {r['algorithm']}: {r['gap_reason']}: {r['gap_text']}")
-    m = result["machine"]
-    lines.append("")
-    lines.append(f"machine: {m.get('cpu')} ({m.get('cpus')} cpus), load average {m.get('load_average')}, {m.get('platform')}")
-    return "\n".join(lines)
-
-
-def plot_table(result, path):
-    """Bar chart, one panel per data set: ours (mean, spread over seeds) beside the paper."""
-    try:
-        import matplotlib
-    except ImportError as exc:
-        raise RuntimeError('--png needs matplotlib: pip install "refsvm[plot]"') from exc
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    datasets = list(dict.fromkeys(r["dataset"] for r in result["rows"]))
-    fig, axes = plt.subplots(1, len(datasets), figsize=(4.2 * len(datasets), 4), squeeze=False)
-    for ax, ds in zip(axes[0], datasets):
-        rows = [r for r in result["rows"] if r["dataset"] == ds]
-        idx = np.arange(len(rows))
-        ours = [r["error_mean"] if r["available"] else np.nan for r in rows]
-        spread = [r["error_std"] if r["available"] else 0 for r in rows]
-        paper = [(r["paper"] or {}).get("mean", np.nan) for r in rows]
-        paper = [np.nan if v is None else v for v in paper]
-        ax.bar(idx - 0.2, ours, 0.4, yerr=spread, label="refsvm")
-        ax.bar(idx + 0.2, paper, 0.4, label="paper")
-        ax.set_xticks(idx)
-        ax.set_xticklabels([r["algorithm"] for r in rows], rotation=60, ha="right", fontsize=8)
-        ax.set_title(ds)
-        ax.set_ylabel(result["metric"])
-    axes[0][0].legend()
-    fig.suptitle(f"{result['table']}{' (quick)' if result['quick'] else ''}")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)

@@ -1,0 +1,138 @@
+"""What ``refsvm reproduce`` emits: the plain-text table, the JSON file and the bar chart (PNG)."""
+
+import importlib
+import json
+import sys
+
+import numpy as np
+
+__all__ = ["emit", "format_table", "plot_table", "write_json", "write_png"]
+
+
+def emit(result, *, out=None, json_path=None, png_path=None, plot=None):
+    """Print ``result`` as a table (to ``out``, default stdout); write it as JSON and as a PNG where asked.
+
+    ``plot``: the table's own ``"module:function"`` drawing the PNG (None: :func:`plot_table`).
+    """
+    print(format_table(result), file=sys.stdout if out is None else out)
+    if json_path:
+        write_json(result, json_path)
+    if png_path:
+        write_png(result, png_path, plot)
+
+
+def write_json(result, path):
+    """The result dict as indented JSON (numpy scalars and arrays as plain numbers and lists)."""
+    with open(path, "w") as f:
+        json.dump(result, f, indent=1, default=_json_default)
+
+
+def write_png(result, path, plot=None):
+    """The table's own figure (``plot``, ``"module:function"``), else the bar chart of :func:`plot_table`."""
+    if plot:
+        module, _, func = plot.partition(":")
+        getattr(importlib.import_module(module), func)(result, path)
+    else:
+        plot_table(result, path)
+
+
+def _json_default(o):
+    if isinstance(o, np.generic):
+        return o.item()
+    if isinstance(o, np.ndarray):
+        return o.tolist()
+    raise TypeError(type(o))
+
+
+def format_table(result):
+    """Plain-text table: per data set, our mean +- std (seeds) beside the paper's, and times."""
+    lines = [f"{result['table']}: {result['title']}",
+             f"metric: {result['metric']}; {result['seeds']} seed(s){' (QUICK: subsampled data)' if result['quick'] else ''}; "
+             f"{result['n_jobs']} job(s), backend {result['backend']}, wall {result['wall_seconds']:.1f} s"]
+    if result.get("note"):
+        lines.append(result["note"])
+    for ds in dict.fromkeys(r["dataset"] for r in result["rows"]):
+        rows = [r for r in result["rows"] if r["dataset"] == ds]
+        test_t = any((r["paper"] or {}).get("test_seconds") is not None for r in rows)   # a train / test time table
+        lines.append("")
+        lines.append(f"{ds} (n = {rows[0]['n']})")
+        lines.append(f"  {'algorithm':<24}{'ours':>16}{'median [range]':>24}{'paper':>16}{'diff':>8}{'ours s':>10}"
+                     f"{'paper s':>10}"
+                     + (f"{'test s':>9}{'paper':>9}" if test_t else "") + "  chosen")
+        for r in rows:
+            lines.append(_format_row(r, test_t))
+        gaps = [r for r in rows if r.get("gap_reason")]
+        if gaps:
+            lines.append("  gap to the paper (> 2 points or > 2 sd; reasons: refsvm.reproduce.gaps.REASONS):")
+            for r in gaps:
+                lines.append(f"    {r['algorithm']}: {r['gap_reason']}: {r['gap_text']}")
+    m = result["machine"]
+    lines.append("")
+    lines.append(f"machine: {m.get('cpu')} ({m.get('cpus')} cpus), load average {m.get('load_average')}, {m.get('platform')}")
+    return "\n".join(lines)
+
+
+def _format_row(r, test_t):
+    """One line of :func:`format_table`: a row of the table (``test_t``: the table has test times)."""
+    p = r["paper"] or {}
+    paper = "" if p.get("mean") is None else (f"{p['mean']:.2f}" + (f" ± {p['std']:.2f}" if p.get("std") is not None else ""))
+    psec = "" if p.get("seconds") is None else f"{p['seconds']:.3g}"
+    ptest = "" if p.get("test_seconds") is None else f"{p['test_seconds']:.3g}"
+    if not r["available"]:
+        return (f"  {r['algorithm']:<24}{'n/a':>16}{'':>24}{paper:>16}{'':>8}{'':>10}{psec:>10}"
+                + (f"{'':>9}{ptest:>9}" if test_t else "") + f"  {r['note']}")
+    ours = f"{r['error_mean']:.2f} ± {r['error_std']:.2f}"
+    spread = (f"{r['error_median']:.2f} [{r['error_min']:.2f}, {r['error_max']:.2f}]"
+              if "error_median" in r else "")
+    diff = "" if p.get("mean") is None else f"{r['error_mean'] - p['mean']:+.2f}"
+    otest = f"{r['test_seconds_mean']:.3g}" if "test_seconds_mean" in r else ""
+    return (f"  {r['algorithm']:<24}{ours:>16}{spread:>24}{paper:>16}{diff:>8}{r['seconds_mean']:>10.3g}{psec:>10}"
+            + (f"{otest:>9}{ptest:>9}" if test_t else "") + f"  {_format_chosen(r)}")
+
+
+def _format_chosen(r):
+    """The "chosen" column: the grid point (how it was chosen, constant points), or where a curve went."""
+    chosen = ", ".join(f"{k}={v:g}" for k, v in r["chosen"].items())
+    if r.get("cv"):
+        chosen += f" ({r['cv']['folds']}-fold CV on the training split)"
+    if r.get("constant"):
+        chosen = "CONSTANT: predicts one class (every grid point does)  " + chosen
+    elif r.get("constant_points"):
+        chosen += f"  (constant, not chosen: {len(r['constant_points'])} grid point(s))"
+    if r["per_seed"] and "curve" in r["per_seed"][0]:       # curve tables: where the curve went
+        curves = np.array([s["curve"] for s in r["per_seed"]])
+        chosen = "; ".join(f"{cp:g} ep: {e:.2f} % @ {ev:.3g} k.e." for cp, ev, e in
+                           zip(curves[0, :, 0], curves[:, :, 1].mean(0), curves[:, :, 2].mean(0))
+                           if cp in (0.25, 1, 10))
+    return chosen
+
+
+def plot_table(result, path):
+    """Bar chart, one panel per data set: ours (mean, spread over seeds) beside the paper."""
+    try:
+        import matplotlib
+    except ImportError as exc:
+        raise RuntimeError('--png needs matplotlib: pip install "refsvm[plot]"') from exc
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    datasets = list(dict.fromkeys(r["dataset"] for r in result["rows"]))
+    fig, axes = plt.subplots(1, len(datasets), figsize=(4.2 * len(datasets), 4), squeeze=False)
+    for ax, ds in zip(axes[0], datasets):
+        rows = [r for r in result["rows"] if r["dataset"] == ds]
+        idx = np.arange(len(rows))
+        ours = [r["error_mean"] if r["available"] else np.nan for r in rows]
+        spread = [r["error_std"] if r["available"] else 0 for r in rows]
+        paper = [(r["paper"] or {}).get("mean", np.nan) for r in rows]
+        paper = [np.nan if v is None else v for v in paper]
+        ax.bar(idx - 0.2, ours, 0.4, yerr=spread, label="refsvm")
+        ax.bar(idx + 0.2, paper, 0.4, label="paper")
+        ax.set_xticks(idx)
+        ax.set_xticklabels([r["algorithm"] for r in rows], rotation=60, ha="right", fontsize=8)
+        ax.set_title(ds)
+        ax.set_ylabel(result["metric"])
+    axes[0][0].legend()
+    fig.suptitle(f"{result['table']}{' (quick)' if result['quick'] else ''}")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
