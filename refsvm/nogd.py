@@ -300,7 +300,7 @@ def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0,
     rec = NOGDRecorder(len(order), o.task)
     for step, i in enumerate(order):                          # Alg. 2, line 3 (while |S_t| < B), then line 14
         x_t, y_t, eta_t = X[i], y[i], o.eta * s[i]            # Alg. 2, line 4 / line 15 (the step: eta s_t)
-        k_t = o.kernel.row(SV[:b], x_t)
+        k_t = o.kernel.row(SV[:b], x_t)                       # k(x_t, x_j) for the SVs (lines 5, 16)
         rec.kernel_evaluations(b)
         if projection is not None:
             z = projection @ k_t                              # Alg. 2, line 16: z(x_t)
