@@ -27,8 +27,9 @@ import numpy as np
 import scipy.sparse as sp
 
 from refsvm.online import ALGORITHMS, OnlineResult, projectron_U
+from refsvm.online.common import OnlineRecorder, capacity_for
 from refsvm.sparse import n_rows
-from refsvm.validation import check_online_arguments, check_sample_weight
+from refsvm.validation import check_online_arguments, weights_as_data
 
 from libc.math cimport fabs, sqrt, INFINITY
 from libc.stdint cimport int8_t, int64_t
@@ -378,7 +379,7 @@ def _run(int alg, X, y, order, uniforms, budget, kernel, gamma, degree, coef0, e
     P.max_coef = max_coef
     P.t0 = t0
     n0 = 0 if sv is None else n_rows(sv)
-    cap = n0 + P.n_steps + 1 if budget is None else min(max(int(budget), n0), n0 + P.n_steps) + 1   # as refsvm.online._capacity
+    cap = capacity_for(n0, P.n_steps, budget)
     sparse = sp.issparse(X)                               # sparse X: sparse SV slots (sparse.pxd)
     SV = None if sparse else np.zeros((cap, P.d))
     A = np.zeros(cap)
@@ -424,8 +425,7 @@ cdef object _run_prepared(Params* P, Counters* cp, const Rows* R, Store* S, obje
     k = np.zeros(cap)
     aux = np.zeros(cap)
     u = np.zeros(P.n_steps) if uniforms is None else uniforms
-    sw = np.ones(y.shape[0]) if sample_weight is None else sample_weight
-    cdef const double[::1] swv = sw
+    cdef const double[::1] swv = sample_weight       # weights as data (ones when absent)
     update_kind = np.zeros(P.n_steps, dtype=np.int8)
     n_sv = np.zeros(P.n_steps, dtype=np.int64)
     rem_step = np.zeros(P.n_steps, dtype=np.int64)
@@ -460,17 +460,8 @@ cdef object _run_prepared(Params* P, Counters* cp, const Rows* R, Store* S, obje
         out_state = {"Kinv": Kinv[:b, :b].copy()}
     else:
         out_state = {}
-    trace = {
-        "mistakes": int(c.mistakes),
-        "n_steps": int(P.n_steps),
-        "updates": int(c.updates),
-        "removals": int(c.n_removals),
-        "kernel_evaluations": int(c.kernel_evaluations),
-        "update_kind": update_kind,
-        "n_sv": n_sv,
-        "removal_step": rem_step[:c.n_removals].copy(),
-        "removal_index": rem_index[:c.n_removals].copy(),
-    }
+    trace = OnlineRecorder.assemble(c.mistakes, P.n_steps, c.updates, c.kernel_evaluations, update_kind, n_sv,
+                                    rem_step[:c.n_removals].copy(), rem_index[:c.n_removals].copy())
     if S.failed:
         raise MemoryError("could not allocate a sparse support vector")
     return OnlineResult(sv=store_export(S, b) if S.sparse else SV[:b].copy(), alpha=A[:b].reshape(-1, 1).copy(),
@@ -482,10 +473,9 @@ def perceptron(X, y, order, *, kernel, gamma, degree, coef0, sv=None, alpha=None
                sample_weight=None, zero_prediction="mistake"):
     """Kernel perceptron (see :func:`refsvm.online.perceptron`)."""
     X, y, order, _ = check_online_arguments(
-        X, y, order, None, algorithm="perceptron", budget=None, kernel=kernel, gamma=gamma,
-        degree=degree, coef0=coef0, eta=1.0, lam=0.0, C=1.0, max_coef=1.0, sv=sv, alpha=alpha, t0=t0,
-        zero_prediction=zero_prediction, variant="paper")
-    sample_weight = check_sample_weight(sample_weight, X.shape[0])
+        X, y, order, algorithm="perceptron", kernel=kernel, gamma=gamma, degree=degree, coef0=coef0, sv=sv,
+        alpha=alpha, t0=t0, zero_prediction=zero_prediction)
+    sample_weight = weights_as_data(sample_weight, X.shape[0])
     return _run(ALG_PERCEPTRON, X, y, order, None, None, kernel, gamma, degree, coef0, 1.0, 0.0, 1.0,
                 1.0, False, sv, alpha, t0, state, sample_weight, zero_prediction=zero_prediction)
 
@@ -494,10 +484,9 @@ def ogd(X, y, order, *, eta, kernel, gamma, degree, coef0, sv=None, alpha=None, 
         sample_weight=None, zero_prediction="mistake"):
     """Kernel OGD (see :func:`refsvm.online.ogd`)."""
     X, y, order, _ = check_online_arguments(
-        X, y, order, None, algorithm="ogd", budget=None, kernel=kernel, gamma=gamma,
-        degree=degree, coef0=coef0, eta=eta, lam=0.0, C=1.0, max_coef=1.0, sv=sv, alpha=alpha, t0=t0,
-        zero_prediction=zero_prediction, variant="paper")
-    sample_weight = check_sample_weight(sample_weight, X.shape[0])
+        X, y, order, algorithm="ogd", kernel=kernel, gamma=gamma, degree=degree, coef0=coef0, sv=sv,
+        alpha=alpha, t0=t0, zero_prediction=zero_prediction, eta=eta)
+    sample_weight = weights_as_data(sample_weight, X.shape[0])
     return _run(ALG_OGD, X, y, order, None, None, kernel, gamma, degree, coef0, eta, 0.0, 1.0, 1.0,
                 False, sv, alpha, t0, state, sample_weight, zero_prediction=zero_prediction)
 
@@ -506,10 +495,9 @@ def rbp(X, y, order, uniforms, *, budget, kernel, gamma, degree, coef0, sv=None,
         t0=0, state=None, sample_weight=None, zero_prediction="mistake"):
     """Randomized budget perceptron (see :func:`refsvm.online.rbp`)."""
     X, y, order, uniforms = check_online_arguments(
-        X, y, order, uniforms, algorithm="rbp", budget=budget, kernel=kernel, gamma=gamma,
-        degree=degree, coef0=coef0, eta=1.0, lam=0.0, C=1.0, max_coef=1.0, sv=sv, alpha=alpha, t0=t0,
-        zero_prediction=zero_prediction, variant="paper")
-    sample_weight = check_sample_weight(sample_weight, X.shape[0])
+        X, y, order, uniforms, algorithm="rbp", kernel=kernel, gamma=gamma, degree=degree, coef0=coef0, sv=sv,
+        alpha=alpha, t0=t0, zero_prediction=zero_prediction, budget=budget)
+    sample_weight = weights_as_data(sample_weight, X.shape[0])
     return _run(ALG_RBP, X, y, order, uniforms, budget, kernel, gamma, degree, coef0, 1.0, 0.0, 1.0,
                 1.0, False, sv, alpha, t0, state, sample_weight, zero_prediction=zero_prediction)
 
@@ -518,10 +506,9 @@ def forgetron(X, y, order, *, budget, kernel, gamma, degree, coef0, sv=None, alp
               state=None, zero_prediction="mistake", variant="paper", sample_weight=None):
     """Self-tuned Forgetron (see :func:`refsvm.online.forgetron`)."""
     X, y, order, _ = check_online_arguments(
-        X, y, order, None, algorithm="forgetron", budget=budget, kernel=kernel, gamma=gamma,
-        degree=degree, coef0=coef0, eta=1.0, lam=0.0, C=1.0, max_coef=1.0, sv=sv, alpha=alpha, t0=t0,
-        zero_prediction=zero_prediction, variant=variant)
-    sample_weight = check_sample_weight(sample_weight, X.shape[0])
+        X, y, order, algorithm="forgetron", kernel=kernel, gamma=gamma, degree=degree, coef0=coef0, sv=sv,
+        alpha=alpha, t0=t0, zero_prediction=zero_prediction, budget=budget, variant=variant)
+    sample_weight = weights_as_data(sample_weight, X.shape[0])
     return _run(ALG_FORGETRON, X, y, order, None, budget, kernel, gamma, degree, coef0, 1.0, 0.0, 1.0,
                 1.0, False, sv, alpha, t0, state, sample_weight, zero_prediction=zero_prediction, variant=variant)
 
@@ -531,10 +518,9 @@ def projectron(X, y, order, *, eta, budget, plusplus, kernel, gamma, degree, coe
     """Projectron / Projectron++ (see :func:`refsvm.online.projectron`)."""
     algorithm = "projectron++" if plusplus else "projectron"
     X, y, order, _ = check_online_arguments(
-        X, y, order, None, algorithm=algorithm, budget=budget, kernel=kernel, gamma=gamma,
-        degree=degree, coef0=coef0, eta=eta, lam=0.0, C=1.0, max_coef=1.0, sv=sv, alpha=alpha, t0=t0,
-        zero_prediction=zero_prediction, variant=variant)
-    sample_weight = check_sample_weight(sample_weight, X.shape[0])
+        X, y, order, algorithm=algorithm, kernel=kernel, gamma=gamma, degree=degree, coef0=coef0, sv=sv,
+        alpha=alpha, t0=t0, zero_prediction=zero_prediction, budget=budget, variant=variant, eta=eta)
+    sample_weight = weights_as_data(sample_weight, X.shape[0])
     return _run(ALG_PROJECTRON, X, y, order, None, budget, kernel, gamma, degree, coef0, eta, 0.0, 1.0,
                 1.0, plusplus, sv, alpha, t0, state, sample_weight, zero_prediction=zero_prediction,
                 variant=variant)
@@ -544,10 +530,9 @@ def bpas(X, y, order, *, budget, C, kernel, gamma, degree, coef0, sv=None, alpha
          state=None, zero_prediction="mistake", sample_weight=None):
     """BPA-S (see :func:`refsvm.online.bpas`)."""
     X, y, order, _ = check_online_arguments(
-        X, y, order, None, algorithm="bpas", budget=budget, kernel=kernel, gamma=gamma,
-        degree=degree, coef0=coef0, eta=1.0, lam=0.0, C=C, max_coef=1.0, sv=sv, alpha=alpha, t0=t0,
-        zero_prediction=zero_prediction, variant="paper")
-    sample_weight = check_sample_weight(sample_weight, X.shape[0])
+        X, y, order, algorithm="bpas", kernel=kernel, gamma=gamma, degree=degree, coef0=coef0, sv=sv,
+        alpha=alpha, t0=t0, zero_prediction=zero_prediction, budget=budget, C=C)
+    sample_weight = weights_as_data(sample_weight, X.shape[0])
     return _run(ALG_BPAS, X, y, order, None, budget, kernel, gamma, degree, coef0, 1.0, 0.0, C, 1.0,
                 False, sv, alpha, t0, state, sample_weight, zero_prediction=zero_prediction)
 
@@ -556,9 +541,9 @@ def bogd(X, y, order, uniforms, *, budget, eta, lam, max_coef, kernel, gamma, de
          sv=None, alpha=None, t0=0, state=None, sample_weight=None, zero_prediction="mistake", variant="paper"):
     """BOGD with uniform sampling (see :func:`refsvm.online.bogd`)."""
     X, y, order, uniforms = check_online_arguments(
-        X, y, order, uniforms, algorithm="bogd", budget=budget, kernel=kernel, gamma=gamma,
-        degree=degree, coef0=coef0, eta=eta, lam=lam, C=1.0, max_coef=max_coef, sv=sv, alpha=alpha, t0=t0,
-        zero_prediction=zero_prediction, variant=variant)
-    sample_weight = check_sample_weight(sample_weight, X.shape[0])
+        X, y, order, uniforms, algorithm="bogd", kernel=kernel, gamma=gamma, degree=degree, coef0=coef0, sv=sv,
+        alpha=alpha, t0=t0, zero_prediction=zero_prediction, budget=budget, variant=variant, eta=eta, lam=lam,
+        max_coef=max_coef)
+    sample_weight = weights_as_data(sample_weight, X.shape[0])
     return _run(ALG_BOGD, X, y, order, uniforms, budget, kernel, gamma, degree, coef0, eta, lam, 1.0,
                 max_coef, False, sv, alpha, t0, state, sample_weight, zero_prediction=zero_prediction, variant=variant)
