@@ -76,8 +76,20 @@ def _check_kind(data, path, kind):
     check_kind(data, path, kind, f"{kind}.load")
 
 
+@dataclass(kw_only=True)
+class _Labelled:
+    """What both models hold besides their arrays (keyword-only, after each model's own fields): the task, the
+    user's labels and who trained the model."""
+
+    task: str = "binary"
+    classes: np.ndarray = field(default_factory=lambda: np.array([-1, 1]))
+    params: dict = None       #: hyper-parameters of the estimator that trained it (or None)
+    estimator: str = None     #: its class name
+    version: str = None       #: refsvm version that wrote the file
+
+
 @dataclass
-class FourierModel:
+class FourierModel(_Labelled):
     """FOGD's model: ``f(x) = W' z(x)`` on random Fourier features.
 
     Attributes
@@ -99,11 +111,6 @@ class FourierModel:
     weights: np.ndarray
     gamma: float = 1.0
     normalize: bool = False
-    task: str = "binary"
-    classes: np.ndarray = field(default_factory=lambda: np.array([-1, 1]))
-    params: dict = None       #: hyper-parameters of the estimator that trained it (or None)
-    estimator: str = None     #: its class name
-    version: str = None       #: refsvm version that wrote the file
 
     def __post_init__(self):
         self.directions = np.ascontiguousarray(self.directions, dtype=np.float64)
@@ -152,7 +159,7 @@ class FourierModel:
 
 
 @dataclass
-class NystromModel:
+class NystromModel(_Labelled):
     """NOGD's model: kernel expansion before the switch, ``W' P k_x`` after it.
 
     Attributes
@@ -177,11 +184,6 @@ class NystromModel:
     alpha: np.ndarray = None
     projection: np.ndarray = None
     weights: np.ndarray = None
-    task: str = "binary"
-    classes: np.ndarray = field(default_factory=lambda: np.array([-1, 1]))
-    params: dict = None       #: hyper-parameters of the estimator that trained it (or None)
-    estimator: str = None     #: its class name
-    version: str = None       #: refsvm version that wrote the file
 
     def __post_init__(self):
         if sp.issparse(self.support_vectors):         # a model trained on sparse rows (refsvm.sparse)

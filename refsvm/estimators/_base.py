@@ -50,10 +50,58 @@ from .._threads import map_threads
 from ..backend import get_module
 from ..model import BudgetedModel
 from ..refit import hinge_loss, multiclass_hinge_loss
-from ..validation import check_bool, check_gamma, check_int, check_memory, check_sparse_rows
+from ..budget import MERGE_SOLVERS
+from ..validation import (check_bool, check_gamma, check_int, check_memory, check_option, check_positive,
+                          check_sparse_rows)
 from ._progress import PassProgress, chunk_size, merge_traces
 
 __all__ = ["BudgetedClassifierBase"]
+
+
+#: The ``refit_bias``, ``refit_rows`` and ``n_jobs`` parameters of the one-vs-rest estimators (BSCA, SBP): their
+#: docstrings hold the line ``{refit_and_n_jobs}`` where :func:`shared_doc` puts this text.
+REFIT_AND_N_JOBS_DOC = """    refit_bias : bool or "scaled", default=False
+        Replace the bias after the last pass by the minimiser of the
+        (weighted) hinge loss of the final model on the training data (see
+        :class:`refsvm.BudgetedSVC`, also for ``"scaled"``; :mod:`refsvm.refit`).  Multi-class: one offset
+        per one-vs-rest machine.
+    refit_rows : int, default=10000
+        At most this many training rows for ``refit_bias`` (a random
+        subsample when there are more).
+
+    n_jobs : int or None, default=None
+        Threads for the one-vs-rest machines (multi-class only), joblib's
+        convention: ``None`` = 1, ``-1`` = all cores.  The machines are
+        independent and the compiled solver releases the GIL for its whole
+        pass, so they run in parallel without a copy of ``X``; the model is
+        bitwise that of ``n_jobs=1`` (the random draws are made first, in
+        class order).  The python backend gains nothing from threads.  With
+        ``n_jobs > 1`` a Ctrl-C takes effect when the running machines end
+        their pass.  Prediction (``decision_function``, ``predict``, ``score``;
+        fast backend) computes its row blocks in as many threads, bitwise
+        the values of one thread.
+"""
+
+
+def shared_doc(cls):
+    """Class decorator: the docstring's ``{refit_and_n_jobs}`` line replaced by :data:`REFIT_AND_N_JOBS_DOC`."""
+    cls.__doc__ = cls.__doc__.replace("    {refit_and_n_jobs}\n", REFIT_AND_N_JOBS_DOC)
+    return cls
+
+
+def kernel_and_maintenance_params(est, maintenance, kernel):
+    """The kernel and budget-maintenance keyword arguments of ``bsgd`` and ``bsca``, validated in this order
+    (``maintenance`` and ``kernel`` already are): gamma, degree, coef0, merge_eps, merge_solver, projection_ridge."""
+    return dict(
+        maintenance=maintenance,
+        kernel=kernel,
+        gamma=check_gamma(est.gamma),
+        degree=check_int(est.degree, "degree", 1),
+        coef0=float(est.coef0),
+        merge_eps=check_positive(est.merge_eps, "merge_eps"),
+        merge_solver=check_option(est.merge_solver, "merge_solver", MERGE_SOLVERS),
+        projection_ridge=check_positive(est.projection_ridge, "projection_ridge", allow_zero=True),
+    )
 
 
 @contextmanager
@@ -682,11 +730,11 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            Examples (dense or sparse).
+            The rows to label, dense or sparse (as for :meth:`decision_function`).
 
         Returns
         -------
-        ndarray of shape (n_samples,)
+        labels : ndarray of shape (n_samples,)
             Labels from ``classes_``.
         """
         F = self.decision_function(X)

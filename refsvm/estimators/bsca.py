@@ -17,15 +17,14 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..backend import BACKENDS, get_module
-from ..validation import check_budget, check_gamma, check_int, check_option, check_positive
+from ..validation import check_budget, check_int, check_option, check_positive
 from .._threads import check_n_jobs
-from ._base import BudgetedClassifierBase, map_machines
+from ._base import BudgetedClassifierBase, kernel_and_maintenance_params, map_machines, shared_doc
 
 __all__ = ["BSCAClassifier"]
 
 KERNELS = ("rbf", "linear", "poly")
 MAINTENANCES = ("removal", "projection", "merge")
-MERGE_SOLVERS = ("gss", "gss-precise", "lookup-h", "lookup-wd")
 SV_UPDATES = ("accumulate", "append")
 SAMPLINGS = ("uniform", "permutation")
 #: Trace keys that hold one entry per step / per maintenance event (concatenated over chunks).
@@ -61,6 +60,7 @@ def _join_traces(traces, starts):
     return out
 
 
+@shared_doc
 class BSCAClassifier(BudgetedClassifierBase):
     r"""Kernel SVM trained by budgeted stochastic coordinate ascent on the dual (BSCA).
 
@@ -141,26 +141,7 @@ class BSCAClassifier(BudgetedClassifierBase):
         order and the number of steps per epoch, differ, and so do the
         budget maintenance events).
 
-    refit_bias : bool or "scaled", default=False
-        Replace the bias after the last pass by the minimiser of the
-        (weighted) hinge loss of the final model on the training data (see
-        :class:`refsvm.BudgetedSVC`, also for ``"scaled"``; :mod:`refsvm.refit`).  Multi-class: one offset
-        per one-vs-rest machine.
-    refit_rows : int, default=10000
-        At most this many training rows for ``refit_bias`` (a random
-        subsample when there are more).
-
-    n_jobs : int or None, default=None
-        Threads for the one-vs-rest machines (multi-class only), joblib's
-        convention: ``None`` = 1, ``-1`` = all cores.  The machines are
-        independent and the compiled solver releases the GIL for its whole
-        pass, so they run in parallel without a copy of ``X``; the model is
-        bitwise that of ``n_jobs=1`` (the random draws are made first, in
-        class order).  The python backend gains nothing from threads.  With
-        ``n_jobs > 1`` a Ctrl-C takes effect when the running machines end
-        their pass.  Prediction (``decision_function``, ``predict``, ``score``;
-        fast backend) computes its row blocks in as many threads, bitwise
-        the values of one thread.
+    {refit_and_n_jobs}
 
     Attributes
     ----------
@@ -254,14 +235,7 @@ class BSCAClassifier(BudgetedClassifierBase):
         return dict(
             budget=None if self.budget is None else check_budget(self.budget),
             C=check_positive(self.C, "C"),
-            maintenance=maintenance,
-            kernel=kernel,
-            gamma=check_gamma(self.gamma),
-            degree=check_int(self.degree, "degree", 1),
-            coef0=float(self.coef0),
-            merge_eps=check_positive(self.merge_eps, "merge_eps"),
-            merge_solver=check_option(self.merge_solver, "merge_solver", MERGE_SOLVERS),
-            projection_ridge=check_positive(self.projection_ridge, "projection_ridge", allow_zero=True),
+            **kernel_and_maintenance_params(self, maintenance, kernel),
             sv_update=check_option(self.sv_update, "sv_update", SV_UPDATES),
         )
 

@@ -15,16 +15,14 @@ training, *Journal of Machine Learning Research* 13, 3103-3131.
 import numpy as np
 
 from ..backend import BACKENDS, get_module
-from ..validation import (check_bool, check_budget, check_finite_real, check_gamma, check_int, check_option,
-                          check_positive)
-from ._base import BudgetedClassifierBase
+from ..validation import check_bool, check_budget, check_finite_real, check_int, check_option, check_positive
+from ._base import BudgetedClassifierBase, kernel_and_maintenance_params
 
 __all__ = ["BudgetedSVC"]
 
 KERNELS = ("rbf", "linear", "poly")
 LEARNING_RATES = ("pegasos", "norma", "perceptron")
 MAINTENANCES = ("removal", "projection", "merge")
-MERGE_SOLVERS = ("gss", "gss-precise", "lookup-h", "lookup-wd")
 LOOKUP_SOLVERS = ("lookup-h", "lookup-wd")
 
 
@@ -335,16 +333,7 @@ class BudgetedSVC(BudgetedClassifierBase):
             learning_rate=learning_rate,
             eta=self._resolve_eta(learning_rate),
             radius=float(radius),
-            maintenance=maintenance,
-            kernel=kernel,
-            gamma=check_gamma(self.gamma),
-            degree=check_int(self.degree, "degree", 1),
-            coef0=float(self.coef0),
-            merge_eps=check_positive(self.merge_eps, "merge_eps"),
-            merge_solver=check_option(self.merge_solver, "merge_solver", MERGE_SOLVERS),
-            projection_ridge=check_positive(
-                self.projection_ridge, "projection_ridge", allow_zero=True
-            ),
+            **kernel_and_maintenance_params(self, maintenance, kernel),
             fit_bias=bool(self.fit_bias),
         )
 

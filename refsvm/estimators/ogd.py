@@ -506,12 +506,22 @@ _CLASS_WEIGHT_DOC = """    zero_prediction : {"mistake", "positive"}, default="m
 """
 
 
+_EPSILON_DOC = """    epsilon : float, default=0.1
+        Update threshold on the squared loss (>= 0).
+"""
+
+
+def _with_parameters(doc, *entries):
+    """``doc`` with the parameter ``entries`` (docstring text) inserted before its Attributes section."""
+    return doc.replace("    Attributes", "".join(entries) + "    Attributes", 1)
+
+
 class FOGDClassifier(_FOGDMixin, _OGDClassifierBase):
     __doc__ = """Fourier online gradient descent classifier (Lu et al. 2016, Algorithms 1 and 3).
 
     Binary problems use the hinge loss; three or more classes the multi-class
     hinge loss against the highest-scoring wrong class.
-    """ + _FOGD_DOC.replace("    Attributes", _VERBOSE_DOC + _CLASS_WEIGHT_DOC + "    Attributes", 1)
+    """ + _with_parameters(_FOGD_DOC, _VERBOSE_DOC, _CLASS_WEIGHT_DOC)
 
     def __init__(self, n_components=400, gamma="scale", eta=0.002, normalize=False, shuffle=True, epochs=1,
                  backend="fast", random_state=None, verbose=0, class_weight=None, zero_prediction="mistake",
@@ -532,7 +542,7 @@ class FOGDClassifier(_FOGDMixin, _OGDClassifierBase):
 
 class NOGDClassifier(_NOGDMixin, _OGDClassifierBase):
     __doc__ = """Nystrom online gradient descent classifier (Lu et al. 2016, Algorithms 2 and 4).
-    """ + _NOGD_DOC.replace("    Attributes", _VERBOSE_DOC + _CLASS_WEIGHT_DOC + "    Attributes", 1)
+    """ + _with_parameters(_NOGD_DOC, _VERBOSE_DOC, _CLASS_WEIGHT_DOC)
 
     def __init__(self, budget=400, rank=None, gamma="scale", eta=0.2, eig_tol=EIG_TOL, shuffle=True, epochs=1,
                  backend="fast", random_state=None, verbose=0, class_weight=None, zero_prediction="mistake",
@@ -557,9 +567,7 @@ class FOGDRegressor(_FOGDMixin, _RegressorBase):
 
     Squared loss; an example updates the model only when its loss exceeds
     ``epsilon`` (default 0.1, the paper's value).
-    """ + _FOGD_DOC.replace("    Attributes", """    epsilon : float, default=0.1
-        Update threshold on the squared loss (>= 0).
-""" + _VERBOSE_DOC + """    Attributes""", 1)
+    """ + _with_parameters(_FOGD_DOC, _EPSILON_DOC, _VERBOSE_DOC)
 
     def __init__(self, n_components=400, gamma="scale", eta=0.001, epsilon=0.1, normalize=False, shuffle=True,
                  epochs=1, backend="fast", random_state=None, verbose=0, average=False):
@@ -578,9 +586,7 @@ class FOGDRegressor(_FOGDMixin, _RegressorBase):
 
 class NOGDRegressor(_NOGDMixin, _RegressorBase):
     __doc__ = """Nystrom online gradient descent regressor (Lu et al. 2016, Algorithm 6).
-    """ + _NOGD_DOC.replace("    Attributes", """    epsilon : float, default=0.1
-        Update threshold on the squared loss (>= 0).
-""" + _VERBOSE_DOC + """    Attributes""", 1)
+    """ + _with_parameters(_NOGD_DOC, _EPSILON_DOC, _VERBOSE_DOC)
 
     def __init__(self, budget=400, rank=None, gamma="scale", eta=0.1, epsilon=0.1, eig_tol=EIG_TOL, shuffle=True,
                  epochs=1, backend="fast", random_state=None, verbose=0, average=False):

@@ -16,7 +16,7 @@ from sklearn.utils.metaestimators import available_if
 
 from ..backend import BACKENDS, get_module
 from ..validation import check_bool, check_finite_real, check_gamma, check_int, check_option, check_positive
-from ._base import BudgetedClassifierBase, map_machines
+from ._base import BudgetedClassifierBase, map_machines, shared_doc
 
 __all__ = ["SBPClassifier"]
 
@@ -27,6 +27,7 @@ def _never(self):
     return False
 
 
+@shared_doc
 class SBPClassifier(BudgetedClassifierBase):
     r"""Kernel SVM trained by the Stochastic Batch Perceptron (SBP).
 
@@ -95,26 +96,7 @@ class SBPClassifier(BudgetedClassifierBase):
         water level, both paths (see :meth:`fit`; ``fit_intercept=False``
         only).
 
-    refit_bias : bool or "scaled", default=False
-        Replace the bias after the last pass by the minimiser of the
-        (weighted) hinge loss of the final model on the training data (see
-        :class:`refsvm.BudgetedSVC`, also for ``"scaled"``; :mod:`refsvm.refit`).  Multi-class: one offset per
-        one-vs-rest machine.
-    refit_rows : int, default=10000
-        At most this many training rows for ``refit_bias`` (a random
-        subsample when there are more).
-
-    n_jobs : int or None, default=None
-        Threads for the one-vs-rest machines (multi-class only), joblib's
-        convention: ``None`` = 1, ``-1`` = all cores.  The machines are
-        independent and the compiled solver releases the GIL for its whole
-        pass, so they run in parallel without a copy of ``X``; the model is
-        bitwise that of ``n_jobs=1`` (the random draws are made first, in
-        class order).  The python backend gains nothing from threads.  With
-        ``n_jobs > 1`` a Ctrl-C takes effect when the running machines end
-        their pass.  Prediction (``decision_function``, ``predict``, ``score``;
-        fast backend) computes its row blocks in as many threads, bitwise
-        the values of one thread.
+    {refit_and_n_jobs}
 
     Attributes
     ----------

@@ -23,38 +23,38 @@ from .libsvm import DEFAULT_MAX_MEMORY, read_libsvm
 
 __all__ = ["DATASETS", "data_dir", "load_libsvm", "fetch_libsvm", "checkerboard", "gauss_mixture", "text_like"]
 
-#: Every data set of SOURCES.md (summary table).  ``test`` is the file stem of
-#: the test split (``None``: the set has no test split).  ``mnist5k`` (a
+#: Every data set of SOURCES.md (summary table): file stem, ``n_features``, task, and ``test``, the file stem of
+#: the test split (``None``; ``-`` in the table: the set has no test split).  ``mnist5k`` (a
 #: 5,000-row subset of the MNIST training set) is paired with the full official
 #: test set ``mnist.t``; there is no full MNIST training file.
 DATASETS = {
-    # binary
-    "a9a": dict(n_features=123, task="binary", test="a9a.t"),
-    "ijcnn1": dict(n_features=22, task="binary", test="ijcnn1.t"),
-    "w8a": dict(n_features=300, task="binary", test=None),
-    "phishing": dict(n_features=68, task="binary", test=None),
-    "skin_nonskin": dict(n_features=3, task="binary", test=None),
-    "banana": dict(n_features=2, task="binary", test=None),
-    "german.numer_scale": dict(n_features=24, task="binary", test=None),
-    "spambase": dict(n_features=57, task="binary", test=None),
-    "mushrooms": dict(n_features=112, task="binary", test=None),
-    "svmguide1": dict(n_features=4, task="binary", test="svmguide1.t"),
-    "heart_scale": dict(n_features=13, task="binary", test=None),
-    # multi-class (covtype: 7 classes; covtype.binary is label 2 vs rest)
-    "covtype.first10000": dict(n_features=54, task="multiclass", test=None),
-    "usps": dict(n_features=256, task="multiclass", test="usps.t"),
-    "letter": dict(n_features=16, task="multiclass", test="letter.t"),
-    "pendigits": dict(n_features=16, task="multiclass", test="pendigits.t"),
-    "satimage": dict(n_features=36, task="multiclass", test="satimage.t"),
-    "dna.scale": dict(n_features=180, task="multiclass", test="dna.scale.t"),
-    "shuttle": dict(n_features=9, task="multiclass", test="shuttle.t"),
-    "mnist5k": dict(n_features=784, task="multiclass", test="mnist.t"),
-    # regression
-    "housing_scale": dict(n_features=13, task="regression", test=None),
-    "abalone_scale": dict(n_features=8, task="regression", test=None),
-    "cpusmall": dict(n_features=12, task="regression", test=None),
-    "cadata": dict(n_features=8, task="regression", test=None),
-    "space_ga": dict(n_features=6, task="regression", test=None),
+    name: dict(n_features=int(n_features), task=task, test=None if test == "-" else test)
+    for name, n_features, task, test in (line.split() for line in """
+a9a                  123  binary      a9a.t
+ijcnn1                22  binary      ijcnn1.t
+w8a                  300  binary      -
+phishing              68  binary      -
+skin_nonskin           3  binary      -
+banana                 2  binary      -
+german.numer_scale    24  binary      -
+spambase              57  binary      -
+mushrooms            112  binary      -
+svmguide1              4  binary      svmguide1.t
+heart_scale           13  binary      -
+covtype.first10000    54  multiclass  -
+usps                 256  multiclass  usps.t
+letter                16  multiclass  letter.t
+pendigits             16  multiclass  pendigits.t
+satimage              36  multiclass  satimage.t
+dna.scale            180  multiclass  dna.scale.t
+shuttle                9  multiclass  shuttle.t
+mnist5k              784  multiclass  mnist.t
+housing_scale         13  regression  -
+abalone_scale          8  regression  -
+cpusmall              12  regression  -
+cadata                 8  regression  -
+space_ga               6  regression  -
+""".strip().splitlines())
 }
 
 
