@@ -286,8 +286,8 @@ def resolve_options(X, y, order, *, budget, C, maintenance, kernel, gamma, degre
         sv_source=sv_source, t0=t0, sample_weight=sample_weight)
     s = weights_as_data(sample_weight, X.shape[0])
     k = Kernel.of(kernel, gamma, degree, coef0)
-    maint = None if budget is None else MaintenanceOptions.resolve(maintenance, k, merge_eps, projection_ridge,
-                                                                  merge_solver)
+    maint = None if budget is None else MaintenanceOptions.of(maintenance, k, merge_eps, projection_ridge,
+                                                             merge_solver)
     options = BSCAOptions(math.inf if budget is None else budget, C, k, sv_update == "accumulate", maint)
     return X, y, order, s, dual, src0, options
 

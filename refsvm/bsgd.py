@@ -255,11 +255,10 @@ def resolve_options(X, y, order, *, n_classes, budget, lam, learning_rate, eta, 
         X, y, order, n_classes=n_classes, budget=budget, lam=lam, learning_rate=learning_rate,
         eta=eta, radius=radius, maintenance=maintenance, kernel=kernel, gamma=gamma, degree=degree,
         coef0=coef0, merge_eps=merge_eps, projection_ridge=projection_ridge, merge_solver=merge_solver,
-        sv=sv, alpha=alpha, bias=bias, t0=t0)
+        sv=sv, alpha=alpha, bias=bias, t0=t0, merge_compare=merge_compare)
     s = weights_as_data(sample_weight, X.shape[0])
     k = Kernel.of(kernel, gamma, degree, coef0)
-    maint = MaintenanceOptions.resolve(maintenance, k, merge_eps, projection_ridge, merge_solver,
-                                       binary=n_classes == 2, compare=merge_compare)
+    maint = MaintenanceOptions.of(maintenance, k, merge_eps, projection_ridge, merge_solver, compare=merge_compare)
     lam = 0.0 if learning_rate == "perceptron" else lam      # Table 2: the perceptron has lambda = 0
     return X, y, order, s, BSGDOptions(n_classes, budget, learning_rate, lam, eta, radius, bool(fit_bias), k, maint)
 

@@ -427,7 +427,9 @@ class MaintenanceOptions:
     @classmethod
     def resolve(cls, strategy, kernel, merge_eps=MERGE_EPS, projection_ridge=PROJECTION_RIDGE, merge_solver="gss",
                 *, binary=True, compare=False, tables=None):
-        """Check the options and load the lookup tables if they are read (the one place that does)."""
+        """Check the options (as :func:`refsvm.validation.check_bsgd_arguments` does for the
+        algorithms), then :meth:`of`.  The public functions :func:`maintain`,
+        :func:`maintain_merge` and :func:`merge_compare` call this, once per call."""
         check_merge_solver(merge_solver, binary or strategy != "merge")
         if strategy not in MAINTENANCE:
             raise ValueError(f"maintenance must be one of {MAINTENANCE}, got {strategy!r}")
@@ -435,23 +437,33 @@ class MaintenanceOptions:
             raise ValueError("maintenance='merge' requires kernel='rbf' (merging relies on the Gaussian kernel)")
         if compare and (strategy != "merge" or not binary):
             raise ValueError("merge_compare=True needs maintenance='merge' and a binary model")
+        return cls.of(strategy, kernel, merge_eps, projection_ridge, merge_solver, compare=compare, tables=tables)
+
+    @classmethod
+    def of(cls, strategy, kernel, merge_eps=MERGE_EPS, projection_ridge=PROJECTION_RIDGE, merge_solver="gss",
+           *, compare=False, tables=None):
+        """Options already checked: loads the lookup tables if a lookup solver or the comparison
+        reads them (``tables=None``), the one place that does."""
         if tables is None and strategy == "merge" and (compare or merge_solver in LOOKUP_SOLVERS):
             from .lookup import get_tables  # lazy: refsvm.lookup imports this module
             tables = get_tables()
         return cls(strategy, kernel, merge_eps, projection_ridge, merge_solver, tables, bool(compare))
 
 
-def maintain_with(opts, SV, alpha, n_sv):
+def maintain_with(opts, SV, alpha, n_sv, steps=None):
     """One budget-maintenance step with resolved options (:class:`MaintenanceOptions`), no checks.
 
-    Returns ``(n_sv, p, n, WD)`` as :func:`maintain`.
+    Returns ``(n_sv, p, n, WD)`` as :func:`maintain`.  ``steps``: the functions that run the
+    step, ``(maintain_removal, maintain_projection, merge_smallest)``, this module's when None;
+    the compiled twin passes its own (one dispatcher serves both paths).
     """
+    removal, projection, merge = steps or (maintain_removal, maintain_projection, merge_smallest)
     if opts.strategy == "removal":
-        return maintain_removal(SV, alpha, n_sv, *opts.kernel.params)
+        return removal(SV, alpha, n_sv, *opts.kernel.params)
     if opts.strategy == "projection":
-        return maintain_projection(SV, alpha, n_sv, *opts.kernel.params, opts.projection_ridge)
-    return merge_smallest(SV, alpha, n_sv, opts.kernel.gamma, merge_solver_eps(opts.merge_solver, opts.merge_eps),
-                          opts.merge_solver, opts.tables)
+        return projection(SV, alpha, n_sv, *opts.kernel.params, opts.projection_ridge)
+    return merge(SV, alpha, n_sv, opts.kernel.gamma, merge_solver_eps(opts.merge_solver, opts.merge_eps),
+                 opts.merge_solver, opts.tables)
 
 
 #: What one maintenance event did: the strategy, the number of SVs before and after,

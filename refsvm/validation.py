@@ -346,15 +346,39 @@ def _check_warm_start(sv, alpha, n_features, c, budget, *, flat_alpha=False):
 
 def check_bsgd_arguments(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
                          maintenance, kernel, gamma, degree, coef0, merge_eps, projection_ridge,
-                         merge_solver, sv, alpha, bias, t0):
+                         merge_solver, sv, alpha, bias, t0, merge_compare=False):
     """Check the arguments of ``bsgd`` (both backends call this before any work).
 
     The function layer is public API, so it refuses what the estimator
     refuses, with an error naming the parameter, instead of looping forever
     (``merge_eps = 0``) or returning a meaningless model (``gamma <= 0``,
-    ``budget < 2``).  Returns ``(X, y, order)`` as C-contiguous float64 /
+    ``budget < 2``).  ``merge_solver`` is checked here, once per call (a lookup
+    solver needs a binary model when merging), and so is ``merge_compare``
+    (merging, binary).  Returns ``(X, y, order)`` as C-contiguous float64 /
     int64 arrays.
     """
+    X, y, order = _check_budgeted_arguments(
+        X, y, order, n_classes=n_classes, budget=check_budget(budget), maintenance=maintenance, kernel=kernel,
+        gamma=gamma, degree=degree, coef0=coef0, merge_eps=merge_eps, projection_ridge=projection_ridge,
+        merge_solver=merge_solver, merge_compare=merge_compare, sv=sv, alpha=alpha, t0=t0)
+    check_option(learning_rate, "learning_rate", ("pegasos", "norma", "perceptron"))
+    if learning_rate in ("pegasos", "norma"):
+        check_positive(lam, "lam")
+    if learning_rate in ("norma", "perceptron"):
+        check_positive(eta, "eta")
+    if learning_rate == "perceptron" and not (isinstance(radius, numbers.Real) and radius > 0):
+        raise ValueError(f"radius must be a number > 0 (inf switches the projection off); got {radius!r}")
+    c = 1 if n_classes == 2 else n_classes
+    if bias is not None and np.shape(bias) != (c,):
+        raise ValueError(f"bias must have shape ({c},); got {np.shape(bias)}")
+    return X, y, order
+
+
+def _check_budgeted_arguments(X, y, order, *, n_classes, budget, maintenance, kernel, gamma, degree, coef0,
+                              merge_eps, projection_ridge, merge_solver, merge_compare, sv, alpha, t0):
+    """What ``bsgd`` and ``bsca`` check alike: data and labels, budget maintenance (its parameters
+    only when there is a budget: ``budget=None`` never maintains), kernel, warm start, ``t0``."""
+    from .budget import MAINTENANCE, check_merge_solver  # the algorithm layer; validation is imported by it
     X, y = _check_X_y(X, y)
     if y.size and not np.all(np.asarray(y, dtype=np.float64) == np.round(np.asarray(y, dtype=np.float64))):
         raise ValueError("y must hold integer labels")
@@ -367,34 +391,26 @@ def check_bsgd_arguments(X, y, order, *, n_classes, budget, lam, learning_rate, 
             raise ValueError("y must hold labels -1 and +1 for a binary problem (n_classes=2)")
     elif used.size and (used.min() < 0 or used.max() >= n_classes):
         raise ValueError(f"y must hold labels 0..{n_classes - 1} for n_classes={n_classes}")
-    budget = check_budget(budget)
-    check_option(learning_rate, "learning_rate", ("pegasos", "norma", "perceptron"))
-    check_option(maintenance, "maintenance", ("removal", "projection", "merge"))
+    check_option(maintenance, "maintenance", MAINTENANCE)
     check_option(kernel, "kernel", ("rbf", "linear", "poly"))
-    check_option(merge_solver, "merge_solver", ("gss", "gss-precise", "lookup-h", "lookup-wd"))
-    if learning_rate in ("pegasos", "norma"):
-        check_positive(lam, "lam")
-    if learning_rate in ("norma", "perceptron"):
-        check_positive(eta, "eta")
-    if learning_rate == "perceptron" and not (isinstance(radius, numbers.Real) and radius > 0):
-        raise ValueError(f"radius must be a number > 0 (inf switches the projection off); got {radius!r}")
+    check_merge_solver(merge_solver, n_classes == 2 or maintenance != "merge")
     _check_kernel_parameters(kernel, gamma, degree, coef0)
     if kernel == "rbf":
         check_gaussian_rows(X)
-        if sv is not None:
+        if sv is not None and budget is not None:
             check_gaussian_rows(sv, "sv")
-    if maintenance == "merge":
+    if maintenance == "merge" and budget is not None:
         if kernel != "rbf":
             raise ValueError("maintenance='merge' requires kernel='rbf' (merging relies on the Gaussian kernel)")
         check_positive(merge_eps, "merge_eps")
-    if maintenance == "projection":
+    if maintenance == "projection" and budget is not None:
         check_positive(projection_ridge, "projection_ridge", allow_zero=True)
+    if merge_compare and (maintenance != "merge" or n_classes != 2):
+        raise ValueError("merge_compare=True needs maintenance='merge' and a binary model")
     check_int(t0, "t0", 0)
     c = 1 if n_classes == 2 else n_classes
     if sv is not None and (sv.shape[0] if sp.issparse(sv) else len(sv)) > 0:
         _check_warm_start(sv, alpha, X.shape[1], c, budget)
-    if bias is not None and np.shape(bias) != (c,):
-        raise ValueError(f"bias must have shape ({c},); got {np.shape(bias)}")
     return X, y, order
 
 
@@ -482,20 +498,15 @@ def check_bsca_arguments(X, y, order, *, budget, C, maintenance, kernel, gamma, 
     arrays; ``dual`` is a fresh float64 copy (zeros when ``None``) and
     ``sv_source`` an int64 array of length ``len(sv)`` (all -1 when ``None``).
     """
-    X, y, order = check_bsgd_arguments(
-        X, y, order, n_classes=2, budget=2 if budget is None else budget, lam=1.0,
-        learning_rate="pegasos", eta=1.0, radius=1.0, kernel=kernel,
-        maintenance="removal" if budget is None and maintenance in ("removal", "projection", "merge")
-        else maintenance,                                   # no budget: maintenance never runs
-        gamma=gamma, degree=degree, coef0=coef0, merge_eps=merge_eps,
-        projection_ridge=projection_ridge, merge_solver=merge_solver,
-        sv=sv if budget is not None else None, alpha=alpha, bias=None, t0=t0)
+    X, y, order = _check_budgeted_arguments(
+        X, y, order, n_classes=2, budget=None if budget is None else check_budget(budget),
+        maintenance=maintenance, kernel=kernel, gamma=gamma, degree=degree, coef0=coef0, merge_eps=merge_eps,
+        projection_ridge=projection_ridge, merge_solver=merge_solver, merge_compare=False, sv=sv, alpha=alpha,
+        t0=t0)
     C = check_positive(C, "C")
     check_option(sv_update, "sv_update", ("accumulate", "append"))
     n = X.shape[0]
     n_sv = 0 if sv is None else (sv.shape[0] if sp.issparse(sv) else len(sv))
-    if n_sv and budget is None:
-        _check_warm_start(sv, alpha, X.shape[1], 1, None)
     if dual is None:
         dual = np.zeros(n)
     else:
