@@ -293,7 +293,7 @@ class BSGDRecorder(MaintenanceRecorder):
     def maintenance(self, step, event, eta_t):
         """The event table's row and ``||E_t|| = ||Delta_t|| / eta_t`` (Theorem 1)."""
         super().maintenance(step, event)
-        self.gradient_error_sum += math.sqrt(event.wd) / eta_t
+        self.gradient_error_sum += math.sqrt(event.wd) / eta_t   # ||E_t|| = ||Delta_t|| / eta_t (Theorem 1)
 
     def maintenance_kernel_evaluations(self, event):
         extra = event.b - 1 if event.strategy == "merge" and self.keeps_K and event.n >= 0 else 0
