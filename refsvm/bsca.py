@@ -211,7 +211,8 @@ def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0
         coef0=coef0, merge_eps=merge_eps, projection_ridge=projection_ridge, merge_solver=merge_solver,
         sv_update=sv_update, sv=sv, alpha=alpha, dual=dual, sv_source=sv_source, t0=t0,
         sample_weight=sample_weight)
-    SV, A, b = new_model(o.capacity(len(src0), len(order), X.shape[0]), X, 1, sv, alpha)   # Alg. 2, line 2
+    # Alg. 2, line 2: alpha <- 0 (dual), M <- {} (or the state to continue from)
+    SV, A, b = new_model(o.capacity(len(src0), len(order), X.shape[0]), X, 1, sv, alpha)
     src, where = slot_maps(src0, len(A), X.shape[0])
     rec = BSCARecorder(len(order))
     t = t0

@@ -6,6 +6,15 @@ stochastic gradient descent for large-scale SVM training", JMLR 13.
 BSGD (:mod:`refsvm.bsgd`) and BSCA both call these functions; the compiled
 mirror is :mod:`refsvm._fast.budget`.
 
+The algorithms resolve their maintenance options once per call
+(:class:`MaintenanceOptions`: strategy, kernel, merge solver, lookup tables
+loaded once) and run each event through :func:`maintenance_event` (Alg. 1,
+lines 10-11 / Alg. 2, line 11: the step of :func:`maintain_with`, timed, with
+the comparison diagnostics and the count of merge candidates), recorded by a
+:class:`MaintenanceRecorder`; nothing is checked per event.  The public
+functions :func:`maintain`, :func:`maintain_merge` and :func:`merge_compare`
+check their arguments, then call the same unchecked functions.
+
 The model is held in two arrays with room for ``B + 1`` support vectors (SVs),
 ``SV`` (capacity, d) and ``alpha`` (capacity, c), of which the first ``n_sv``
 rows are in use.  ``c = 1`` for binary models (signed coefficients) and
