@@ -81,16 +81,21 @@ Reading of the pseudo-code (errata and choices; see also ``docs/sbp.rst``):
 """
 
 import math
+from collections import OrderedDict
 from dataclasses import dataclass, field
+from functools import partial
+from typing import Callable
 
 import numpy as np
-import scipy.sparse as sp
 
-from .kernels import kernel_diag, kernel_row
-from .validation import check_responses, check_sample_weight, check_sbp_arguments
+from .kernels import Kernel
+from .recorder import Recorder
+from .sbp_nu import nu_from_solution, nu_from_svc, nu_without_bias  # noqa: F401 (section 5; re-exported)
+from .validation import check_responses, check_sbp_arguments, weights_as_data
 
-__all__ = ["SBPState", "SBPResult", "find_gamma", "find_gamma_and_bias", "optimize",
-           "nu_from_solution", "nu_from_svc"]
+__all__ = ["SBPState", "SBPResult", "SBPOptions", "SBPRecorder", "optimize", "find_gamma", "find_gamma_weighted",
+           "find_gamma_and_bias", "partition", "select_count", "nu_from_solution",
+           "nu_from_svc", "nu_without_bias"]
 
 
 @dataclass
@@ -126,26 +131,33 @@ def _pivot(C, lo, hi):
     return max(min(a, b), min(max(a, b), c))
 
 
-def partition(C, lo, hi):
+def partition(C, lo, hi, S=None):
     """Three-way partition of ``C[lo:hi]`` in place around the pivot of :func:`_pivot`.
 
     Returns ``(lt, gt)``: ``C[lo:lt] < p``, ``C[lt:gt] == p``, ``C[gt:hi] > p``
-    (Dijkstra's Dutch national flag, one pass; ``lt < gt``).
+    (Dijkstra's Dutch national flag, one pass; ``lt < gt``).  With ``S`` (the
+    widths of :func:`find_gamma_weighted`) every swap is applied to ``S`` as
+    well, so the weights travel with their responses.
     """
     p = _pivot(C, lo, hi)
     lt, i, gt = lo, lo, hi
     while i < gt:
-        v = C[i]
-        if v < p:
-            C[i], C[lt] = C[lt], v
-            lt += 1
-            i += 1
-        elif v > p:
+        if C[i] < p:                                      # smaller: to the front
+            _swap(C, S, i, lt)
+            lt, i = lt + 1, i + 1
+        elif C[i] > p:                                    # larger: to the back
             gt -= 1
-            C[i], C[gt] = C[gt], v
-        else:
+            _swap(C, S, i, gt)
+        else:                                             # equal: stays in the middle
             i += 1
     return lt, gt
+
+
+def _swap(C, S, i, j):
+    """Swap entries ``i`` and ``j`` of ``C`` (and of ``S`` unless it is None)."""
+    C[i], C[j] = C[j], C[i]
+    if S is not None:
+        S[i], S[j] = S[j], S[i]
 
 
 def select_count(C, lo, hi, count):
@@ -154,12 +166,9 @@ def select_count(C, lo, hi, count):
     (``lo < count <= hi``)."""
     while True:
         lt, gt = partition(C, lo, hi)
-        if count <= lt:
-            hi = lt
-        elif count > gt:
-            lo = gt
-        else:
+        if lt < count <= gt:                              # the count-th smallest is the pivot
             return
+        lo, hi = (lo, lt) if count <= lt else (gt, hi)    # keep the side that holds it
 
 
 def _gap_sum(C, lo, hi, level):
@@ -168,6 +177,15 @@ def _gap_sum(C, lo, hi, level):
     for j in range(lo, hi):
         s += level - C[j]
     return s
+
+
+def _weighted_gap_sum(C, S, lo, hi, level):
+    """``(sum_{lo <= j < hi} S[j] (level - C[j]), sum_{lo <= j < hi} S[j])`` (sequential, one pass)."""
+    gap = weight = 0.0
+    for j in range(lo, hi):
+        gap += S[j] * (level - C[j])
+        weight += S[j]
+    return gap, weight
 
 
 # ----------------------------------------------------------------------------
@@ -210,27 +228,6 @@ def _find_gamma(C, volume):
     return (volume - lower_volume) / lower + lower_max    # Alg. 2, line 12
 
 
-def partition_pairs(C, S, lo, hi):
-    """:func:`partition` of ``C[lo:hi]`` that applies every swap to ``S`` as well (weights travel with
-    their responses)."""
-    p = _pivot(C, lo, hi)
-    lt, i, gt = lo, lo, hi
-    while i < gt:
-        v = C[i]
-        if v < p:
-            C[i], C[lt] = C[lt], v
-            S[i], S[lt] = S[lt], S[i]
-            lt += 1
-            i += 1
-        elif v > p:
-            gt -= 1
-            C[i], C[gt] = C[gt], v
-            S[i], S[gt] = S[gt], S[i]
-        else:
-            i += 1
-    return lt, gt
-
-
 def find_gamma_weighted(c, s, volume):
     """Weighted water level: gamma with ``sum_i s_i max(0, gamma - c_i) = volume`` (weights ``s_i > 0``).
 
@@ -240,10 +237,7 @@ def find_gamma_weighted(c, s, volume):
     ``s_i / sum_{under water} s_j`` (:func:`optimize` with ``sample_weight``).
     Not in the paper: Algorithm 2 with every count replaced by a weight sum.
     """
-    C, volume = check_responses(c, volume)
-    S = np.array(s, dtype=np.float64, copy=True, order="C")
-    if S.shape != C.shape or not np.all(np.isfinite(S)) or not np.all(S > 0.0):
-        raise ValueError(f"s must hold one finite weight > 0 per response, shape {C.shape}")
+    C, S, volume = check_responses(c, volume, s=s)
     return float(_find_gamma_weighted(C, S, volume))
 
 
@@ -252,15 +246,12 @@ def _find_gamma_weighted(C, S, volume):
     lower, upper = 0, C.shape[0]
     lower_max, lower_volume, lower_weight = -math.inf, 0.0, 0.0
     while lower < upper:
-        lt, middle = partition_pairs(C, S, lower, upper)
+        lt, middle = partition(C, lower, upper, S)
         middle_max = C[lt]
         middle_volume = 0.0                               # volume to fill C[:middle] up to middle_max
         if lower > 0:
             middle_volume = lower_volume + lower_weight * (middle_max - lower_max)
-        gap = weight = 0.0
-        for j in range(lower, middle):                    # sequential, every term >= 0 (as _gap_sum)
-            gap += S[j] * (middle_max - C[j])
-            weight += S[j]
+        gap, weight = _weighted_gap_sum(C, S, lower, middle, middle_max)
         middle_volume += gap
         if middle_volume > volume:
             upper = lt
@@ -353,6 +344,67 @@ def _find_gamma_and_bias(Cp, Cm, volume):
 # Algorithm 1: optimize
 # ----------------------------------------------------------------------------
 
+@dataclass(frozen=True)
+class SBPOptions:
+    """The options of one :func:`optimize` call, checked and resolved once before the loop (both paths).
+
+    ``water_level(c, y)`` is line 5 (and line 13) and ``sample(c, y, level_p, level_m, u_t)``
+    line 6, each chosen here once: Algorithm 3 with ``fit_bias``; the weighted level
+    (:func:`find_gamma_weighted`) and the sampler by weight with ``sample_weight``; else
+    Algorithm 2 and the uniform sampler.  The unweighted run keeps Algorithm 2 (the weighted
+    search with unit weights is a different sequence of operations, not promised bitwise equal).
+    """
+
+    kernel: Kernel         #: the kernel (``gamma`` there is its width, not the water level)
+    volume: float          #: n nu, or nu sum_i s_i with weights: the total slack
+    fit_bias: bool         #: unregularised bias (section 3.6): Algorithm 3
+    weighted: bool         #: sample_weight given (then ``fit_bias`` is False)
+    weights: np.ndarray    #: s, ones when sample_weight is None
+    cache_rows: int        #: rows of the LRU kernel-row cache
+    water_level: Callable = field(repr=False)   #: line 5: c, y -> (gamma, b, gamma_+, gamma_-)
+    sample: Callable = field(repr=False)        #: line 6: c, y, gamma_+, gamma_-, u_t -> (i, count)
+
+    @classmethod
+    def resolve(cls, X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias, cache_rows, state,
+                sample_weight):
+        """Check the arguments of :func:`optimize` and resolve them: returns ``(X, y, u, options)``."""
+        X, y, u = check_sbp_arguments(X, y, u, nu=nu, kernel=kernel, gamma=gamma, degree=degree,
+                                      coef0=coef0, fit_bias=fit_bias, cache_rows=cache_rows, state=state,
+                                      sample_weight=sample_weight)
+        n = X.shape[0]
+        s = weights_as_data(sample_weight, n)
+        weighted = sample_weight is not None
+        volume = float(nu) * float(np.sum(s)) if weighted else n * float(nu)
+        if fit_bias:
+            water_level, sample = partial(_water_level_and_bias, volume=volume), _sample
+        elif weighted:                    # the basin of the weighted level: the examples with s_i > 0
+            water_level = partial(_water_level_weighted, volume=volume, s=s, basin=s > 0.0)
+            sample = lambda c, y, level_p, level_m, u_t: _sample_weighted(c, s, level_p, u_t)  # noqa: E731
+        else:
+            water_level, sample = partial(_water_level, volume=volume), _sample
+        options = cls(Kernel.of(kernel, gamma, degree, coef0), volume, bool(fit_bias), weighted, s,
+                      int(cache_rows), water_level, sample)
+        return X, y, u, options
+
+
+def _water_level(c, y, *, volume):
+    """Alg. 1, line 5: ``gamma := find_gamma(c, n nu)`` (Algorithm 2 on a copy); ``b = 0``."""
+    level = _find_gamma(c.copy(), volume)
+    return level, 0.0, level, level
+
+
+def _water_level_weighted(c, y, *, volume, s, basin):
+    """Line 5 with example weights: :func:`find_gamma_weighted` over the basin ``s_i > 0``; ``b = 0``."""
+    level = _find_gamma_weighted(c[basin], s[basin], volume)
+    return level, 0.0, level, level
+
+
+def _water_level_and_bias(c, y, *, volume):
+    """Line 5 with a bias: ``(gamma, b) := find_gamma_and_bias(y, c, n nu)`` (Algorithm 3), with the
+    level of each basin relative to the raw responses (``gamma - b``, ``gamma + b``)."""
+    return _find_gamma_and_bias(np.ascontiguousarray(c[y == 1]), np.ascontiguousarray(c[y == -1]), volume)
+
+
 def _sample(c, y, level_p, level_m, u_t):
     """Alg. 1, line 6: the floor(u_t * count)-th index of {j : c_j + y_j b < gamma}
     (``{j : ... <= gamma}`` when that set is empty).  Returns ``(i, count)``.
@@ -367,6 +419,8 @@ def _sample(c, y, level_p, level_m, u_t):
     violating = np.flatnonzero(c < level)
     if violating.size == 0:
         violating = np.flatnonzero(c <= level)
+    if violating.size == 0:
+        raise _not_under_water()
     count = violating.size
     k = min(int(u_t * count), count - 1)
     return int(violating[k]), count
@@ -379,9 +433,97 @@ def _sample_weighted(c, s, level, u_t):
     violating = np.flatnonzero((c < level) & (s > 0.0))
     if violating.size == 0:
         violating = np.flatnonzero((c <= level) & (s > 0.0))
+    if violating.size == 0:
+        raise _not_under_water()
     cum = np.cumsum(s[violating])                         # sequential, as the compiled loop
     k = min(int(np.searchsorted(cum, u_t * cum[-1], side="right")), violating.size - 1)
     return int(violating[k]), violating.size
+
+
+def _not_under_water():
+    """The error of line 6 when no response lies at or below the water level (both paths).
+
+    The level is at least the smallest response, so the set ``{j : c_j <= gamma}`` is never
+    empty for finite responses; it is empty only when the responses (or the level) are NaN,
+    e.g. after a kernel value overflowed to infinity (``eta_0 = 0`` times ``inf``).
+    """
+    return ValueError("SBP, line 6: no response lies at or below the water level: the responses are not "
+                      "finite (a kernel value overflowed to infinity, or state.c is not finite); scale X")
+
+
+def _eta_0(k_max):
+    """Alg. 1, line 1: ``eta_0 = 1 / sqrt(max_i K(x_i, x_i))`` (ValueError when the max is not > 0)."""
+    if not k_max > 0.0:
+        raise ValueError(f"X: max_i K(x_i, x_i) must be > 0 (line 1 divides by its root); got {k_max}")
+    return 1.0 / math.sqrt(k_max)
+
+
+def _initial_iterate(state, n):
+    """Alg. 1, line 2: ``(alpha, c, alpha_sum, c_sum, r2, t)``, zeros, or copies of ``state`` to continue it."""
+    if state is None:
+        return np.zeros(n), np.zeros(n), np.zeros(n), np.zeros(n), 0.0, 0
+    alpha, c, alpha_sum, c_sum = (np.array(getattr(state, name), dtype=np.float64, order="C")
+                                  for name in ("alpha", "c", "alpha_sum", "c_sum"))
+    return alpha, c, alpha_sum, c_sum, float(state.r2), int(state.t)
+
+
+def _averages(alpha_sum, c_sum, t):
+    """Alg. 1, line 13: ``alpha_bar``, ``c_bar`` over all ``t`` iterations since t = 0 (zeros when t = 0)."""
+    if t > 0:
+        return alpha_sum / t, c_sum / t
+    return np.zeros(alpha_sum.shape[0]), np.zeros(c_sum.shape[0])
+
+
+def _divide_by_level(y, alpha_bar, b_bar, level_bar):
+    """Alg. 1, line 14: ``(coef, bias) = (y alpha_bar / gamma_bar, b_bar / gamma_bar)``, undivided when
+    ``gamma_bar <= 0`` (see the module docstring)."""
+    divisor = level_bar if level_bar > 0.0 else 1.0
+    return y * (alpha_bar / divisor), float(b_bar / divisor)
+
+
+class SBPRecorder(Recorder):
+    """What an SBP run writes down besides the algorithm (the trace keys of DESIGN.md).
+
+    The reference calls it once per event; the compiled path fills the same arrays and
+    counters in C and hands them over once per call (:meth:`from_loop`).
+    """
+
+    flags = ("projected",)
+    events = {"sampled": np.int64, "water_level": np.float64, "bias": np.float64, "n_violating": np.int64}
+    counters = ("mistakes", "kernel_evaluations", "cache_hits", "cache_misses")
+
+    def iteration(self, i, level, b, count, margin):
+        """Lines 5-6 of one iteration: the level (and bias), the size of the set ``i`` was drawn from;
+        a mistake when ``w^(t-1)`` misclassifies ``x_i`` (``margin = c_i + y_i b <= 0``)."""
+        self.append(sampled=i, water_level=level, bias=b, n_violating=count)
+        self.count("mistakes", int(margin <= 0.0))
+
+    def kernel_row(self, cached, n):
+        """A kernel row served by the cache, or computed (``n`` kernel evaluations)."""
+        if cached:
+            self.count("cache_hits")
+        else:
+            self.count("cache_misses")
+            self.count("kernel_evaluations", n)
+
+    def projection(self, step):
+        """Line 12 rescaled the iterate at ``step``."""
+        self.mark("projected", step)
+
+    @classmethod
+    def from_loop(cls, sampled, water_level, bias, n_violating, projected, **counts):
+        """The recorder of a compiled run: its per-iteration arrays and its counters."""
+        rec = cls(projected.shape[0])
+        rec.columns.update(sampled=sampled, water_level=water_level, bias=bias, n_violating=n_violating)
+        rec.step_flags["projected"] = projected
+        rec.counts.update(counts)
+        return rec
+
+    def sbp_trace(self, level_bar, b_bar):
+        """The trace dict of :class:`SBPResult` (``level_bar``, ``b_bar``: line 13)."""
+        T = self.n_steps
+        return self.trace(n_iterations=T, n_steps=T, cache_hit_rate=self.counts["cache_hits"] / T if T else 0.0,
+                          water_level_bar=float(level_bar), bias_bar=float(b_bar))
 
 
 def optimize(X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias=False, cache_rows=0,
@@ -424,59 +566,28 @@ def optimize(X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias=False, cache
         where ``alpha_bar`` is zero), ``bias = b_bar / gamma_bar``, and the
         state for the next call.  The averages of line 13 run over every
         iteration since ``t = 0``.
+
+    Raises
+    ------
+    ValueError
+        Besides the argument checks: when line 6 finds no response at or
+        below the water level (the responses are not finite: a kernel value
+        overflowed), see ``_not_under_water``.
     """
-    X, y, u = check_sbp_arguments(X, y, u, nu=nu, kernel=kernel, gamma=gamma, degree=degree,
-                                  coef0=coef0, fit_bias=fit_bias, cache_rows=cache_rows, state=state,
-                                  sample_weight=sample_weight)
-    n = X.shape[0]
-    s = check_sample_weight(sample_weight, n)
-    volume = n * float(nu) if s is None else float(nu) * float(np.sum(s))
-    positive = None if s is None else s > 0.0             # the basin of the weighted water level
-    k_max = float(np.max(kernel_diag(X, kernel, gamma, degree, coef0)))
-    if not k_max > 0.0:
-        raise ValueError(f"X: max_i K(x_i, x_i) must be > 0 (line 1 divides by its root); got {k_max}")
-    eta_0 = 1.0 / math.sqrt(k_max)                                         # Alg. 1, line 1
-    if state is None:                                                      # Alg. 1, line 2
-        alpha, c, alpha_sum, c_sum, r2, t = np.zeros(n), np.zeros(n), np.zeros(n), np.zeros(n), 0.0, 0
-    else:
-        alpha, c = np.array(state.alpha, dtype=np.float64), np.array(state.c, dtype=np.float64)
-        alpha_sum = np.array(state.alpha_sum, dtype=np.float64)
-        c_sum = np.array(state.c_sum, dtype=np.float64)
-        r2, t = float(state.r2), int(state.t)
-
-    T = u.shape[0]
-    sampled = np.zeros(T, dtype=np.int64)
-    water_level = np.zeros(T)
-    bias_t = np.zeros(T)
-    n_violating = np.zeros(T, dtype=np.int64)
-    projected = np.zeros(T, dtype=np.int8)
-    cache = _RowCache(cache_rows, n)
-    kernel_evaluations = 0
-    mistakes = 0
-
-    for step in range(T):                                                  # Alg. 1, line 3
+    X, y, u, opts = SBPOptions.resolve(X, y, u, nu=nu, kernel=kernel, gamma=gamma, degree=degree, coef0=coef0,
+                                       fit_bias=fit_bias, cache_rows=cache_rows, state=state,
+                                       sample_weight=sample_weight)
+    eta_0 = _eta_0(float(np.max(opts.kernel.diag(X))))                    # Alg. 1, line 1
+    alpha, c, alpha_sum, c_sum, r2, t = _initial_iterate(state, X.shape[0])   # Alg. 1, line 2
+    rec, cache = SBPRecorder(u.shape[0]), _RowCache(opts.cache_rows)
+    for step in range(u.shape[0]):                                         # Alg. 1, line 3
         t += 1
         eta_t = eta_0 / math.sqrt(t)                                       # Alg. 1, line 4
-        if fit_bias:
-            level, b, level_p, level_m = _find_gamma_and_bias(
-                np.ascontiguousarray(c[y == 1]), np.ascontiguousarray(c[y == -1]), volume)  # line 5 (Alg. 3)
-        elif s is not None:                                                # line 5, weighted
-            level, b = _find_gamma_weighted(c[positive], s[positive], volume), 0.0
-            level_p = level_m = level
-        else:
-            level, b = _find_gamma(c.copy(), volume), 0.0                  # Alg. 1, line 5
-            level_p = level_m = level
-        if s is not None:
-            i, count = _sample_weighted(c, s, level, u[step])              # line 6, weighted
-        else:
-            i, count = _sample(c, y, level_p, level_m, u[step])            # Alg. 1, line 6
-        mistakes += c[i] + y[i] * b <= 0.0                                 # w^(t-1) misclassifies x_i
+        level, b, level_p, level_m = opts.water_level(c, y)                # Alg. 1, line 5
+        i, count = opts.sample(c, y, level_p, level_m, u[step])            # Alg. 1, line 6
+        rec.iteration(i, level, b, count, margin=c[i] + y[i] * b)
         alpha[i] += eta_t                                                  # Alg. 1, line 7
-        row = cache.get(i)
-        if row is None:
-            row = kernel_row(X, X[i], kernel, gamma, degree, coef0)        # K(x_i, x_j), j = 1..n
-            kernel_evaluations += n
-            cache.put(i, row)
+        row = cache.kernel_row(X, i, opts.kernel, rec)                     # K(x_i, x_j), j = 1..n
         r2 = r2 + 2.0 * eta_t * c[i] + eta_t * eta_t * row[i]              # Alg. 1, line 8
         c += eta_t * y[i] * y * row                                        # Alg. 1, lines 9-10
         if r2 > 1.0:                                                       # Alg. 1, line 11: r_t > 1
@@ -484,173 +595,34 @@ def optimize(X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias=False, cache
             alpha *= scale                                                 # Alg. 1, line 12
             c *= scale
             r2 = 1.0
-            projected[step] = 1
+            rec.projection(step)
         alpha_sum += alpha                                                 # for line 13
         c_sum += c
-        sampled[step], water_level[step], bias_t[step], n_violating[step] = i, level, b, count
-
-    # Alg. 1, line 13: averages over all t iterations, water level of the averaged responses
-    if t > 0:
-        alpha_bar, c_bar = alpha_sum / t, c_sum / t
-    else:
-        alpha_bar, c_bar = np.zeros(n), np.zeros(n)
-    if fit_bias:
-        level_bar, b_bar = _find_gamma_and_bias(np.ascontiguousarray(c_bar[y == 1]),
-                                                np.ascontiguousarray(c_bar[y == -1]), volume)[:2]
-    elif s is not None:
-        level_bar, b_bar = _find_gamma_weighted(c_bar[positive], s[positive], volume), 0.0
-    else:
-        level_bar, b_bar = _find_gamma(c_bar.copy(), volume), 0.0
-    divisor = level_bar if level_bar > 0.0 else 1.0                       # see the module docstring
-    coef = y * (alpha_bar / divisor)                                       # Alg. 1, line 14
-    bias = b_bar / divisor
-
-    trace = {
-        "n_iterations": int(T),
-        "n_steps": int(T),
-        "mistakes": int(mistakes),
-        "sampled": sampled,
-        "water_level": water_level,
-        "bias": bias_t,
-        "n_violating": n_violating,
-        "projected": projected,
-        "kernel_evaluations": int(kernel_evaluations),
-        "cache_hits": int(cache.hits),
-        "cache_misses": int(cache.misses),
-        "cache_hit_rate": cache.hits / T if T else 0.0,
-        "water_level_bar": float(level_bar),
-        "bias_bar": float(b_bar),
-    }
-    new_state = SBPState(alpha=alpha, c=c, alpha_sum=alpha_sum, c_sum=c_sum, r2=r2, t=t)
-    return SBPResult(coef=coef, bias=float(bias), water_level=float(level_bar), state=new_state,
-                     trace=trace)
+    alpha_bar, c_bar = _averages(alpha_sum, c_sum, t)                      # Alg. 1, line 13
+    level_bar, b_bar = opts.water_level(c_bar, y)[:2]                      # Alg. 1, line 13: gamma_bar
+    coef, bias = _divide_by_level(y, alpha_bar, b_bar, level_bar)          # Alg. 1, line 14
+    state = SBPState(alpha=alpha, c=c, alpha_sum=alpha_sum, c_sum=c_sum, r2=r2, t=t)
+    return SBPResult(coef=coef, bias=bias, water_level=float(level_bar), state=state,
+                     trace=rec.sbp_trace(level_bar, b_bar))
 
 
 class _RowCache:
-    """At most ``capacity`` kernel rows, least recently used evicted (slot order
-    as in the compiled path: free slots first, then the stalest)."""
+    """At most ``capacity`` kernel rows, the least recently used evicted first (as the compiled path)."""
 
-    def __init__(self, capacity, n):
+    def __init__(self, capacity):
         self.capacity = capacity
-        self.rows = np.zeros((capacity, n)) if capacity else None
-        self.slot_of = {}
-        self.owner = [-1] * capacity
-        self.stamp = [0] * capacity
-        self.clock = 0
-        self.hits = self.misses = 0
+        self.rows = OrderedDict()          # i -> K(x_i, .), least recently used first
 
-    def get(self, i):
-        self.clock += 1
-        slot = self.slot_of.get(i)
-        if slot is None:
-            self.misses += 1
-            return None
-        self.hits += 1
-        self.stamp[slot] = self.clock
-        return self.rows[slot]
-
-    def put(self, i, row):
-        if not self.capacity:
-            return
-        if len(self.slot_of) < self.capacity:
-            slot = len(self.slot_of)
-        else:
-            slot = min(range(self.capacity), key=lambda s: self.stamp[s])   # least recently used
-            del self.slot_of[self.owner[slot]]
-        self.rows[slot] = row
-        self.slot_of[i] = slot
-        self.owner[slot] = i
-        self.stamp[slot] = self.clock
-
-
-# ----------------------------------------------------------------------------
-# nu from a reference SVM (section 5)
-# ----------------------------------------------------------------------------
-
-def nu_from_solution(K, y, coef, bias=0.0):
-    """``nu = mean hinge loss of w* / ||w*||`` for a kernel expansion (section 5).
-
-    The paper derives its ``nu`` from the regularised optimum ``w*`` for
-    ``lambda``: ``||w*|| nu = (1/n) sum_i max(0, 1 - y_i f*(x_i))``.
-
-    Parameters
-    ----------
-    K : ndarray of shape (n, n)
-        Kernel matrix of the training points.
-    y : ndarray of shape (n,)
-        Labels -1 / +1.
-    coef : ndarray of shape (n,)
-        ``f*(x) = sum_j coef_j K(x_j, x) + bias`` (signed coefficients,
-        e.g. LIBSVM's ``dual_coef_`` scattered to all n points).
-    bias : float
-        The bias of ``f*`` (0 without one).
-    """
-    K = np.asarray(K, dtype=np.float64)
-    coef = np.asarray(coef, dtype=np.float64)
-    f = K @ coef + bias
-    hinge = float(np.mean(np.maximum(0.0, 1.0 - np.asarray(y) * f)))
-    norm = math.sqrt(max(float(coef @ K @ coef), 0.0))
-    if norm == 0.0:
-        raise ValueError("coef describes w* = 0; nu = hinge / ||w*|| is undefined")
-    return hinge / norm
-
-
-def nu_from_svc(X, y, *, lam, kernel="rbf", gamma=1.0, degree=3, coef0=0.0, tol=1e-6):
-    """``nu`` for SBP from ``lambda``, through scikit-learn's SVC as the reference optimum.
-
-    Trains ``SVC(C = 1 / (lambda n))`` (LIBSVM, which always fits a bias: the
-    result matches the paper's "with unregularised bias" column; for the
-    objective without bias pass your own solution to :func:`nu_from_solution`)
-    and returns :func:`nu_from_solution` of its solution.
-    """
-    from sklearn.svm import SVC
-
-    from .kernels import kernel_matrix
-
-    X = X.tocsr() if sp.issparse(X) else np.ascontiguousarray(X, dtype=np.float64)
-    y = np.asarray(y)
-    n = X.shape[0]
-    svc = SVC(C=1.0 / (lam * n), kernel=kernel, gamma=gamma, degree=degree, coef0=coef0, tol=tol)
-    svc.fit(X, y)
-    coef = np.zeros(n)
-    coef[svc.support_] = svc.dual_coef_[0]
-    sign = np.where(y == svc.classes_[1], 1, -1)
-    K = kernel_matrix(X, X, kernel, gamma, degree, coef0)
-    return nu_from_solution(K, sign, coef, float(svc.intercept_[0]))
-
-
-def nu_without_bias(X, y, *, lam, kernel="rbf", gamma=1.0, degree=3, coef0=0.0, tol=1e-6, max_iter=20000):
-    """``nu`` for SBP from ``lambda`` for the SVM *without* bias (the paper's Table 2, left columns).
-
-    Solves the dual of ``min_w lambda/2 ||w||^2 + (1/n) sum_i max(0, 1 - y_i <w, phi(x_i)>)``,
-    ``min_a 1/2 a' Q a - 1' a`` over the box ``0 <= a_i <= C = 1/(lambda n)`` (``Q_ij = y_i y_j K_ij``;
-    no equality constraint, as there is no bias), with SciPy's L-BFGS-B on the full kernel matrix
-    (``n^2`` memory: meant for the few thousand rows of a reproduced figure), and returns
-    :func:`nu_from_solution` of ``w* = sum_i a_i y_i phi(x_i)``.  Raises ``RuntimeError`` when the
-    largest projected gradient (the KKT violation) stays above ``tol``.
-    """
-    from scipy.optimize import minimize
-
-    from .kernels import kernel_matrix
-
-    X = X.tocsr() if sp.issparse(X) else np.ascontiguousarray(X, dtype=np.float64)
-    y = np.asarray(y, dtype=np.float64)
-    n = X.shape[0]
-    C = 1.0 / (lam * n)
-    K = kernel_matrix(X, X, kernel, gamma, degree, coef0)
-    Q = (y[:, None] * y[None, :]) * K
-
-    def objective(a):
-        Qa = Q @ a
-        return 0.5 * (a @ Qa) - a.sum(), Qa - 1.0
-
-    res = minimize(objective, np.zeros(n), jac=True, method="L-BFGS-B", bounds=[(0.0, C)] * n,
-                   options=dict(maxiter=max_iter, ftol=1e-15, gtol=tol * 1e-3))
-    a = np.clip(res.x, 0.0, C)
-    g = Q @ a - 1.0
-    projected = np.where(a <= 0.0, np.minimum(g, 0.0), np.where(a >= C, np.maximum(g, 0.0), g))
-    if np.abs(projected).max() > tol * max(1.0, C):
-        raise RuntimeError(f"the dual solve did not reach the KKT tolerance {tol:g}: largest projected gradient "
-                           f"{np.abs(projected).max():.3g} after {res.nit} iterations ({res.message})")
-    return nu_from_solution(K, y, a * y)
-
+    def kernel_row(self, X, i, kernel, rec):
+        """``K(x_i, x_j)`` for j = 1..n: the cached row, or computed (and kept when ``capacity > 0``)."""
+        row = self.rows.get(i)
+        rec.kernel_row(cached=row is not None, n=X.shape[0])
+        if row is not None:
+            self.rows.move_to_end(i)
+            return row
+        row = kernel.row(X, X[i])
+        if self.capacity:
+            if len(self.rows) == self.capacity:
+                self.rows.popitem(last=False)
+            self.rows[i] = row
+        return row

@@ -414,13 +414,14 @@ def _check_budgeted_arguments(X, y, order, *, n_classes, budget, maintenance, ke
     return X, y, order
 
 
-def check_responses(c, volume, y=None):
-    """Check the arguments of ``find_gamma`` / ``find_gamma_and_bias`` (both backends).
+def check_responses(c, volume, y=None, *, s=None):
+    """Check the arguments of ``find_gamma`` / ``find_gamma_and_bias`` / ``find_gamma_weighted`` (both backends).
 
-    Returns ``(c, volume)`` (or ``(y, c, volume)`` when ``y`` is given) with
-    ``c`` a fresh C-contiguous float64 copy (the water-level routines partition
-    their own copy) and ``y`` int64.  ``y`` must hold both labels -1 and +1:
-    with one class only, the bias of Algorithm 3 is unbounded.
+    Returns ``(c, volume)`` (or ``(y, c, volume)`` when ``y`` is given, ``(c, s, volume)`` when
+    ``s`` is given) with ``c`` a fresh C-contiguous float64 copy (the water-level routines
+    partition their own copy), ``y`` int64 and ``s`` a fresh float64 copy (the weighted routine
+    swaps it along with ``c``).  ``y`` must hold both labels -1 and +1: with one class only, the
+    bias of Algorithm 3 is unbounded.  ``s`` must hold one finite weight > 0 per response.
     """
     c = np.array(c, dtype=np.float64, copy=True, order="C")
     if c.ndim != 1 or c.size == 0:
@@ -430,6 +431,11 @@ def check_responses(c, volume, y=None):
     if isinstance(volume, (bool, np.bool_)) or not isinstance(volume, numbers.Real) \
             or not np.isfinite(volume) or volume < 0:
         raise ValueError(f"volume must be a finite number >= 0 (n nu); got {volume!r}")
+    if s is not None:
+        s = np.array(s, dtype=np.float64, copy=True, order="C")
+        if s.shape != c.shape or not np.all(np.isfinite(s)) or not np.all(s > 0.0):
+            raise ValueError(f"s must hold one finite weight > 0 per response, shape {c.shape}")
+        return c, s, float(volume)
     if y is None:
         return c, float(volume)
     y = np.asarray(y)

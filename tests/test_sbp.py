@@ -269,6 +269,37 @@ def test_cache_never_changes_the_result(backend):
     assert cached.trace["cache_hit_rate"] == pytest.approx(hits / 300)
 
 
+NOT_UNDER_WATER = [dict(), dict(fit_bias=True), dict(sample_weight=np.ones(4))]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("extra", NOT_UNDER_WATER, ids=["plain", "bias", "weights"])
+def test_no_response_under_water_raises(backend, extra):
+    """Line 6 when not even ``{j : c_j <= gamma}`` holds an index (NaN responses): a ValueError that
+    says so, on both paths.  Here the linear kernel's diagonal overflows (``max_i K(x_i, x_i) = inf``,
+    so ``eta_0 = 0`` and line 10 adds ``0 * inf = NaN`` to every response); the second iteration
+    then finds the NaN level and no index at or below it.  Before the fix the reference raised an
+    IndexError and the compiled loop read ``c[i]`` with ``i`` unset (gcc: "may be used
+    uninitialized"), finishing the run and failing later in line 13's check."""
+    X = np.array([[1e200], [-1e200], [2e200], [-2e200]])
+    y = np.array([1, -1, 1, -1])
+    with np.errstate(over="ignore", invalid="ignore"):
+        with pytest.raises(ValueError, match="no response lies at or below the water level"):
+            BACKENDS[backend].optimize(X, y, np.array([0.3, 0.6, 0.9]), nu=0.1, kernel="linear", gamma=1.0,
+                                       degree=3, coef0=0.0, **extra)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_non_finite_state_raises_at_line_6(backend):
+    """A ``state`` whose responses are NaN reaches the same branch in the first iteration."""
+    n = 4
+    state = ref_sbp.SBPState(alpha=np.zeros(n), c=np.full(n, np.nan), alpha_sum=np.zeros(n), c_sum=np.zeros(n),
+                             r2=0.0, t=0)
+    with pytest.raises(ValueError, match="no response lies at or below the water level"):
+        BACKENDS[backend].optimize(np.arange(4.0).reshape(4, 1), np.array([1, -1, 1, -1]), np.array([0.5]),
+                                   nu=0.1, kernel="rbf", gamma=1.0, degree=3, coef0=0.0, state=state)
+
+
 # ----------------------------------------------------------------------------
 # nu from a reference solution (section 5)
 # ----------------------------------------------------------------------------
@@ -296,7 +327,7 @@ def test_nu_from_solution_and_svc():
 # contract and validation
 # ----------------------------------------------------------------------------
 
-@pytest.mark.parametrize("name", ["find_gamma", "find_gamma_and_bias", "optimize"])
+@pytest.mark.parametrize("name", ["find_gamma", "find_gamma_weighted", "find_gamma_and_bias", "optimize"])
 def test_same_signatures(name):
     assert inspect.signature(getattr(ref_sbp, name)) == inspect.signature(getattr(fast_sbp, name))
 
@@ -341,3 +372,12 @@ def test_water_level_validation_names_parameter(backend):
         mod.find_gamma_and_bias(np.array([1, 1]), np.array([1.0, 2.0]), 1.0)
     with pytest.raises(ValueError, match=r"\by\b"):
         mod.find_gamma_and_bias(np.array([1, -1, 1]), np.array([1.0, 2.0]), 1.0)
+
+
+def test_all_lists_every_public_name():
+    """``refsvm.sbp.__all__`` names every public function and class the module defines."""
+    defined = {name for name, obj in vars(ref_sbp).items()
+               if not name.startswith("_") and (inspect.isfunction(obj) or inspect.isclass(obj))
+               and obj.__module__ == ref_sbp.__name__}
+    assert defined <= set(ref_sbp.__all__), sorted(defined - set(ref_sbp.__all__))
+    assert all(hasattr(ref_sbp, name) for name in ref_sbp.__all__)

@@ -16,17 +16,25 @@ How (not what) differs:
   :mod:`refsvm._fast.kernels` (``kernel_row_into``: Gaussian rows from the
   squared norms of X's rows, computed once, and a dot over x_i's nonzeros;
   vectorised ``exp``); no temporaries per iteration.
-* The partition, selection and gap sums are the reference's loops statement
-  for statement, so on the same responses both paths visit the same ranges
-  and compute bitwise the same water levels.  The responses themselves may
-  differ by rounding (the compiled ``exp`` is within 1 ulp of numpy's), so
-  agreement is asserted to a tolerance, and the sampled indices exactly.
+* The partition, selection and gap sums are the reference's loops (the same
+  comparisons, swaps and additions in the same order), so on the same
+  responses both paths visit the same ranges and compute bitwise the same
+  water levels.  The responses themselves may differ by rounding (the
+  compiled ``exp`` is within 1 ulp of numpy's), so agreement is asserted to a
+  tolerance, and the sampled indices exactly.
+* What is not the loop is the reference's, imported: the options
+  (:class:`refsvm.sbp.SBPOptions`: checks, kernel, volume, weights), line 1's
+  check, line 2's iterate, lines 13-14 (averages, division by the level), the
+  error of line 6 when no response is under water, and the trace
+  (:class:`refsvm.sbp.SBPRecorder`, filled once per call from the loop's
+  arrays and counters).
 """
 
 import numpy as np
 
-from refsvm.sbp import SBPResult, SBPState
-from refsvm.validation import check_responses, check_sample_weight, check_sbp_arguments
+from refsvm.sbp import (SBPOptions, SBPRecorder, SBPResult, SBPState, _averages, _divide_by_level, _eta_0,
+                        _initial_iterate, _not_under_water)
+from refsvm.validation import check_responses
 
 from libc.math cimport INFINITY, sqrt
 from libc.stdint cimport int8_t, int32_t, int64_t
@@ -53,23 +61,33 @@ cdef inline double _pivot(const double* C, Py_ssize_t lo, Py_ssize_t hi) noexcep
     return m2 if m2 > mn else mn                # max(min(a, b), min(max(a, b), c))
 
 
-cdef inline void _partition(double* C, Py_ssize_t lo, Py_ssize_t hi,
+cdef inline void _swap(double* C, double* S, Py_ssize_t i, Py_ssize_t j) noexcept nogil:
+    """Swap entries i and j of C (and of S unless it is NULL)."""
+    cdef double v = C[i]
+    C[i] = C[j]
+    C[j] = v
+    if S != NULL:
+        v = S[i]
+        S[i] = S[j]
+        S[j] = v
+
+
+cdef inline void _partition(double* C, double* S, Py_ssize_t lo, Py_ssize_t hi,
                             Py_ssize_t* lt_out, Py_ssize_t* gt_out) noexcept nogil:
-    """Three-way partition of C[lo:hi] in place (Dutch national flag, as the reference)."""
+    """Three-way partition of C[lo:hi] in place (Dutch national flag, as the reference); every swap
+    is applied to S as well unless S is NULL (refsvm.sbp.partition)."""
     cdef double p = _pivot(C, lo, hi)
     cdef Py_ssize_t lt = lo, i = lo, gt = hi
     cdef double v
     while i < gt:
         v = C[i]
         if v < p:
-            C[i] = C[lt]
-            C[lt] = v
+            _swap(C, S, i, lt)
             lt += 1
             i += 1
         elif v > p:
             gt -= 1
-            C[i] = C[gt]
-            C[gt] = v
+            _swap(C, S, i, gt)
         else:
             i += 1
     lt_out[0] = lt
@@ -80,7 +98,7 @@ cdef inline void _select_count(double* C, Py_ssize_t lo, Py_ssize_t hi, Py_ssize
     """C[lo:count] = the count - lo smallest of C[lo:hi], C[count - 1] their largest."""
     cdef Py_ssize_t lt, gt
     while True:
-        _partition(C, lo, hi, &lt, &gt)
+        _partition(C, NULL, lo, hi, &lt, &gt)
         if count <= lt:
             hi = lt
         elif count > gt:
@@ -95,6 +113,18 @@ cdef inline double _gap_sum(const double* C, Py_ssize_t lo, Py_ssize_t hi, doubl
     for j in range(lo, hi):
         s += level - C[j]
     return s
+
+
+cdef inline double _weighted_gap_sum(const double* C, const double* S, Py_ssize_t lo, Py_ssize_t hi,
+                                     double level, double* weight_out) noexcept nogil:
+    """refsvm.sbp._weighted_gap_sum: returns the gap sum, writes the weight sum to weight_out."""
+    cdef double gap = 0.0, weight = 0.0
+    cdef Py_ssize_t j
+    for j in range(lo, hi):
+        gap += S[j] * (level - C[j])
+        weight += S[j]
+    weight_out[0] = weight
+    return gap
 
 
 cdef inline double _capped_step(const double* C, Py_ssize_t lower, Py_ssize_t n, double lower_max,
@@ -118,7 +148,7 @@ cdef double _find_gamma(double* C, Py_ssize_t n, double volume) noexcept nogil:
     cdef double lower_max = -INFINITY, lower_volume = 0.0      # Alg. 2, line 2
     cdef double middle_max, middle_volume
     while lower < upper:                                       # Alg. 2, line 3
-        _partition(C, lower, upper, &lt, &middle)              # Alg. 2, line 5
+        _partition(C, NULL, lower, upper, &lt, &middle)        # Alg. 2, line 5
         middle_max = C[lt]                                     # Alg. 2, line 6
         middle_volume = 0.0                                    # Alg. 2, lines 7-8
         if lower > 0:
@@ -133,52 +163,18 @@ cdef double _find_gamma(double* C, Py_ssize_t n, double volume) noexcept nogil:
     return (volume - lower_volume) / <double> lower + lower_max    # Alg. 2, line 12
 
 
-cdef inline void _partition_pairs(double* C, double* S, Py_ssize_t lo, Py_ssize_t hi,
-                                  Py_ssize_t* lt_out, Py_ssize_t* gt_out) noexcept nogil:
-    """_partition with every swap applied to S as well (refsvm.sbp.partition_pairs)."""
-    cdef double p = _pivot(C, lo, hi)
-    cdef Py_ssize_t lt = lo, i = lo, gt = hi
-    cdef double v, w
-    while i < gt:
-        v = C[i]
-        if v < p:
-            C[i] = C[lt]
-            C[lt] = v
-            w = S[i]
-            S[i] = S[lt]
-            S[lt] = w
-            lt += 1
-            i += 1
-        elif v > p:
-            gt -= 1
-            C[i] = C[gt]
-            C[gt] = v
-            w = S[i]
-            S[i] = S[gt]
-            S[gt] = w
-        else:
-            i += 1
-    lt_out[0] = lt
-    gt_out[0] = gt
-
-
 cdef double _find_gamma_weighted(double* C, double* S, Py_ssize_t n, double volume) noexcept nogil:
     """Algorithm 2 with widths S > 0 (refsvm.sbp.find_gamma_weighted), C and S partitioned in place."""
-    cdef Py_ssize_t lower = 0, upper = n, lt, middle, j
+    cdef Py_ssize_t lower = 0, upper = n, lt, middle
     cdef double lower_max = -INFINITY, lower_volume = 0.0, lower_weight = 0.0
-    cdef double middle_max, middle_volume, weight, gap
+    cdef double middle_max, middle_volume, weight
     while lower < upper:
-        _partition_pairs(C, S, lower, upper, &lt, &middle)
+        _partition(C, S, lower, upper, &lt, &middle)
         middle_max = C[lt]
         middle_volume = 0.0
         if lower > 0:
             middle_volume = lower_volume + lower_weight * (middle_max - lower_max)
-        gap = 0.0
-        weight = 0.0
-        for j in range(lower, middle):
-            gap += S[j] * (middle_max - C[j])
-            weight += S[j]
-        middle_volume += gap
+        middle_volume += _weighted_gap_sum(C, S, lower, middle, middle_max, &weight)
         if middle_volume > volume:
             upper = lt
         else:
@@ -203,7 +199,7 @@ cdef void _find_gamma_and_bias(double* Cp, Py_ssize_t n_p, double* Cm, Py_ssize_
         _select_count(Cm, 0, n_m, K)
     upper = K
     while lower < upper:                                       # Alg. 3, line 7
-        _partition(Cp, lower, upper, &lt, &middle)             # partition C^+
+        _partition(Cp, NULL, lower, upper, &lt, &middle)       # partition C^+
         _select_count(Cm, lower, upper, middle)                # same count in C^-
         middle_max_p = Cp[lt]
         middle_max_m = Cm[middle - 1]
@@ -249,10 +245,7 @@ def find_gamma(c, volume):
 
 def find_gamma_weighted(c, s, volume):
     """Weighted water level; same as :func:`refsvm.sbp.find_gamma_weighted`."""
-    C, volume = check_responses(c, volume)
-    S = np.array(s, dtype=np.float64, copy=True, order="C")
-    if S.shape != C.shape or not np.all(np.isfinite(S)) or not np.all(S > 0.0):
-        raise ValueError(f"s must hold one finite weight > 0 per response, shape {C.shape}")
+    C, S, volume = check_responses(c, volume, s=s)
     cdef double[::1] Cv = C
     cdef double[::1] Sv = S
     cdef double v = volume
@@ -291,12 +284,53 @@ cdef struct Stats:
     long long misses
     long long mistakes
     bint interrupted       # Ctrl-C seen: the loop stopped early (the def raises KeyboardInterrupt)
+    bint not_under_water   # line 6 found no response at or below the level (NaN responses): stopped early
+
+
+cdef inline bint _under(double c_j, double level, bint strict) noexcept nogil:
+    """c_j < level (strict) or c_j <= level."""
+    return c_j < level if strict else c_j <= level
+
+
+cdef inline Py_ssize_t _count_under(const double[::1] c, const int64_t[::1] y, double level_p, double level_m,
+                                    bint strict) noexcept nogil:
+    """The size of {j : c_j < level_{y_j}} (strict) or {j : c_j <= level_{y_j}}."""
+    cdef Py_ssize_t j, count = 0
+    for j in range(c.shape[0]):
+        if _under(c[j], level_p if y[j] == 1 else level_m, strict):
+            count += 1
+    return count
+
+
+cdef inline Py_ssize_t _sample(const double[::1] c, const int64_t[::1] y, double level_p, double level_m,
+                               double u_t, Py_ssize_t* count_out) noexcept nogil:
+    """Alg. 1, line 6 (refsvm.sbp._sample): the floor(u_t * count)-th j, in index order, of
+    {j : c_j < level_{y_j}} (c_j + y_j b < gamma, see the reference), or of {j : c_j <= level_{y_j}}
+    when that set is empty; -1 when both are (NaN responses or level)."""
+    cdef bint strict = True
+    cdef Py_ssize_t j, k, count = _count_under(c, y, level_p, level_m, True)
+    if count == 0:
+        strict = False
+        count = _count_under(c, y, level_p, level_m, False)
+    count_out[0] = count
+    if count == 0:
+        return -1
+    k = <Py_ssize_t> (u_t * <double> count)
+    if k > count - 1:
+        k = count - 1
+    for j in range(c.shape[0]):
+        if _under(c[j], level_p if y[j] == 1 else level_m, strict):
+            if k == 0:
+                return j
+            k -= 1
+    return -1
 
 
 cdef Py_ssize_t _sample_weighted(const double[::1] c, const double[::1] sw, double level, double u_t,
                                  Py_ssize_t* count_out) noexcept nogil:
     """Line 6 with weights (refsvm.sbp._sample_weighted): the first j of {s_j > 0, c_j < level}
-    (<= when empty), in index order, whose running weight sum exceeds u_t times the set's total."""
+    (<= when empty), in index order, whose running weight sum exceeds u_t times the set's total;
+    -1 when both sets are empty."""
     cdef Py_ssize_t n = c.shape[0], j, count = 0, last = 0
     cdef double total = 0.0, target, cum = 0.0
     cdef bint strict = True
@@ -311,6 +345,8 @@ cdef Py_ssize_t _sample_weighted(const double[::1] c, const double[::1] sw, doub
                 total += sw[j]
                 count += 1
     count_out[0] = count
+    if count == 0:                          # NaN responses or level (refsvm.sbp._not_under_water)
+        return -1
     target = u_t * total
     for j in range(n):
         if sw[j] > 0.0 and ((c[j] < level) if strict else (c[j] <= level)):
@@ -335,9 +371,9 @@ cdef void _optimize_loop(const Rows* X, const Store* S, Py_ssize_t n, const int6
     """The run; ``x_sq``: ``seq_sq`` of every dense row of X, ``x_ind`` / ``x_val``: room for ``d``
     (dense Gaussian kernel rows, ``kernel_row_into``)."""
     cdef Py_ssize_t d = X.d, T = u.shape[0]
-    cdef Py_ssize_t step, j, i, count, k, n_p, n_m, slot, used = 0, s
+    cdef Py_ssize_t step, j, i, count, n_p, n_m, slot, used = 0, s
     cdef long long t = st.t, clock = 0
-    cdef double r2 = st.r2, eta_t, level, b, ey, scale, h, ci, level_p, level_m, total, target, cum
+    cdef double r2 = st.r2, eta_t, level, b, ey, scale, ci, level_p, level_m
     cdef double* row
     for step in range(T):                                                  # Alg. 1, line 3
         if (step & 7) == 7:                               # an iteration is O(n): let Ctrl-C through
@@ -380,39 +416,13 @@ cdef void _optimize_loop(const Rows* X, const Store* S, Py_ssize_t n, const int6
             level_m = level
         if weighted:                                                       # line 6, weighted
             i = _sample_weighted(c, sw, level, u[step], &count)
-        # Alg. 1, line 6: c_j + y_j b < gamma evaluated as c_j < gamma_{y_j} (see the reference)
-        else:
-            count = 0
-            for j in range(n):
-                h = level_p if y[j] == 1 else level_m
-                if c[j] < h:
-                    count += 1
-            if count > 0:
-                k = <Py_ssize_t> (u[step] * <double> count)
-                if k > count - 1:
-                    k = count - 1
-                for j in range(n):
-                    h = level_p if y[j] == 1 else level_m
-                    if c[j] < h:
-                        if k == 0:
-                            i = j
-                            break
-                        k -= 1
-            else:                                                              # empty: {j : height <= level}
-                for j in range(n):
-                    h = level_p if y[j] == 1 else level_m
-                    if c[j] <= h:
-                        count += 1
-                k = <Py_ssize_t> (u[step] * <double> count)
-                if k > count - 1:
-                    k = count - 1
-                for j in range(n):
-                    h = level_p if y[j] == 1 else level_m
-                    if c[j] <= h:
-                        if k == 0:
-                            i = j
-                            break
-                        k -= 1
+        else:                                                              # Alg. 1, line 6
+            i = _sample(c, y, level_p, level_m, u[step], &count)
+        if i < 0:                           # no response at or below the level (NaN responses)
+            st.not_under_water = True
+            st.t = t
+            st.r2 = r2
+            return
         if c[i] + <double> y[i] * b <= 0.0:                                # w^(t-1) misclassifies x_i
             st.mistakes += 1
         alpha[i] += eta_t                                                  # Alg. 1, line 7
@@ -473,39 +483,29 @@ def optimize(X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias=False, cache
              state=None, sample_weight=None):
     """``len(u)`` iterations of Algorithm 1 (SBP) on ``(X, y)``.
 
-    Same parameters and result as :func:`refsvm.sbp.optimize` (see there).
+    Same parameters and result as :func:`refsvm.sbp.optimize` (see there): the options
+    (:class:`refsvm.sbp.SBPOptions`), line 2, lines 13-14 and the trace
+    (:class:`refsvm.sbp.SBPRecorder`) are the reference's; lines 1 and 3-12 run here.
     """
-    X, y, u = check_sbp_arguments(X, y, u, nu=nu, kernel=kernel, gamma=gamma, degree=degree,
-                                  coef0=coef0, fit_bias=fit_bias, cache_rows=cache_rows, state=state,
-                                  sample_weight=sample_weight)
-    cdef int kcode = kernel_code(kernel)
+    X, y, u, opts = SBPOptions.resolve(X, y, u, nu=nu, kernel=kernel, gamma=gamma, degree=degree, coef0=coef0,
+                                       fit_bias=fit_bias, cache_rows=cache_rows, state=state,
+                                       sample_weight=sample_weight)
+    cdef int kcode = kernel_code(opts.kernel.kind)
     cdef Py_ssize_t n = X.shape[0], d = X.shape[1], j
     cdef Rows R
     rows_init(&R, X)
-    s = check_sample_weight(sample_weight, n)
-    cdef double volume = n * float(nu) if s is None else float(nu) * float(np.sum(s))
-    cdef bint weighted = s is not None
-    sw = np.ones(n) if s is None else s
-    cdef const double[::1] swv = sw
+    cdef double volume = opts.volume
+    cdef const double[::1] swv = opts.weights
+    cdef double gm = opts.kernel.gamma, dg = opts.kernel.degree, c0 = opts.kernel.coef0
     cdef double kmax = -INFINITY, kv
     for j in range(n):                                                     # Alg. 1, line 1
-        kv = rows_self(&R, j, kcode, gamma, degree, coef0)
+        kv = rows_self(&R, j, kcode, gm, dg, c0)
         if kv > kmax:
             kmax = kv
-    if not kmax > 0.0:
-        raise ValueError(f"X: max_i K(x_i, x_i) must be > 0 (line 1 divides by its root); got {kmax}")
-    cdef double eta_0 = 1.0 / sqrt(kmax)
-    if state is None:                                                      # Alg. 1, line 2
-        alpha, c, alpha_sum, c_sum = np.zeros(n), np.zeros(n), np.zeros(n), np.zeros(n)
-        r2, t = 0.0, 0
-    else:
-        alpha = np.array(state.alpha, dtype=np.float64, order="C")
-        c = np.array(state.c, dtype=np.float64, order="C")
-        alpha_sum = np.array(state.alpha_sum, dtype=np.float64, order="C")
-        c_sum = np.array(state.c_sum, dtype=np.float64, order="C")
-        r2, t = float(state.r2), int(state.t)
+    cdef double eta_0 = _eta_0(kmax)
+    alpha, c, alpha_sum, c_sum, r2, t = _initial_iterate(state, n)        # Alg. 1, line 2
     cdef Py_ssize_t T = u.shape[0]
-    cdef Py_ssize_t capacity = int(cache_rows)
+    cdef Py_ssize_t capacity = opts.cache_rows
     sampled = np.zeros(T, dtype=np.int64)
     water_level = np.zeros(T)
     bias_t = np.zeros(T)
@@ -526,8 +526,9 @@ def optimize(X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias=False, cache
     st.hits = 0
     st.misses = 0
     st.mistakes = 0
-    cdef bint fb = bool(fit_bias)
-    cdef double gm = gamma, dg = degree, c0 = coef0
+    st.interrupted = False
+    st.not_under_water = False
+    cdef bint fb = opts.fit_bias, weighted = opts.weighted
     cdef const int64_t[::1] yv = y
     cdef const double[::1] uv = u
     cdef double[::1] av = alpha, cv = c, asv = alpha_sum, csv = c_sum
@@ -537,7 +538,6 @@ def optimize(X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias=False, cache
     cdef int64_t[::1] sv = sampled, nvv = n_violating
     cdef double[::1] wlv = water_level, btv = bias_t
     cdef int8_t[::1] pv = projected
-    st.interrupted = False
     cdef RbfRows xw = RbfRows(np.zeros((0, d)) if R.sparse else X)   # dense rows: norms, room for x
     cdef Store S
     if R.sparse:
@@ -556,38 +556,21 @@ def optimize(X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias=False, cache
             store_free(&S)
     if st.interrupted:
         raise KeyboardInterrupt
+    if st.not_under_water:
+        raise _not_under_water()
 
     t = st.t
-    # Alg. 1, line 13
-    if t > 0:
-        alpha_bar, c_bar = alpha_sum / t, c_sum / t
-    else:
-        alpha_bar, c_bar = np.zeros(n), np.zeros(n)
-    if fit_bias:
+    alpha_bar, c_bar = _averages(alpha_sum, c_sum, t)                      # Alg. 1, line 13
+    if opts.fit_bias:
         level_bar, b_bar = find_gamma_and_bias(y, c_bar, volume)
     elif weighted:
-        level_bar, b_bar = find_gamma_weighted(c_bar[s > 0.0], s[s > 0.0], volume), 0.0
+        positive = opts.weights > 0.0
+        level_bar, b_bar = find_gamma_weighted(c_bar[positive], opts.weights[positive], volume), 0.0
     else:
         level_bar, b_bar = find_gamma(c_bar, volume), 0.0
-    divisor = level_bar if level_bar > 0.0 else 1.0
-    coef = y * (alpha_bar / divisor)                                       # Alg. 1, line 14
-    bias = b_bar / divisor
-    trace = {
-        "n_iterations": int(T),
-        "n_steps": int(T),
-        "mistakes": int(st.mistakes),
-        "sampled": sampled,
-        "water_level": water_level,
-        "bias": bias_t,
-        "n_violating": n_violating,
-        "projected": projected,
-        "kernel_evaluations": int(st.kernel_evaluations),
-        "cache_hits": int(st.hits),
-        "cache_misses": int(st.misses),
-        "cache_hit_rate": float(st.hits) / float(T) if T else 0.0,
-        "water_level_bar": float(level_bar),
-        "bias_bar": float(b_bar),
-    }
+    coef, bias = _divide_by_level(y, alpha_bar, b_bar, level_bar)          # Alg. 1, line 14
+    rec = SBPRecorder.from_loop(sampled, water_level, bias_t, n_violating, projected, mistakes=st.mistakes,
+                                kernel_evaluations=st.kernel_evaluations, cache_hits=st.hits, cache_misses=st.misses)
     new_state = SBPState(alpha=alpha, c=c, alpha_sum=alpha_sum, c_sum=c_sum, r2=float(st.r2), t=int(t))
-    return SBPResult(coef=coef, bias=float(bias), water_level=float(level_bar), state=new_state,
-                     trace=trace)
+    return SBPResult(coef=coef, bias=bias, water_level=float(level_bar), state=new_state,
+                     trace=rec.sbp_trace(level_bar, b_bar))
