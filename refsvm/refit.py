@@ -199,6 +199,11 @@ def scaled_hinge_offset(f, y, sample_weight=None):
     loss : float
         The weighted mean hinge loss of ``s* f + b*``.
     """
+    return scaled_offset(hinge_offset, f, y, sample_weight)
+
+
+def scaled_offset(hinge_offset, f, y, sample_weight=None):
+    """:func:`scaled_hinge_offset` with the binary solver ``hinge_offset`` given (as :func:`coordinate_offsets`)."""
     f, y, w = check_refit_arguments(f, y, sample_weight)
     if not np.any(w > 0):
         return 0.0, 1.0, 0.0
@@ -290,6 +295,12 @@ def crammer_singer_offsets(F, y, offsets, sample_weight=None, max_sweeps=20):
     sweeps : int
         The number of sweeps run.
     """
+    return coordinate_offsets(hinge_offset, F, y, offsets, sample_weight, max_sweeps)
+
+
+def coordinate_offsets(hinge_offset, F, y, offsets, sample_weight=None, max_sweeps=20):
+    """:func:`crammer_singer_offsets` with the binary solver ``hinge_offset`` given: this module's
+    :func:`hinge_offset` or the compiled twin's (one coordinate loop serves both paths)."""
     F, y, w = check_refit_arguments(F, y, sample_weight, multiclass=True)
     b = np.array(offsets, dtype=np.float64).reshape(-1)
     if b.shape != (F.shape[1],):
@@ -316,8 +327,14 @@ def scaled_crammer_singer_offsets(F, y, offsets, sample_weight=None, max_sweeps=
     Returns ``(thresholds, scale, loss)``: the offsets divided by ``s*`` (the model keeps its
     coefficients and predicts as ``s* F + b*``), ``s*`` and the loss of ``s* F + b*``.
     """
+    return scaled_coordinate_offsets(hinge_offset, F, y, offsets, sample_weight, max_sweeps)
+
+
+def scaled_coordinate_offsets(hinge_offset, F, y, offsets, sample_weight=None, max_sweeps=20):
+    """:func:`scaled_crammer_singer_offsets` with the binary solver ``hinge_offset`` given (as
+    :func:`coordinate_offsets`)."""
     F, y, w = check_refit_arguments(F, y, sample_weight, multiclass=True)
     b0 = np.array(offsets, dtype=np.float64).reshape(-1)
-    scale = _golden_scale(lambda s: crammer_singer_offsets(s * F, y, s * b0, w, max_sweeps)[1])
-    b, loss, _ = crammer_singer_offsets(scale * F, y, scale * b0, w, max_sweeps)
+    scale = _golden_scale(lambda s: coordinate_offsets(hinge_offset, s * F, y, s * b0, w, max_sweeps)[1])
+    b, loss, _ = coordinate_offsets(hinge_offset, scale * F, y, scale * b0, w, max_sweeps)
     return b / scale, scale, loss

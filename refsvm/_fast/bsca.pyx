@@ -31,12 +31,14 @@ rarer than in BSGD).  ``maintenance_seconds`` is measured with
 import numpy as np
 import scipy.sparse as sp
 
-from refsvm.bsca import BSCAResult, ZERO_GRADIENT_PREFILTER, ZERO_GRADIENT_TOL as _ZERO_GRADIENT_TOL
-from refsvm.budget import check_merge_solver, merge_solver_eps
-from refsvm.validation import check_bsca_arguments, check_dual_sample, check_sample_weight, check_sparse_rows
-from refsvm._fast.budget import _SOLVER_CODES, _c_bound_table, _c_tables
+from refsvm.bsca import (BSCAResult, SV_UPDATES, ZERO_GRADIENT_PREFILTER,  # noqa: F401 (SV_UPDATES re-exported)
+                         ZERO_GRADIENT_TOL as _ZERO_GRADIENT_TOL, resolve_options)
+from refsvm.budget import LOOKUP_SOLVERS, merge_solver_eps
+from refsvm.validation import check_dual_sample, check_sample_weight, check_sparse_rows
+from refsvm._fast.budget import _SOLVER_CODES
 
 from libc.math cimport fabs
+from libc.string cimport memset
 from libc.stdint cimport int8_t, int64_t
 from refsvm._fast.common cimport (ERR_INTERRUPTED, ERR_NONE, ERR_SINGULAR, MAINT_MERGE, MAINT_PROJECTION,
                                   MAINT_REMOVAL, _check_signals, _clear_error, _now)
@@ -45,10 +47,9 @@ from refsvm._fast.kernels cimport RbfRows, kernel_code, kernel_row_into, kernel_
 from refsvm._fast.sparse cimport (ERR_NOMEM, Rows, Store, rows_init, rows_self, store_export, store_fill,
                                   store_free, store_init, store_kernel_row, store_kernel_row_pre,
                                   store_set_row)
-from refsvm._fast.budget cimport (c_maintain_merge, c_maintain_projection_solve,
-                                  c_maintain_removal, c_remove_sv)
+from refsvm._fast.budget cimport (MergeTables, c_maintain_merge, c_maintain_projection_solve, c_maintain_removal,
+                                  c_remove_sv, open_merge_tables)
 
-SV_UPDATES = ("accumulate", "append")
 # the reference's constants, read once (one definition for both paths)
 cdef double ZERO_GRADIENT_TOL = _ZERO_GRADIENT_TOL
 cdef double ZERO_GRADIENT_CUT = ZERO_GRADIENT_PREFILTER
@@ -68,12 +69,8 @@ cdef struct Params:
     double coef0
     double merge_eps
     int merge_solver
-    const double* h_table
-    const double* wd_table
-    const double* lb_table # partner-pruning bound table (2, lb_G + 1, lb_G + 1); lb_G = 0: no pruning
-    Py_ssize_t lb_G
+    MergeTables tables     # the tables merging reads (refsvm._fast.budget.open_merge_tables)
     bint merge_hint        # merging reuses the step's kernel row when the new SV is merged (speed only)
-    Py_ssize_t G
     double ridge
     const double* sample_weight  # weight of X[i] (NULL: all 1)
 
@@ -215,8 +212,8 @@ cdef int _bsca_pass(const Params* P, State* st,
                             return ERR_SINGULAR
                         b = c_remove_sv(SV, A, b, p)
                     else:
-                        b = c_maintain_merge(SV, A, b, P.gamma, P.merge_eps, P.merge_solver, P.h_table,
-                                             P.wd_table, P.G, P.lb_table, P.lb_G, mwork, &p, &partner, &wd,
+                        b = c_maintain_merge(SV, A, b, P.gamma, P.merge_eps, P.merge_solver, &P.tables, mwork,
+                                             &p, &partner, &wd,
                                              &lk_i[0] if keep_lk else NULL, &k_i[0],  # the new SV's row
                                              &n_same)
                     elapsed = _now() - start
@@ -264,19 +261,18 @@ def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0
     -------
     refsvm.bsca.BSCAResult
     """
-    X, y, order, dual, src0 = check_bsca_arguments(
+    X, y, order, _, dual, src0, opts = resolve_options(         # the reference's checks, once
         X, y, order, budget=budget, C=C, maintenance=maintenance, kernel=kernel, gamma=gamma,
         degree=degree, coef0=coef0, merge_eps=merge_eps, projection_ridge=projection_ridge,
         merge_solver=merge_solver, sv_update=sv_update, sv=sv, alpha=alpha, dual=dual,
         sv_source=sv_source, t0=t0, sample_weight=sample_weight)
-    sample_weight = check_sample_weight(sample_weight, X.shape[0])
-    check_merge_solver(merge_solver, True)
+    sample_weight = check_sample_weight(sample_weight, X.shape[0])   # None: no weights (P.sample_weight NULL)
     cdef Params P
     cdef Py_ssize_t n = X.shape[0], d = X.shape[1], b0 = len(src0)
     P.n_steps = order.shape[0]
     P.d = d
     P.budget = -1 if budget is None else int(budget)
-    P.accumulate = sv_update == "accumulate"
+    P.accumulate = opts.accumulate
     P.maint = {"removal": MAINT_REMOVAL, "projection": MAINT_PROJECTION, "merge": MAINT_MERGE}[maintenance]
     P.kernel = kernel_code(kernel)
     P.C = C
@@ -285,17 +281,9 @@ def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0
     P.coef0 = coef0
     P.merge_solver = _SOLVER_CODES[merge_solver]
     P.merge_eps = merge_solver_eps(merge_solver, merge_eps)
-    th, tw = _c_tables(None, P.maint == MAINT_MERGE and P.budget >= 0
-                       and merge_solver in ("lookup-h", "lookup-wd"))
-    cdef const double[:, ::1] thv = th                        # tables loaded once per call
-    cdef const double[:, ::1] twv = tw
-    P.h_table = &thv[0, 0]
-    P.wd_table = &twv[0, 0]
-    P.G = thv.shape[0] - 1
-    tb, lb_G = _c_bound_table(P.maint == MAINT_MERGE and P.budget >= 0, merge_solver, tw)
-    cdef const double[::1] tbv = tb.reshape(-1)
-    P.lb_table = &tbv[0]
-    P.lb_G = lb_G
+    merge_tables = open_merge_tables(&P.tables, None, merge_solver,     # kept alive until the call ends
+                                     P.maint == MAINT_MERGE and P.budget >= 0 and merge_solver in LOOKUP_SOLVERS,
+                                     P.maint == MAINT_MERGE and P.budget >= 0)
     P.merge_hint = _MERGE_HINT[0]
     P.ridge = projection_ridge
     cdef const double[::1] swv
@@ -349,14 +337,9 @@ cdef object _bsca_run(Params* P, const Rows* R, Store* S, object SV, object A, P
     maint_partner = np.zeros(ne_cap, dtype=np.int64)
     weight_degradation = np.zeros(ne_cap)
 
+    memset(&st, 0, sizeof(State))                             # every counter and timer from 0
     st.b = b0
     st.t = int(t0)
-    st.n_events = 0
-    st.n_at_bound = 0
-    st.mistakes = 0
-    st.kernel_evaluations = 0
-    st.maintenance_seconds = 0.0
-    st.merge_seconds = 0.0
 
     cdef int err
     cdef const int64_t[::1] yv = y

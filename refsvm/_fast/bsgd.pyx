@@ -4,18 +4,9 @@
 Algorithm 1 of Wang, Crammer, Vucetic (2012) with the learning rates of its
 Table 2, Crammer–Singer multi-class (section 5) and the budget maintenance of
 section 6 (:mod:`refsvm._fast.budget`).  Same function, same signature, same
-:class:`refsvm.bsgd.BSGDResult` and trace as the reference; see the reference
-module for the reading of the pseudo-code.  Algorithm 1::
-
-     3: for t = 1, 2, ... do
-     4:   receive (x_t, y_t)
-     5:   w_{t+1} <- (1 - eta_t lambda) w_t
-     6:   if l(w_t; (x_t, y_t)) > 0 then
-     7:     w_{t+1} <- w_{t+1} + Phi(x_t) beta_t        // add an SV
-     8:     b <- b + 1
-     9:     if b > B then
-    10:       w_{t+1} <- w_{t+1} - Delta_t             // budget maintenance
-    11:       b <- b - 1
+:class:`refsvm.bsgd.BSGDResult` and trace as the reference; the reference
+module quotes Algorithm 1 and gives the reading of the pseudo-code, and the
+loop of :func:`_bsgd_pass` carries the same line tags.
 
 The ``def bsgd`` validates and converts its arguments (strings to int codes,
 arrays to C-contiguous float64 / int64), allocates every buffer once (room for
@@ -57,30 +48,29 @@ import weakref
 import numpy as np
 import scipy.sparse as sp
 
-from refsvm.bsgd import BSGDResult
+from refsvm.bsgd import LEARNING_RATES, BSGDResult  # noqa: F401 (LEARNING_RATES re-exported)
 from refsvm.sparse import n_rows
 from refsvm.validation import check_bsgd_arguments, check_sample_weight
-from refsvm.budget import check_merge_solver, merge_solver_eps
-from refsvm._fast.budget import _SOLVER_CODES, _c_bound_table, _c_tables
+from refsvm.budget import LOOKUP_SOLVERS, MAINTENANCE, check_merge_solver, merge_solver_eps
+from refsvm._fast.budget import _SOLVER_CODES
 
 from libc.math cimport sqrt
+from libc.string cimport memset
 from libc.stdint cimport int8_t, int64_t
 from refsvm._fast.common cimport (ERR_INTERRUPTED, ERR_NONE, ERR_SINGULAR, MAINT_MERGE, MAINT_PROJECTION,
                                   MAINT_REMOVAL, _check_signals, _clear_error, _now)
 
-from refsvm._fast.kernels cimport (KERNEL_RBF, kernel_code, kernel_row_into, kernel_self,
+from refsvm._fast.kernels cimport (KERNEL_RBF, code_of, kernel_code, kernel_row_into, kernel_self,
                                    kernel_value, pw_dot)
 from refsvm._fast.sparse cimport (ERR_NOMEM, Rows, Store, rows_init, rows_self, store_export, store_fill,
                                   store_find_row, store_free, store_init, store_kernel, store_kernel_row,
                                   store_self, store_set_row)
-from refsvm._fast.budget cimport (c_maintain_merge, c_merge_compare, c_select_smallest,
-                                  c_maintain_projection_inverse,
-                                  c_maintain_removal, kinv_append, kinv_refresh,
-                                  sym_swap_remove)
+from refsvm._fast.budget cimport (MergeTables, c_maintain_merge, c_maintain_projection_inverse, c_maintain_removal,
+                                  c_merge_compare, c_select_smallest, kinv_append, kinv_refresh,
+                                  open_merge_tables, sym_swap_remove)
 
-LEARNING_RATES = ("pegasos", "norma", "perceptron")
 
-cdef enum:
+cdef enum:                 # in the order of refsvm.bsgd.LEARNING_RATES
     LR_PEGASOS = 0
     LR_NORMA = 1
     LR_PERCEPTRON = 2
@@ -132,25 +122,16 @@ cdef inline double c_learning_rate(int lr, long long t, double lam, double eta) 
 
 
 cdef int _lr_code(learning_rate) except -1:
-    if learning_rate == "pegasos":
-        return LR_PEGASOS
-    if learning_rate == "norma":
-        return LR_NORMA
-    if learning_rate == "perceptron":
-        return LR_PERCEPTRON
-    raise ValueError(f"learning_rate must be one of {LEARNING_RATES}, got {learning_rate!r}")
+    """LR_* of a learning rate (the enum follows ``LEARNING_RATES``)."""
+    return code_of(learning_rate, LEARNING_RATES, "learning_rate")
 
 
 cdef int _maint_code(maintenance, kernel) except -1:
-    if maintenance == "removal":
-        return MAINT_REMOVAL
-    if maintenance == "projection":
-        return MAINT_PROJECTION
-    if maintenance == "merge":
-        if kernel != "rbf":
-            raise ValueError("maintenance='merge' requires kernel='rbf' (merging relies on the Gaussian kernel)")
-        return MAINT_MERGE
-    raise ValueError(f"maintenance must be one of {('removal', 'projection', 'merge')}, got {maintenance!r}")
+    """MAINT_* of a maintenance strategy (the enum follows ``MAINTENANCE``)."""
+    cdef int code = code_of(maintenance, MAINTENANCE, "maintenance")
+    if code == MAINT_MERGE and kernel != "rbf":
+        raise ValueError("maintenance='merge' requires kernel='rbf' (merging relies on the Gaussian kernel)")
+    return code
 
 
 def learning_rate_at(learning_rate, t, lam, eta):
@@ -187,11 +168,7 @@ cdef struct Params:
     double compare_eps     # merge_eps as passed (the gss column of the comparison mode)
     int merge_solver       # MERGE_* code of refsvm._fast.budget
     bint compare           # comparison mode
-    const double* h_table  # lookup tables (G + 1, G + 1), C-contiguous
-    const double* wd_table
-    const double* lb_table # partner-pruning bound table (2, lb_G + 1, lb_G + 1); lb_G = 0: no pruning
-    Py_ssize_t lb_G
-    Py_ssize_t G
+    MergeTables tables     # the tables merging reads (refsvm._fast.budget.open_merge_tables)
     double ridge
     Py_ssize_t refresh_every   # projection: recompute Kinv from scratch every this many appends
     int refine_steps           # projection: iterative-refinement steps per event
@@ -361,7 +338,7 @@ cdef int _bsgd_pass(const Params* P, State* st,
                     w0[r] += beta[r]
             if b > budget:                                    # Alg. 1, line 9
                 if P.compare:                                 # diagnostics only, not timed
-                    c_merge_compare(SV, A, b, P.gamma, P.compare_eps, P.h_table, P.wd_table, P.G,
+                    c_merge_compare(SV, A, b, P.gamma, P.compare_eps, &P.tables,
                                     &cmp_same[st.n_events, 0], &cmp_factor[st.n_events, 0],
                                     &cmp_wd[st.n_events, 0])
                 if P.maint == MAINT_MERGE:                    # k(x_m, x_n) of every candidate partner n
@@ -383,9 +360,8 @@ cdef int _bsgd_pass(const Params* P, State* st,
                     b = c_maintain_projection_inverse(SV, A, b, P.kernel, P.gamma, P.degree, P.coef0,
                                                       P.ridge, K, Kinv, v1, v2, P.refine_steps, &p, &wd)
                 else:
-                    b = c_maintain_merge(SV, A, b, P.gamma, P.merge_eps, P.merge_solver, P.h_table,
-                                         P.wd_table, P.G, P.lb_table, P.lb_G, mwork, &p, &partner, &wd,
-                                         NULL, NULL, NULL)
+                    b = c_maintain_merge(SV, A, b, P.gamma, P.merge_eps, P.merge_solver, &P.tables, mwork,
+                                         &p, &partner, &wd, NULL, NULL, NULL)
                     if P.keep_K:
                         if partner < 0:
                             sym_swap_remove(K, b_old, p)
@@ -506,16 +482,9 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
     P.compare = bool(merge_compare)
     P.merge_eps = merge_solver_eps(merge_solver, merge_eps)
     P.compare_eps = merge_eps
-    th, tw = _c_tables(None, P.maint == MAINT_MERGE and (P.compare or merge_solver in ("lookup-h", "lookup-wd")))
-    cdef const double[:, ::1] thv = th                        # tables loaded once per pass
-    cdef const double[:, ::1] twv = tw
-    P.h_table = &thv[0, 0]
-    P.wd_table = &twv[0, 0]
-    P.G = thv.shape[0] - 1
-    tb, lb_G = _c_bound_table(P.maint == MAINT_MERGE and P.binary, merge_solver, tw)
-    cdef const double[::1] tbv = tb.reshape(-1)
-    P.lb_table = &tbv[0]
-    P.lb_G = lb_G
+    merge_tables = open_merge_tables(&P.tables, None, merge_solver,     # kept alive until the pass ends
+                                     P.maint == MAINT_MERGE and (P.compare or merge_solver in LOOKUP_SOLVERS),
+                                     P.maint == MAINT_MERGE and P.binary)
     P.ridge = projection_ridge
     if P.lr == LR_PEGASOS and P.n_steps > 0 and P.lam == 0.0:
         raise ZeroDivisionError("float division by zero")
@@ -561,18 +530,9 @@ cdef object _bsgd_run(Params* P, State* stp, const Rows* R, Store* S, object SV,
     cdef Py_ssize_t cap = A.shape[0], d = P.d, c = P.c
     w0 = np.zeros(c) if bias is None else np.array(bias, dtype=np.float64)
     w0c = np.ascontiguousarray(np.broadcast_to(w0, (c,)), dtype=np.float64).copy()
+    memset(&st, 0, sizeof(State))                             # every counter and timer from 0
+    st.b = stp.b
     st.t = int(t0)
-    st.n_events = 0
-    st.mistakes = 0
-    st.gradient_error_sum = 0.0
-    st.maintenance_seconds = 0.0
-    st.merge_seconds = 0.0
-    st.kinv_refreshes = 0
-    st.kinv_append_failures = 0
-    st.kernel_evaluations = 0
-    st.duplicate_additions = 0
-    st.kernel_entries = 0
-    st.appends_since_refresh = 0
 
     # b never exceeds min(B + 1, len(sv) + n_steps): size the O(B^2) matrices accordingly
     kdim = min(cap, st.b + P.n_steps + 1) if P.keep_K else 1

@@ -16,6 +16,13 @@ cdef enum:
     MERGE_LOOKUP_H = 2
     MERGE_LOOKUP_WD = 3
 
+cdef struct MergeTables:     # what a merge reads besides the model (open_merge_tables)
+    const double* h_table    # lookup tables (G + 1, G + 1), C-contiguous (1x1 dummies if not read)
+    const double* wd_table
+    Py_ssize_t G
+    const double* lb_table   # partner-pruning table (_c_bound_table); lb_G = 0: no pruning
+    Py_ssize_t lb_G
+
 cdef Py_ssize_t c_remove_sv(Store* SV, double[:, ::1] alpha, Py_ssize_t n_sv,
                             Py_ssize_t p) noexcept nogil
 
@@ -36,18 +43,16 @@ cdef Py_ssize_t c_maintain_removal(Store* SV, double[:, ::1] alpha, Py_ssize_t n
                                    int kernel, double gamma, double degree, double coef0,
                                    Py_ssize_t* p_out, double* wd_out) noexcept nogil
 
-cdef Py_ssize_t c_maintain_merge(Store* SV, double[:, ::1] alpha, Py_ssize_t n_sv,
-                                 double gamma, double eps, int solver, const double* h_table,
-                                 const double* wd_table, Py_ssize_t G, const double* lb_table,
-                                 Py_ssize_t lb_G, double[::1] work,
-                                 Py_ssize_t* m_out, Py_ssize_t* n_out,
-                                 double* wd_out, const double* lk_hint,
+cdef Py_ssize_t c_maintain_merge(Store* SV, double[:, ::1] alpha, Py_ssize_t n_sv, double gamma, double eps,
+                                 int solver, const MergeTables* T, double[::1] work, Py_ssize_t* m_out,
+                                 Py_ssize_t* n_out, double* wd_out, const double* lk_hint,
                                  const double* kappa_hint, Py_ssize_t* n_same_out) noexcept nogil
 
 cdef void c_merge_compare(const Store* SV, const double[:, ::1] alpha, Py_ssize_t n_sv,
-                          double gamma, double eps, const double* h_table, const double* wd_table,
-                          Py_ssize_t G, unsigned char* same, double* factor,
+                          double gamma, double eps, const MergeTables* T, unsigned char* same, double* factor,
                           double* wd) noexcept nogil
+
+cdef object open_merge_tables(MergeTables* T, object tables, object merge_solver, bint lookup, bint prune)
 
 cdef int c_maintain_projection_solve(Store* SV, double[:, ::1] alpha, Py_ssize_t n_sv,
                                      int kernel, double gamma, double degree, double coef0,

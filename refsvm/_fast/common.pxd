@@ -7,7 +7,7 @@ the maintenance timings of the trace."""
 
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
-cdef enum:
+cdef enum:                 # in the order of refsvm.budget.MAINTENANCE
     MAINT_REMOVAL = 0
     MAINT_PROJECTION = 1
     MAINT_MERGE = 2

@@ -1,6 +1,182 @@
-/* Vector kernels of the compiled FOGD feature map (refsvm/_fast/ogd_core.pxd).
+/* All the hand-written C of the compiled twin (refsvm/_fast/), in one header.  Cython modules
+ * declare what they call with `cdef extern from "fastmath.h"` (kernels.pxd, ogd_core.pxd,
+ * budget.pyx); every function is static, so each extension module gets its own copy.
  *
- * refsvm_sincos_block: z[2j], z[2j+1] = scale sin(p[j]), scale cos(p[j]) for j < D, with
+ *   1. Function multi-versioning: REFSVM_CLONES (AVX-512F, AVX2, baseline) and
+ *      REFSVM_MULTIVERSION (AVX2, baseline).
+ *   2. CPython's u ** 2: refsvm_libm_pow, refsvm_py_square (kernels.pxd: libm_pow, py_square).
+ *   3. exp of a Gaussian kernel row: refsvm_exp_row (kernels.pxd: exp_row).
+ *   4. Four rows per sweep: REFSVM_ADD_FOUR_ROWS, used by refsvm_dots_by_feature (kernels.pxd:
+ *      dots_by_feature) and refsvm_phases_nz.
+ *   5. The FOGD / NOGD feature map: refsvm_sincos_block, refsvm_axpy, refsvm_phases,
+ *      refsvm_phases_sparse (ogd_core.pxd).
+ *   6. The sign flags of merge candidates: refsvm_sign_flags (budget.pyx: sign_flags).
+ *
+ * The extension is built with -ffp-contract=off, so no clone fuses a multiply and an add: every
+ * clone computes the same IEEE operations in the same order and gives bitwise the same results.
+ */
+#ifndef REFSVM_FASTMATH_H
+#define REFSVM_FASTMATH_H
+
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+/* ---- 1. function multi-versioning (GCC on x86-64 Linux; elsewhere one plain version) ---- */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#define REFSVM_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#define REFSVM_MULTIVERSION __attribute__((target_clones("avx2", "default")))
+#else
+#define REFSVM_CLONES
+#define REFSVM_MULTIVERSION
+#endif
+
+/* ---- 2. CPython's u ** 2 ---- */
+static double (* volatile refsvm_libm_pow_ptr)(double, double) = pow;
+static inline double refsvm_libm_pow(double x, double y) { return refsvm_libm_pow_ptr(x, y); }
+
+/* u ** 2 exactly as CPython computes it (libm's pow(u, 2.0)), but cheaply.
+   pow's error is below 0.54 ulp (glibc), so pow(u, 2) can differ from the
+   correctly rounded p = u*u only when the exact square lies within 0.04 ulp
+   of the midpoint between p and a neighbour.  The exact rounding error e of
+   p (Dekker's product with Veltkamp's split) tells: if |e| < 0.45 ulp(p),
+   pow returns p; otherwise (about 10 % of the cases), and for zero, powers
+   of two, tiny or non-finite p, ask pow itself (u = 0 and u = 1, the end
+   points of every search, are exact cases of pow). */
+static inline double refsvm_py_square(double u) {
+    double p = u * u;
+    double c = 134217729.0 * u;
+    double hi = c - (c - u);
+    double lo = u - hi;
+    double e = ((hi * hi - p) + 2.0 * hi * lo) + lo * lo;
+    uint64_t bits, expo, ub;
+    double ulp;
+    if (u == 0.0 || u == 1.0)      /* exact by C99 Annex F: pow(+-0, 2) = +0, pow(1, y) = 1 */
+        return u == 0.0 ? 0.0 : 1.0;
+    memcpy(&bits, &p, sizeof bits);
+    expo = bits & 0x7FF0000000000000ULL;
+    if (expo >= (54ULL << 52) && expo < 0x7FE0000000000000ULL && (bits & 0x000FFFFFFFFFFFFFULL) != 0) {
+        ub = expo - (52ULL << 52);
+        memcpy(&ulp, &ub, sizeof ulp);
+        if (fabs(e) < 0.45 * ulp)
+            return p;
+    }
+    return refsvm_libm_pow(u, 2.0);
+}
+
+/* ---- 3. exp of a Gaussian kernel row ---- */
+/* exp of a Gaussian kernel row (kernels.pxd, rbf_row_gather): four lanes at a
+   time (2^n p(r), r = x - n ln2, |r| <= ln2/2, degree-13 Taylor
+   polynomial; at most 1 ulp from libm's exp, as numpy's own SIMD exp).
+   exp_row gets an AVX2 clone, picked at run time where the CPU has it
+   (GCC function multi-versioning; the extension is built with
+   -ffp-contract=off, so the clone makes the same IEEE operations in the
+   same order).  An AVX-512 clone was tried: 9 % faster on a9a (d = 123),
+   20 % slower on ijcnn1 (d = 22); not kept.  Lanes outside [-700, 700]
+   or NaN go to libm.  Other compilers: a plain loop with libm's exp. */
+#if defined(__GNUC__)
+typedef double refsvm_v4d __attribute__((vector_size(32)));
+typedef int64_t refsvm_v4i __attribute__((vector_size(32)));
+static inline void refsvm_exp4(double* io) {      /* in place on io[0..3] (no vector ABI) */
+    refsvm_v4d x;
+    const refsvm_v4d magic = {0x1.8p52, 0x1.8p52, 0x1.8p52, 0x1.8p52};
+    const double log2e = 0x1.71547652b82fep0;
+    const double ln2hi = 0x1.62e42fefa3800p-1, ln2lo = 0x1.ef35793c76730p-45;
+    refsvm_v4d t, nd, r, p, s;
+    refsvm_v4i ti, mi, e;
+    memcpy(&x, io, sizeof x);
+    t = x * log2e + magic;                      /* magic: round x / ln2 to an integer n */
+    nd = t - magic;
+    r = (x - nd * ln2hi) - nd * ln2lo;
+    p = r * (1.0 / 6227020800.0) + (1.0 / 479001600.0);
+    p = p * r + (1.0 / 39916800.0);
+    p = p * r + (1.0 / 3628800.0);
+    p = p * r + (1.0 / 362880.0);
+    p = p * r + (1.0 / 40320.0);
+    p = p * r + (1.0 / 5040.0);
+    p = p * r + (1.0 / 720.0);
+    p = p * r + (1.0 / 120.0);
+    p = p * r + (1.0 / 24.0);
+    p = p * r + (1.0 / 6.0);
+    p = p * r + 0.5;
+    p = p * r + 1.0;
+    p = p * r + 1.0;
+    memcpy(&ti, &t, sizeof ti);                 /* the low bits of t hold n */
+    memcpy(&mi, &magic, sizeof mi);
+    e = ((ti - mi) + 1023) << 52;               /* 2^n */
+    memcpy(&s, &e, sizeof s);
+    p = p * s;
+    memcpy(io, &p, sizeof p);
+}
+#endif
+/* exp(v) for lanes outside the vector range: below -746 the exact value is
+   under half the smallest subnormal, so the correctly rounded result (and
+   numpy's) is +0; return it without calling libm, whose underflow path
+   costs ~100 ns per call (far-away points of unscaled data, e.g. raw
+   spambase). */
+static inline double refsvm_exp_or_zero(double v) { return v < -746.0 ? 0.0 : exp(v); }
+REFSVM_MULTIVERSION
+static void refsvm_exp_row(double* out, Py_ssize_t n) {    /* out[k] = exp(out[k]) */
+    Py_ssize_t j = 0, k;
+#if defined(__GNUC__)
+    for (; j + 4 <= n; j += 4) {
+        double* v = out + j;
+        if (v[0] >= -700.0 && v[1] >= -700.0 && v[2] >= -700.0 && v[3] >= -700.0 &&
+            v[0] <= 700.0 && v[1] <= 700.0 && v[2] <= 700.0 && v[3] <= 700.0) {
+            refsvm_exp4(v);
+        } else {
+            for (k = 0; k < 4; k++)
+                out[j + k] = refsvm_exp_or_zero(out[j + k]);
+        }
+    }
+#endif
+    for (; j < n; j++)
+        out[j] = refsvm_exp_or_zero(out[j]);
+}
+
+/* ---- 4. four rows per sweep ---- */
+/* out[j] += a0 r0[j] + a1 r1[j] + a2 r2[j] + a3 r3[j] for j < n, added in that order, the partial
+   sum kept in a register (t = out[j]; t += a0 r0[j]; ...; out[j] = t): bitwise the sums of four
+   sweeps out[j] += a r[j] one row at a time, with a quarter of the loads and stores of out.  j is
+   the caller's loop index (its type is the caller's); the loop vectorises along j. */
+#define REFSVM_ADD_FOUR_ROWS(out, n, j, a0, r0, a1, r1, a2, r2, a3, r3) \
+    for ((j) = 0; (j) < (n); (j)++) {                                  \
+        double t_ = (out)[j];                                          \
+        t_ += (a0) * (r0)[j];                                          \
+        t_ += (a1) * (r1)[j];                                          \
+        t_ += (a2) * (r2)[j];                                          \
+        t_ += (a3) * (r3)[j];                                          \
+        (out)[j] = t_;                                                 \
+    }
+
+/* out[j] = sum_k val[k] T[ind[k] * stride + j] for j < b: the dot products of b stored rows with
+   a sparse x when the rows are kept by feature (T: d rows of length stride >= b).  Each out[j]
+   adds its products in x's index order from 0, four features per sweep (REFSVM_ADD_FOUR_ROWS):
+   the same IEEE operations in the same order as gather_dots' row-by-row sums
+   (bitwise the same numbers), as vector adds along j. */
+REFSVM_MULTIVERSION
+static void refsvm_dots_by_feature(const double* T, Py_ssize_t stride, Py_ssize_t b,
+                                   const int32_t* ind, const double* val, Py_ssize_t n, double* out) {
+    Py_ssize_t j, k;
+    for (j = 0; j < b; j++)
+        out[j] = 0.0;
+    for (k = 0; k + 4 <= n; k += 4) {
+        const double a0 = val[k], a1 = val[k + 1], a2 = val[k + 2], a3 = val[k + 3];
+        const double *r0 = T + (Py_ssize_t)ind[k] * stride, *r1 = T + (Py_ssize_t)ind[k + 1] * stride;
+        const double *r2 = T + (Py_ssize_t)ind[k + 2] * stride, *r3 = T + (Py_ssize_t)ind[k + 3] * stride;
+        REFSVM_ADD_FOUR_ROWS(out, b, j, a0, r0, a1, r1, a2, r2, a3, r3);
+    }
+    for (; k < n; k++) {
+        const double a0 = val[k];
+        const double* r0 = T + (Py_ssize_t)ind[k] * stride;
+        for (j = 0; j < b; j++)
+            out[j] += a0 * r0[j];
+    }
+}
+
+/* ---- 5. the FOGD / NOGD feature map ---- */
+/* refsvm_sincos_block: z[2j], z[2j+1] = scale sin(p[j]), scale cos(p[j]) for j < D, with
  * branch-free double arithmetic the compiler vectorises.  Cody-Waite reduction x = k pi/2 + r
  * with pi/2 in three parts (fdlibm's pio2_1 / pio2_2 / pio2_2t: the first has 33 significant
  * bits, so k pio2_1 is exact for |k| < 2^20), then fdlibm's minimax polynomials for sin and cos
@@ -14,26 +190,12 @@
  *
  * refsvm_axpy: y += a x.  refsvm_phases: the feature map's p = U x over the nonzero inputs.
  *
- * All are compiled three times on x86-64 Linux with GCC (target_clones: AVX-512F, AVX2 and the
- * baseline SSE2) and the loader picks the one the CPU runs.  The extension is built with
- * -ffp-contract=off, so neither clone fuses a multiply and an add: both compute the same IEEE
- * operations in the same order and give bitwise the same results (each element's arithmetic is
- * the same IEEE operations whatever the vector width).
+ * All are compiled three times on x86-64 Linux with GCC (REFSVM_CLONES: AVX-512F, AVX2 and the
+ * baseline SSE2) and the loader picks the one the CPU runs; each element's arithmetic is the same
+ * IEEE operations whatever the vector width.
  */
-#ifndef REFSVM_FASTMATH_H
-#define REFSVM_FASTMATH_H
-
-#include <math.h>
-#include <stddef.h>
-#include <stdint.h>
-
 #define REFSVM_SINCOS_LIMIT 262144.0
 
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
-#define REFSVM_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define REFSVM_CLONES
-#endif
 
 REFSVM_CLONES
 static void refsvm_sincos_block(double *p, ptrdiff_t D, double scale, double *z)
@@ -91,9 +253,8 @@ static void refsvm_axpy(ptrdiff_t n, double a, const double *x, double *y)
 }
 
 /* p = sum_k x_k UT[k] over the nonzero x_k (UT: d rows of length D), accumulated in the order of k,
- * four rows per sweep over p: t = p[j]; t += x_a UT[a][j]; ...; p[j] = t keeps p[j] in a register
- * between the four products, so the sums are bitwise those of one axpy per nonzero x_k, with a
- * quarter of the loads and stores of p.  nz is scratch for d indices. */
+ * four rows per sweep over p (REFSVM_ADD_FOUR_ROWS): bitwise the sums of one axpy per nonzero x_k.
+ * nz is scratch for d indices. */
 REFSVM_CLONES
 static void refsvm_phases_nz(const double *UT, ptrdiff_t D, const ptrdiff_t *nz, const double *x,
                              ptrdiff_t m, int packed, double *p)
@@ -108,14 +269,7 @@ static void refsvm_phases_nz(const double *UT, ptrdiff_t D, const ptrdiff_t *nz,
         const double c = packed ? x[k + 2] : x[nz[k + 2]], e = packed ? x[k + 3] : x[nz[k + 3]];
         const double *ra = UT + nz[k] * D, *rb = UT + nz[k + 1] * D;
         const double *rc = UT + nz[k + 2] * D, *re = UT + nz[k + 3] * D;
-        for (j = 0; j < D; j++) {
-            double t = p[j];
-            t += a * ra[j];
-            t += b * rb[j];
-            t += c * rc[j];
-            t += e * re[j];
-            p[j] = t;
-        }
+        REFSVM_ADD_FOUR_ROWS(p, D, j, a, ra, b, rb, c, rc, e, re);
     }
     for (; k < m; k++)
         refsvm_axpy(D, packed ? x[k] : x[nz[k]], UT + nz[k] * D, p);
@@ -140,6 +294,23 @@ static void refsvm_phases_sparse(const double *UT, ptrdiff_t D, const int32_t *i
     for (k = 0; k < m; k++)
         nz[k] = idx[k];
     refsvm_phases_nz(UT, D, nz, val, m, 1, p);
+}
+
+/* ---- 6. the sign flags of merge candidates ---- */
+/* The sign flags of merge candidates (c_maintain_merge's pruned scans): flags[j] = 1 if
+   !(am0 a[j] < 0) and lk[j] > -inf, else 0; returns the number of j with am0 a[j] >= 0.  Only
+   comparisons of the same IEEE products: every clone gives the same integers.  Compiled for
+   AVX2 and the baseline (GCC function multi-versioning; REFSVM_MULTIVERSION above). */
+static REFSVM_MULTIVERSION Py_ssize_t refsvm_sign_flags(const double* a, const double* lk,
+                                                        double am0, Py_ssize_t n,
+                                                        Py_ssize_t* flags) {
+    Py_ssize_t j, same = 0;
+    for (j = 0; j < n; j++) {
+        double p = am0 * a[j];
+        flags[j] = (Py_ssize_t)(!(p < 0.0)) & (Py_ssize_t)(lk[j] > -INFINITY);
+        same += (Py_ssize_t)(p >= 0.0);
+    }
+    return same;
 }
 
 #endif

@@ -18,8 +18,8 @@ no partial sum), so dense rows and sparse rows give bitwise the same numbers.
 Merging's distance between two SVs is the same number
 (``refsvm.kernels.sq_dist``; ``store_log_kappa_row`` in sparse.pyx).
 ``exp`` may still differ from numpy's by one ulp (numpy uses its own SIMD
-``exp``; :func:`kernel_row_into` uses the vectorised ``exp`` of the C block
-below, :func:`kernel_value` libm's, and so does everything whose result
+``exp``; :func:`kernel_row_into` uses the vectorised ``exp`` of fastmath.h
+(``exp_row``), :func:`kernel_value` libm's, and so does everything whose result
 decides a tie: the merging objective).
 
 Dot products over the classes (the merging objective, its weight
@@ -33,7 +33,7 @@ compiler never fuses ``s + a * b`` either.
 ``x * x``; :func:`libm_pow` calls libm's ``pow`` through a volatile pointer so
 that the C compiler cannot replace ``pow(x, 2.0)`` by ``x * x``, and
 :func:`py_square` returns ``pow(u, 2.0)``'s value, calling ``pow`` only in the
-rare cases where it can differ from ``u * u`` (see the C comment).
+rare cases where it can differ from ``u * u`` (see the C comment in fastmath.h).
 """
 
 from libc.math cimport exp
@@ -45,172 +45,29 @@ cdef enum:
     KERNEL_LINEAR = 1
     KERNEL_POLY = 2
 
-cdef extern from *:
-    """
-    #include <math.h>
-    #include <stdint.h>
-    #include <string.h>
-    static double (* volatile refsvm_libm_pow_ptr)(double, double) = pow;
-    static inline double refsvm_libm_pow(double x, double y) { return refsvm_libm_pow_ptr(x, y); }
-
-    /* u ** 2 exactly as CPython computes it (libm's pow(u, 2.0)), but cheaply.
-       pow's error is below 0.54 ulp (glibc), so pow(u, 2) can differ from the
-       correctly rounded p = u*u only when the exact square lies within 0.04 ulp
-       of the midpoint between p and a neighbour.  The exact rounding error e of
-       p (Dekker's product with Veltkamp's split) tells: if |e| < 0.45 ulp(p),
-       pow returns p; otherwise (about 10 % of the cases), and for zero, powers
-       of two, tiny or non-finite p, ask pow itself (u = 0 and u = 1, the end
-       points of every search, are exact cases of pow). */
-    static inline double refsvm_py_square(double u) {
-        double p = u * u;
-        double c = 134217729.0 * u;
-        double hi = c - (c - u);
-        double lo = u - hi;
-        double e = ((hi * hi - p) + 2.0 * hi * lo) + lo * lo;
-        uint64_t bits, expo, ub;
-        double ulp;
-        if (u == 0.0 || u == 1.0)      /* exact by C99 Annex F: pow(+-0, 2) = +0, pow(1, y) = 1 */
-            return u == 0.0 ? 0.0 : 1.0;
-        memcpy(&bits, &p, sizeof bits);
-        expo = bits & 0x7FF0000000000000ULL;
-        if (expo >= (54ULL << 52) && expo < 0x7FE0000000000000ULL && (bits & 0x000FFFFFFFFFFFFFULL) != 0) {
-            ub = expo - (52ULL << 52);
-            memcpy(&ulp, &ub, sizeof ulp);
-            if (fabs(e) < 0.45 * ulp)
-                return p;
-        }
-        return refsvm_libm_pow(u, 2.0);
-    }
-    """
+# The C of these four (and all the project's hand-written C) is in fastmath.h, with its comments.
+cdef extern from "fastmath.h":
     double libm_pow "refsvm_libm_pow" (double x, double y) noexcept nogil
     double py_square "refsvm_py_square" (double u) noexcept nogil
-
-
-cdef extern from *:
-    """
-    /* exp of a Gaussian kernel row (rbf_row_gather below): four lanes at a
-       time (2^n p(r), r = x - n ln2, |r| <= ln2/2, degree-13 Taylor
-       polynomial; at most 1 ulp from libm's exp, as numpy's own SIMD exp).
-       exp_row gets an AVX2 clone, picked at run time where the CPU has it
-       (GCC function multi-versioning; the extension is built with
-       -ffp-contract=off, so the clone makes the same IEEE operations in the
-       same order).  An AVX-512 clone was tried: 9 % faster on a9a (d = 123),
-       20 % slower on ijcnn1 (d = 22); not kept.  Lanes outside [-700, 700]
-       or NaN go to libm.  Other compilers: a plain loop with libm's exp. */
-    #include <math.h>
-    #include <stdint.h>
-    #include <string.h>
-    #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
-    #define REFSVM_MULTIVERSION __attribute__((target_clones("avx2", "default")))
-    #else
-    #define REFSVM_MULTIVERSION
-    #endif
-    #if defined(__GNUC__)
-    typedef double refsvm_v4d __attribute__((vector_size(32)));
-    typedef int64_t refsvm_v4i __attribute__((vector_size(32)));
-    static inline void refsvm_exp4(double* io) {      /* in place on io[0..3] (no vector ABI) */
-        refsvm_v4d x;
-        const refsvm_v4d magic = {0x1.8p52, 0x1.8p52, 0x1.8p52, 0x1.8p52};
-        const double log2e = 0x1.71547652b82fep0;
-        const double ln2hi = 0x1.62e42fefa3800p-1, ln2lo = 0x1.ef35793c76730p-45;
-        refsvm_v4d t, nd, r, p, s;
-        refsvm_v4i ti, mi, e;
-        memcpy(&x, io, sizeof x);
-        t = x * log2e + magic;                      /* magic: round x / ln2 to an integer n */
-        nd = t - magic;
-        r = (x - nd * ln2hi) - nd * ln2lo;
-        p = r * (1.0 / 6227020800.0) + (1.0 / 479001600.0);
-        p = p * r + (1.0 / 39916800.0);
-        p = p * r + (1.0 / 3628800.0);
-        p = p * r + (1.0 / 362880.0);
-        p = p * r + (1.0 / 40320.0);
-        p = p * r + (1.0 / 5040.0);
-        p = p * r + (1.0 / 720.0);
-        p = p * r + (1.0 / 120.0);
-        p = p * r + (1.0 / 24.0);
-        p = p * r + (1.0 / 6.0);
-        p = p * r + 0.5;
-        p = p * r + 1.0;
-        p = p * r + 1.0;
-        memcpy(&ti, &t, sizeof ti);                 /* the low bits of t hold n */
-        memcpy(&mi, &magic, sizeof mi);
-        e = ((ti - mi) + 1023) << 52;               /* 2^n */
-        memcpy(&s, &e, sizeof s);
-        p = p * s;
-        memcpy(io, &p, sizeof p);
-    }
-    #endif
-    /* exp(v) for lanes outside the vector range: below -746 the exact value is
-       under half the smallest subnormal, so the correctly rounded result (and
-       numpy's) is +0; return it without calling libm, whose underflow path
-       costs ~100 ns per call (far-away points of unscaled data, e.g. raw
-       spambase). */
-    static inline double refsvm_exp_or_zero(double v) { return v < -746.0 ? 0.0 : exp(v); }
-    REFSVM_MULTIVERSION
-    static void refsvm_exp_row(double* out, Py_ssize_t n) {    /* out[k] = exp(out[k]) */
-        Py_ssize_t j = 0, k;
-    #if defined(__GNUC__)
-        for (; j + 4 <= n; j += 4) {
-            double* v = out + j;
-            if (v[0] >= -700.0 && v[1] >= -700.0 && v[2] >= -700.0 && v[3] >= -700.0 &&
-                v[0] <= 700.0 && v[1] <= 700.0 && v[2] <= 700.0 && v[3] <= 700.0) {
-                refsvm_exp4(v);
-            } else {
-                for (k = 0; k < 4; k++)
-                    out[j + k] = refsvm_exp_or_zero(out[j + k]);
-            }
-        }
-    #endif
-        for (; j < n; j++)
-            out[j] = refsvm_exp_or_zero(out[j]);
-    }
-    /* out[j] = sum_k val[k] T[ind[k] * stride + j] for j < b: the dot products of b stored rows with
-       a sparse x when the rows are kept by feature (T: d rows of length stride >= b).  Each out[j]
-       adds its products in x's index order from 0, four features per sweep (t = out[j]; t += ...;
-       out[j] = t): the same IEEE operations in the same order as gather_dots' row-by-row sums
-       (bitwise the same numbers), as vector adds along j. */
-    REFSVM_MULTIVERSION
-    static void refsvm_dots_by_feature(const double* T, Py_ssize_t stride, Py_ssize_t b,
-                                       const int32_t* ind, const double* val, Py_ssize_t n, double* out) {
-        Py_ssize_t j, k;
-        for (j = 0; j < b; j++)
-            out[j] = 0.0;
-        for (k = 0; k + 4 <= n; k += 4) {
-            const double a0 = val[k], a1 = val[k + 1], a2 = val[k + 2], a3 = val[k + 3];
-            const double *r0 = T + (Py_ssize_t)ind[k] * stride, *r1 = T + (Py_ssize_t)ind[k + 1] * stride;
-            const double *r2 = T + (Py_ssize_t)ind[k + 2] * stride, *r3 = T + (Py_ssize_t)ind[k + 3] * stride;
-            for (j = 0; j < b; j++) {
-                double t = out[j];
-                t += a0 * r0[j];
-                t += a1 * r1[j];
-                t += a2 * r2[j];
-                t += a3 * r3[j];
-                out[j] = t;
-            }
-        }
-        for (; k < n; k++) {
-            const double a0 = val[k];
-            const double* r0 = T + (Py_ssize_t)ind[k] * stride;
-            for (j = 0; j < b; j++)
-                out[j] += a0 * r0[j];
-        }
-    }
-    """
     void exp_row "refsvm_exp_row" (double* out, Py_ssize_t n) noexcept nogil
     void dots_by_feature "refsvm_dots_by_feature" (const double* T, Py_ssize_t stride, Py_ssize_t b,
                                                    const int32_t* ind, const double* val, Py_ssize_t n,
                                                    double* out) noexcept nogil
 
 
+cdef inline int code_of(object value, tuple names, str what) except -1:
+    """The position of ``value`` in ``names`` (a choice's names in the order of its C enum, e.g.
+    ``KERNELS``); ValueError otherwise, worded as the reference's."""
+    cdef Py_ssize_t k
+    for k in range(len(names)):
+        if value == names[k]:
+            return <int> k
+    raise ValueError(f"{what} must be one of {names}, got {value!r}")
+
+
 cdef inline int kernel_code(object kernel) except -1:
     """``"rbf"`` / ``"linear"`` / ``"poly"`` -> KERNEL_*; ValueError otherwise (as the reference)."""
-    if kernel == "rbf":
-        return KERNEL_RBF
-    if kernel == "linear":
-        return KERNEL_LINEAR
-    if kernel == "poly":
-        return KERNEL_POLY
-    raise ValueError(f"kernel must be one of {('rbf', 'linear', 'poly')}, got {kernel!r}")
+    return code_of(kernel, ("rbf", "linear", "poly"), "kernel")
 
 
 cdef inline double pw_dot(const double* a, const double* b, Py_ssize_t n) noexcept nogil:

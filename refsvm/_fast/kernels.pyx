@@ -16,10 +16,8 @@ from libc.stdint cimport int32_t
 import scipy.sparse as sp
 
 from refsvm._fast.sparse cimport Rows, Store, rows_init, store_fill, store_free, store_init, store_kernel_row, store_self
-from refsvm.kernels import seq_sum  # noqa: F401 (re-exported: the reference's sequential sum)
+from refsvm.kernels import KERNELS, seq_sum  # noqa: F401 (re-exported: the reference's names and sequential sum)
 from refsvm.validation import check_sparse_rows
-
-KERNELS = ("rbf", "linear", "poly")
 
 
 cdef class RbfRows:

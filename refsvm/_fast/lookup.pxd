@@ -21,20 +21,21 @@ cdef enum:
     SOLVER_LOOKUP_WD = 1
 
 
+cdef inline double clamp01(double v) noexcept nogil:
+    """``v`` clamped to ``[0, 1]``, NaN -> 0 (the reference's ``if not v > 0.0: ... elif v > 1.0: ...``)."""
+    if not v > 0.0:
+        return 0.0
+    if v > 1.0:
+        return 1.0
+    return v
+
+
 cdef inline double bilinear_ptr(const double* table, Py_ssize_t G, double m, double kappa) noexcept nogil:
     """Bilinear interpolation in the ``(G + 1) x (G + 1)`` table at ``(m, kappa)`` (clamped to [0, 1], NaN -> 0)."""
     cdef double x, y, u, v, f0, f1
     cdef Py_ssize_t i, j, row
-    if not m > 0.0:                       # clamp (also maps NaN to 0)
-        m = 0.0
-    elif m > 1.0:
-        m = 1.0
-    if not kappa > 0.0:
-        kappa = 0.0
-    elif kappa > 1.0:
-        kappa = 1.0
-    x = m * <double>G                     # position in grid units
-    y = kappa * <double>G
+    x = clamp01(m) * <double>G            # position in grid units
+    y = clamp01(kappa) * <double>G
     i = <Py_ssize_t>x                     # cell (i, j), the last cell includes its upper edge
     if i > G - 1:
         i = G - 1

@@ -2,8 +2,7 @@
 """Lookup-table merging, compiled mirror of :mod:`refsvm.lookup` (same names, same signatures).
 
 The interpolation and per-pair merging functions (``bilinear``,
-``bilinear_array``, ``lookup_h``, ``lookup_wd``, ``lookup_h_array``,
-``lookup_wd_array``, ``merge_wd_lookup``, ``merge_pair_lookup``) are compiled
+``bilinear_array``, ``merge_wd_lookup``, ``merge_pair_lookup``) are compiled
 and return the same bits as the reference; their C cores
 (``bilinear_ptr``, ``bilinear_mv``, ``merge_wd_lookup_c``,
 ``merge_pair_lookup_c``, ``noexcept nogil``) are declared in ``lookup.pxd`` for
@@ -13,7 +12,10 @@ Table generation, caching and the Lemma 1 helpers (``compute_tables``,
 ``get_tables``, ``gss_h_grid``, ``normalized_wd``, ``nonsmooth_cells``, ...)
 are *the reference functions themselves*, re-exported: the tables are computed
 once (GSS-precise, vectorised with numpy) and cached, so there is nothing to
-gain from compiling them, and both paths share one set of tables.
+gain from compiling them, and both paths share one set of tables.  So are the
+readers ``lookup_h``, ``lookup_wd``, ``lookup_h_array`` and ``lookup_wd_array``
+(Python glue over ``bilinear``, used outside the training loops only; the C
+cores read the tables through ``lookup_h_c`` / ``bilinear_ptr``).
 """
 
 import numpy as np
@@ -30,6 +32,10 @@ from refsvm.lookup import (  # noqa: F401  (re-exported: same objects as the ref
     get_tables,
     grid_nodes,
     gss_h_grid,
+    lookup_h,
+    lookup_h_array,
+    lookup_wd,
+    lookup_wd_array,
     main,
     merge_functions,
     nonsmooth_cells,
@@ -71,35 +77,6 @@ def bilinear_array(m, kappa, table):
         for k in range(n):
             o[k] = bilinear_ptr(&t[0, 0], G, mv[k], kv[k])
     return out.reshape(m.shape)
-
-
-def lookup_h(m, kappa, h_table):
-    """``h(m, kappa)`` by bilinear interpolation (replaces Alg. 1, line 7, GSS); symmetric reading, see the reference."""
-    m = float(m)
-    if m < 0.5:
-        return 1.0 - bilinear(1.0 - m, kappa, h_table)
-    return bilinear(m, kappa, h_table)
-
-
-def lookup_wd(m, kappa, wd_table):
-    """Normalised ``WD(m, kappa)`` by bilinear interpolation (replaces Alg. 1, lines 7-9).
-
-    Multiply by ``(alpha_m + alpha_n)**2`` for the weight degradation of a pair.
-    """
-    return bilinear(m, kappa, wd_table)
-
-
-def lookup_h_array(m, kappa, h_table):
-    """Vectorised :func:`lookup_h` (same symmetric reading)."""
-    m = np.asarray(m, dtype=np.float64)
-    lower = m < 0.5
-    h = bilinear_array(np.where(lower, 1.0 - m, m), kappa, h_table)
-    return np.where(lower, 1.0 - h, h)
-
-
-def lookup_wd_array(m, kappa, wd_table):
-    """Vectorised :func:`lookup_wd`."""
-    return bilinear_array(m, kappa, wd_table)
 
 
 def merge_wd_lookup(alpha_m, alpha_n, log_kappa, wd_table):

@@ -10,16 +10,16 @@ them, all ``nogil``.  The sums ``W+`` and ``P_k`` are accumulated one by one
 in sorted order as the reference's ``numpy.cumsum`` does, so ``b*`` is
 bitwise the reference's; the returned loss is summed sequentially (the
 reference: numpy's pairwise sum), equal within rounding.
-:func:`crammer_singer_offsets` is the reference's coordinate loop (numpy
-code shared from :mod:`refsvm.refit`) with the compiled :func:`hinge_offset`;
-the scaled variants run the reference's golden-section search
-(:func:`refsvm.refit._golden_scale`) over the compiled solvers.
+:func:`crammer_singer_offsets` and the scaled variants are the reference's
+code (:func:`refsvm.refit.coordinate_offsets`, ``scaled_offset``,
+``scaled_coordinate_offsets``, which take the binary solver as data) run with
+the compiled :func:`hinge_offset`.
 """
 
 import numpy as np
 
-from refsvm.refit import (SCALE_BRACKET, SCALE_ITERATIONS, _coordinate_problem, _golden_scale, check_refit_arguments,
-                          hinge_loss, multiclass_hinge_loss)
+from refsvm.refit import (SCALE_BRACKET, SCALE_ITERATIONS, check_refit_arguments, coordinate_offsets, hinge_loss,
+                          multiclass_hinge_loss, scaled_coordinate_offsets, scaled_offset)
 
 from libc.stdint cimport int64_t
 from libc.stdlib cimport free, malloc, qsort
@@ -118,41 +118,16 @@ def hinge_offset(f, y, sample_weight=None):
 
 
 def crammer_singer_offsets(F, y, offsets, sample_weight=None, max_sweeps=20):
-    """Per-class offsets by exact coordinate steps (see :func:`refsvm.refit.crammer_singer_offsets`)."""
-    F, y, w = check_refit_arguments(F, y, sample_weight, multiclass=True)
-    b = np.array(offsets, dtype=np.float64).reshape(-1)
-    if b.shape != (F.shape[1],):
-        raise ValueError(f"offsets must have shape ({F.shape[1]},); got {b.shape}")
-    loss = multiclass_hinge_loss(F, y, b, w)
-    sweeps = 0
-    for sweeps in range(1, max_sweeps + 1):
-        before = loss
-        for k in range(F.shape[1]):
-            u, s, _ = _coordinate_problem(F, y, b, k)
-            candidate = b.copy()
-            candidate[k], _ = hinge_offset(u, s, w)
-            new_loss = multiclass_hinge_loss(F, y, candidate, w)
-            if new_loss <= loss:
-                b, loss = candidate, new_loss
-        if before - loss <= 1e-12 * before:
-            break
-    return b, loss, sweeps
+    """Per-class offsets by exact coordinate steps (see :func:`refsvm.refit.crammer_singer_offsets`):
+    the reference's loop over the compiled :func:`hinge_offset`."""
+    return coordinate_offsets(hinge_offset, F, y, offsets, sample_weight, max_sweeps)
 
 
 def scaled_hinge_offset(f, y, sample_weight=None):
     """Threshold of the jointly optimal scale and offset (see :func:`refsvm.refit.scaled_hinge_offset`)."""
-    f, y, w = check_refit_arguments(f, y, sample_weight)
-    if not np.any(w > 0):
-        return 0.0, 1.0, 0.0
-    scale = _golden_scale(lambda s: hinge_offset(s * f, y, w)[1])
-    offset, loss = hinge_offset(scale * f, y, w)
-    return offset / scale, scale, loss
+    return scaled_offset(hinge_offset, f, y, sample_weight)
 
 
 def scaled_crammer_singer_offsets(F, y, offsets, sample_weight=None, max_sweeps=20):
     """Crammer-Singer offsets with a common scale (see :func:`refsvm.refit.scaled_crammer_singer_offsets`)."""
-    F, y, w = check_refit_arguments(F, y, sample_weight, multiclass=True)
-    b0 = np.array(offsets, dtype=np.float64).reshape(-1)
-    scale = _golden_scale(lambda s: crammer_singer_offsets(s * F, y, s * b0, w, max_sweeps)[1])
-    b, loss, _ = crammer_singer_offsets(scale * F, y, scale * b0, w, max_sweeps)
-    return b / scale, scale, loss
+    return scaled_coordinate_offsets(hinge_offset, F, y, offsets, sample_weight, max_sweeps)

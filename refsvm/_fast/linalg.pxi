@@ -1,0 +1,172 @@
+# Dense linear algebra of the projection step, included by budget.pyx (one module: the calls stay
+# direct C calls, inlined where the compiler sees fit).
+#
+# * :func:`lu_factor` / :func:`lu_solve`: LU with partial pivoting, the algorithm of LAPACK's
+#   ``dgetf2`` / ``dgetrs`` that ``numpy.linalg.solve`` calls, row-major, written out here (no build
+#   dependency on SciPy's Cython LAPACK, no BLAS threads inside the training loop);
+#   :func:`c_maintain_projection_solve` (budget.pyx) solves ``(K_p + ridge I) x = k_p`` with them.
+# * :func:`kinv_refresh` / :func:`kinv_append` / :func:`sym_swap_remove`: the inverse of ``K + ridge I``
+#   of the current SVs that BSGD keeps up to date in O(B^2) per step (declared in budget.pxd for
+#   :mod:`refsvm._fast.bsgd`; :func:`c_maintain_projection_inverse` in budget.pyx reads it).
+
+
+cdef int lu_factor(double* M, Py_ssize_t n, Py_ssize_t ld, int* piv) noexcept nogil:
+    """In-place ``P M = L U`` of the row-major (n, n) matrix ``M`` (leading dimension ``ld``).
+
+    Partial pivoting: the first row of largest ``|M[i, k]|``.  Returns 0, or
+    ``k + 1`` if the pivot of column k is exactly zero (LAPACK's ``info``).
+    """
+    cdef Py_ssize_t i, j, k, p
+    cdef double amax, v, inv, l
+    cdef double* rk
+    cdef double* ri
+    for k in range(n):
+        p = k
+        amax = fabs(M[k * ld + k])
+        for i in range(k + 1, n):
+            v = fabs(M[i * ld + k])
+            if v > amax:
+                amax = v
+                p = i
+        piv[k] = <int> p
+        if amax == 0.0:
+            return <int> (k + 1)
+        if p != k:
+            for j in range(n):
+                v = M[k * ld + j]
+                M[k * ld + j] = M[p * ld + j]
+                M[p * ld + j] = v
+        rk = M + k * ld
+        inv = 1.0 / rk[k]
+        for i in range(k + 1, n):
+            ri = M + i * ld
+            l = ri[k] * inv
+            ri[k] = l
+            for j in range(k + 1, n):
+                ri[j] -= l * rk[j]
+    return 0
+
+
+cdef void lu_solve(const double* LU, Py_ssize_t n, Py_ssize_t ld, const int* piv,
+                   double* b) noexcept nogil:
+    """Solve ``M x = b`` in place with the factors of :func:`lu_factor`."""
+    cdef Py_ssize_t i, j
+    cdef double v
+    for i in range(n):                                   # row interchanges
+        if piv[i] != i:
+            v = b[i]
+            b[i] = b[piv[i]]
+            b[piv[i]] = v
+    for i in range(n):                                   # L y = P b (unit diagonal)
+        v = b[i]
+        for j in range(i):
+            v -= LU[i * ld + j] * b[j]
+        b[i] = v
+    for i in range(n - 1, -1, -1):                       # U x = y
+        v = b[i]
+        for j in range(i + 1, n):
+            v -= LU[i * ld + j] * b[j]
+        b[i] = v / LU[i * ld + i]
+
+
+# ----------------------------------------------------------------------------
+# incremental inverse of K + ridge I (projection inside BSGD)
+# ----------------------------------------------------------------------------
+
+cdef void sym_swap_remove(double[:, ::1] M, Py_ssize_t n, Py_ssize_t p) noexcept nogil:
+    """remove(p) on a symmetric (n, n) matrix: row and column ``n-1`` move into ``p``."""
+    cdef Py_ssize_t last = n - 1, i, j
+    if p == last:
+        return
+    for j in range(n):
+        M[p, j] = M[last, j]
+    for i in range(last):
+        M[i, p] = M[i, last]
+
+
+cdef int kinv_refresh(const double[:, ::1] K, double[:, ::1] Kinv, Py_ssize_t n, double ridge,
+                      double[:, ::1] W, int[::1] ipiv, double[::1] work) noexcept nogil:
+    """``Kinv[:n, :n] = (K[:n, :n] + ridge I)^{-1}`` from scratch.
+
+    Cholesky ``L L' = K + ridge I`` (row-oriented, in ``Kinv``), the rows of
+    ``W = L^{-T}`` (``W[j]`` = column j of ``L^{-1}``) and
+    ``Kinv[i, j] = W[i] . W[j]``: about n^3 / 2 multiply-adds in plain loops
+    (no BLAS threads: this runs inside the training loop).  If the matrix is not
+    numerically positive definite, LU with partial pivoting is used instead
+    (``W`` holds the factors, ``work`` >= n one column of the inverse at a time).
+    ``W`` is a scratch matrix of the same capacity.  Returns 0 on success, a
+    positive number if the matrix is exactly singular.
+    """
+    cdef int info = 0
+    cdef Py_ssize_t i, j, k
+    cdef double s
+    cdef bint ok = True
+    if n == 0:
+        return 0
+    for i in range(n):                                   # Cholesky-Banachiewicz, L in Kinv's lower part
+        for j in range(i + 1):
+            s = K[i, j] + (ridge if i == j else 0.0) - pw_dot(&Kinv[i, 0], &Kinv[j, 0], j)
+            if i == j:
+                if not s > 0.0:
+                    ok = False
+                    break
+                Kinv[i, i] = sqrt(s)
+            else:
+                Kinv[i, j] = s / Kinv[j, j]
+        if not ok:
+            break
+    if ok:
+        for j in range(n):                               # W[j, i] = (L^{-1})[i, j], i >= j
+            for i in range(j):
+                W[j, i] = 0.0
+            W[j, j] = 1.0 / Kinv[j, j]
+            for i in range(j + 1, n):
+                W[j, i] = -pw_dot(&Kinv[i, j], &W[j, j], i - j) / Kinv[i, i]
+        for i in range(n):                               # (K + ridge I)^{-1} = L^{-T} L^{-1}
+            for j in range(i + 1):
+                s = pw_dot(&W[i, i], &W[j, i], n - i)     # sum over k >= i (W[j, k] = 0 for k < j <= i)
+                Kinv[i, j] = s
+                Kinv[j, i] = s
+        return 0
+    # not numerically positive definite: LU with partial pivoting
+    for i in range(n):
+        for j in range(n):
+            W[i, j] = K[i, j]
+        W[i, i] += ridge
+    info = lu_factor(&W[0, 0], n, W.shape[1], &ipiv[0])
+    if info != 0:
+        return info
+    for j in range(n):                                   # column j of the inverse
+        for i in range(n):
+            work[i] = 1.0 if i == j else 0.0
+        lu_solve(&W[0, 0], n, W.shape[1], &ipiv[0], &work[0])
+        for i in range(n):
+            Kinv[i, j] = work[i]
+    return 0
+
+
+cdef int kinv_append(const double[:, ::1] K, double[:, ::1] Kinv, Py_ssize_t n, double ridge,
+                     double[::1] u) noexcept nogil:
+    """Grow ``Kinv`` from the first ``n`` SVs to ``n + 1`` (row/column ``n`` of K already set).
+
+    Bordered inverse: ``u = Kinv k``, Schur complement ``s = k_nn + ridge - k'u``,
+    ``Kinv <- [[Kinv + u u'/s, -u/s], [-u'/s, 1/s]]``.  Returns 1 (nothing
+    changed) when ``s`` is not at least ``ridge / 2``, i.e. when the update has
+    lost its accuracy; the caller then refreshes from scratch.
+    """
+    cdef Py_ssize_t i, j
+    cdef double s, inv_s, ui
+    for i in range(n):
+        u[i] = pw_dot(&Kinv[i, 0], &K[n, 0], n)
+    s = K[n, n] + ridge - pw_dot(&K[n, 0], &u[0], n)
+    if not (s >= 0.5 * ridge) or s == 0.0:
+        return 1
+    inv_s = 1.0 / s
+    for i in range(n):
+        ui = u[i] * inv_s
+        for j in range(n):
+            Kinv[i, j] += ui * u[j]
+        Kinv[i, n] = -ui
+        Kinv[n, i] = -ui
+    Kinv[n, n] = inv_s
+    return 0
