@@ -36,6 +36,11 @@ unregularised bias (section 3.6) line 5 becomes
 ``(gamma, b) := find_gamma_and_bias(y, c, n nu)``, line 6 samples among
 ``{j : c_j + y_j b < gamma}`` and the output adds ``b_bar / gamma``.
 
+:func:`optimize` holds these lines with their tags (``# Alg. 1, line 7``) and
+nothing else: the arguments are checked and resolved once before the loop
+(:class:`SBPOptions`, which also picks line 5's search and line 6's sampler),
+and the trace goes through :class:`SBPRecorder`, once per event.
+
 Reading of the pseudo-code (errata and choices; see also ``docs/sbp.rst``):
 
 * **Sampling (line 6).**  All randomness comes from the caller: ``u[t-1]`` is a
@@ -44,7 +49,8 @@ Reading of the pseudo-code (errata and choices; see also ``docs/sbp.rst``):
   ``nu = 0`` (the separable case of section 3.1) the water level *is*
   ``min_j c_j`` and the strict set is empty; the paper's section 3.2 says that
   the uniform distribution over ``{j : c_j <= gamma}`` is minimax optimal as
-  well, so that set is used whenever the strict one is empty.
+  well, so that set is used whenever the strict one is empty.  That one is
+  empty only for NaN responses (an overflowing kernel value): a ValueError.
 * **Algorithm 2 as printed** does not terminate when the partition returns
   the lowest position of the range (``lower := middle`` leaves the range
   unchanged; on the first pass line 8 then computes ``-inf * 0 = NaN``) and
@@ -361,8 +367,8 @@ class SBPOptions:
     weighted: bool         #: sample_weight given (then ``fit_bias`` is False)
     weights: np.ndarray    #: s, ones when sample_weight is None
     cache_rows: int        #: rows of the LRU kernel-row cache
-    water_level: Callable = field(repr=False)   #: line 5: c, y -> (gamma, b, gamma_+, gamma_-)
-    sample: Callable = field(repr=False)        #: line 6: c, y, gamma_+, gamma_-, u_t -> (i, count)
+    water_level: Callable = field(repr=False)   #: line 5: ``c, y -> (gamma, b, gamma_p, gamma_m)``
+    sample: Callable = field(repr=False)        #: line 6: ``c, y, gamma_p, gamma_m, u_t -> (i, count)``
 
     @classmethod
     def resolve(cls, X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias, cache_rows, state,
