@@ -18,9 +18,14 @@ Python objects that branches on the learner.  How (not what) differs:
   differences of the kernel rows;
 * the Projectron's ``K^{-1}`` lives in a square buffer that doubles when the
   SV set outgrows it (the loop returns to Python to reallocate, then resumes);
-* ``sample_weight`` (perceptron, OGD, RBP, BOGD; see the reference module):
-  the loop reads ``s_t`` from an array of ones when no weights are given
-  (``y_t * 1.0`` and ``eta * 1.0`` are exact, so unweighted runs are unchanged).
+* ``sample_weight`` (every learner; see the reference module): the loop reads
+  ``s_t`` from :func:`refsvm.validation.weights_as_data`, an array of ones when
+  no weights are given (``y_t * 1.0`` and ``eta * 1.0`` are exact, so
+  unweighted runs are unchanged).
+
+The glue is the reference's: the storage size (``refsvm.online.common.capacity_for``)
+and the trace, filled as C counters and arrays and assembled once per call by
+``refsvm.online.OnlineRecorder.assemble`` (same keys and dtypes on both paths).
 """
 
 import numpy as np

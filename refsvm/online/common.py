@@ -66,12 +66,14 @@ class OnlineOptions:
     max_coef: float = None
     zero_prediction: str = "mistake"
     variant: str = "paper"
-    U: float = 0.0                    #: Projectron++, variant="authors": projectron_U(B) in place of 1/eta
+    authors: bool = field(init=False)  #: variant="authors": Lu et al.'s released code where it differs
+    U: float = field(init=False)       #: Projectrons, variant="authors": projectron_U(B) in place of 1/eta
 
-    @property
-    def authors(self):
-        """``variant="authors"``: Lu et al.'s released code where it differs from the paper."""
-        return self.variant == "authors"
+    def __post_init__(self):
+        authors = self.variant == "authors"
+        object.__setattr__(self, "authors", authors)
+        object.__setattr__(self, "U", projectron_U(self.budget)
+                           if authors and self.algorithm.startswith("projectron") else 0.0)
 
     def is_mistake(self, y_t, f_t):
         """:func:`is_mistake` under this call's ``zero_prediction``."""
@@ -234,9 +236,9 @@ def begin(algorithm, X, y, order, kernel, gamma, degree, coef0, *, sv, alpha, t0
         X, y, order, uniforms, algorithm=algorithm, budget=budget, kernel=kernel, gamma=gamma, degree=degree,
         coef0=coef0, sv=sv, alpha=alpha, t0=t0, zero_prediction=zero_prediction, variant=variant,
         **hyperparameters)
-    U = projectron_U(budget) if variant == "authors" and algorithm.startswith("projectron") else 0.0
+    # Kernel(...), not Kernel.of: the parameters exactly as given (of() converts their types)
     options = OnlineOptions(algorithm, Kernel(kernel, gamma, degree, coef0), budget=budget,
-                            zero_prediction=zero_prediction, variant=variant, U=U, **hyperparameters)
+                            zero_prediction=zero_prediction, variant=variant, **hyperparameters)
     rec = OnlineRecorder(len(order))
     s = weights_as_data(sample_weight, X.shape[0])
     return OnlineRun(X, y, order, uniforms, s, sv, alpha, t0, options, rec), options, rec
