@@ -388,8 +388,8 @@ class SBPOptions:
             sample = lambda c, y, level_p, level_m, u_t: _sample_weighted(c, s, level_p, u_t)  # noqa: E731
         else:
             water_level, sample = partial(_water_level, volume=volume), _sample
-        options = cls(Kernel.of(kernel, gamma, degree, coef0), volume, bool(fit_bias), weighted, s,
-                      int(cache_rows), water_level, sample)
+        kernel = Kernel(kernel, gamma, degree, coef0)    # the values as given (as the kernel functions get them)
+        options = cls(kernel, volume, bool(fit_bias), weighted, s, int(cache_rows), water_level, sample)
         return X, y, u, options
 
 
