@@ -6,8 +6,9 @@ It calls :func:`~refsvm.reproduce.driver.run_table` with the command line to rec
 import shlex
 import sys
 
-from ..reproduce import Table, render, tables
-from ..reproduce.driver import Backend, run_table
+from ..reproduce import Table, render
+# tables: the function (the package attribute refsvm.reproduce.tables is the submodule once it is imported)
+from ..reproduce.driver import Backend, run_table, tables
 from ..reproduce.report import emit
 
 
