@@ -636,6 +636,18 @@ def merge_wd_lookup(alpha_m, alpha_n, log_kappa, wd_table):
     return total * total * lookup_wd(m, kappa, wd_table)   # Alg. 1, lines 7-9 (Lemma 1, squared factor)
 
 
+def check_pair_lookup(alpha_m, alpha_n, solver, tables):
+    """The arguments of :func:`merge_pair_lookup` checked: ``(a_m, a_n, h_table, wd_table)``
+    (shared with the compiled twin)."""
+    if solver not in SOLVERS:
+        raise ValueError(f"solver must be one of {SOLVERS}, got {solver!r}")
+    h_table, wd_table = tables
+    if np.shape(h_table) != np.shape(wd_table):
+        raise ValueError(f"h_table and wd_table differ in shape: {np.shape(h_table)} vs {np.shape(wd_table)}")
+    a_m, a_n = _binary_pair(alpha_m, alpha_n)
+    return a_m, a_n, h_table, wd_table
+
+
 def merge_pair_lookup(alpha_m, alpha_n, log_kappa, solver, tables):
     """Merge a binary pair of equal sign with a table lookup instead of GSS.
 
@@ -678,12 +690,7 @@ def merge_pair_lookup(alpha_m, alpha_n, log_kappa, solver, tables):
     read ``m <- alpha_min / (alpha_min + alpha)`` (the weight of the point h
     multiplies), and the WD of Lemma 1 scales with ``(alpha_min + alpha)^2``.
     """
-    if solver not in SOLVERS:
-        raise ValueError(f"solver must be one of {SOLVERS}, got {solver!r}")
-    h_table, wd_table = tables
-    if np.shape(h_table) != np.shape(wd_table):
-        raise ValueError(f"h_table and wd_table differ in shape: {np.shape(h_table)} vs {np.shape(wd_table)}")
-    a_m, a_n = _binary_pair(alpha_m, alpha_n)
+    a_m, a_n, h_table, wd_table = check_pair_lookup(alpha_m, alpha_n, solver, tables)
     m = _relative_weight(a_m, a_n)                 # Alg. 1, line 5 (corrected: m = alpha_min / (alpha_min + alpha))
     kappa = math.exp(log_kappa)                    # Alg. 1, line 6: kappa = k(x, x_min)
     h = lookup_h(m, kappa, h_table)                # Alg. 1, line 7: argmax of s, by lookup

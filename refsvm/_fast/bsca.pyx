@@ -41,7 +41,7 @@ from libc.math cimport fabs
 from libc.string cimport memset
 from libc.stdint cimport int8_t, int64_t
 from refsvm._fast.common cimport (ERR_INTERRUPTED, ERR_NONE, ERR_SINGULAR, MAINT_MERGE, MAINT_PROJECTION,
-                                  MAINT_REMOVAL, _check_signals, _clear_error, _now)
+                                  MAINT_REMOVAL, _now, interrupted)
 
 from refsvm._fast.kernels cimport RbfRows, kernel_code, kernel_row_into, kernel_self, kernel_value, pw_dot
 from refsvm._fast.sparse cimport (ERR_NOMEM, Rows, Store, rows_init, rows_self, store_export, store_fill,
@@ -152,13 +152,10 @@ cdef int _bsca_pass(const Params* P, State* st,
     cdef bint keep_lk = P.maint == MAINT_MERGE and P.merge_hint    # the step's exponents, for merging
 
     for step in range(P.n_steps):                             # Alg. 2, lines 3-4
-        if (step & 4095) == 4095:                             # let Ctrl-C through on long runs
-            with gil:
-                if _check_signals() != 0:
-                    _clear_error()
-                    st.b = b
-                    st.t = t
-                    return ERR_INTERRUPTED
+        if interrupted(step):                                 # let Ctrl-C through on long runs
+            st.b = b
+            st.t = t
+            return ERR_INTERRUPTED
         t += 1
         i = order[step]
         y_i = <double> y[i]                                   # x_i = X[i]

@@ -58,7 +58,7 @@ from libc.math cimport sqrt
 from libc.string cimport memset
 from libc.stdint cimport int8_t, int64_t
 from refsvm._fast.common cimport (ERR_INTERRUPTED, ERR_NONE, ERR_SINGULAR, MAINT_MERGE, MAINT_PROJECTION,
-                                  MAINT_REMOVAL, _check_signals, _clear_error, _now)
+                                  MAINT_REMOVAL, _now, interrupted)
 
 from refsvm._fast.kernels cimport (KERNEL_RBF, code_of, kernel_code, kernel_row_into, kernel_self,
                                    kernel_value, pw_dot)
@@ -236,14 +236,11 @@ cdef int _bsgd_pass(const Params* P, State* st,
     cdef bint violates, refresh, need_norm = True
 
     for step in range(P.n_steps):                             # Alg. 1, line 3
-        if (step & 4095) == 4095:                             # let Ctrl-C through on long passes
-            with gil:
-                if _check_signals() != 0:
-                    _clear_error()
-                    st.b = b
-                    st.t = t
-                    st.appends_since_refresh = appends_since_refresh
-                    return ERR_INTERRUPTED
+        if interrupted(step):                                 # let Ctrl-C through on long passes
+            st.b = b
+            st.t = t
+            st.appends_since_refresh = appends_since_refresh
+            return ERR_INTERRUPTED
         t += 1
         i = order[step]                                       # Alg. 1, line 4: x_t = X[i]
         y_t = y[i]

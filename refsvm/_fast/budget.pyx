@@ -33,7 +33,9 @@ compiled path instead keeps the inverse of ``K + ridge I`` of the current SVs up
 to date in O(B^2) per step (:func:`kinv_append`,
 :func:`c_maintain_projection_inverse`), see those functions.
 
-The constants and the dispatcher :func:`maintain` are the reference's (imported, not redefined).
+The constants, the dispatcher :func:`maintain` (over this module's steps) and the Python-level
+:func:`golden_section_search` are the reference's (imported, not redefined); the C search of
+merging, :func:`_gss_merge`, makes the same comparisons.
 """
 
 import numpy as np
@@ -54,7 +56,7 @@ from refsvm._fast.lookup cimport (SOLVER_LOOKUP_H, bilinear_ptr, lookup_h_c, mer
 
 from refsvm.budget import (COMPARE_SOLVERS, GOLDEN_RATIO, LOOKUP_SOLVERS, MAINTENANCE,  # noqa: F401
                            MERGE_EPS, MERGE_EPS_PRECISE, MERGE_SOLVERS, PROJECTION_RIDGE, MaintenanceOptions,
-                           check_merge_solver, maintain_with, merge_solver_eps)
+                           check_merge_solver, golden_section_search, maintain_with, merge_solver_eps)
 from refsvm.kernels import Kernel
 
 # C copies of the reference's constants, read once at import
@@ -671,28 +673,6 @@ def maintain_projection(SV, alpha, n_sv, kernel, gamma, degree, coef0, ridge):
     return int(n), int(p), -1, float(wd)
 
 
-def golden_section_search(f, lo, hi, eps):
-    """Maximise a unimodal ``f`` on ``[lo, hi]`` until the bracket is narrower than ``eps``.
-
-    Returns the midpoint of the final bracket.  Same comparisons in the same
-    order as the reference (and as the C loop used by merging).
-    """
-    cdef double a = lo, b = hi, e = eps
-    cdef double c = b - GR * (b - a)
-    cdef double d = a + GR * (b - a)
-    fc, fd = f(c), f(d)
-    while b - a > e:
-        if fc >= fd:          # the maximum lies in [a, d]
-            b, d, fd = d, c, fc
-            c = b - GR * (b - a)
-            fc = f(c)
-        else:                 # the maximum lies in [c, b]
-            a, c, fc = c, d, fd
-            d = a + GR * (b - a)
-            fd = f(d)
-    return 0.5 * (a + b)
-
-
 def _pair(alpha_m, alpha_n):
     am = np.asarray(alpha_m, dtype=np.float64)
     an = np.asarray(alpha_n, dtype=np.float64)
@@ -723,18 +703,10 @@ def merge_h(alpha_m, alpha_n, log_kappa, eps):
     """The merging coefficient ``h`` of eq. (18): ``z = h x_m + (1-h) x_n``.
 
     ``log_kappa = log k(x_m, x_n) = -gamma ||x_m - x_n||^2``.  Searches the half
-    of ``[0, 1]`` whose end point is better (see :mod:`refsvm.budget`).
+    of ``[0, 1]`` whose end point is better (see :mod:`refsvm.budget`): the ``h`` of
+    :func:`merge_pair` (``c_merge_pair`` runs ``c_merge_h``).
     """
-    _check_eps(eps)
-    am, an, _ = _pair(alpha_m, alpha_n)
-    cdef const double[::1] amv = am
-    cdef const double[::1] anv = an
-    az = np.empty(am.shape[0])
-    cdef double[::1] azv = az
-    cdef double lk = log_kappa, e = eps, h
-    with nogil:
-        h = c_merge_h(&amv[0], &anv[0], amv.shape[0], lk, e, &azv[0])
-    return float(h)
+    return merge_pair(alpha_m, alpha_n, log_kappa, eps)[0]
 
 
 def merge_pair(alpha_m, alpha_n, log_kappa, eps):

@@ -43,7 +43,7 @@ from refsvm.lookup import (  # noqa: F401  (re-exported: same objects as the ref
     table_checksum,
     two_mode_threshold,
 )
-from refsvm.lookup import _binary_pair, _check_table
+from refsvm.lookup import _binary_pair, _check_table, check_pair_lookup
 
 
 def _table(table):
@@ -94,12 +94,7 @@ def merge_pair_lookup(alpha_m, alpha_n, log_kappa, solver, tables):
 
     Returns ``(h, alpha_z, WD)``; see :func:`refsvm.lookup.merge_pair_lookup`.
     """
-    if solver not in SOLVERS:
-        raise ValueError(f"solver must be one of {SOLVERS}, got {solver!r}")
-    h_table, wd_table = tables
-    if np.shape(h_table) != np.shape(wd_table):
-        raise ValueError(f"h_table and wd_table differ in shape: {np.shape(h_table)} vs {np.shape(wd_table)}")
-    a_m, a_n = _binary_pair(alpha_m, alpha_n)
+    a_m, a_n, h_table, wd_table = check_pair_lookup(alpha_m, alpha_n, solver, tables)
     cdef const double[:, ::1] th = _table(h_table)
     cdef const double[:, ::1] tw = _table(wd_table)
     cdef int code = SOLVER_LOOKUP_H if solver == "lookup-h" else SOLVER_LOOKUP_WD
