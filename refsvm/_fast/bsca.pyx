@@ -278,7 +278,8 @@ def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0
     P.coef0 = coef0
     P.merge_solver = _SOLVER_CODES[merge_solver]
     P.merge_eps = merge_solver_eps(merge_solver, merge_eps)
-    merge_tables = open_merge_tables(&P.tables, None, merge_solver,     # kept alive until the call ends
+    tables = None if opts.maintenance is None else opts.maintenance.tables   # loaded once, by the options
+    merge_tables = open_merge_tables(&P.tables, tables, merge_solver,          # kept alive until the call ends
                                      P.maint == MAINT_MERGE and P.budget >= 0 and merge_solver in LOOKUP_SOLVERS,
                                      P.maint == MAINT_MERGE and P.budget >= 0)
     P.merge_hint = _MERGE_HINT[0]

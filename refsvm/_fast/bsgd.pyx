@@ -48,10 +48,10 @@ import weakref
 import numpy as np
 import scipy.sparse as sp
 
-from refsvm.bsgd import LEARNING_RATES, BSGDResult  # noqa: F401 (LEARNING_RATES re-exported)
+from refsvm.bsgd import LEARNING_RATES, BSGDResult, resolve_options  # noqa: F401 (LEARNING_RATES re-exported)
 from refsvm.sparse import n_rows
-from refsvm.validation import check_bsgd_arguments, check_sample_weight
-from refsvm.budget import LOOKUP_SOLVERS, MAINTENANCE, check_merge_solver, merge_solver_eps
+from refsvm.validation import check_sample_weight
+from refsvm.budget import LOOKUP_SOLVERS, MAINTENANCE, merge_solver_eps
 from refsvm._fast.budget import _SOLVER_CODES
 
 from libc.math cimport sqrt
@@ -124,14 +124,6 @@ cdef inline double c_learning_rate(int lr, long long t, double lam, double eta) 
 cdef int _lr_code(learning_rate) except -1:
     """LR_* of a learning rate (the enum follows ``LEARNING_RATES``)."""
     return code_of(learning_rate, LEARNING_RATES, "learning_rate")
-
-
-cdef int _maint_code(maintenance, kernel) except -1:
-    """MAINT_* of a maintenance strategy (the enum follows ``MAINTENANCE``)."""
-    cdef int code = code_of(maintenance, MAINTENANCE, "maintenance")
-    if code == MAINT_MERGE and kernel != "rbf":
-        raise ValueError("maintenance='merge' requires kernel='rbf' (merging relies on the Gaussian kernel)")
-    return code
 
 
 def learning_rate_at(learning_rate, t, lam, eta):
@@ -426,67 +418,41 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
     -------
     refsvm.bsgd.BSGDResult
     """
-    X, y, order = check_bsgd_arguments(
+    X, y, order, _, opts = resolve_options(                   # the reference's checks, once
         X, y, order, n_classes=n_classes, budget=budget, lam=lam, learning_rate=learning_rate,
         eta=eta, radius=radius, maintenance=maintenance, kernel=kernel, gamma=gamma, degree=degree,
-        coef0=coef0, merge_eps=merge_eps, projection_ridge=projection_ridge, merge_solver=merge_solver,
-        sv=sv, alpha=alpha, bias=bias, t0=t0)
-    sample_weight = check_sample_weight(sample_weight, X.shape[0])
+        coef0=coef0, merge_eps=merge_eps, projection_ridge=projection_ridge, fit_bias=fit_bias, sv=sv,
+        alpha=alpha, bias=bias, t0=t0, merge_solver=merge_solver, merge_compare=merge_compare,
+        sample_weight=sample_weight)
+    sample_weight = check_sample_weight(sample_weight, X.shape[0])   # None: no weights (P.sample_weight NULL)
     order = np.array(order, dtype=np.int64, copy=True, order="C")
     sparse = sp.issparse(X)
-    if X.ndim != 2:
-        raise ValueError(f"X must be a 2-D array, got shape {X.shape}")
-    if y.ndim != 1 or y.shape[0] != X.shape[0]:
-        raise ValueError(f"y must have shape ({X.shape[0]},), got {y.shape}")
-    if order.ndim != 1:
-        raise ValueError(f"order must be a 1-D array, got shape {order.shape}")
-    cdef Py_ssize_t n = X.shape[0]
-    if order.size and (order.min() < -n or order.max() >= n):
-        raise IndexError(f"order contains indices out of range for {n} examples")
-    order[order < 0] += n
 
     cdef Params P
     cdef State st
     P.lr = _lr_code(learning_rate)
     P.kernel = kernel_code(kernel)
-    P.maint = _maint_code(maintenance, kernel)
+    P.maint = code_of(maintenance, MAINTENANCE, "maintenance")
     P.binary = n_classes == 2
     P.c = 1 if P.binary else int(n_classes)
-    if not P.binary and P.c < 3:
-        raise ValueError(f"n_classes must be 2 or at least 3, got {n_classes!r}")
-    if not P.binary and order.size:
-        yo = y[order]
-        if yo.min() < 0 or yo.max() >= P.c:
-            raise ValueError(f"multi-class labels must lie in 0..{P.c - 1}")
     P.budget = int(budget)
-    if P.budget < 0:
-        raise ValueError(f"budget must be non-negative, got {budget!r}")
     P.n_steps = order.shape[0]
     P.d = X.shape[1]
     P.fit_bias = bool(fit_bias)
-    if learning_rate == "perceptron":
-        lam = 0.0
-    P.lam = lam
+    P.lam = opts.lam                                          # Table 2: the perceptron has lambda = 0
     P.eta = eta
     P.radius = radius
     P.gamma = gamma
     P.degree = degree
     P.coef0 = coef0
-    check_merge_solver(merge_solver, P.binary or P.maint != MAINT_MERGE)
-    if merge_compare and (P.maint != MAINT_MERGE or not P.binary):
-        raise ValueError("merge_compare=True needs maintenance='merge' and a binary model")
     P.merge_solver = _SOLVER_CODES[merge_solver]
     P.compare = bool(merge_compare)
     P.merge_eps = merge_solver_eps(merge_solver, merge_eps)
     P.compare_eps = merge_eps
-    merge_tables = open_merge_tables(&P.tables, None, merge_solver,     # kept alive until the pass ends
+    merge_tables = open_merge_tables(&P.tables, opts.maintenance.tables, merge_solver,   # alive until the pass ends
                                      P.maint == MAINT_MERGE and (P.compare or merge_solver in LOOKUP_SOLVERS),
                                      P.maint == MAINT_MERGE and P.binary)
     P.ridge = projection_ridge
-    if P.lr == LR_PEGASOS and P.n_steps > 0 and P.lam == 0.0:
-        raise ZeroDivisionError("float division by zero")
-    if P.maint == MAINT_MERGE and not P.merge_eps > 0.0:
-        raise ValueError(f"merge_eps must be positive, got {merge_eps!r}")
     P.keep_Kinv = P.maint == MAINT_PROJECTION
     P.refresh_every = _refresh_every if _refresh_every > 0 else max(P.budget, 1)
     P.refine_steps = _refine_steps
