@@ -23,11 +23,6 @@ run and a CSR run of the same data are bitwise the same run.  Merging's
 distance between two SVs (``log kappa = -gamma ||x_m - x_n||^2``, eq. 18) is
 the same number too (:func:`refsvm.kernels.sq_dist`).
 
-:func:`sparse_sq_dist` computes the other formula, numpy's direct pairwise sum
-of ``(a - b)^2`` over all ``d`` coordinates, skipping the zero terms (adding 0
-is exact), at a cost of O((nnz_a + nnz_b) log(d / 128)); merging read it
-before both layouts switched to the norms, and it is kept as a utility (the
-direct sum has no cancellation for nearby points).
 
 :class:`SparseRows` is the SV storage of the reference path; it supports the
 few list operations the algorithms use on a dense SV array (``SV[j] = row``,
@@ -55,7 +50,7 @@ import scipy.sparse as sp
 DENSE_LAYOUT_ENTRIES = 2 ** 23
 
 __all__ = ["SparseRows", "canonical_csr", "is_sparse", "new_sv_storage", "rows_equal", "row_sq_norms",
-           "n_rows", "sparse_dots", "sparse_sq_dist"]
+           "n_rows", "sparse_dots"]
 
 
 def is_sparse(X):
@@ -157,50 +152,3 @@ def sparse_dots(S, x):
     return np.asarray((S @ sp.csr_matrix(x).T).todense()).ravel()
 
 
-def sparse_sq_dist(a, b):
-    """``||a - b||^2`` of two sparse rows (1, d), bitwise equal to the dense ``np.sum((a - b) ** 2)``.
-
-    numpy sums a length-``n`` vector pairwise: fewer than 8 values one after the other; up to 128
-    values in 8 lanes (lane ``k`` takes the values at offsets ``k, k + 8, ...`` of the whole blocks of
-    8), the lanes added as ``((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))``, then the values past
-    the last whole block one after the other; more than 128 values as the sum of the two halves
-    (the first of ``n2 = n // 2`` rounded down to a multiple of 8).  The vector here is zero except
-    on the union of the two supports; a zero term leaves every partial sum unchanged, so only the
-    union's terms are visited.
-    """
-    a, b = sp.csr_matrix(a), sp.csr_matrix(b)
-    union = np.union1d(a.indices, b.indices)
-    diff = np.zeros(union.size)
-    diff[np.searchsorted(union, a.indices)] += a.data
-    diff[np.searchsorted(union, b.indices)] -= b.data
-    return _pairwise_sum(union.tolist(), (diff * diff).tolist(), 0, a.shape[1])
-
-
-def _pairwise_sum(offsets, terms, lo, n):
-    """numpy's pairwise sum of the length-``n`` vector starting at index ``lo`` that holds ``terms``
-    at the sorted ``offsets`` (all in ``[lo, lo + n)``) and zeros elsewhere."""
-    if not terms:
-        return 0.0
-    if n < 8:                                     # one after the other
-        res = 0.0
-        for t in terms:
-            res += t
-        return res
-    if n <= 128:                                  # 8 lanes over the whole blocks, then the rest
-        r = [0.0] * 8
-        whole = n - n % 8
-        rest = []
-        for k, t in zip(offsets, terms):
-            if k - lo < whole:
-                r[(k - lo) % 8] += t
-            else:
-                rest.append(t)
-        res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
-        for t in rest:
-            res += t
-        return res
-    n2 = n // 2
-    n2 -= n2 % 8                                  # the two halves
-    split = int(np.searchsorted(offsets, lo + n2))
-    return (_pairwise_sum(offsets[:split], terms[:split], lo, n2)
-            + _pairwise_sum(offsets[split:], terms[split:], lo + n2, n - n2))

@@ -264,24 +264,6 @@ def test_command_line_trains_and_predicts_sparse_files(tmp_path, capsys):
     assert sp.issparse(load(tmp_path / "m.npz").support_vectors_)
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
-@pytest.mark.parametrize("d", [5, 8, 100, 128, 129, 1000, 8193, 100_000, 1_000_000])
-def test_sparse_sq_dist_is_bitwise_numpys_direct_sum(backend, d):
-    """sparse_sq_dist (the direct formula, kept as a utility) against numpy's own sum of the dense
-    difference (all d coordinates)."""
-    sparse = get_module("sparse", backend)
-    rng = np.random.default_rng(d)
-    for rep in range(6):
-        a, b = np.zeros(d), np.zeros(d)
-        for v in (a, b):
-            k = rng.choice(d, size=min(d, int(rng.integers(1, 150))), replace=False)
-            v[k] = rng.normal(size=k.size) * 10.0 ** rng.uniform(-3, 3, size=k.size)
-        if rep == 0:                                    # nearly equal points: the flat merge objective
-            b[:] = a
-            b[rng.integers(d)] += 1e-9
-        assert sparse.sparse_sq_dist(sp.csr_matrix(a), sp.csr_matrix(b)) == np.sum((a - b) ** 2)
-
-
 @pytest.mark.parametrize("maintenance,kernel", CONFIGS)
 def test_the_two_layouts_compute_the_same_numbers(maintenance, kernel):
     """Per-SV buffers and the dense layout of sparse rows give bitwise the same run (the layout is a

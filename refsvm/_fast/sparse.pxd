@@ -68,9 +68,6 @@ cdef int store_set_row(Store* S, Py_ssize_t j, const Rows* R, Py_ssize_t i) noex
 cdef void store_move(Store* S, Py_ssize_t p, Py_ssize_t last) noexcept nogil
 cdef int store_merge(Store* S, Py_ssize_t m, Py_ssize_t n, double h) noexcept nogil
 cdef Py_ssize_t store_find_row(const Store* S, Py_ssize_t b, const Rows* R, Py_ssize_t i) noexcept nogil
-cdef double sparse_pw_sq_dist(const int32_t* ia, const double* va, Py_ssize_t na,
-                              const int32_t* ib, const double* vb, Py_ssize_t nb,
-                              Py_ssize_t lo, Py_ssize_t n) noexcept nogil
 cdef void store_kernel_row_slot(const Store* S, Py_ssize_t b, Py_ssize_t r, int kernel, double gamma,
                                 double degree, double coef0, double* out) noexcept nogil
 cdef void store_log_kappa_row(const Store* S, Py_ssize_t b, Py_ssize_t m, double gamma,

@@ -57,7 +57,7 @@ cdef void _keep_by_feature(Store* S) noexcept:
             _column_from_row(S, j)
 
 __all__ = ["SparseRows", "canonical_csr", "is_sparse", "new_sv_storage", "rows_equal", "row_sq_norms",
-           "n_rows", "sparse_dots", "sparse_sq_dist"]
+           "n_rows", "sparse_dots"]
 
 
 # ----------------------------------------------------------------------------
@@ -399,76 +399,6 @@ cdef Py_ssize_t store_find_row(const Store* S, Py_ssize_t b, const Rows* R, Py_s
     return -1
 
 
-cdef Py_ssize_t _lower(const int32_t* idx, Py_ssize_t n, Py_ssize_t key) noexcept nogil:
-    """The number of entries of the sorted ``idx[:n]`` below ``key``."""
-    cdef Py_ssize_t lo = 0, hi = n, mid
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if idx[mid] < key:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo
-
-
-cdef double sparse_pw_sq_dist(const int32_t* ia, const double* va, Py_ssize_t na,
-                              const int32_t* ib, const double* vb, Py_ssize_t nb,
-                              Py_ssize_t lo, Py_ssize_t n) noexcept nogil:
-    """numpy's pairwise sum of ``(a - b)^2`` over the coordinates ``[lo, lo + n)``, visiting only the
-    union of the two supports there (``ia[:na]``, ``ib[:nb]``; zero terms change no partial sum).
-    Same recursion as numpy's pairwise sum (``pw_dot`` in kernels.pxd) and ``refsvm.sparse._pairwise_sum``."""
-    cdef double res, t
-    cdef double r[8]
-    cdef Py_ssize_t p = 0, q = 0, k, whole, n2, sa, sb
-    if na + nb == 0:
-        return 0.0
-    if na + nb <= 2:                                     # at most two nonzero terms: their sum is exact in
-        if na == 0:                                      # any order the tree adds them (every other term 0)
-            return vb[0] * vb[0] + (vb[1] * vb[1] if nb == 2 else 0.0)
-        if nb == 0:
-            return va[0] * va[0] + (va[1] * va[1] if na == 2 else 0.0)
-        if ia[0] == ib[0]:
-            t = va[0] - vb[0]
-            return t * t
-        return va[0] * va[0] + vb[0] * vb[0]
-    if n > 128:                                          # the two halves
-        n2 = n // 2
-        n2 -= n2 % 8
-        sa = _lower(ia, na, lo + n2)
-        sb = _lower(ib, nb, lo + n2)
-        return (sparse_pw_sq_dist(ia, va, sa, ib, vb, sb, lo, n2)
-                + sparse_pw_sq_dist(ia + sa, va + sa, na - sa, ib + sb, vb + sb, nb - sb, lo + n2, n - n2))
-    whole = n - n % 8 if n >= 8 else 0                   # n < 8: every term one after the other
-    cdef bint lanes_added = whole == 0
-    for k in range(8):
-        r[k] = 0.0
-    res = 0.0
-    while p < na or q < nb:                              # the union in index order
-        if q >= nb or (p < na and ia[p] < ib[q]):
-            k = ia[p]
-            t = va[p]
-            p += 1
-        elif p >= na or ib[q] < ia[p]:
-            k = ib[q]
-            t = -vb[q]
-            q += 1
-        else:
-            k = ia[p]
-            t = va[p] - vb[q]
-            p += 1
-            q += 1
-        if k - lo < whole:                               # 8 lanes over the whole blocks of 8
-            r[(k - lo) % 8] += t * t
-        else:                                            # past them, one after the other
-            if not lanes_added:
-                res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
-                lanes_added = True
-            res += t * t
-    if not lanes_added:
-        res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
-    return res
-
-
 cdef inline void _slot_dots(const Store* S, Py_ssize_t b, const int32_t* ind, const double* val,
                             Py_ssize_t n, double* out) noexcept nogil:
     """``out[j] = s_j . x`` for the first ``b`` sparse slots and the sparse row ``x = (ind, val)``: x
@@ -620,18 +550,6 @@ def rows_equal(a, b):
     b = check_sparse_rows(sp.csr_matrix(b), "b")
     return (a.nnz == b.nnz and np.array_equal(a.indices, b.indices)
             and np.array_equal(a.data, b.data))
-
-
-def sparse_sq_dist(a, b):
-    """``||a - b||^2`` of two sparse rows (1, d), bitwise equal to the dense ``np.sum((a - b) ** 2)``."""
-    a = check_sparse_rows(sp.csr_matrix(a), "a")
-    b = check_sparse_rows(sp.csr_matrix(b), "b")
-    if a.shape != b.shape:
-        raise ValueError(f"a and b must have the same shape, got {a.shape} and {b.shape}")
-    cdef Rows A, B
-    rows_init(&A, a)
-    rows_init(&B, b)
-    return float(sparse_pw_sq_dist(A.indices, A.data, A.indptr[1], B.indices, B.data, B.indptr[1], 0, a.shape[1]))
 
 
 def _dense_layout_entries(value=None):
