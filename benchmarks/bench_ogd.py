@@ -55,7 +55,7 @@ from _common import cpu_model
 
 PARAMS = {
     # gamma / eta of FOGD (printed map) and NOGD, chosen on a small grid (see
-    # tests/test_real_data_ogd.py); BSGD: C and gamma of bench_bsgd / bench_lookup.
+    # tests/ogd/test_real_data.py); BSGD: C and gamma of bench_bsgd / bench_lookup.
     "a9a": dict(gf=2 ** -6, ef=2e-4, gn=2 ** -6, en=0.2, C=32.0, gb=2 ** -7),
     "w8a": dict(gf=2 ** -7, ef=2e-4, gn=2 ** -5, en=0.2, C=8.0, gb=2 ** -5),
     "ijcnn1": dict(gf=2.0, ef=2e-4, gn=0.5, en=0.5, C=32.0, gb=2.0),

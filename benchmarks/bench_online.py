@@ -3,7 +3,7 @@
 
 For every learner of :mod:`refsvm.online`, both backends run the identical
 stream (same data, visiting order and uniforms; both make the same decisions,
-see tests/test_agreement_online.py): the first ``--n`` examples of a random
+see tests/online/test_agreement.py): the first ``--n`` examples of a random
 permutation of a data set, B = ``--budget``, gamma = ``--gamma`` (Lu et al.'s
 sigma = 8 is gamma = 1/128), eta = ``--eta``.  Reported: microseconds per
 example of each path (the minimum over ``--repeats`` / ``--py-repeats`` runs:

@@ -65,7 +65,7 @@ mode appears.  Outside ``N u Z`` both functions are smooth.  Consequences:
   pitchfork point ``(1/2, e^-2)``), ``max|WD_kk| = 7.41``, so the error is below
   ``2.93e-4`` (``1.4e-5`` farther than 0.05 from the pitchfork, ``6.3e-6`` for
   ``kappa >= 1/4``); measured: ``7.6e-5`` at most, ``4e-7`` on average.  The
-  derivation is in ``tests/test_lookup.py``.
+  derivation is in ``tests/lookup/test_tables.py``.
 * **h is interpolated inaccurately in the cells straddling m = 1/2 with
   kappa < e^-2.**  The node at ``m = 1/2`` stores the upper mode (tie rule), so
   for even ``G`` the cell ``[1/2 - Delta, 1/2]`` blends the lower mode of its
@@ -86,7 +86,7 @@ Errata of the printed Algorithm 1 (see ALGORITHMS.md, section 2)
    coefficient of ``x_min`` (``z = h x_min + (1-h) x*``).  The consistent weight
    is ``m = alpha_min / (alpha_min + alpha)``, the weight of the point h
    multiplies; a brute-force minimisation of WD over h confirms it
-   (``tests/test_lookup.py``).  With the printed weight the looked-up h is
+   (``tests/lookup/test_tables.py``).  With the printed weight the looked-up h is
    ``1 - h`` of the right one.
 2. Lemma 1 prints ``WD = (alpha_i + alpha_j) * (...)``; the factor is squared:
    ``||Delta||^2 = (alpha_i + alpha_j)^2 (m^2 + (1-m)^2 - s^2 + 2 m (1-m) kappa)``.

@@ -24,7 +24,7 @@ Three files, one module: this one mirrors :mod:`refsvm.budget`; ``pruning.pxi`` 
 partner pruning that exists only here (for binary models :func:`c_maintain_merge` skips the
 candidates whose lower bound on the weight degradation exceeds the best WD found so far; the
 partner, h and the merged SV are the plain scan's bitwise: docs/lookup.rst, "Partner pruning";
-tests/test_merge_pruning.py); ``linalg.pxi`` the dense linear algebra of projection.  They are
+tests/budget/test_merge_pruning.py); ``linalg.pxi`` the dense linear algebra of projection.  They are
 ``include``-d, so the bounds stay inline C in the merge's scan loop and every call stays direct.
 
 Projection.  :func:`maintain_projection` has no state and solves

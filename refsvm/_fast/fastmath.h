@@ -184,7 +184,7 @@ static void refsvm_dots_by_feature(const double* T, Py_ssize_t stride, Py_ssize_
  * the quadrant k mod 4 chosen by multiplying with exact 0/1 factors.  Rounding to the nearest
  * integer uses the 1.5 * 2^52 addition (exact for |x| < 2^50; kept by the compiler: no
  * -ffast-math).  For |x| <= REFSVM_SINCOS_LIMIT = 2^18 the absolute error of each value is
- * below 4.5e-16 (two units in the last place of 1) against glibc (tests/test_fogd_sincos.py); a
+ * below 4.5e-16 (two units in the last place of 1) against glibc (tests/ogd/test_sincos.py); a
  * block with a larger |x| or a NaN is computed by libm's sin and cos instead.  p holds the D
  * phases (not changed).
  *

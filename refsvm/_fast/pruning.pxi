@@ -4,7 +4,7 @@
 # For binary models :func:`c_maintain_merge` (budget.pyx) skips the candidates whose lower bound on the
 # weight degradation (:func:`c_merge_wd_bound`, tables of :func:`_c_bound_table`; for Lookup-WD a cut on
 # log kappa, :func:`c_wd_cut`) exceeds the best WD found so far.  The partner, h and the merged SV are
-# the plain scan's bitwise (docs/lookup.rst, "Partner pruning"; tests/test_merge_pruning.py).  One file
+# the plain scan's bitwise (docs/lookup.rst, "Partner pruning"; tests/budget/test_merge_pruning.py).  One file
 # with budget.pyx (``include``): the bounds are inline C functions of the merge's scan loop.
 #
 # Contents: the bounds and cuts (C), the scans over the candidates of equal sign (C), then the tables
@@ -21,7 +21,7 @@ cdef extern from "fastmath.h":
 # m = a / (a + b) <= 1/2 (refsvm.lookup), and whatever h a solver returns, the WD it computes for
 # that h is at least the minimum over h.  WD(m, kappa) does not increase in kappa (proved), does
 # not decrease in m on [0, 1/2], and WD / m^2 does not increase in m (both checked by brute force;
-# docs/lookup.rst, "Partner pruning"; tests/test_merge_pruning.py), so table nodes next to
+# docs/lookup.rst, "Partner pruning"; tests/budget/test_merge_pruning.py), so table nodes next to
 # (m, kappa) bound every candidate of their cell from below (c_merge_wd_bound).  A candidate whose
 # bound exceeds the best WD found so far is skipped: it could not have been chosen.
 # Lookup-WD reads interpolated values, which that bound does not cover; it gets a bound of its own,

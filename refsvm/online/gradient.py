@@ -25,7 +25,7 @@ def ogd(X, y, order, *, eta, kernel, gamma, degree, coef0, sv=None, alpha=None, 
     every step shrinks the model).  BSGD's ``"perceptron"`` rate (the margin
     perceptron of Wang et al.'s Table 2: ``eta_t = eta``, lambda = 0) with
     ``radius=inf`` and a budget no smaller than the number of steps is exactly
-    this update; ``tests/test_online.py`` checks the two give the same model.
+    this update; ``tests/online/test_oracles.py`` checks the two give the same model.
     This separate loop exists because it returns the online trace of this
     module (kernel evaluations) and does not evaluate the ball projection
     (``||w||``, O(n_sv^2) kernel values per step) that BSGD's reference path

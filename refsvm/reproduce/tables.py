@@ -279,7 +279,7 @@ LU2016_TABLE3 = _register(Table(
     paper={(alg, ds): (100.0 - v[0], v[1], v[2], v[3]) for ds, row in _LU3_PAPER.items() for alg, v in row.items()},
     seeds=5,
     note="the paper cross-validated sigma, eta and C without printing them; gamma = 1/(2 sigma^2): FOGD / NOGD "
-         "use the values of tests/test_real_data_ogd.py (small grid gamma in {1/128, 1/64, 1/32}: a9a gamma = 1/64 "
+         "use the values of tests/ogd/test_real_data.py (small grid gamma in {1/128, 1/64, 1/32}: a9a gamma = 1/64 "
          "(sigma = 5.66) for both; w8a FOGD gamma = 1/128 (sigma = 8), NOGD gamma = 1/32 (sigma = 4); FOGD "
          "eta = 2e-4, NOGD eta = 0.2); BSGD (lambda = 1/(n C), one epoch): C by 5-fold cross-validation on the "
          "training split from {2^-3, 2^-1, 2^1, 2^3, 2^5} (the paper's protocol, section 7.1.1), gamma from "

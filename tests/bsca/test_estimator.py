@@ -21,7 +21,7 @@ def expected_failed_checks(estimator):
     reason = ("stochastic dual coordinate ascent for a few passes: weight k widens one box to "
               "[0, k C], k copies get k boxes of [0, C] -- the same optimum, but n, hence the "
               "visiting order, the steps per epoch and the budget maintenance, differ, so a "
-              "finite number of passes ends at different models (tests/test_weights_bsca.py "
+              "finite number of passes ends at different models (tests/bsca/test_weights.py "
               "checks the equivalence at convergence without budget)")
     return {
         "check_sample_weight_equivalence_on_dense_data": reason,

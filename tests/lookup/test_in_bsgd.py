@@ -1,7 +1,7 @@
-"""Lookup merging wired into BSGD (issue 3 phase 2): accuracy, comparison mode, real data.
+"""Lookup merging wired into BSGD: accuracy, comparison mode, real data.
 
 Bitwise agreement of the two backends for every ``merge_solver`` is in
-``test_agreement_lookup.py``; this file checks what the solvers *do*.
+``tests/lookup/test_agreement.py``; this file checks what the solvers *do*.
 
 Comparison mode -- what is provable
 -----------------------------------
@@ -14,7 +14,7 @@ candidate set.  Write ``WD*(n) = min_h WD(n, h)`` for candidate ``n``.
   ``WD(n_S, h_S) >= WD*(n_S) >= min_n WD*(n) ~= WD_precise``, the last step
   because GSS-precise returns, for every candidate, the maximiser of the
   objective to 1e-10 in h (the half-interval rule picks the dominant mode,
-  Lemma 1; brute-force oracles in test_oracles_budget.py / test_lookup.py), so
+  Lemma 1; brute-force oracles in tests/budget/test_oracles.py / tests/lookup/test_tables.py), so
   its WD is within ~1e-20 relative of ``WD*`` (WD is stationary in h).  Hence
   ``factor >= 1`` up to the rounding of the WD formula, which cancels terms of
   size ``(alpha_m + alpha_n)^2``: ``WD_S >= WD_precise - c eps_mach (alpha_m + alpha_n)^2``.
@@ -47,10 +47,10 @@ of the spreads the paper reports at B = 100 (ijcnn1 0.32-0.37, adult
 Measured while writing the test (mean over seeds 0-2, std): ijcnn1 gss 91.24
 (1.28), gss-precise 91.51, lookup-h 92.24, lookup-wd 92.24 -- with the bias,
 seeds 0 and 2 collapse to the majority class (90.50 %) for *every* solver (the
-bias takes the unshrunk Pegasos steps ``n C / t``, see test_real_data.py), so
+bias takes the unshrunk Pegasos steps ``n C / t``, see tests/bsgd/test_real_data.py), so
 on ijcnn1 the comparison is mostly about seed 1; a9a gss 83.95 (0.97),
 gss-precise 83.96, lookup-h 83.85, lookup-wd 83.65.  Cases without the bias
-(ijcnn1, a9a: the protocol of test_real_data.py) compare the solvers where no
+(ijcnn1, a9a: the protocol of tests/bsgd/test_real_data.py) compare the solvers where no
 seed collapses.
 """
 

@@ -1,4 +1,4 @@
-"""Defaults that learn (issue 19): the estimators built with no parameter but ``random_state``.
+"""Defaults that learn: the estimators built with no parameter but ``random_state``.
 
 Measured over every shipped data set by ``benchmarks/bench_defaults.py``; here the
 cases a new user hit: ``NOGDClassifier()`` and ``BudgetedSVC(learning_rate="norma")``

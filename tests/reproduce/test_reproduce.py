@@ -154,7 +154,7 @@ def test_lu2016_table3_quick_end_to_end(tmp_path, capsys):
 
 
 def test_lu2016_table3_w8a_holdout_is_the_documented_one():
-    """w8a: default_rng(0).permutation(n), first 80% train, last 20% test (as tests/test_real_data_ogd.py)."""
+    """w8a: default_rng(0).permutation(n), first 80% train, last 20% test (as tests/ogd/test_real_data.py)."""
     _need_data()
     from refsvm.datasets import load_libsvm
     from refsvm.reproduce.driver import load_dataset

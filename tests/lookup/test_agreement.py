@@ -1,4 +1,4 @@
-"""Agreement of the compiled merge solvers (refsvm._fast) with the reference, issue 3 phase 2.
+"""Agreement of the compiled merge solvers (refsvm._fast: GSS, GSS-precise, Lookup-h, Lookup-WD) with the reference.
 
 Both paths run on identical inputs with every ``merge_solver``:
 

@@ -121,7 +121,7 @@ def test_python_and_fast_give_the_same_model(board, blobs, params, problem):
         params = dict(params, gamma=1.0)
     # A second epoch revisits examples that are still SVs: exact duplicates in
     # the SV set make projection's system ill-conditioned (cond ~ 1/ridge), and
-    # the two paths then agree only to ~1e-6 (see test_agreement_bsgd.py and
+    # the two paths then agree only to ~1e-6 (see tests/bsgd/test_agreement.py and
     # test_projection_two_epochs_same_predictions below).
     epochs = 1 if params["maintenance"] == "projection" else 2
     py = small(backend="python", epochs=epochs, **params).fit(X, y)
@@ -235,7 +235,7 @@ def test_refit_starts_afresh(board):
 
 
 def test_sparse_input_gives_same_model(board):
-    """Sparse input keeps sparse SVs (tests/test_sparse.py); the model is the dense one to rounding."""
+    """Sparse input keeps sparse SVs (tests/bsgd/test_sparse.py); the model is the dense one to rounding."""
     X, y = board
     dense = small().fit(X, y)
     sparse = small().fit(sp.csr_matrix(X), y)

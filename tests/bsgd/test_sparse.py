@@ -1,4 +1,4 @@
-"""Sparse data end to end for BSGD (issue 14): CSR in, sparse support vectors, no densifying, both paths.
+"""Sparse data end to end for BSGD: CSR in, sparse support vectors, no densifying, both paths.
 
 The data are made here: rows with about 25 % nonzeros (so merged SVs have unions that differ from
 either row), a checkerboard-like rule on the first columns, optionally 20 % repeated rows and a

@@ -1,3 +1,5 @@
+"""refsvm.datasets: load_libsvm from REFSVM_DATA (splits, standardisation, feature counts) and the synthetic generators."""
+
 import bz2
 import os
 import re

@@ -1,7 +1,7 @@
 """The command line under failure: one-line errors, exit codes, Ctrl-C, early checks, --help.
 
-File-format errors themselves are in tests/test_libsvm_files.py and
-tests/test_model_files.py; this file checks how ``refsvm`` reports failures
+File-format errors themselves are in tests/io/test_libsvm_files.py and
+tests/io/test_model_files.py; this file checks how ``refsvm`` reports failures
 and that it checks what it can before spending time on training.
 """
 

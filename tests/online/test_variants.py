@@ -1,4 +1,4 @@
-"""The reading of a zero prediction and the authors' variants (issue 13, section 2), both paths.
+"""The reading of a zero prediction (f = 0) and the authors' variants of the online learners, both paths.
 
 Oracles: cases whose outcome follows from the definitions alone (a Gaussian
 kernel that underflows to exactly 0 between distinct points, so every

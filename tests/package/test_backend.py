@@ -1,3 +1,5 @@
+"""refsvm.backend.get_module: the reference module or its compiled twin; every Cython source is compiled and importable; clear errors when one is missing."""
+
 import importlib
 from pathlib import Path
 
@@ -7,7 +9,7 @@ from refsvm import backend
 from refsvm.backend import get_module
 
 FAST_SOURCES = sorted(
-    p.stem for p in (Path(__file__).resolve().parent.parent / "refsvm" / "_fast").glob("*.pyx")
+    p.stem for p in (Path(__file__).resolve().parents[2] / "refsvm" / "_fast").glob("*.pyx")
 )
 
 

@@ -65,7 +65,7 @@ def test_C_is_converted_to_lambda(libsvm_files, tmp_path, capsys):
 
 
 def test_predict_pads_missing_trailing_features(tmp_path, capsys):
-    """With --pad-features, absent trailing features are zeros (without it: tests/test_libsvm_files.py)."""
+    """With --pad-features, absent trailing features are zeros (without it: tests/io/test_libsvm_files.py)."""
     X, y = checkerboard(100, random_state=0)
     X = np.c_[X, np.zeros(100)]
     X[:5, 2] = 1.0

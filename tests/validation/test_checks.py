@@ -1,3 +1,5 @@
+"""The shared input checks of refsvm.validation (check_X, check_X_y, check_budget, check_int, ...): a ValueError naming the parameter."""
+
 import numpy as np
 import pytest
 import scipy.sparse as sp

@@ -1,7 +1,7 @@
 """FOGD / NOGD on real data against the figures of Lu et al. (2016).
 
 Protocols (all with the compiled backend; the paths agree, see
-tests/test_agreement_ogd.py):
+tests/ogd/test_agreement.py):
 
 * **Batch, Table 3**: one pass over the training split in a random order,
   accuracy of the last model on the test split; B = 1000, k = 0.2 B = 200,

@@ -1,6 +1,6 @@
 """scikit-learn's estimator checks for :class:`refsvm.SBPClassifier` (both backends).
 
-Same protocol as tests/test_sklearn_checks.py: every check scikit-learn runs
+Same protocol as tests/bsgd/test_sklearn_checks.py: every check scikit-learn runs
 on a classifier, ``xfail_strict=True`` for the list of known failures (the two
 sample-weight equivalence checks, which stochastic solvers are exempt from,
 and with ``fit_intercept=True`` the weight checks: weights are implemented for

@@ -15,7 +15,7 @@ import pytest
 
 import refsvm
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""Weighted SBP (issue 13, section 4): the weighted water level and weighted sampling, both paths.
+"""Weighted SBP: the weighted water level and weighted sampling, both paths.
 
 Oracles: the water level of an explicit basin (sorted, the volume filled column
 by column), duplication (an integer weight k is k equal columns), and the

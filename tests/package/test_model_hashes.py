@@ -5,13 +5,13 @@ learning rate, variant, weights, refit, multi-class and CSR input), each trained
 both paths.  The hash covers every array of the fitted model (support vectors,
 coefficients, bias, Fourier directions, projection, ...) and the discrete entries of
 every pass's trace (integer and boolean values: mistakes, added, maintenance indices
-and partners, counters).  ``tests/model_hashes.json`` holds the hashes written at the
+and partners, counters).  ``tests/package/model_hashes.json`` holds the hashes written at the
 commit it names; a refactoring that claims "models unchanged" must leave them all
 matching.
 
 Regenerate (only when a change is *meant* to change models, and say so in the commit):
 
-    python tests/test_model_hashes.py --write
+    python tests/package/test_model_hashes.py --write
 
 The hashes depend on the floating-point operations only, not on the CPU's vector
 extensions (the compiled clones do the same IEEE operations, DESIGN.md); numpy's
@@ -275,7 +275,7 @@ def test_hash_sees_a_change():
 
 if __name__ == "__main__":
     if "--write" not in sys.argv:
-        sys.exit("usage: python tests/test_model_hashes.py --write")
+        sys.exit("usage: python tests/package/test_model_hashes.py --write")
     import subprocess
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
                             cwd=HERE).stdout.strip()
