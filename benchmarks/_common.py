@@ -16,6 +16,18 @@ def cpu_model():
     return platform.processor() or "unknown"
 
 
+def cpu_extensions():
+    """The CPU's vector extensions that decide the compiled clones' speed (AVX-512F, AVX2, FMA, SSE4.2),
+    from /proc/cpuinfo's flags ("" where unknown)."""
+    try:
+        with open("/proc/cpuinfo") as fh:
+            flags = next((line.split(":", 1)[1].split() for line in fh if line.startswith("flags")), [])
+    except OSError:
+        flags = []
+    names = {"avx512f": "AVX-512F", "avx2": "AVX2", "fma": "FMA", "sse4_2": "SSE4.2"}
+    return ", ".join(v for k, v in names.items() if k in flags)
+
+
 def run_times(fn, repeats):
     """Wall-clock seconds of ``repeats`` calls of ``fn()`` (time.perf_counter), in call order."""
     import time
@@ -69,7 +81,7 @@ def print_run_header(script, argv):
     except OSError:
         commit = "?"
     print(f"command: python {script} " + shlex.join(sys.argv[1:] if argv is None else argv))
-    print(f"machine: {cpu_model()} ({os.cpu_count()} logical cores), {platform.platform()}, "
+    print(f"machine: {cpu_model()} [{cpu_extensions()}] ({os.cpu_count()} logical cores), {platform.platform()}, "
           f"python {platform.python_version()}, numpy {np.__version__}, refsvm {refsvm.__version__} "
           f"(git {commit}), {datetime.datetime.now().isoformat(timespec='seconds')}, "
           f"loadavg {', '.join(f'{v:.2f}' for v in os.getloadavg())}")
