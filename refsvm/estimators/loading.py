@@ -31,12 +31,36 @@ def load(path, backend=None):
         name = KINDS[kind]
         if task == "regression":
             name = name.replace("Classifier", "Regressor")
+    cls = _estimator_class(name)
+    if cls is None:
+        raise ModelFileError(
+            f"{path}: the file's 'estimator' entry names {name!r}, which is not an estimator class this "
+            f"refsvm can load (known: {', '.join(_loadable_names())})")
+    return cls.load(path, backend=backend)
+
+
+def _loadable_names():
+    """The estimator classes a file's ``estimator`` entry may name: the public, concrete classes of
+    :mod:`refsvm.estimators` with their own ``load`` (not the abstract base, not this loader)."""
     from .. import estimators
 
-    cls = getattr(estimators, name, None)
-    if cls is None or not hasattr(cls, "load"):
-        raise ModelFileError(f"{path}: the file names the estimator {name!r}, which this refsvm does not have")
-    return cls.load(path, backend=backend)
+    names = []
+    for name in estimators.__all__:
+        cls = getattr(estimators, name, None)
+        if isinstance(cls, type) and not name.endswith("Base") and callable(getattr(cls, "load", None)):
+            names.append(name)
+    return names
+
+
+def _estimator_class(name):
+    """The class named ``name`` if a model file may name it (:func:`_loadable_names`), else None.
+
+    Only class names are looked up: an entry naming a module or a function (e.g. ``"loading"``, this
+    loader's own module, whose ``load`` is :func:`load` and would call itself without end) is refused.
+    """
+    from .. import estimators
+
+    return getattr(estimators, name) if name in _loadable_names() else None
 
 
 #: every format_version any model kind uses (each kind's load checks its own)
