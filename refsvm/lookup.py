@@ -109,13 +109,13 @@ the checksum.
 import hashlib
 import math
 import os
-import tempfile
 import time
 import warnings
 from pathlib import Path
 
 import numpy as np
 
+from ._files import atomic_temp
 from .constants import GOLDEN_RATIO, MERGE_EPS_PRECISE
 
 #: Grid size used by Glasmachers & Qaadan (cells per axis).
@@ -393,7 +393,7 @@ def _store(path, h_table, wd_table):
     """Write the cache file atomically (temporary file + rename); returns the checksum."""
     checksum = table_checksum(h_table, wd_table)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    fd, tmp = atomic_temp(path.parent, prefix=path.name, suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as f:
             np.savez(f, h=h_table, wd=wd_table, grid_size=np.int64(h_table.shape[0] - 1),

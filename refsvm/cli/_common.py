@@ -277,7 +277,7 @@ def _accuracy(pred, y, text):
 def _write_atomically(path, text, what):
     """Write ``text`` to ``path`` through a temporary file in the same folder and a rename: a full disk
     leaves no partial file and an existing one unchanged; the error names the path."""
-    import tempfile
+    from .._files import atomic_temp
 
     path = Path(path)
     if path.exists() and not path.is_file():            # /dev/stdout, a pipe: nothing to replace
@@ -288,7 +288,7 @@ def _write_atomically(path, text, what):
             raise _FileError(f"{path}: cannot write the {what} ({exc.strerror or exc})") from None
         return
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+        fd, tmp = atomic_temp(path.parent, prefix=f".{path.name}.", suffix=".part")
     except OSError as exc:
         raise _FileError(f"{path}: cannot write the {what} ({exc.strerror or exc})") from None
     try:

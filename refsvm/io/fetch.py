@@ -42,10 +42,11 @@ import bz2
 import hashlib
 import os
 import sys
-import tempfile
 import urllib.error
 import urllib.request
 from pathlib import Path
+
+from .._files import atomic_temp
 
 __all__ = ["LIBSVM_URL", "LIBSVM_FILES", "FetchError", "fetch_libsvm", "data_homes", "default_cache",
            "auto_download_enabled"]
@@ -130,7 +131,7 @@ def _download_one(stem, url, sha256, target_dir, *, timeout, progress):
     decompressor = bz2.BZ2Decompressor() if compressed else None
     compressor = None if compressed else bz2.BZ2Compressor(9)
     target_dir.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{stem}.", suffix=".part", dir=target_dir)
+    fd, tmp = atomic_temp(target_dir, prefix=f".{stem}.", suffix=".part")
     done = 0
     try:
         with os.fdopen(fd, "wb") as fh, response:

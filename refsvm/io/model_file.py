@@ -20,13 +20,14 @@ numpy's "pickled data" message.
 """
 
 import os
-import tempfile
 import zipfile
 import zlib
 from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
+
+from .._files import atomic_temp
 
 __all__ = ["ModelFileError", "reading", "write_model", "model_path", "file_kind", "check_kind", "KINDS"]
 
@@ -154,7 +155,7 @@ def write_model(path, arrays):
             raise OSError(f"{where}: not a regular file (a device or a pipe?); give a file name for the model")
     folder = target.parent if str(target.parent) else Path(".")
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=folder)
+        fd, tmp = atomic_temp(folder, prefix=f".{target.name}.", suffix=".part")
     except OSError as exc:
         raise OSError(exc.errno, f"{target}: cannot write the model ({exc.strerror or exc})") from None
     try:
