@@ -123,6 +123,10 @@ def check_classification_targets(y):
     return classes
 
 
+#: The largest integer parameter (budgets, ranks, epochs, ...): the compiled path holds them in 64 bits.
+MAX_INT = 2 ** 63 - 1
+
+
 def check_int(value, name, minimum):
     """Return ``value`` as an ``int`` after checking ``value >= minimum``.
 
@@ -134,6 +138,9 @@ def check_int(value, name, minimum):
         )
     if value < minimum:
         raise ValueError(f"{name} must be an integer >= {minimum}; got {value}")
+    if value > MAX_INT:
+        raise ValueError(f"{name} must be an integer from {minimum} to 2**63 - 1 (the compiled path's "
+                         f"integers); got {value}")
     return int(value)
 
 

@@ -161,3 +161,16 @@ def test_all_finite_one_pass_and_its_fallback():
     X[0, 0], X[1, 1] = np.inf, -np.inf                              # inf - inf = NaN: still refused
     assert not _all_finite(X)
     assert _all_finite(np.zeros((0, 4))) and _all_finite(np.ones((5, 5)))
+
+
+@pytest.mark.parametrize("backend", ["python", "fast"])
+def test_integer_beyond_64_bits_is_refused_naming_the_parameter(backend):
+    """A budget of 10**23 once ended in an OverflowError inside the compiled path."""
+    from refsvm import BudgetedSVC
+    X = np.random.default_rng(0).normal(size=(30, 3))
+    y = np.where(X[:, 0] > 0, 1, -1)
+    with pytest.raises(ValueError, match=r"budget must be an integer from 2 to 2\*\*63 - 1"):
+        BudgetedSVC(budget=99999999999999999999999, backend=backend).fit(X, y)
+    assert check_int(2 ** 63 - 1, "budget", 2) == 2 ** 63 - 1
+    with pytest.raises(ValueError, match="epochs"):
+        check_int(2 ** 63, "epochs", 1)
