@@ -453,8 +453,12 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
     # ------------------------------------------------------------------ progress
 
     def _check_verbose(self):
-        """``verbose`` (an int >= 0; estimators without the parameter count as 0)."""
-        return check_int(getattr(self, "verbose", 0), "verbose", 0)
+        """``verbose`` (an int >= 0, or a bool as scikit-learn's estimators accept it: False = 0,
+        True = 1; estimators without the parameter count as 0)."""
+        verbose = getattr(self, "verbose", 0)
+        if isinstance(verbose, (bool, np.bool_)):
+            return int(verbose)
+        return check_int(verbose, "verbose", 0)
 
     def _run_pass(self, order, run_chunk):
         """Run one pass over ``order`` through ``run_chunk``; report progress if verbose.

@@ -188,3 +188,14 @@ def test_progress_line_prints_only_what_applies(capsys):
     BudgetedSVC(budget=20, gamma=1.0, verbose=1, random_state=0).fit(X, y)
     err = capsys.readouterr().err
     assert "20 SVs" in err and "maintenance" in err
+
+
+@pytest.mark.parametrize("verbose, lines", [(False, 0), (True, 1)])
+def test_verbose_accepts_booleans_like_scikit_learn(verbose, lines, capsys):
+    """verbose=False / True are accepted (scikit-learn's estimators take booleans there); True prints."""
+    from refsvm import BudgetedSVC
+    X = np.random.default_rng(0).normal(size=(60, 3))
+    y = np.where(X[:, 0] > 0, 1, -1)
+    BudgetedSVC(budget=10, gamma=0.5, random_state=0, verbose=verbose).fit(X, y)
+    err = capsys.readouterr().err
+    assert (len(err.strip()) > 0) == bool(lines)
