@@ -71,14 +71,45 @@ values are far from that scale (one BSGD pass on a9a or ijcnn1: median
 dominated by badly misclassified rows.  The scaled refit minimises
 ``phi(s) = min_b L_s(b)``, ``L_s(b) = sum_i w_i max(0, 1 - y_i (s f_i + b))``,
 over the scale ``s > 0`` too: ``phi`` is convex (the partial minimum of a
-jointly convex function), hence unimodal in ``log s``; a golden-section search
-over ``log s`` in :data:`SCALE_BRACKET` with :data:`SCALE_ITERATIONS` steps,
-each step an exact :func:`hinge_offset`.  The model keeps its coefficients
+jointly convex function), hence unimodal in ``log s``.
+
+Where the minimiser lies (binary, :func:`_binary_scale_bracket`): for a fixed
+``s`` the optimal ``b`` is one of the kinks ``t_i(s) = y_i - s f_i``, chosen
+by their sorted order; that order changes only where two kinks cross,
+``s = (y_i - y_j) / (f_i - f_j)``, i.e. (same labels never cross for ``s > 0``)
+at ``s = 2 / |f_i - f_j|`` for rows of opposite labels.  Between crossings
+``phi`` is linear in ``s``, so ``phi`` is convex and piecewise linear with its
+breakpoints in ``[2 / (max f - min f), 2 / g]``, ``g`` the smallest positive
+gap between two distinct values of ``f``.  Beyond the last breakpoint ``phi``
+is linear with a slope >= 0 (``phi >= 0``), so a minimiser over ``s >= s_lo``
+lies in this bracket.  Below the first breakpoint ``phi`` is affine too, with
+a slope of at most ``max f - min f`` in absolute value (mean loss); if it
+rises there (a model ranking worse than a constant) the infimum is only
+approached as ``s -> 0`` (a constant predictor, the threshold ``b / s``
+growing without bound).  So the lower end of the search is ``1e-9 s_lo``
+(:data:`SCALE_PRECISION`), where ``phi`` is within ``2e-9`` of that limit.
+The upper end is capped at
+``s max|f| <= 1e150`` (:data:`SCALE_CAP`).  All ``f`` equal: ``phi`` does not
+depend on ``s``; ``s* = 1``.
+
+The search: golden section over ``log s`` in that bracket with as many
+steps as the bracket's width needs to reach :data:`SCALE_PRECISION` in
+``log s`` (at least :data:`SCALE_ITERATIONS`), each step an exact
+:func:`hinge_offset`.  It returns ``s*`` within a relative ``1e-9`` of a
+minimiser (up to the rounding of the compared losses); the test compares it
+with a brute-force minimisation over every breakpoint
+(tests/refit/test_scaled_refit_bracket.py).  Multi-class
+(:func:`scaled_coordinate_offsets`): the objective is the coordinate-descent
+loss, not an exact partial minimum; the bracket is the binary one of all
+entries of ``F`` widened by a factor 4 at each end (the kinks of the
+coordinate problems are differences of up to three entries), and the search
+widens it by 8 decades at an end (up to the cap) while the result lies in the
+last step of that end.  The model keeps its coefficients
 and gets the threshold of the optimal pair, ``b* / s*``: it predicts as the
-rescaled model ``s* f + b*``.  Cost: ``SCALE_ITERATIONS`` times that of
-:func:`hinge_offset`.  The losses compared in the search are sums taken one
-by one in row order on both paths, so both take the same steps and return
-bitwise the same result.
+rescaled model ``s* f + b*``.  Cost: the number of steps (about 50 to 80)
+times that of :func:`hinge_offset`.  The losses compared in the search are
+sums taken one by one in row order on both paths, so both take the same
+steps and return bitwise the same result.
 """
 
 import numpy as np
@@ -86,10 +117,13 @@ import numpy as np
 __all__ = ["hinge_offset", "scaled_hinge_offset", "crammer_singer_offsets", "scaled_crammer_singer_offsets",
            "hinge_loss", "multiclass_hinge_loss", "check_refit_arguments"]
 
-#: Golden-section search of the scale (``refit_bias="scaled"``): bracket of ``log s`` and iterations
-#: (the bracket shrinks by 0.618 per iteration: 50 give a relative precision of about 1e-9 on s).
+#: Golden-section search of the scale (``refit_bias="scaled"``): the bracket of ``log s`` used when the
+#: data give none (no positive weight), the fewest iterations, the precision reached in ``log s``, the
+#: cap ``s max|f| <= SCALE_CAP`` (module notes: the bracket comes from the breakpoints of the loss).
 SCALE_BRACKET = (-4.0 * np.log(10.0), 4.0 * np.log(10.0))
 SCALE_ITERATIONS = 50
+SCALE_PRECISION = 1e-9
+SCALE_CAP = 1e150
 
 
 def check_refit_arguments(f, y, sample_weight, multiclass=False):
@@ -165,17 +199,22 @@ def _sequential_mean(w, h):
     return float(np.cumsum(w * h)[-1] / np.cumsum(w)[-1])
 
 
-def _golden_scale(objective):
-    """Golden-section search of ``objective(s)`` (unimodal in ``log s``) over :data:`SCALE_BRACKET`.
+def _golden_scale(objective, bracket=SCALE_BRACKET):
+    """Golden-section search of ``objective(s)`` (unimodal in ``log s``) over ``bracket`` (of ``log s``).
 
-    Fixed number of steps (:data:`SCALE_ITERATIONS`); returns the middle of the final bracket.
-    Shared by both twins (the objective calls the twin's own solver).
+    As many steps as reach :data:`SCALE_PRECISION` in ``log s`` (at least :data:`SCALE_ITERATIONS`);
+    returns the middle of the final bracket, or an end of ``bracket`` when every step moved towards
+    it (the minimiser is at or beyond that end).  Shared by both twins (the objective calls the
+    twin's own solver).
     """
     ratio = (np.sqrt(5.0) - 1.0) / 2.0
-    a, b = SCALE_BRACKET
+    lo, hi = float(bracket[0]), float(bracket[1])
+    a, b = lo, hi
+    steps = max(SCALE_ITERATIONS, int(np.ceil(np.log(max(b - a, SCALE_PRECISION) / SCALE_PRECISION)
+                                              / -np.log(ratio))))
     p, q = b - ratio * (b - a), a + ratio * (b - a)
     fp, fq = objective(float(np.exp(p))), objective(float(np.exp(q)))
-    for _ in range(SCALE_ITERATIONS):
+    for _ in range(steps):
         if fp <= fq:                               # the minimum is in [a, q]
             b, q, fq = q, p, fp
             p = b - ratio * (b - a)
@@ -184,7 +223,31 @@ def _golden_scale(objective):
             a, p, fp = p, q, fq
             q = a + ratio * (b - a)
             fq = objective(float(np.exp(q)))
+    if a == lo or b == hi:                         # never left an end: compare with the end itself
+        end = lo if a == lo else hi
+        middle = 0.5 * (a + b)
+        if objective(float(np.exp(end))) <= objective(float(np.exp(middle))):
+            return float(np.exp(end))
     return float(np.exp(0.5 * (a + b)))
+
+
+def _binary_scale_bracket(f, widen=1.0):
+    """The bracket of ``log s`` holding a minimiser of ``phi`` (module notes), or None if all ``f`` are equal.
+
+    ``[log(1e-9 * 2 / (max f - min f)), log(2 / g)]``, ``g`` the smallest positive gap between sorted
+    distinct values of ``f`` (a lower bound of the smallest gap between rows of opposite labels, so the
+    bracket holds every breakpoint; the factor :data:`SCALE_PRECISION` at the lower end reaches the limit
+    ``s -> 0`` within ``2e-9`` of the loss), each end moved out by the factor ``widen``; the upper end
+    capped at ``s max|f| <= SCALE_CAP``.  No rounding enters the bracket beyond that of the differences.
+    """
+    values = np.unique(f)
+    if values.size < 2:
+        return None
+    gaps = np.diff(values)
+    smallest = gaps[gaps > 0].min()
+    lo = np.log(2.0 / (values[-1] - values[0]) / widen * SCALE_PRECISION)
+    hi = min(np.log(2.0 / smallest * widen), np.log(SCALE_CAP / np.abs(values).max()))
+    return (float(min(lo, hi)), float(hi))
 
 
 def scaled_hinge_offset(f, y, sample_weight=None):
@@ -207,7 +270,8 @@ def scaled_offset(hinge_offset, f, y, sample_weight=None):
     f, y, w = check_refit_arguments(f, y, sample_weight)
     if not np.any(w > 0):
         return 0.0, 1.0, 0.0
-    scale = _golden_scale(lambda s: hinge_offset(s * f, y, w)[1])
+    bracket = _binary_scale_bracket(f[w > 0])
+    scale = 1.0 if bracket is None else _golden_scale(lambda s: hinge_offset(s * f, y, w)[1], bracket)
     offset, loss = hinge_offset(scale * f, y, w)
     return offset / scale, scale, loss
 
@@ -335,6 +399,26 @@ def scaled_coordinate_offsets(hinge_offset, F, y, offsets, sample_weight=None, m
     :func:`coordinate_offsets`)."""
     F, y, w = check_refit_arguments(F, y, sample_weight, multiclass=True)
     b0 = np.array(offsets, dtype=np.float64).reshape(-1)
-    scale = _golden_scale(lambda s: coordinate_offsets(hinge_offset, s * F, y, s * b0, w, max_sweeps)[1])
+    objective = lambda s: coordinate_offsets(hinge_offset, s * F, y, s * b0, w, max_sweeps)[1]  # noqa: E731
+    scale = _widening_golden_scale(objective, _binary_scale_bracket(np.append(F[w > 0].ravel(), b0), 4.0),
+                                   np.log(SCALE_CAP / max(np.abs(F).max(), np.abs(b0).max(), 1e-300)))
     b, loss, _ = coordinate_offsets(hinge_offset, scale * F, y, scale * b0, w, max_sweeps)
     return b / scale, scale, loss
+
+
+def _widening_golden_scale(objective, bracket, top):
+    """:func:`_golden_scale` over ``bracket`` (None: :data:`SCALE_BRACKET`), widened by 8 decades at an end
+    while the result lies at that end (upper end at most ``top``, lower end at least ``-top``); the
+    multi-class search (module notes)."""
+    lo, hi = SCALE_BRACKET if bracket is None else bracket
+    step = 8.0 * np.log(10.0)
+    for _ in range(40):
+        scale = _golden_scale(objective, (lo, hi))
+        at = np.log(scale)
+        if at >= hi - 1e-6 * max(1.0, hi - lo) and hi < top:
+            lo, hi = hi - 1.0, min(hi + step, top)
+        elif at <= lo + 1e-6 * max(1.0, hi - lo) and lo > -top:
+            lo, hi = max(lo - step, -top), lo + 1.0
+        else:
+            break
+    return scale
