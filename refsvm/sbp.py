@@ -51,6 +51,15 @@ Reading of the pseudo-code (errata and choices; see also ``docs/sbp.rst``):
   the uniform distribution over ``{j : c_j <= gamma}`` is minimax optimal as
   well, so that set is used whenever the strict one is empty.  That one is
   empty only for NaN responses (an overflowing kernel value): a ValueError.
+* **Ties at the water line (line 6).**  Membership ``c_j < gamma`` is decided
+  to a tolerance ``tol_t`` that bounds the rounding error of ``c_j - gamma``
+  (:func:`_tie_terms`: the responses are running sums of ``t`` updates,
+  ``|c_j| <= sqrt(k_max)``, so ``E_c <= 4 t u sqrt(k_max) + 2 sqrt(t) eta_0 eps_K``
+  with ``eps_K`` the error of one kernel value; the level adds ``4 E_c`` and its
+  own rounding).  Tie rule: a response within ``tol_t`` of the level is *at* it
+  (the exact case of ``nu = 0`` and of Algorithm 3's ``delta_m = 0`` with
+  duplicated rows), so the strict set is ``{j : c_j < gamma - tol_t}`` and the
+  fallback ``{j : c_j <= gamma + tol_t}`` (:func:`_under_water`), on both paths.
 * **Algorithm 2 as printed** does not terminate when the partition returns
   the lowest position of the range (``lower := middle`` leaves the range
   unchanged; on the first pass line 8 then computes ``-inf * 0 = NaN``) and
@@ -98,6 +107,9 @@ from .kernels import Kernel
 from .recorder import Recorder
 from .sbp_nu import nu_from_solution, nu_from_svc, nu_without_bias  # noqa: F401 (section 5; re-exported)
 from .validation import check_responses, check_sbp_arguments, weights_as_data
+
+#: ``u = 2^-53``, the unit roundoff of float64 (the error bounds of line 6's tolerance).
+_UNIT_ROUNDOFF = 2.0 ** -53
 
 __all__ = ["SBPState", "SBPResult", "SBPOptions", "SBPRecorder", "optimize", "find_gamma", "find_gamma_weighted",
            "find_gamma_and_bias", "partition", "select_count", "nu_from_solution",
@@ -368,7 +380,7 @@ class SBPOptions:
     weights: np.ndarray    #: s, ones when sample_weight is None
     cache_rows: int        #: rows of the LRU kernel-row cache
     water_level: Callable = field(repr=False)   #: line 5: ``c, y -> (gamma, b, gamma_p, gamma_m)``
-    sample: Callable = field(repr=False)        #: line 6: ``c, y, gamma_p, gamma_m, u_t -> (i, count)``
+    sample: Callable = field(repr=False)        #: line 6: ``c, y, gamma_p, gamma_m, u_t, tol -> (i, count)``
 
     @classmethod
     def resolve(cls, X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias, cache_rows, state,
@@ -385,7 +397,7 @@ class SBPOptions:
             water_level, sample = partial(_water_level_and_bias, volume=volume), _sample
         elif weighted:                    # the basin of the weighted level: the examples with s_i > 0
             water_level = partial(_water_level_weighted, volume=volume, s=s, basin=s > 0.0)
-            sample = lambda c, y, level_p, level_m, u_t: _sample_weighted(c, s, level_p, u_t)  # noqa: E731
+            sample = lambda c, y, level_p, level_m, u_t, tol: _sample_weighted(c, s, level_p, u_t, tol)  # noqa: E731
         else:
             water_level, sample = partial(_water_level, volume=volume), _sample
         kernel = Kernel(kernel, gamma, degree, coef0)    # the values as given (as the kernel functions get them)
@@ -411,9 +423,10 @@ def _water_level_and_bias(c, y, *, volume):
     return _find_gamma_and_bias(np.ascontiguousarray(c[y == 1]), np.ascontiguousarray(c[y == -1]), volume)
 
 
-def _sample(c, y, level_p, level_m, u_t):
+def _sample(c, y, level_p, level_m, u_t, tol):
     """Alg. 1, line 6: the floor(u_t * count)-th index of {j : c_j + y_j b < gamma}
-    (``{j : ... <= gamma}`` when that set is empty).  Returns ``(i, count)``.
+    (``{j : ... <= gamma}`` when that set is empty), membership decided to ``tol``
+    (:func:`_under_water`).  Returns ``(i, count)``.
 
     ``c_j + y_j b < gamma`` is evaluated as ``c_j < gamma_{y_j}`` with the level
     of each basin relative to the raw responses (``gamma - b`` for y = +1,
@@ -421,10 +434,7 @@ def _sample(c, y, level_p, level_m, u_t):
     without the rounding of ``c_j + y_j b``, which decides membership at the
     water line when ``nu = 0``.
     """
-    level = np.where(y == 1, level_p, level_m)
-    violating = np.flatnonzero(c < level)
-    if violating.size == 0:
-        violating = np.flatnonzero(c <= level)
+    violating = _under_water(c, np.where(y == 1, level_p, level_m), tol, True)
     if violating.size == 0:
         raise _not_under_water()
     count = violating.size
@@ -432,18 +442,85 @@ def _sample(c, y, level_p, level_m, u_t):
     return int(violating[k]), count
 
 
-def _sample_weighted(c, s, level, u_t):
-    """Line 6 with example weights: among ``{j : s_j > 0, c_j < gamma}`` (``<=`` when empty), in index
-    order, the first ``j`` whose running weight sum exceeds ``u_t`` times the set's total weight
-    (probability ``s_j / total``).  Returns ``(i, count)``."""
-    violating = np.flatnonzero((c < level) & (s > 0.0))
-    if violating.size == 0:
-        violating = np.flatnonzero((c <= level) & (s > 0.0))
+def _sample_weighted(c, s, level, u_t, tol):
+    """Line 6 with example weights: among ``{j : s_j > 0, c_j < gamma}`` (``<=`` when empty; to ``tol``,
+    :func:`_under_water`), in index order, the first ``j`` whose running weight sum exceeds ``u_t``
+    times the set's total weight (probability ``s_j / total``).  Returns ``(i, count)``."""
+    violating = _under_water(c, level, tol, s > 0.0)
     if violating.size == 0:
         raise _not_under_water()
     cum = np.cumsum(s[violating])                         # sequential, as the compiled loop
     k = min(int(np.searchsorted(cum, u_t * cum[-1], side="right")), violating.size - 1)
     return int(violating[k]), violating.size
+
+
+def _under_water(c, level, tol, basin):
+    """Line 6's set, decided to the tolerance ``tol`` of :func:`_tie_tolerance`: the indices (of
+    ``basin``) with ``c_j < level - tol``; when there are none, those with ``c_j <= level + tol``.
+
+    Tie rule: a response within ``tol`` of the level is *at* the level (the paper's case
+    ``delta_m = 0`` of Algorithm 3, or ``nu = 0``: the level equals such responses in exact
+    arithmetic), so it is left out of the strict set and kept in the fallback set, on both
+    paths whatever its last bits.  ``tol`` bounds the rounding error of ``c_j - level``, so a
+    response the exact arithmetic puts strictly below (above) the level by more than ``tol``
+    is never moved.  With ``tol = 0`` this is the plain ``c_j < level`` (``<=``).
+    """
+    under = np.flatnonzero((c < level - tol) & basin)
+    if under.size == 0:
+        under = np.flatnonzero((c <= level + tol) & basin)
+    return under
+
+
+def _kernel_value_error(X, kernel):
+    """A bound on the absolute rounding error of one kernel value ``K(x_i, x_j)`` over rows of ``X``
+    (both paths; ``u`` = 2^-53, ``d`` = number of features, ``M = max_i ||x_i||^2``):
+
+    * linear: the dot product of ``d`` terms, ``(d + 2) u M``;
+    * rbf: the squared distance ``||x||^2 + ||x'||^2 - 2 x.x'`` is off by at most
+      ``2 (d + 2) u M``, ``exp(-g d^2)`` (<= 1) then by ``g`` times that, plus 2 ulp of ``exp``:
+      ``u (2 + 2 (d + 2) g M)``;
+    * poly ``(g x.x' + c0)^p``: with ``B = g M + |c0|`` (a bound of the base), ``p (d + 3) u B^p``.
+    """
+    d = X.shape[1]
+    M = float(np.max(Kernel("linear").diag(X))) if X.shape[0] else 0.0
+    if kernel.kind == "linear":
+        return (d + 2) * _UNIT_ROUNDOFF * M
+    if kernel.kind == "rbf":
+        return _UNIT_ROUNDOFF * (2.0 + 2.0 * (d + 2) * float(kernel.gamma) * M)
+    base = abs(float(kernel.gamma)) * M + abs(float(kernel.coef0))
+    return float(kernel.degree) * (d + 3) * _UNIT_ROUNDOFF * base ** float(kernel.degree)
+
+
+def _tie_terms(eta_0, X, opts):
+    """The three coefficients ``(a, b, c)`` of :func:`_tie_tolerance`, ``tol_t = a t + b sqrt(t) + c``.
+
+    Error bound (relative to ``sqrt(k_max) = 1 / eta_0``, the largest possible response:
+    ``|c_j| = |<w, y_j Phi(x_j)>| <= ||w|| sqrt(K_jj)`` and ``||w|| = r_t <= 1`` after line 12,
+    ``<= 2`` before it).  One iteration adds to the error of every ``c_j`` at most the rounding
+    of the addition of line 10 (``2 u sqrt(k_max)``), of the term ``eta_t y_i y_j K_ij``
+    (``u sqrt(k_max)``), of the rescaling of line 12 (``u sqrt(k_max)``; it shrinks the older
+    error) and the kernel value's own error times ``eta_t`` (:func:`_kernel_value_error`,
+    ``eps_K``).  After ``t`` iterations (``t`` counts from the start of the run):
+    ``E_c <= 4 t u sqrt(k_max) + 2 sqrt(t) eta_0 eps_K`` (``sum_s eta_s <= 2 eta_0 sqrt(t)``).
+    The water level of Algorithms 2-3 moves by at most ``4 E_c`` when the responses move by
+    ``E_c`` (line 42: ``lower_max`` by ``E_c``, ``delta``, ``delta_p``, ``delta_m`` by
+    ``2 E_c`` each), and its own rounding (gap sums of at most ``n`` terms adding up to at most
+    the volume ``V``, levels at most ``2 sqrt(k_max) + V``) is at most
+    ``2 u ((n + 4) V + 4 sqrt(k_max))``.  So ``|computed (c_j - level) - exact| <= 5 E_c +`` that.
+    Not finite (a kernel value overflowed, ``eta_0 = 0``): no tolerance (line 6 then raises).
+    """
+    u = _UNIT_ROUNDOFF
+    root_k = 1.0 / eta_0 if eta_0 > 0.0 else math.inf
+    terms = (5.0 * 4.0 * u * root_k, 5.0 * 2.0 * eta_0 * _kernel_value_error(X, opts.kernel),
+             2.0 * u * ((X.shape[0] + 4) * opts.volume + 4.0 * root_k))
+    return terms if all(math.isfinite(v) for v in terms) else (0.0, 0.0, 0.0)
+
+
+def _tie_tolerance(t, terms):
+    """``tol_t = a t + b sqrt(t) + c`` (:func:`_tie_terms`): the tolerance of line 6's membership
+    test after ``t`` iterations (the compiled loop evaluates the same expression)."""
+    a, b, c = terms
+    return a * t + b * math.sqrt(t) + c
 
 
 def _not_under_water():
@@ -584,13 +661,14 @@ def optimize(X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias=False, cache
                                        fit_bias=fit_bias, cache_rows=cache_rows, state=state,
                                        sample_weight=sample_weight)
     eta_0 = _eta_0(float(np.max(opts.kernel.diag(X))))                    # Alg. 1, line 1
+    ties = _tie_terms(eta_0, X, opts)                                      # line 6's tolerance
     alpha, c, alpha_sum, c_sum, r2, t = _initial_iterate(state, X.shape[0])   # Alg. 1, line 2
     rec, cache = SBPRecorder(u.shape[0]), _RowCache(opts.cache_rows)
     for step in range(u.shape[0]):                                         # Alg. 1, line 3
         t += 1
         eta_t = eta_0 / math.sqrt(t)                                       # Alg. 1, line 4
         level, b, level_p, level_m = opts.water_level(c, y)                # Alg. 1, line 5
-        i, count = opts.sample(c, y, level_p, level_m, u[step])            # Alg. 1, line 6
+        i, count = opts.sample(c, y, level_p, level_m, u[step], _tie_tolerance(t, ties))   # Alg. 1, line 6
         rec.iteration(i, level, b, count, margin=c[i] + y[i] * b)
         alpha[i] += eta_t                                                  # Alg. 1, line 7
         row = cache.kernel_row(X, i, opts.kernel, rec)                     # K(x_i, x_j), j = 1..n

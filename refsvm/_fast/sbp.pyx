@@ -21,7 +21,10 @@ How (not what) differs:
   responses both paths visit the same ranges and compute bitwise the same
   water levels.  The responses themselves may differ by rounding (the
   compiled ``exp`` is within 1 ulp of numpy's), so agreement is asserted to a
-  tolerance, and the sampled indices exactly.
+  tolerance, and the sampled indices exactly: line 6 decides membership to the
+  reference's tolerance (``refsvm.sbp._tie_terms``, the same expression
+  ``a t + b sqrt(t) + c``), so responses that tie the level in exact
+  arithmetic are read alike whatever their last bits.
 * What is not the loop is the reference's, imported: the options
   (:class:`refsvm.sbp.SBPOptions`: checks, kernel, volume, weights), line 1's
   check, line 2's iterate, lines 13-14 (averages, division by the level), the
@@ -33,7 +36,7 @@ How (not what) differs:
 import numpy as np
 
 from refsvm.sbp import (SBPOptions, SBPRecorder, SBPResult, SBPState, _averages, _divide_by_level, _eta_0,
-                        _initial_iterate, _not_under_water)
+                        _initial_iterate, _not_under_water, _tie_terms)
 from refsvm.validation import check_responses
 
 from libc.math cimport INFINITY, sqrt
@@ -287,31 +290,31 @@ cdef struct Stats:
     bint not_under_water   # line 6 found no response at or below the level (NaN responses): stopped early
 
 
-cdef inline bint _under(double c_j, double level, bint strict) noexcept nogil:
-    """c_j < level (strict) or c_j <= level."""
-    return c_j < level if strict else c_j <= level
+cdef inline bint _under(double c_j, double level, bint strict, double tol) noexcept nogil:
+    """c_j < level - tol (strict) or c_j <= level + tol (refsvm.sbp._under_water: the tie rule)."""
+    return c_j < level - tol if strict else c_j <= level + tol
 
 
 cdef inline Py_ssize_t _count_under(const double[::1] c, const int64_t[::1] y, double level_p, double level_m,
-                                    bint strict) noexcept nogil:
-    """The size of {j : c_j < level_{y_j}} (strict) or {j : c_j <= level_{y_j}}."""
+                                    bint strict, double tol) noexcept nogil:
+    """The size of {j : c_j < level_{y_j} - tol} (strict) or {j : c_j <= level_{y_j} + tol}."""
     cdef Py_ssize_t j, count = 0
     for j in range(c.shape[0]):
-        if _under(c[j], level_p if y[j] == 1 else level_m, strict):
+        if _under(c[j], level_p if y[j] == 1 else level_m, strict, tol):
             count += 1
     return count
 
 
 cdef inline Py_ssize_t _sample(const double[::1] c, const int64_t[::1] y, double level_p, double level_m,
-                               double u_t, Py_ssize_t* count_out) noexcept nogil:
+                               double u_t, double tol, Py_ssize_t* count_out) noexcept nogil:
     """Alg. 1, line 6 (refsvm.sbp._sample): the floor(u_t * count)-th j, in index order, of
-    {j : c_j < level_{y_j}} (c_j + y_j b < gamma, see the reference), or of {j : c_j <= level_{y_j}}
-    when that set is empty; -1 when both are (NaN responses or level)."""
+    {j : c_j < level_{y_j} - tol} (c_j + y_j b < gamma, see the reference), or of
+    {j : c_j <= level_{y_j} + tol} when that set is empty; -1 when both are (NaN responses or level)."""
     cdef bint strict = True
-    cdef Py_ssize_t j, k, count = _count_under(c, y, level_p, level_m, True)
+    cdef Py_ssize_t j, k, count = _count_under(c, y, level_p, level_m, True, tol)
     if count == 0:
         strict = False
-        count = _count_under(c, y, level_p, level_m, False)
+        count = _count_under(c, y, level_p, level_m, False, tol)
     count_out[0] = count
     if count == 0:
         return -1
@@ -319,7 +322,7 @@ cdef inline Py_ssize_t _sample(const double[::1] c, const int64_t[::1] y, double
     if k > count - 1:
         k = count - 1
     for j in range(c.shape[0]):
-        if _under(c[j], level_p if y[j] == 1 else level_m, strict):
+        if _under(c[j], level_p if y[j] == 1 else level_m, strict, tol):
             if k == 0:
                 return j
             k -= 1
@@ -327,21 +330,21 @@ cdef inline Py_ssize_t _sample(const double[::1] c, const int64_t[::1] y, double
 
 
 cdef Py_ssize_t _sample_weighted(const double[::1] c, const double[::1] sw, double level, double u_t,
-                                 Py_ssize_t* count_out) noexcept nogil:
-    """Line 6 with weights (refsvm.sbp._sample_weighted): the first j of {s_j > 0, c_j < level}
-    (<= when empty), in index order, whose running weight sum exceeds u_t times the set's total;
-    -1 when both sets are empty."""
+                                 double tol, Py_ssize_t* count_out) noexcept nogil:
+    """Line 6 with weights (refsvm.sbp._sample_weighted): the first j of {s_j > 0, c_j < level - tol}
+    (c_j <= level + tol when empty), in index order, whose running weight sum exceeds u_t times the
+    set's total; -1 when both sets are empty."""
     cdef Py_ssize_t n = c.shape[0], j, count = 0, last = 0
     cdef double total = 0.0, target, cum = 0.0
     cdef bint strict = True
     for j in range(n):
-        if sw[j] > 0.0 and c[j] < level:
+        if sw[j] > 0.0 and _under(c[j], level, True, tol):
             total += sw[j]
             count += 1
     if count == 0:
         strict = False
         for j in range(n):
-            if sw[j] > 0.0 and c[j] <= level:
+            if sw[j] > 0.0 and _under(c[j], level, False, tol):
                 total += sw[j]
                 count += 1
     count_out[0] = count
@@ -349,7 +352,7 @@ cdef Py_ssize_t _sample_weighted(const double[::1] c, const double[::1] sw, doub
         return -1
     target = u_t * total
     for j in range(n):
-        if sw[j] > 0.0 and ((c[j] < level) if strict else (c[j] <= level)):
+        if sw[j] > 0.0 and _under(c[j], level, strict, tol):
             cum += sw[j]
             last = j
             if cum > target:
@@ -360,7 +363,7 @@ cdef Py_ssize_t _sample_weighted(const double[::1] c, const double[::1] sw, doub
 cdef void _optimize_loop(const Rows* X, const Store* S, Py_ssize_t n, const int64_t[::1] y,
                          const double[::1] u,
                          int kernel, double gamma, double degree, double coef0,
-                         double volume, double eta_0, bint fit_bias, bint weighted, const double[::1] sw,
+                         double volume, double eta_0, double tie_a, double tie_b, double tie_c, bint fit_bias, bint weighted, const double[::1] sw,
                          double[::1] alpha, double[::1] c, double[::1] alpha_sum, double[::1] c_sum,
                          double[::1] work, double[::1] work2, double[::1] row_buf,
                          double[:, ::1] cache, int64_t[::1] slot_of, int64_t[::1] owner,
@@ -369,11 +372,12 @@ cdef void _optimize_loop(const Rows* X, const Store* S, Py_ssize_t n, const int6
                          int64_t[::1] n_violating, int8_t[::1] projected,
                          const double* x_sq, int32_t* x_ind, double* x_val, Stats* st) noexcept nogil:
     """The run; ``x_sq``: ``seq_sq`` of every dense row of X, ``x_ind`` / ``x_val``: room for ``d``
-    (dense Gaussian kernel rows, ``kernel_row_into``)."""
+    (dense Gaussian kernel rows, ``kernel_row_into``); ``tie_a``, ``tie_b``, ``tie_c``: line 6's
+    tolerance ``tie_a t + tie_b sqrt(t) + tie_c`` (refsvm.sbp._tie_terms)."""
     cdef Py_ssize_t d = X.d, T = u.shape[0]
     cdef Py_ssize_t step, j, i, count, n_p, n_m, slot, used = 0, s
     cdef long long t = st.t, clock = 0
-    cdef double r2 = st.r2, eta_t, level, b, ey, scale, ci, level_p, level_m
+    cdef double r2 = st.r2, eta_t, level, b, ey, scale, ci, level_p, level_m, tol
     cdef double* row
     for step in range(T):                                                  # Alg. 1, line 3
         if (step & 7) == 7:                               # an iteration is O(n): let Ctrl-C through
@@ -414,10 +418,11 @@ cdef void _optimize_loop(const Rows* X, const Store* S, Py_ssize_t n, const int6
             b = 0.0
             level_p = level
             level_m = level
+        tol = tie_a * <double> t + tie_b * sqrt(<double> t) + tie_c       # refsvm.sbp._tie_tolerance
         if weighted:                                                       # line 6, weighted
-            i = _sample_weighted(c, sw, level, u[step], &count)
+            i = _sample_weighted(c, sw, level, u[step], tol, &count)
         else:                                                              # Alg. 1, line 6
-            i = _sample(c, y, level_p, level_m, u[step], &count)
+            i = _sample(c, y, level_p, level_m, u[step], tol, &count)
         if i < 0:                           # no response at or below the level (NaN responses)
             st.not_under_water = True
             st.t = t
@@ -503,6 +508,8 @@ def optimize(X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias=False, cache
         if kv > kmax:
             kmax = kv
     cdef double eta_0 = _eta_0(kmax)
+    cdef double tie_a, tie_b, tie_c
+    tie_a, tie_b, tie_c = _tie_terms(eta_0, X, opts)                     # line 6's tolerance
     alpha, c, alpha_sum, c_sum, r2, t = _initial_iterate(state, n)        # Alg. 1, line 2
     cdef Py_ssize_t T = u.shape[0]
     cdef Py_ssize_t capacity = opts.cache_rows
@@ -548,8 +555,8 @@ def optimize(X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias=False, cache
         if R.sparse:
             store_fill(&S, X)
         with nogil:
-            _optimize_loop(&R, &S, n, yv, uv, kcode, gm, dg, c0, volume, eta_0, fb, weighted, swv, av, cv, asv,
-                           csv, wv, w2v, rv, cachev, slotv, ownerv, stampv, capacity,
+            _optimize_loop(&R, &S, n, yv, uv, kcode, gm, dg, c0, volume, eta_0, tie_a, tie_b, tie_c, fb,
+                           weighted, swv, av, cv, asv, csv, wv, w2v, rv, cachev, slotv, ownerv, stampv, capacity,
                            sv, wlv, btv, nvv, pv, &xw.sq[0], &xw.ind[0], &xw.val[0], &st)
     finally:
         if R.sparse:

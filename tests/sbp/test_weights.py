@@ -83,7 +83,7 @@ def test_sampling_follows_the_weights():
     c = np.zeros(4)
     s = np.array([1.0, 2.0, 3.0, 4.0])
     u = (np.arange(1000) + 0.5) / 1000
-    picks = np.array([ref._sample_weighted(c, s, 1.0, u_t)[0] for u_t in u])
+    picks = np.array([ref._sample_weighted(c, s, 1.0, u_t, 0.0)[0] for u_t in u])
     np.testing.assert_array_equal(np.bincount(picks, minlength=4), [100, 200, 300, 400])
 
 
