@@ -145,9 +145,27 @@ def _check_usable(X, y, arg, *, classification):
         if labels.size < 2:
             raise _FileError(f"{arg}: every example has the label {labels[0]:g}; a classifier needs at least "
                              "two classes")
-        if labels.size > max(50, X.shape[0] // 20) and not np.all(labels == np.round(labels)):
-            raise _FileError(f"{arg}: {labels.size} distinct non-integer labels look like a regression target; "
-                             "this solver is a classifier (use --solver fogd or nogd with --regression)")
+        _refuse_regression_target(arg, labels, X.shape[0])
+
+
+#: A classification target with more distinct labels than this (or than half the rows, past 10) is
+#: taken for a regression target: cadata's integer house values once trained a 3,842-class model.
+MAX_CLASSES = 100
+
+
+def _refuse_regression_target(arg, labels, n):
+    """Refuse a regression data set, or a target that looks like one, given to a classifier."""
+    from ..io.datasets import DATASETS
+
+    advice = "use --solver fogd or --solver nogd with --regression"
+    name = Path(str(arg)).name.removesuffix(".bz2")
+    if DATASETS.get(name, {}).get("task") == "regression":
+        raise _FileError(f"{arg}: a regression data set (its target is a real number); the classifiers "
+                          f"would train one class per value: {advice}")
+    if labels.size > MAX_CLASSES or (labels.size > 10 and labels.size > n / 2):
+        kind = "integer" if np.all(labels == np.round(labels)) else "non-integer"
+        raise _FileError(f"{arg}: {labels.size} distinct {kind} labels in {n} examples look like a regression "
+                          f"target, not classes; {advice}")
 
 
 def _check_model_path(arg):

@@ -202,3 +202,35 @@ def test_sbp_stops_promptly_on_ctrl_c(tmp_path):
     out, _ = proc.communicate(timeout=30)
     assert proc.returncode == 130 and "interrupted" in out
     assert time.perf_counter() - sent < 3.0
+
+
+def test_regression_target_refused_by_a_classifier_in_one_line(tmp_path, capsys):
+    """Integer-valued regression targets (cadata's house values: 3,842 'classes') are refused, naming
+    --regression, in one line with exit status 1, before any training; --regression trains them."""
+    from sklearn.datasets import dump_svmlight_file
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 3))
+    y = np.round(100 * X[:, 0] + 500)                 # integers, ~250 distinct values
+    path = tmp_path / "reg.svm"
+    dump_svmlight_file(X, y, str(path), zero_based=False)
+    assert main(["train", str(path), str(tmp_path / "m.npz")]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "regression target" in err[0] and "--regression" in err[0]
+    assert not (tmp_path / "m.npz").exists()
+    assert main(["train", str(path), str(tmp_path / "m.npz"), "--solver", "fogd", "--regression"]) == 0
+
+
+def test_named_regression_set_refused_by_a_classifier(tmp_path, monkeypatch, capsys):
+    """A data set the registry marks as regression (cadata, cpusmall, abalone_scale, ...) is refused by name."""
+    from sklearn.datasets import dump_svmlight_file
+    import bz2
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(40, 8))
+    y = np.arange(40) % 3                              # few distinct values: only the name tells
+    raw = tmp_path / "raw.svm"
+    dump_svmlight_file(X, y, str(raw), zero_based=False)
+    (tmp_path / "cadata.bz2").write_bytes(bz2.compress(raw.read_bytes()))
+    monkeypatch.setenv("REFSVM_DATA", str(tmp_path))
+    assert main(["train", "cadata", str(tmp_path / "m.npz")]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "regression data set" in err[0] and "--regression" in err[0]
