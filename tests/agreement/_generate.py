@@ -1,0 +1,318 @@
+"""Generated agreement cases: data, a solver configuration, and the comparison of the two paths.
+
+Shared by the property-based test (tests/agreement/test_properties.py, a bounded number of
+examples) and the long run (benchmarks/bench_agreement.py, N configurations).  Everything is
+drawn from one integer seed, so a failing case is reproduced by its seed alone
+(:func:`draw_config` then :func:`check`); the configuration is also a JSON-serialisable dict.
+
+Data (:func:`make_data`): spirals, XOR or Gaussian blobs, binary or 3 classes, 16-48 rows and 2-6
+columns, then any of: exact duplicates (rows re-added), near-duplicates (rows re-added with a
+relative perturbation of 1e-6 to 1e-14), a class that is one repeated row, a zero column, a
+constant column, column scales spanning 1e-3..1e3.  Kernels: rbf (gamma relative to the mean
+squared distance), linear and polynomial (rank-deficient once the model holds more SVs than the
+feature space has dimensions).  Budgets 2, 3-10 and more than the rows; 1-10 epochs; dense and
+CSR.
+
+Solvers: BSGD (every maintenance x merge solver x learning rate, with and without a bias), BSCA
+(every maintenance x sv_update), SBP (with and without intercept), FOGD, NOGD, and the eight
+online learners with both variants.
+
+Comparison (:func:`check`): the reference path on the dense data against the compiled path on
+the dense data and, for CSR cases, the compiled path on the CSR data.  Every discrete entry of the
+trace (int / bool entries and integer arrays; not the counters of kernel evaluations and caches,
+which the paths count differently by design) must be equal, and the decision values must agree to
+``rtol`` of their scale (the largest absolute reference value): 1e-9, or 1e-6 where DESIGN.md
+documents a rank-deficient allowance (BSGD projection with a linear or polynomial kernel; there
+the SV choice is not compared) and where tests/agreement/test_regimes.py allows it (BSCA
+projection with ``sv_update="append"``).
+"""
+
+import json
+import warnings
+
+import numpy as np
+import scipy.sparse as sp
+
+SOLVERS = ("bsgd", "bsca", "sbp", "fogd", "nogd", "online")
+ONLINE = ("perceptron", "ogd", "rbp", "forgetron", "projectron", "projectron++", "bpas", "bogd")
+#: trace entries that count work, not decisions (the paths cache differently)
+NOT_DECISIONS = {"kernel_evaluations", "kernel_entries", "cache_hits", "cache_misses", "feature_map_evaluations"}
+
+
+def _pick(rng, options):
+    return options[int(rng.integers(len(options)))]
+
+
+def draw_config(seed):
+    """The configuration drawn from ``seed`` (a JSON-serialisable dict; the same seed, the same dict)."""
+    rng = np.random.default_rng([29, int(seed)])
+    solver = SOLVERS[int(rng.integers(len(SOLVERS)))]
+    rbf_only = solver in ("fogd", "nogd")
+    data = {
+        "base": _pick(rng, ["spiral", "xor", "blobs"]),
+        "n": int(rng.integers(16, 49)),
+        "d": int(rng.integers(2, 7)),
+        "classes": 3 if (solver in ("bsgd", "bsca", "sbp") and rng.random() < 0.2) else 2,
+        "duplicates": float(_pick(rng, [0.0, 0.0, 0.3, 1.0])),
+        "near_exponent": int(rng.integers(6, 15)) if rng.random() < 0.4 else None,
+        "one_row_class": bool(rng.random() < 0.15),
+        "zero_column": bool(rng.random() < 0.3),
+        "constant_column": bool(rng.random() < 0.3),
+        "column_scales": bool(rng.random() < 0.3),
+        "csr": bool(rng.random() < 0.3),
+        "seed": int(rng.integers(2**31)),
+    }
+    kernel = "rbf" if rbf_only else _pick(rng, ["rbf", "rbf", "rbf", "linear", "poly"])
+    config = {"seed": int(seed), "solver": solver, "data": data, "kernel": kernel,
+              "gamma_factor": float(10.0 ** rng.uniform(-1, 1)), "epochs": int(rng.integers(1, 11)),
+              "random_state": int(rng.integers(1000))}
+    budget_kind = _pick(rng, ["2", "small", "small", "large"])
+    config["budget_kind"] = budget_kind
+    params = {}
+    if solver == "bsgd":
+        maintenance = _pick(rng, ["removal", "projection", "merge", "merge"])
+        if maintenance == "merge" and kernel != "rbf":
+            maintenance = "removal"
+        params = {"maintenance": maintenance, "learning_rate": _pick(rng, ["pegasos", "norma", "perceptron"]),
+                  "lam": float(10.0 ** rng.uniform(-4, -1)), "eta": float(10.0 ** rng.uniform(-2, 0)),
+                  "fit_bias": bool(rng.random() < 0.3)}
+        if maintenance == "merge":
+            params["merge_solver"] = _pick(rng, ["gss", "gss-precise", "lookup-h", "lookup-wd"])
+    elif solver == "bsca":
+        maintenance = _pick(rng, ["removal", "projection", "merge", "merge"])
+        if maintenance == "merge" and kernel != "rbf":
+            maintenance = "removal"
+        params = {"maintenance": maintenance, "sv_update": _pick(rng, ["accumulate", "append"]),
+                  "C": float(10.0 ** rng.uniform(-2, 2))}
+    elif solver == "sbp":
+        params = {"nu": float(_pick(rng, [0.01, 0.05, 0.2])), "fit_intercept": bool(rng.random() < 0.5)}
+    elif solver == "fogd":
+        params = {"n_components": int(_pick(rng, [8, 32, 100])), "eta": float(10.0 ** rng.uniform(-3, 0))}
+    elif solver == "nogd":
+        params = {"eta": float(10.0 ** rng.uniform(-2, 0))}
+    else:
+        params = {"algorithm": _pick(rng, list(ONLINE)), "variant": _pick(rng, ["paper", "authors"])}
+    config["params"] = params
+    return config
+
+
+def _spiral(rng, n, d):
+    t = rng.uniform(0.5, 3.0 * np.pi, size=n)
+    label = rng.integers(0, 2, size=n)
+    r = t / (3.0 * np.pi)
+    X = np.zeros((n, d))
+    X[:, 0] = r * np.cos(t + np.pi * label)
+    X[:, 1] = r * np.sin(t + np.pi * label)
+    X[:, 2:] = 0.1 * rng.normal(size=(n, d - 2))
+    return X, label
+
+
+def make_data(config):
+    """``(X, y)`` of the configuration: dense float64 X and integer labels (0..c-1)."""
+    spec = config["data"]
+    rng = np.random.default_rng(spec["seed"])
+    n, d = spec["n"], spec["d"]
+    if spec["base"] == "spiral":
+        X, y = _spiral(rng, n, d)
+    elif spec["base"] == "xor":
+        X = rng.uniform(-1, 1, size=(n, d))
+        y = (X[:, 0] * X[:, 1] > 0).astype(np.int64)
+    else:
+        y = rng.integers(0, 2, size=n)
+        X = rng.normal(size=(n, d)) + 1.5 * y[:, None]
+    if spec["classes"] == 3:
+        angle = np.arctan2(X[:, 1], X[:, 0])
+        y = np.digitize(angle, [-np.pi / 3, np.pi / 3]).astype(np.int64)
+    y = np.asarray(y, dtype=np.int64)
+    if spec["one_row_class"]:                      # the first class is one repeated row
+        rows = np.flatnonzero(y == y.min())
+        X[rows] = X[rows[0]]
+    if spec["zero_column"]:
+        X[:, -1] = 0.0
+    if spec["constant_column"]:
+        X[:, 0] = 3.7
+    if spec["column_scales"]:
+        X = X * 10.0 ** rng.uniform(-3, 3, size=d)
+    if spec["duplicates"]:
+        pick = rng.choice(n, max(1, int(spec["duplicates"] * n)), replace=spec["duplicates"] > 0.5)
+        X, y = np.vstack([X, X[pick]]), np.concatenate([y, y[pick]])
+    if spec["near_exponent"] is not None:
+        pick = rng.choice(n, max(1, n // 3), replace=False)
+        noise = 10.0 ** -spec["near_exponent"] * np.abs(X[pick]) * rng.normal(size=(pick.size, d))
+        X, y = np.vstack([X, X[pick] + noise]), np.concatenate([y, y[pick]])
+    if len(np.unique(y)) < 2:                      # keep two classes
+        y[0] = 1 - y[0] if y[0] < 2 else 0
+    return np.ascontiguousarray(X), y
+
+
+def _gamma(X, factor):
+    sq = ((X[:, None, :] - X[None, :, :]) ** 2).sum(-1)
+    mean = float(sq.mean())
+    return factor / mean if mean > 0 else factor
+
+
+def _budget(config, n):
+    kind = config["budget_kind"]
+    if kind == "2":
+        return 2
+    if kind == "large":
+        return n + 5
+    return 3 + config["seed"] % 8
+
+
+def make_estimator(config, n, gamma, backend):
+    """The estimator of the configuration (not fitted)."""
+    from refsvm import (BSCAClassifier, BudgetedSVC, FOGDClassifier, NOGDClassifier, OnlineKernelClassifier,
+                        SBPClassifier)
+
+    solver, params = config["solver"], dict(config["params"])
+    common = dict(random_state=config["random_state"], backend=backend, epochs=config["epochs"])
+    kernel = dict(kernel=config["kernel"], gamma=gamma, degree=2, coef0=1.0)
+    budget = _budget(config, n)
+    if solver == "bsgd":
+        return BudgetedSVC(budget=budget, **kernel, **params, **common)
+    if solver == "bsca":
+        return BSCAClassifier(budget=budget, **kernel, **params, **common)
+    if solver == "sbp":
+        return SBPClassifier(**kernel, **params, **common)
+    if solver == "fogd":
+        return FOGDClassifier(gamma=gamma, **params, **common)
+    if solver == "nogd":
+        return NOGDClassifier(budget=budget, gamma=gamma, **params, **common)
+    return OnlineKernelClassifier(budget=budget, **kernel, **params, **common)
+
+
+def tolerance(config):
+    """``(rtol, compare_choices, allowance)`` of the configuration (module notes)."""
+    p = config["params"]
+    if config["solver"] == "bsgd" and p["maintenance"] == "projection" and config["kernel"] != "rbf":
+        return 1e-6, False, "DESIGN.md rank-deficient projection"
+    if config["solver"] == "bsca" and p["maintenance"] == "projection" and p["sv_update"] == "append":
+        return 1e-6, True, "test_regimes.py BSCA projection append"
+    return 1e-9, True, None
+
+
+def regime(config):
+    """Short labels of the regimes a configuration exercises (for the per-regime table)."""
+    s, p, d = config["solver"], config["params"], config["data"]
+    name = s
+    if s in ("bsgd", "bsca"):
+        name += "-" + p["maintenance"]
+        if s == "bsgd" and p["maintenance"] == "merge":
+            name += "-" + p["merge_solver"]
+        if s == "bsca":
+            name += "-" + p["sv_update"]
+    elif s == "sbp":
+        name += "-intercept" if p["fit_intercept"] else "-nointercept"
+    elif s == "online":
+        name += "-" + p["algorithm"] + "-" + p["variant"]
+    tags = [name, f"kernel={config['kernel']}"]
+    for key in ("one_row_class", "zero_column", "constant_column", "column_scales", "csr"):
+        if d[key]:
+            tags.append(key)
+    if d["duplicates"]:
+        tags.append("duplicates")
+    if d["near_exponent"] is not None:
+        tags.append(f"near-dup-1e-{d['near_exponent']}")
+    tags.append(f"budget={config['budget_kind']}")
+    return tags
+
+
+def _discrete(trace):
+    out = []
+    for entry in trace:
+        keep = {}
+        for key, value in entry.items():
+            if key in NOT_DECISIONS:
+                continue
+            if isinstance(value, (bool, int, np.integer)) or (
+                    isinstance(value, np.ndarray) and value.dtype.kind in "biu"):
+                keep[key] = np.asarray(value)
+        out.append(keep)
+    return out
+
+
+def _trace_difference(a, b, choices):
+    """The first discrete trace entry that differs, as text, or None."""
+    if len(a) != len(b):
+        return f"trace length {len(a)} != {len(b)}"
+    for i, (ta, tb) in enumerate(zip(_discrete(a), _discrete(b))):
+        for key in sorted(set(ta) & set(tb)):
+            if not choices and key in ("maint_index", "maint_partner", "weight_degradation"):
+                continue
+            x, y = ta[key], tb[key]
+            if x.shape != y.shape or not np.array_equal(x, y):
+                where = ""
+                if x.shape == y.shape and x.ndim:
+                    first = int(np.flatnonzero(np.ravel(x != y))[0])
+                    where = f" at {first}: {np.ravel(x)[first]} != {np.ravel(y)[first]}"
+                return f"trace[{i}].{key}{where}"
+    return None
+
+
+def check(config):
+    """Run the configuration on both paths; a dict: ``ok``, ``status`` and the measured differences.
+
+    ``status``: ``"agree"``; ``"decision"`` (a discrete trace entry differs); ``"values"`` (decision
+    values beyond ``rtol``); ``"csr-decision"`` / ``"csr-values"`` (the compiled CSR run against the
+    reference); ``"refused"`` (both paths refuse the configuration with the same error type and
+    message: not a disagreement); ``"error"`` (one path raises, or they raise differently).
+    """
+    X, y = make_data(config)
+    n = X.shape[0]
+    gamma = _gamma(X, config["gamma_factor"])
+    rtol, choices, allowance = tolerance(config)
+    out = {"seed": config["seed"], "regime": regime(config), "rtol": rtol, "allowance": allowance,
+           "n": n, "budget": _budget(config, n)}
+    runs = {}
+    errors = {}
+    forms = [("python", X), ("fast", X)] + ([("fast-csr", sp.csr_matrix(X))] if config["data"]["csr"] else [])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for name, data in forms:
+            try:
+                est = make_estimator(config, n, gamma, name.split("-")[0]).fit(data, y)
+                runs[name] = (est.decision_function(X), est.trace_, _model_arrays(est))
+            except Exception as exc:              # noqa: BLE001 -- reported, compared between the paths
+                errors[name] = f"{type(exc).__name__}: {exc}"
+    if errors:
+        same = len(errors) == len(forms) and len(set(errors.values())) == 1
+        out.update(ok=same, status="refused" if same else "error", errors=errors)
+        return out
+    d_ref, t_ref, m_ref = runs["python"]
+    scale = float(np.max(np.abs(d_ref))) if d_ref.size else 0.0
+    out["scale"] = scale
+    for name in [f for f, _ in forms if f != "python"]:
+        d, t, m = runs[name]
+        prefix = "csr-" if name == "fast-csr" else ""
+        diff = float(np.max(np.abs(d - d_ref))) if d.size else 0.0
+        rel = diff / scale if scale > 0 else diff
+        out[prefix + "rel_diff"] = rel
+        mismatch = _trace_difference(t_ref, t, choices)
+        if mismatch is not None:
+            out.update(ok=False, status=prefix + "decision", where=mismatch)
+            return out
+        if not rel <= rtol:
+            same_model = m is not None and m_ref is not None and all(
+                a.shape == b.shape and np.array_equal(a, b) for a, b in zip(m, m_ref))
+            out.update(ok=False, status=prefix + ("predict" if same_model else "values"))
+            return out
+        if name == "fast-csr":
+            out["csr_bitwise"] = bool(np.array_equal(d, runs["fast"][0]))
+    out.update(ok=True, status="agree")
+    return out
+
+
+def _model_arrays(est):
+    """The fitted kernel expansion's arrays (SVs dense, coefficients, bias), or None (FOGD / NOGD)."""
+    model = getattr(est, "model_", None)
+    if model is None or not hasattr(model, "support_vectors"):
+        return None
+    sv = model.support_vectors
+    sv = sv.toarray() if sp.issparse(sv) else np.asarray(sv)
+    return [sv, np.asarray(model.coef), np.asarray(getattr(model, "bias", 0.0))]
+
+
+def describe(config):
+    """One line of JSON: the configuration (to reproduce: ``check(draw_config(seed))``)."""
+    return json.dumps(config, sort_keys=True)
