@@ -254,9 +254,11 @@ def check(config):
     """Run the configuration on both paths; a dict: ``ok``, ``status`` and the measured differences.
 
     ``status``: ``"agree"``; ``"decision"`` (a discrete trace entry differs); ``"values"`` (decision
-    values beyond ``rtol``); ``"csr-decision"`` / ``"csr-values"`` (the compiled CSR run against the
-    reference); ``"refused"`` (both paths refuse the configuration with the same error type and
-    message: not a disagreement); ``"error"`` (one path raises, or they raise differently).
+    values beyond ``rtol``); ``"predict"`` (the fitted models are bitwise equal but their decision
+    values differ beyond ``rtol``: the prediction paths part, not the training); ``"csr-decision"`` /
+    ``"csr-values"`` / ``"csr-predict"`` (the compiled CSR run against the reference); ``"refused"``
+    (every run refuses the configuration with the same ValueError message: not a disagreement);
+    ``"error"`` (a run raises anything else, or the runs raise differently).
     """
     X, y = make_data(config)
     n = X.shape[0]
@@ -276,7 +278,8 @@ def check(config):
             except Exception as exc:              # noqa: BLE001 -- reported, compared between the paths
                 errors[name] = f"{type(exc).__name__}: {exc}"
     if errors:
-        same = len(errors) == len(forms) and len(set(errors.values())) == 1
+        same = (len(errors) == len(forms) and len(set(errors.values())) == 1
+                and next(iter(errors.values())).startswith("ValueError"))
         out.update(ok=same, status="refused" if same else "error", errors=errors)
         return out
     d_ref, t_ref, m_ref = runs["python"]
@@ -306,7 +309,7 @@ def check(config):
 def _model_arrays(est):
     """The fitted kernel expansion's arrays (SVs dense, coefficients, bias), or None (FOGD / NOGD)."""
     model = getattr(est, "model_", None)
-    if model is None or not hasattr(model, "support_vectors"):
+    if model is None or not (hasattr(model, "support_vectors") and hasattr(model, "coef")):
         return None
     sv = model.support_vectors
     sv = sv.toarray() if sp.issparse(sv) else np.asarray(sv)
