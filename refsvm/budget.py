@@ -298,7 +298,7 @@ def merge_smallest(SV, alpha, n_sv, gamma, eps, merge_solver, tables):
     binary = alpha.shape[1] == 1
     lk = _lookup() if tables is not None else None
     m, wd_removal = select_smallest(SV, alpha, n_sv, "rbf", gamma, 0, 0.0)  # Alg. 2, merging, line 1: fix m
-    best_n, best_wd, best_h, best_alpha_z, best_log_kappa = -1, math.inf, 0.0, None, 0.0
+    solved = {}                                                             # n -> (WD, h, alpha_z, log kappa)
     for n in range(n_sv):                                                   # Alg. 2, merging, line 1: choose n
         if n == m or (binary and alpha[m, 0] * alpha[n, 0] < 0.0):
             continue
@@ -309,10 +309,11 @@ def merge_smallest(SV, alpha, n_sv, gamma, eps, merge_solver, tables):
             h, alpha_z, wd = lk.merge_pair_lookup(alpha[m], alpha[n], log_kappa, "lookup-h", tables)
         else:
             h, alpha_z, wd = merge_pair(alpha[m], alpha[n], log_kappa, eps)     # eq. 18, 19
-        if wd < best_wd:
-            best_n, best_wd, best_h, best_alpha_z, best_log_kappa = n, wd, h, alpha_z, log_kappa
+        solved[n] = (wd, h, alpha_z, log_kappa)
+    best_n = least_wd_partner({n: v[0] for n, v in solved.items()}, alpha, m, merge_solver)  # least WD, ties
     if best_n < 0:                                   # no partner of equal sign: remove m
         return remove_sv(SV, alpha, n_sv, m), m, -1, wd_removal
+    best_wd, best_h, best_alpha_z, best_log_kappa = solved[best_n]
     if merge_solver == "lookup-wd":                  # G&Q Alg. 1, lines 13-14: h only for the chosen partner
         best_h, best_alpha_z, best_wd = lk.merge_pair_lookup(alpha[m], alpha[best_n], best_log_kappa,
                                                              "lookup-h", tables)
@@ -320,6 +321,58 @@ def merge_smallest(SV, alpha, n_sv, gamma, eps, merge_solver, tables):
     alpha[m] = best_alpha_z                                                 # eq. 19
     n_sv = remove_sv(SV, alpha, n_sv, best_n)                               # Alg. 2, merging, line 2
     return n_sv, m, best_n, best_wd
+
+
+#: Unit roundoff of float64 (``2^-53``), the unit of :func:`wd_tie_unit`.
+UNIT_ROUNDOFF = 2.0 ** -53
+
+
+def wd_tie_unit(merge_solver, c):
+    """The factor of a candidate's tie tolerance (:func:`least_wd_partner`) for ``c`` coefficients per SV.
+
+    ``merge_solver="lookup-wd"``: ``64 u``, relative to the candidate's WD; every other solver:
+    ``(64 + 8 c) u``, relative to ``||alpha_m||^2 + ||alpha_n||^2`` (``u`` = :data:`UNIT_ROUNDOFF`;
+    small integers times a power of two, so both paths get the same number exactly).  Twice the
+    rounding bounds of :func:`least_wd_partner`'s docstring (``(32 + 4 c) u`` and ``~10 u``), so that
+    inputs that differ between the paths by a few ulps (BSCA's coefficients) stay inside as well.
+    """
+    return (64.0 if merge_solver == "lookup-wd" else 64.0 + 8.0 * c) * UNIT_ROUNDOFF
+
+
+def least_wd_partner(wds, alpha, m, merge_solver):
+    """The partner of ``m`` among the solved candidates ``wds`` (``{n: WD}``): the lowest index whose
+    WD is within rounding of the least.  Returns -1 when no WD is finite (``m`` is then removed).
+
+    Candidates holding the same row have WD exactly 0, and points a rounding error apart nearly so;
+    the computed values are rounding noise, and an exact argmin over them lets the last bits (which
+    differ between the paths when their coefficients do) pick the slot.  So WDs are compared with a
+    tolerance from the error bound of their computation.  With ``A = ||alpha_m||^2``,
+    ``B = ||alpha_n||^2``, ``u = 2^-53``, GSS and Lookup-H compute
+    ``WD = ((A + B) + 2 kappa alpha_m.alpha_n) - ||alpha_z||^2`` (cancellation: WD can be 0 while the
+    terms are of order ``A + B``); each dot product over ``c`` classes errs by at most ``c u`` times
+    the sum of its terms' magnitudes, ``kappa = exp(log kappa)`` and the powers ``kappa^((1-h)^2)``,
+    ``kappa^(h^2)`` by an ulp plus ``4 u |x| e^x <= 1.5 u`` for their exponent ``x``, and with
+    ``2 kappa |alpha_m.alpha_n| <= A + B`` and ``||alpha_z||^2 <= 2 (A + B)`` the total is at most
+    ``(32 + 4 c) u (A + B)``.  Lookup-WD's ``(|a_m| + |a_n|)^2 WD-table(m, kappa)`` has no
+    cancellation (non-negative terms): its error is below ``10 u WD``.  The tolerance ``tol_n`` is
+    twice that (:func:`wd_tie_unit`).
+
+    The rule: ``U = min_n (WD_n + tol_n)`` over the finite WDs; the ties are the candidates with
+    ``WD_n - tol_n <= U`` (the least WD among them); the partner is the lowest index among the ties.
+    It depends on the set of candidates only, not on the order in which they are solved, so the
+    compiled twin's pruned scan (which solves the likeliest candidate first and skips a candidate
+    only when its lower bound less ``tol_n`` exceeds ``U``) picks the same partner.  Where no other
+    WD is within ``tol_n + tol_best`` of the least the rule is the exact argmin (models unchanged).
+    """
+    unit = wd_tie_unit(merge_solver, alpha.shape[1])
+    am2 = class_dot(alpha[m], alpha[m])
+    bounds = {}
+    for n, wd in wds.items():
+        if wd < math.inf:                                    # inf, NaN (overflow): never chosen
+            tol = unit * wd if merge_solver == "lookup-wd" else unit * (am2 + class_dot(alpha[n], alpha[n]))
+            bounds[n] = (wd - tol, wd + tol)
+    upper = min((hi for _, hi in bounds.values()), default=math.inf)
+    return min((n for n, (lo, _) in bounds.items() if lo <= upper), default=-1)
 
 
 def _lookup():

@@ -324,7 +324,7 @@ cdef object _bsca_run(Params* P, const Rows* R, Store* S, object SV, object A, P
     Kp = np.zeros(m * m)
     rhs = np.zeros(2 * m)
     ipiv = np.zeros(m, dtype=np.intc)
-    mwork = np.zeros(2 + 2 * cap)                              # c_maintain_merge: 2 c + 2 n_sv
+    mwork = np.zeros(2 + 3 * cap)                              # c_maintain_merge: 2 c + 3 n_sv
     k_i = np.zeros(cap)
     lk_i = np.zeros(cap)                                      # its exponents (merging reuses them)
     changed = np.zeros(P.n_steps, dtype=np.int8)

@@ -508,7 +508,7 @@ cdef object _bsgd_run(Params* P, State* stp, const Rows* R, Store* S, object SV,
     k_t = np.zeros(cap)
     f = np.zeros(c)
     beta = np.zeros(c)
-    mwork = np.zeros(2 * c + 2 * cap)                          # c_maintain_merge: 2 c + 2 n_sv
+    mwork = np.zeros(2 * c + 3 * cap)                          # c_maintain_merge: 2 c + 3 n_sv
     added = np.zeros(P.n_steps, dtype=np.int8)
     maint_step = np.zeros(P.n_steps, dtype=np.int64)
     maint_index = np.zeros(P.n_steps, dtype=np.int64)

@@ -42,7 +42,7 @@ import numpy as np
 
 from refsvm.sparse import SparseRows
 
-from libc.math cimport exp, fabs, sqrt, INFINITY
+from libc.math cimport exp, fabs, sqrt, INFINITY, NAN
 from libc.float cimport DBL_MAX
 from libc.string cimport memcpy
 
@@ -56,12 +56,16 @@ from refsvm._fast.lookup cimport (SOLVER_LOOKUP_H, bilinear_ptr, lookup_h_c, mer
 
 from refsvm.budget import (COMPARE_SOLVERS, GOLDEN_RATIO, LOOKUP_SOLVERS, MAINTENANCE,  # noqa: F401
                            MERGE_EPS, MERGE_EPS_PRECISE, MERGE_SOLVERS, PROJECTION_RIDGE, MaintenanceOptions,
-                           check_merge_solver, golden_section_search, maintain_with, merge_solver_eps)
+                           check_merge_solver, golden_section_search, maintain_with, merge_solver_eps,
+                           wd_tie_unit)
 from refsvm.kernels import Kernel
 
 # C copies of the reference's constants, read once at import
 cdef double GR = GOLDEN_RATIO
 cdef double EPS_PRECISE = MERGE_EPS_PRECISE
+cdef double TIE_UNIT_LOOKUP_WD = wd_tie_unit("lookup-wd", 1)   # tie tolerances (refsvm.budget.least_wd_partner):
+cdef double TIE_UNIT_BASE = wd_tie_unit("gss", 0)              # (64 + 8 c) u = BASE + c PER_CLASS
+cdef double TIE_UNIT_PER_CLASS = wd_tie_unit("gss", 1) - wd_tie_unit("gss", 0)
 
 
 # ----------------------------------------------------------------------------
@@ -243,21 +247,50 @@ cdef inline double _merge_candidate(const double* am, const double[:, ::1] alpha
     return c_merge_pair(am, &alpha[n, 0], c, log_kappa, eps, h, az)   # eq. 18, 19
 
 
+cdef inline double _tie_unit(int solver, Py_ssize_t c) noexcept nogil:
+    """:func:`refsvm.budget.wd_tie_unit` (the same number: small integers times ``2^-53``)."""
+    if solver == MERGE_LOOKUP_WD:
+        return TIE_UNIT_LOOKUP_WD
+    return TIE_UNIT_BASE + <double>c * TIE_UNIT_PER_CLASS
+
+
+cdef inline double _tie_tol(double unit, int solver, double wd, double am2, const double* an,
+                            Py_ssize_t c) noexcept nogil:
+    """A candidate's tie tolerance (:func:`refsvm.budget.least_wd_partner`): ``unit WD`` for
+    Lookup-WD, ``unit (||alpha_m||^2 + ||alpha_n||^2)`` otherwise (``am2 = ||alpha_m||^2``)."""
+    if solver == MERGE_LOOKUP_WD:
+        return unit * wd
+    return unit * (am2 + seq_dot(an, an, c))
+
+
+cdef inline Py_ssize_t _least_wd_partner(const double* lo, Py_ssize_t n_sv, double upper) noexcept nogil:
+    """:func:`refsvm.budget.least_wd_partner`'s choice: the lowest ``n`` with ``lo[n] = WD_n - tol_n
+    <= upper = min (WD + tol)`` (``lo[n] = NaN``: not solved, or WD not finite); -1 if none."""
+    cdef Py_ssize_t n
+    for n in range(n_sv):
+        if lo[n] <= upper:
+            return n
+    return -1
+
+
 cdef Py_ssize_t c_maintain_merge(Store* SV, double[:, ::1] alpha, Py_ssize_t n_sv, double gamma, double eps,
                                  int solver, const MergeTables* T, double[::1] work, Py_ssize_t* m_out,
                                  Py_ssize_t* n_out, double* wd_out, const double* lk_hint,
                                  const double* kappa_hint, Py_ssize_t* n_same_out) noexcept nogil:
-    """Merge the smallest SV ``m`` with the partner of least WD; ``work`` holds >= 2 c + 2 n_sv doubles.
+    """Merge the smallest SV ``m`` with the partner of least WD; ``work`` holds >= 2 c + 3 n_sv doubles.
 
     ``solver``: a ``MERGE_*`` code (``eps`` already resolved by the caller);
     the lookup solvers need ``c == 1`` and the ``(G + 1, G + 1)`` tables ``T.h_table``, ``T.wd_table``
     (:func:`open_merge_tables`).
     ``T.lb_table`` (:func:`_c_bound_table`; ``T.lb_G = 0``: none) switches partner pruning on for
-    binary models; the winner is the reference's (least WD, lowest index among equals).
+    binary models; the winner is the reference's (:func:`refsvm.budget.least_wd_partner`: the lowest
+    index among the candidates whose WD is within its tie tolerance ``tol`` of ``U``, the least
+    ``WD + tol``; ``lo[n] = WD_n - tol_n`` is kept per slot in ``work``, and the winner's h and
+    alpha_z are solved again when it is not the candidate of least WD).
     All solvers but Lookup-WD: :func:`_c_bound_table`'s, a cut on ``log kappa`` (:func:`c_exact_cut`)
     and a bound per candidate (:func:`c_merge_wd_bound`; GSS also :func:`c_gss_wd_bound`); the
     candidate of largest kappa is evaluated first, then the others in index order, skipping those
-    below the cut or whose bound exceeds the best WD so far.  Lookup-WD: ``(2, lb_G)``
+    below the cut or whose bound less ``tol`` exceeds ``U`` so far (they cannot be ties).  Lookup-WD: ``(2, lb_G)``
     (:func:`_wd_cut_table` of its table), a cut on ``log kappa`` (:func:`c_wd_cut`); the candidate of
     largest kappa is evaluated first, then the others in index order, skipping those below the cut
     of the best WD so far.
@@ -281,15 +314,20 @@ cdef Py_ssize_t c_maintain_merge(Store* SV, double[:, ::1] alpha, Py_ssize_t n_s
     cdef double wd_removal, best_wd = INFINITY, best_h = 0.0, h = 0.0, wd, log_kappa, am0, bound
     cdef double best_lk = 0.0, k_mz, k_nz, lk_cut = -DBL_MAX, a_max = 0.0, kappa, bound_exact
     cdef double h_min = c_gss_h_min(eps) if solver == MERGE_GSS or solver == MERGE_GSS_PRECISE else 0.0
+    cdef double upper = INFINITY, tol, unit = _tie_unit(solver, c)
     cdef double* az = &work[0]
     cdef double* best_az = &work[c]
     cdef double* lk = &work[2 * c]
     cdef Py_ssize_t* cand = <Py_ssize_t*>&work[2 * c + n_sv]        # the candidates of equal sign
+    cdef double* lo = &work[2 * c + 2 * n_sv]                        # WD_n - tol_n of each candidate solved
     cdef Py_ssize_t m = c_select_smallest(SV, alpha, n_sv, KERNEL_RBF, gamma, 0.0, 0.0, &wd_removal)  # Alg. 2, merging, line 1: fix m
     cdef const double* am = &alpha[m, 0]
+    cdef double am2 = seq_dot(am, am, c)
     am0 = alpha[m, 0]
     cdef bint hinted = lk_hint != NULL and m == n_sv - 1
     cdef const double* lkv = lk                                      # log kappa of every candidate (eq. 18):
+    for n in range(n_sv):
+        lo[n] = NAN                                                  # not solved
     if hinted:                                                       # the caller's row (m is the last SV;
         lkv = lk_hint                                                # its entry m is never read)
     else:
@@ -305,13 +343,17 @@ cdef Py_ssize_t c_maintain_merge(Store* SV, double[:, ::1] alpha, Py_ssize_t n_s
                 best_wd = INFINITY                                   # never wins the plain scan: scan it
                 best_n = -1                                          # again in order with the others
                 first = -1
-        lk_cut = c_exact_cut(am0, best_wd, lb_table, lb_G, &a_max)
+            else:
+                tol = _tie_tol(unit, solver, best_wd, am2, &alpha[first, 0], c)
+                lo[first] = best_wd - tol
+                upper = best_wd + tol
+        lk_cut = c_exact_cut(am0, upper, lb_table, lb_G, unit, &a_max)
     if n_same_out != NULL and not (prune or cut):                   # (the pruned scans count it)
         for n in range(n_sv):
             n_same += am0 * alpha[n, 0] >= 0.0
     if cut:                                                          # Lookup-WD, pruned
         best_n = _lookup_wd_cut_scan(am0, alpha, n_sv, m, lkv, cand, wd_table, G, lb_table, lb_G,
-                                     &best_wd, &best_lk, &n_same)
+                                     unit, lo, &best_wd, &best_lk, &n_same)
     else:
         for i in range(n_cand if prune else n_sv):                   # Alg. 2, merging, line 1: choose n
             if prune:                                                # (pruned: the candidates of equal sign)
@@ -322,34 +364,47 @@ cdef Py_ssize_t c_maintain_merge(Store* SV, double[:, ::1] alpha, Py_ssize_t n_s
                 if n == first:
                     continue
                 kappa = kappa_hint[n] if hinted else exp(log_kappa)
+                tol = _tie_tol(unit, solver, 0.0, am2, &alpha[n, 0], c)
                 bound = 0.0                                          # two bounds, the likelier first:
                 if h_min > 0.0 and log_kappa < GSS_BOUND_FIRST_LK:   # far: GSS's end points
                     bound = c_gss_wd_bound(am0, alpha[n, 0], kappa, log_kappa, h_min)
-                if bound <= best_wd:                                 # the best h's (table)
+                if bound - tol <= upper:                             # the best h's (table)
                     bound_exact = c_merge_wd_bound(am0, alpha[n, 0], kappa, lb_table, lb_G)
                     if bound_exact > bound:
                         bound = bound_exact
-                    if h_min > 0.0 and log_kappa >= GSS_BOUND_FIRST_LK and bound <= best_wd:  # near
+                    if h_min > 0.0 and log_kappa >= GSS_BOUND_FIRST_LK and bound - tol <= upper:  # near
                         bound_exact = c_gss_wd_bound(am0, alpha[n, 0], kappa, log_kappa, h_min)
                         if bound_exact > bound:
                             bound = bound_exact
-                if bound > best_wd or (bound == best_wd and n > best_n):
-                    continue                                         # cannot beat the best so far
+                if bound - tol > upper:
+                    continue                                         # cannot be a tie of the best
             else:
                 n = i
                 if n == m or (binary and am0 * alpha[n, 0] < 0.0):
                     continue
                 log_kappa = lkv[n]
             wd = _merge_candidate(am, alpha, n, c, log_kappa, solver, eps, h_table, wd_table, G, &h, az)
-            if wd < best_wd or (wd == best_wd and n < best_n):
+            if not wd < INFINITY:
+                continue                                             # inf, NaN (overflow): never chosen
+            tol = _tie_tol(unit, solver, wd, am2, &alpha[n, 0], c)
+            lo[n] = wd - tol
+            if wd < best_wd or (wd == best_wd and n < best_n):      # the least WD: h, alpha_z kept
                 best_n = n
                 best_wd = wd
                 best_h = h
                 best_lk = log_kappa
                 if solver != MERGE_LOOKUP_WD:
                     memcpy(best_az, az, c * sizeof(double))
+            if wd + tol < upper:
+                upper = wd + tol
                 if prune:
-                    lk_cut = c_exact_cut(am0, best_wd, lb_table, lb_G, &a_max)
+                    lk_cut = c_exact_cut(am0, upper, lb_table, lb_G, unit, &a_max)
+        n = _least_wd_partner(lo, n_sv, upper)                       # ties within rounding: lowest index
+        if n >= 0 and n != best_n:                                   # a tie below the least WD's index
+            best_wd = _merge_candidate(am, alpha, n, c, lkv[n], solver, eps, h_table, wd_table, G,
+                                       &best_h, best_az)
+            best_lk = lkv[n]
+        best_n = n
     m_out[0] = m
     if n_same_out != NULL:
         n_same_out[0] = n_same
@@ -803,7 +858,7 @@ def merge_smallest(SV, alpha, n_sv, gamma, eps, merge_solver, tables):
     cdef Py_ssize_t n = _check_model(S, A, n_sv), m, partner
     if n == 0:
         raise ValueError("attempt to get argmin of an empty sequence")
-    work = np.empty(2 * A.shape[1] + 2 * n)
+    work = np.empty(2 * A.shape[1] + 3 * n)
     cdef Store St
     _open_store(&St, S, n)
     cdef double[:, ::1] Av = A

@@ -142,17 +142,19 @@ cdef double CUT_EXACT_MARGIN = 1e-9
 
 
 cdef inline double c_exact_cut(double a_m, double best_wd, const double* lb_table, Py_ssize_t G,
-                               double* a_max) noexcept nogil:
+                               double unit, double* a_max) noexcept nogil:
     """The cut on log kappa for the solvers :func:`c_merge_wd_bound` covers: a candidate ``n`` with
     ``log kappa`` below the value returned and ``|alpha_n| <= a_max`` (written) has a WD above
-    ``best_wd`` (-DBL_MAX: no cut).
+    ``best_wd`` by more than its tie tolerance ``unit (a_m^2 + a_n^2)`` (-DBL_MAX: no cut; ``best_wd``:
+    the least ``WD + tol`` so far, :func:`refsvm.budget.least_wd_partner`).
 
     With ``m <= 1/2`` and ``kappa <= kappa_J``, that bound gives
     ``WD >= a_m^2 R[G/2 - 1, J] - (a + b)^2 1e-12`` (node ``k = G/2``, ``s^2 m^2 = a_m^2``); ``P[J]``,
     the running minimum of that row over ``J`` (rows ``2 G + 2`` of ``lb_table``), does not increase.
     For the largest ``J`` with ``a_m^2 P[J] > best_wd`` (relative margin ``CUT_EXACT_MARGIN``: the slack
-    is then positive), every candidate with
-    ``kappa < kappa_J`` and ``(a + b)^2 1e-12 <= (a_m^2 P[J] - best_wd) / 2`` loses strictly."""
+    is then positive), every candidate with ``kappa < kappa_J`` and
+    ``(a + b)^2 (1e-12 + unit) <= (a_m^2 P[J] - best_wd) / 2`` loses strictly, tolerance included
+    (``unit (a^2 + b^2) <= unit (a + b)^2``)."""
     cdef double am2 = a_m * a_m, slack, t
     cdef const double* P = lb_table + 2 * (G + 1) * (G + 1)
     cdef Py_ssize_t lo = 0, hi = G + 1, mid
@@ -168,7 +170,7 @@ cdef inline double c_exact_cut(double a_m, double best_wd, const double* lb_tabl
     if lo <= 1:                                                      # J = 0: kappa < 0, nothing to cut
         return -DBL_MAX
     slack = am2 * P[lo - 1] - best_wd
-    t = slack * (0.5 / BOUND_WD_MARGIN)
+    t = slack * (0.5 / (BOUND_WD_MARGIN + unit))
     if not t < INFINITY:
         return -DBL_MAX
     a_max[0] = sqrt(t) - fabs(a_m)
@@ -248,42 +250,47 @@ cdef Py_ssize_t _lookup_wd_cut_scan(double am0, const double[:, ::1] alpha, Py_s
                                     Py_ssize_t m, const double* lk, Py_ssize_t* cand,
                                     const double* wd_table,
                                     Py_ssize_t G, const double* cut_table, Py_ssize_t cut_G,
-                                    double* best_wd_out, double* best_lk_out,
+                                    double unit, double* lo, double* best_wd_out, double* best_lk_out,
                                     Py_ssize_t* n_same) noexcept nogil:
     """Lookup-WD's choice of partner for the binary SV ``m`` (coefficient ``am0``), pruned by the cut.
 
     Returns the partner (-1: none of equal sign) and writes its WD and log kappa: the plain scan's
-    (least WD, lowest index among equals).  ``cand``: work for :func:`_nearest_same_sign`.  The
-    candidate of largest kappa is evaluated first; then every candidate in index order whose log kappa
-    reaches the cut (:func:`c_wd_cut`) of the best WD so far.  ``n_same``: as :func:`_nearest_same_sign`'s."""
+    (:func:`refsvm.budget.least_wd_partner`: tie tolerance ``tol = unit WD``; ``lo`` (``n_sv``, all
+    NaN on entry) receives ``WD - tol`` of each candidate solved).  ``cand``: work for
+    :func:`_nearest_same_sign`.  The candidate of largest kappa is evaluated first; then every
+    candidate in index order whose log kappa reaches the cut (:func:`c_wd_cut`) of
+    ``upper (1 + 2 unit)``, ``upper`` the least ``WD + tol`` so far: below it ``WD (1 - unit) > upper``,
+    no tie.  ``n_same``: as :func:`_nearest_same_sign`'s."""
     cdef Py_ssize_t n, k, best_n, n_cand
-    cdef double wd, best_wd, cut = -DBL_MAX                          # -DBL_MAX: skip only the -inf entries
+    cdef double wd, upper = INFINITY, cut = -DBL_MAX                 # -DBL_MAX: skip only the -inf entries
     cdef Py_ssize_t first = _nearest_same_sign(am0, alpha, n_sv, m, lk, cand, &n_cand, n_same)
     if first < 0:
         return -1
-    best_n = first
-    best_wd = merge_wd_lookup_c(am0, alpha[first, 0], lk[first], wd_table, G)   # G&Q Alg. 1, lines 5-9
-    if best_wd < INFINITY:
-        cut = c_wd_cut(am0, best_wd, cut_table, cut_G)
+    wd = merge_wd_lookup_c(am0, alpha[first, 0], lk[first], wd_table, G)   # G&Q Alg. 1, lines 5-9
+    if wd < INFINITY:
+        lo[first] = wd - unit * wd
+        upper = wd + unit * wd
+        cut = c_wd_cut(am0, upper * (1.0 + 2.0 * unit), cut_table, cut_G)
         if cut < -DBL_MAX:
             cut = -DBL_MAX
     else:                                                            # inf or NaN (overflowing coefficients):
-        best_wd = INFINITY                                           # never wins the plain scan: scan it
-        best_n = -1                                                  # again in order with the others
-        first = -1
+        first = -1                                                   # never chosen: scan it again in order
     for k in range(n_cand):
         n = cand[k]
         if lk[n] < cut or n == first:
-            continue                                                 # cannot beat the best so far
+            continue                                                 # cannot be a tie of the best
         wd = merge_wd_lookup_c(am0, alpha[n, 0], lk[n], wd_table, G)
-        if wd < best_wd or (wd == best_wd and n < best_n):
-            best_n = n
-            best_wd = wd
-            cut = c_wd_cut(am0, best_wd, cut_table, cut_G)
+        if not wd < INFINITY:
+            continue
+        lo[n] = wd - unit * wd
+        if wd + unit * wd < upper:
+            upper = wd + unit * wd
+            cut = c_wd_cut(am0, upper * (1.0 + 2.0 * unit), cut_table, cut_G)
             if cut < -DBL_MAX:
                 cut = -DBL_MAX
+    best_n = _least_wd_partner(lo, n_sv, upper)                      # ties within rounding: lowest index
     if best_n >= 0:
-        best_wd_out[0] = best_wd
+        best_wd_out[0] = merge_wd_lookup_c(am0, alpha[best_n, 0], lk[best_n], wd_table, G)
         best_lk_out[0] = lk[best_n]
     return best_n
 
@@ -410,7 +417,7 @@ def _exact_cut(alpha_m, best_wd):
     table, G = _c_bound_table(True)
     cdef const double[:, ::1] tv = table
     cdef double a_max = 0.0
-    cdef double cut = c_exact_cut(alpha_m, best_wd, &tv[0, 0], G, &a_max)
+    cdef double cut = c_exact_cut(alpha_m, best_wd, &tv[0, 0], G, _tie_unit(MERGE_GSS, 1), &a_max)
     return float(cut), float(a_max)
 
 
