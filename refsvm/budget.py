@@ -54,9 +54,9 @@ modes (Glasmachers & Qaadan, Lemma 1) and a golden-section search over
 with SVs of the same sign (``alpha_m alpha_n >= 0``), so ``m`` lies in
 ``[0, 1]``.  If there is none, the SV is removed instead.
 
-*Projection.*  ``K_p`` is regularised, ``K_p + ridge * I`` with a small named
-``ridge`` (``projection_ridge``, default ``1e-10``), so that duplicate SVs
-(frequent in data sets with binary features) do not make it singular.
+*Projection.*  ``K_p`` is regularised, ``K_p + ridge * max(diag K_p) * I`` with a small named
+relative ``ridge`` (``projection_ridge``, default ``1e-10``; :func:`relative_ridge`), so that duplicate SVs
+(frequent in data sets with binary features) do not make it singular, whatever the kernel's scale.
 """
 
 import math
@@ -149,15 +149,33 @@ def maintain_removal(SV, alpha, n_sv, kernel, gamma, degree, coef0):
 # projection (Algorithm 2, "Projection", eq. 13-15)
 # ----------------------------------------------------------------------------
 
+def relative_ridge(ridge, diag):
+    """The ridge added to ``K_p``'s diagonal: ``ridge * max(diag)`` with ``diag = k(x_j, x_j)`` of the SVs of ``K_p``
+    (``ridge`` itself if that max is not positive; for rbf the diagonal is exactly 1).
+
+    Relative to K's scale so that it is above one ulp of every diagonal entry
+    (``ridge >= 1e-15``) whatever the kernel's units: an absolute ``1e-10``
+    vanishes below the rounding of a diagonal of ~6e6 (linear kernel on unscaled
+    data) and ``K_p + ridge I`` stays numerically singular.  The maximum (not the
+    mean) because it is computed exactly whatever the order of the entries (both
+    paths get the same bits), is above the rounding of the largest entry, and
+    bounds the condition number: ``cond(K_p + r I) <= 1 + m / ridge`` for m SVs.
+    For rbf the diagonal is exactly 1, so the ridge is ``ridge`` itself.
+    """
+    top = float(np.max(diag)) if len(diag) else 0.0
+    return ridge * top if top > 0.0 else ridge
+
+
 def maintain_projection(SV, alpha, n_sv, kernel, gamma, degree, coef0, ridge):
     """Project the smallest SV onto the others (eq. 14) and remove it.
 
     Returns ``(n_sv, p, -1, WD)`` with ``WD = ||alpha_p||^2 (k_pp - k_p' K_p^{-1} k_p)`` (eq. 15).
+    ``K_p`` is regularised by :func:`relative_ridge` (``ridge * max diag K_p``).
     """
     p, _ = select_smallest(SV, alpha, n_sv, kernel, gamma, degree, coef0)   # Alg. 2, projection, line 1
     others = np.array([j for j in range(n_sv) if j != p], dtype=np.intp)
     K_p = kernel_matrix(SV[others], SV[others], kernel, gamma, degree, coef0)
-    K_p[np.diag_indices_from(K_p)] += ridge
+    K_p[np.diag_indices_from(K_p)] += relative_ridge(ridge, kernel_diag(SV[others], kernel, gamma, degree, coef0))
     k_p = kernel_row(SV[others], SV[p], kernel, gamma, degree, coef0)
     k_pp = kernel_diag(SV[p:p + 1], kernel, gamma, degree, coef0)[0]
     K_inv_k = np.linalg.solve(K_p, k_p)                                      # K_p^{-1} k_p

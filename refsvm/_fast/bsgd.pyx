@@ -20,17 +20,22 @@ without Python objects.  Differences in *how* (not *what*) is computed:
   iterative refinement, and the rank-one downdate when SV ``p`` leaves (see
   :mod:`refsvm._fast.budget`).  The inverse is recomputed from scratch
   (Cholesky in plain loops, no BLAS threads) every ``B`` appends and whenever
-  an append loses accuracy (Schur complement below ridge / 2, which happens
-  when a near-duplicate of an SV arrives), i.e. amortised O(B^2) per step.
+  an append loses accuracy (the error bound of the Schur complement above
+  1e-6 of it, :func:`kinv_append`, which happens when a near-duplicate of an
+  SV arrives), i.e. amortised O(B^2) per step.
   The time spent keeping the inverse up to date on appends is counted in
   ``maintenance_seconds`` (it is part of the cost of projection).
   ``_last_stats`` holds the number of recomputations of the last call.
-  A call whose ``sv`` is the very array an earlier call returned (still
-  alive and unchanged; same kernel, ridge and budget) keeps that call's K,
+  A call whose model ``(sv, alpha, t0)`` equals one an earlier call returned
+  (by content: the same arrays, a copy, the canonical CSR copy, a saved and
+  loaded model; same kernel, ridge and budget) keeps that call's K,
   inverse and append counter instead of recomputing them, so a pass split
-  into several calls (progress reports) gives the same model as one call,
-  whatever else runs in between; any other model to continue gets them
-  recomputed (``_continuations``).
+  into several calls (epochs, progress reports) gives the same model as one
+  call; any other model to continue gets them recomputed (``_continuations``).
+* Projection with a kernel whose diagonal is not constant (linear, poly)
+  solves ``K_p + ridge_eff I`` afresh at every event, as the reference
+  (:func:`refsvm.budget.relative_ridge`: the ridge scales with max diag K_p,
+  which changes as SVs come and go, so no inverse can be kept).
 * The Margin Perceptron's ``||w||^2 = sum alpha' K alpha`` uses a kernel
   matrix of the SVs kept up to date (append: the margin's kernel row;
   remove: swap-remove; merge: one new row for ``z``) and is evaluated only
@@ -43,13 +48,14 @@ without Python objects.  Differences in *how* (not *what*) is computed:
   pass starts instead of at the first step / first maintenance event.
 """
 
+import hashlib
 import weakref
 
 import numpy as np
 import scipy.sparse as sp
 
 from refsvm.bsgd import LEARNING_RATES, BSGDResult, resolve_options  # noqa: F401 (LEARNING_RATES re-exported)
-from refsvm.sparse import n_rows
+from refsvm.sparse import canonical_csr, n_rows
 from refsvm.validation import check_sample_weight
 from refsvm.budget import LOOKUP_SOLVERS, MAINTENANCE, merge_solver_eps
 from refsvm._fast.budget import _SOLVER_CODES
@@ -66,7 +72,7 @@ from refsvm._fast.sparse cimport (ERR_NOMEM, Rows, Store, rows_init, rows_self, 
                                   store_find_row, store_free, store_init, store_kernel, store_kernel_row,
                                   store_self, store_set_row)
 from refsvm._fast.budget cimport (MergeTables, c_maintain_merge, c_maintain_projection_inverse, c_maintain_removal,
-                                  c_merge_compare, c_select_smallest, kinv_append, kinv_refresh,
+                                  c_maintain_projection_solve, c_remove_sv, c_merge_compare, c_select_smallest, kinv_append, kinv_refresh,
                                   open_merge_tables, sym_swap_remove)
 
 
@@ -83,17 +89,73 @@ cdef Py_ssize_t _refresh_every = 0        # 0: every B appends
 cdef int _refine_steps = 1
 #: Counters of the last call (projection): inverse recomputations and failed bordered updates.
 _last_stats = {}
-# Projection / perceptron: for every returned ``sv`` array still alive, the state to continue
-# it exactly: id(sv) -> (weakref to sv, copy of sv, K, Kinv, appends since refresh, settings).
-# A call whose ``sv`` is that very array, unchanged, keeps K and the inverse instead of
-# recomputing them (the training loop's vectorised kernel rows and a recomputation may differ
-# in the last bit): a pass computed in several calls (verbose progress) gives the same model as
-# one call, whatever other models are trained in between.  An entry disappears with its array.
+# Projection / perceptron: for every returned model, the state to continue it exactly, keyed by
+# the model's content (not by the identity of its arrays): digest of (SV rows -- dense bytes, or
+# the three arrays of the canonical CSR form --, alpha, t, settings) -> (weakref to the returned
+# sv, canonical copy of sv, copy of alpha, t, K, Kinv, appends since refresh, settings).
+# A call whose (sv, alpha, t0) equal a returned model's -- the very arrays, a copy, the
+# canonical CSR copy an estimator keeps, a saved and loaded model, a clone's partial_fit --
+# keeps K and the inverse instead of recomputing them (the training loop's vectorised kernel
+# rows and a recomputation may differ in the last bit, and the kept inverse depends on the
+# order of its updates): a pass computed in several calls (epochs, verbose progress) gives the
+# same model as one call.  A hit is confirmed by comparing the stored copies (a digest
+# collision cannot continue the wrong state).  Entries whose returned sv is still alive are
+# kept; the others are dropped oldest first once they hold more than _CONTINUATION_BYTES.
 _continuations = {}
+_CONTINUATION_BYTES = 64 << 20
 
 
-def _forget(key):
+def _canonical_svs(sv):
+    """``sv`` in the form continuations are keyed and compared by: canonical CSR, or a float64 C array."""
+    if sp.issparse(sv):
+        return canonical_csr(sv)
+    return np.ascontiguousarray(sv, dtype=np.float64)
+
+
+def _continuation_key(sv, alpha, t, settings):
+    """Digest of a model's content (canonical SVs, alpha, t) and the pass's settings."""
+    h = hashlib.blake2b(digest_size=16)
+    if sp.issparse(sv):
+        h.update(b"csr" + repr(sv.shape).encode())
+        h.update(np.asarray(sv.indptr, dtype=np.int64).tobytes())
+        h.update(np.asarray(sv.indices, dtype=np.int64).tobytes())
+        h.update(np.asarray(sv.data, dtype=np.float64).tobytes())
+    else:
+        h.update(b"dense" + repr(sv.shape).encode())
+        h.update(sv.tobytes())
+    h.update(np.ascontiguousarray(alpha, dtype=np.float64).tobytes())
+    h.update(repr((int(t), settings)).encode())
+    return h.digest()
+
+
+def _continuation_of(sv, alpha, t, settings):
+    """The kept ``(K, Kinv, appends since refresh)`` of the model ``(sv, alpha, t)``, or None."""
+    csv = _canonical_svs(sv)
+    entry = _continuations.get(_continuation_key(csv, alpha, t, settings))
+    if entry is None:
+        return None
+    _, c_sv, c_alpha, c_t, c_k, c_kinv, c_appends, c_settings = entry
+    if (c_settings != settings or c_t != int(t) or not _same_svs(c_sv, csv)
+            or not np.array_equal(c_alpha, np.asarray(alpha, dtype=np.float64))):
+        return None
+    return c_k, c_kinv, c_appends
+
+
+def _keep_continuation(sv_out, alpha, t, K, Kinv, appends, settings):
+    """Store the state to continue the returned model; drop the oldest unreferenced entries beyond the cap."""
+    csv = _canonical_svs(sv_out)
+    key = _continuation_key(csv, alpha, t, settings)
     _continuations.pop(key, None)
+    _continuations[key] = (weakref.ref(sv_out), csv.copy(), np.array(alpha, dtype=np.float64), int(t),
+                           K, Kinv, appends, settings)
+    total = sum(e[4].nbytes + (e[5].nbytes if e[5] is not None else 0) for e in _continuations.values())
+    for k in list(_continuations):
+        if total <= _CONTINUATION_BYTES:
+            break
+        e = _continuations[k]
+        if k != key and e[0]() is None:
+            total -= e[4].nbytes + (e[5].nbytes if e[5] is not None else 0)
+            del _continuations[k]
 
 
 def _projection_options(refresh_every=None, refine_steps=None):
@@ -211,7 +273,7 @@ cdef int _bsgd_pass(const Params* P, State* st,
                     Store* SV, double[:, ::1] A, double[::1] w0,
                     double[::1] k_t, double[::1] f, double[::1] beta,
                     double[:, ::1] K, double[:, ::1] Kinv, double[:, ::1] W,
-                    double[::1] v1, double[::1] v2, int[::1] ipiv, double[::1] mwork,
+                    double[::1] v1, double[::1] v2, int[::1] ipiv, double[::1] mwork, double[::1] kp_buf,
                     int8_t[::1] added, int64_t[::1] maint_step, int64_t[::1] maint_index,
                     int64_t[::1] maint_partner, double[::1] weight_degradation,
                     unsigned char[:, ::1] cmp_same, double[:, ::1] cmp_factor,
@@ -345,6 +407,15 @@ cdef int _bsgd_pass(const Params* P, State* st,
                     b = c_maintain_removal(SV, A, b, P.kernel, P.gamma, P.degree, P.coef0, &p, &wd)
                     if P.keep_K:
                         sym_swap_remove(K, b_old, p)
+                elif P.maint == MAINT_PROJECTION and not P.keep_Kinv:   # kernel without a constant diagonal:
+                    if c_maintain_projection_solve(SV, A, b, P.kernel, P.gamma, P.degree, P.coef0, P.ridge,
+                                                   kp_buf, v2, ipiv, &p, &wd) != 0:   # fresh solve, as the reference
+                        st.b = b
+                        st.t = t
+                        return ERR_SINGULAR
+                    b = c_remove_sv(SV, A, b, p)              # Alg. 2, projection, line 2
+                    if P.keep_K:
+                        sym_swap_remove(K, b_old, p)
                 elif P.maint == MAINT_PROJECTION:
                     b = c_maintain_projection_inverse(SV, A, b, P.kernel, P.gamma, P.degree, P.coef0,
                                                       P.ridge, K, Kinv, v1, v2, P.refine_steps, &p, &wd)
@@ -453,7 +524,7 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
                                      P.maint == MAINT_MERGE and (P.compare or merge_solver in LOOKUP_SOLVERS),
                                      P.maint == MAINT_MERGE and P.binary)
     P.ridge = projection_ridge
-    P.keep_Kinv = P.maint == MAINT_PROJECTION
+    P.keep_Kinv = P.maint == MAINT_PROJECTION and P.kernel == KERNEL_RBF   # projection_keeps_inverse()
     P.refresh_every = _refresh_every if _refresh_every > 0 else max(P.budget, 1)
     P.refine_steps = _refine_steps
     P.keep_K = P.keep_Kinv or P.lr == LR_PERCEPTRON
@@ -503,7 +574,8 @@ cdef object _bsgd_run(Params* P, State* stp, const Rows* R, Store* S, object SV,
     Kinv = np.zeros((kdim if P.keep_Kinv else 1,) * 2)
     W = np.zeros((kdim if P.keep_Kinv else 1,) * 2)
     v1 = np.zeros(cap)
-    v2 = np.zeros(max(cap, 64))
+    v2 = np.zeros(max(2 * cap, 64))
+    kp_buf = np.zeros(max((cap - 1) ** 2, 1) if (P.maint == MAINT_PROJECTION and not P.keep_Kinv) else 1)
     ipiv = np.zeros(cap, dtype=np.intc)
     k_t = np.zeros(cap)
     f = np.zeros(c)
@@ -527,20 +599,20 @@ cdef object _bsgd_run(Params* P, State* stp, const Rows* R, Store* S, object SV,
     cdef double[:, ::1] Kinvv = Kinv
     cdef double[:, ::1] Wv = W
     cdef double[::1] v2v = v2
+    cdef double[::1] kpv = kp_buf
     cdef int[::1] ipivv = ipiv
     cdef int info = 0
     cdef Py_ssize_t j
     cdef bint reuse_k = False
     settings = (P.kernel, P.gamma, P.degree, P.coef0, P.ridge, P.refresh_every, P.keep_Kinv)
-    entry = _continuations.get(id(sv)) if (P.keep_K and st.b > 0) else None
-    if entry is not None and entry[0]() is sv:
-        _, c_sv, c_k, c_kinv, c_appends, c_settings = entry
-        if c_settings == settings and c_sv.shape == (st.b, d) and _same_svs(c_sv, sv):
-            K[:st.b, :st.b] = c_k                             # continue the kept K (and inverse)
-            if P.keep_Kinv:
-                Kinv[:st.b, :st.b] = c_kinv
-            st.appends_since_refresh = c_appends
-            reuse_k = True
+    entry = _continuation_of(sv, A[:st.b], st.t, settings) if (P.keep_K and st.b > 0) else None
+    if entry is not None and entry[0].shape == (st.b, st.b):
+        c_k, c_kinv, c_appends = entry
+        K[:st.b, :st.b] = c_k                                 # continue the kept K (and inverse)
+        if P.keep_Kinv:
+            Kinv[:st.b, :st.b] = c_kinv
+        st.appends_since_refresh = c_appends
+        reuse_k = True
     if P.keep_K and st.b > 0 and not reuse_k:                 # continuing from a model
         with nogil:
             for j in range(st.b):
@@ -567,7 +639,7 @@ cdef object _bsgd_run(Params* P, State* stp, const Rows* R, Store* S, object SV,
     cdef double[::1] wdv = weight_degradation
     with nogil:
         err = _bsgd_pass(P, &st, R, yv, ov, S, Av, w0v, k_tv, fv, betav, Kv, Kinvv, Wv, v1v, v2v,
-                         ipivv, mworkv, addedv, msv, miv, mpv, wdv, cmp_samev, cmp_factorv, cmp_wdv)
+                         ipivv, mworkv, kpv, addedv, msv, miv, mpv, wdv, cmp_samev, cmp_factorv, cmp_wdv)
     if err == ERR_INTERRUPTED:
         raise KeyboardInterrupt
     if err == ERR_SINGULAR:
@@ -600,9 +672,8 @@ cdef object _bsgd_run(Params* P, State* stp, const Rows* R, Store* S, object SV,
         trace["compare_wd"] = cmp_wd[:ne].copy()
     b = st.b
     sv_out = store_export(S, b) if sparse else SV[:b].copy()
+    alpha_out = A[:b].copy()
     if P.keep_K and b > 0:
-        key = id(sv_out)
-        _continuations[key] = (weakref.ref(sv_out, lambda _, key=key: _forget(key)), sv_out.copy(),
-                               K[:b, :b].copy(), Kinv[:b, :b].copy() if P.keep_Kinv else None,
-                               st.appends_since_refresh, settings)
-    return BSGDResult(sv=sv_out, alpha=A[:b].copy(), bias=w0c, t=int(st.t), trace=trace)
+        _keep_continuation(sv_out, alpha_out, st.t, K[:b, :b].copy(), Kinv[:b, :b].copy() if P.keep_Kinv else None,
+                           st.appends_since_refresh, settings)
+    return BSGDResult(sv=sv_out, alpha=alpha_out, bias=w0c, t=int(st.t), trace=trace)

@@ -498,24 +498,31 @@ cdef int c_maintain_projection_solve(Store* SV, double[:, ::1] alpha, Py_ssize_t
                                      double ridge, double[::1] Kp, double[::1] rhs, int[::1] ipiv,
                                      Py_ssize_t* p_out, double* wd_out) noexcept nogil:
     """Projection from scratch (LU with partial pivoting), as the reference.  Returns 0, or
-    a positive number if K_p + ridge I is exactly singular.
+    a positive number if K_p + ridge I is exactly singular.  The ridge is relative,
+    ``ridge * max_j k(x_j, x_j)`` over the others (:func:`refsvm.budget.relative_ridge`; the ridge itself for rbf).
 
     Buffers: ``Kp`` >= (n_sv-1)^2, ``rhs`` >= 2 (n_sv-1), ``ipiv`` >= n_sv-1 (each at least 1).
     """
     cdef Py_ssize_t c = alpha.shape[1], i, j, oi, oj, r, p
-    cdef double dummy, k_pp, wd
+    cdef double dummy, k_pp, wd, top = 0.0
     cdef Py_ssize_t m = n_sv - 1
     cdef int info = 0
     p = c_select_smallest(SV, alpha, n_sv, kernel, gamma, degree, coef0, &dummy)   # Alg. 2, projection, line 1
     p_out[0] = p
-    for i in range(m):                                       # K_p = kernel_matrix(SV[others], SV[others]) + ridge I
+    for i in range(m):                                       # K_p = kernel_matrix(SV[others], SV[others])
         oi = i if i < p else i + 1
         for j in range(m):
             oj = j if j < p else j + 1
             Kp[i * m + j] = store_kernel(SV, oj, oi, kernel, gamma, degree, coef0)
-        Kp[i * m + i] += ridge
+        k_pp = store_self(SV, oi, kernel, gamma, degree, coef0)   # k(x, x): exactly 1 for rbf
+        if k_pp > top:
+            top = k_pp
         rhs[i] = store_kernel(SV, oi, p, kernel, gamma, degree, coef0)   # k_p
         rhs[m + i] = rhs[i]
+    if top > 0.0:                                            # relative ridge: ridge * max(diag K_p)
+        ridge = ridge * top
+    for i in range(m):                                       # + ridge I
+        Kp[i * m + i] += ridge
     k_pp = store_self(SV, p, kernel, gamma, degree, coef0)
     if m > 0:
         info = lu_factor(&Kp[0], m, m, &ipiv[0])

@@ -167,7 +167,8 @@ def test_kept_inverse_does_not_drift_across_calls():
         events += len(res.trace["maint_index"])
     assert events > 50
     n = res.sv.shape[0]
-    kept = np.asarray(fast._continuations[id(res.sv)][3])[:n, :n]
+    entry = next(e for e in fast._continuations.values() if e[0]() is res.sv)   # keyed by content
+    kept = np.asarray(entry[5])[:n, :n]
     mpmath.mp.dps = 50
     SV = res.sv
     K = mpmath.matrix(n, n)

@@ -422,6 +422,7 @@ def test_projection_matches_least_squares(kernel, c, seed):
     lam, Uk = np.linalg.eigh(Kp)
     full_rank = lam[0] > 1e-8 * lam[-1]
     k_pp = K[p, p]
+    ridge = budget.relative_ridge(ridge, np.diag(Kp))    # the ridge is relative: ridge * max diag K_p
     # Effect of the ridge r (eq. 14 solved with K_p + r I), from the eigenpairs
     # (lam_k, u_k) of K_p and beta_k = u_k' k_p: the solution moves by
     # sum_k beta_k r / (lam_k (lam_k + r)) u_k, i.e. in function space by
