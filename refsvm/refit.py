@@ -104,9 +104,9 @@ loss, not an exact partial minimum; the bracket is the binary one of all
 entries of ``F`` widened by a factor 4 at each end (the kinks of the
 coordinate problems are differences of up to three entries), and the search
 widens it by 8 decades at an end (up to the cap) while the result lies in the
-last step of that end.  The model keeps its coefficients
-and gets the threshold of the optimal pair, ``b* / s*``: it predicts as the
-rescaled model ``s* f + b*``.  Cost: the number of steps (about 50 to 80)
+last step of that end (all entries of ``F`` and the offsets equal:
+``s* = 1``).  The model keeps its coefficients and gets the threshold of the
+optimal pair, ``b* / s*``: it predicts as the rescaled model ``s* f + b*``.  Cost: the number of steps (about 50 to 80)
 times that of :func:`hinge_offset`.  The losses compared in the search are
 sums taken one by one in row order on both paths, so both take the same
 steps and return bitwise the same result.
@@ -400,17 +400,18 @@ def scaled_coordinate_offsets(hinge_offset, F, y, offsets, sample_weight=None, m
     F, y, w = check_refit_arguments(F, y, sample_weight, multiclass=True)
     b0 = np.array(offsets, dtype=np.float64).reshape(-1)
     objective = lambda s: coordinate_offsets(hinge_offset, s * F, y, s * b0, w, max_sweeps)[1]  # noqa: E731
-    scale = _widening_golden_scale(objective, _binary_scale_bracket(np.append(F[w > 0].ravel(), b0), 4.0),
-                                   np.log(SCALE_CAP / max(np.abs(F).max(), np.abs(b0).max(), 1e-300)))
+    bracket = _binary_scale_bracket(np.append(F[w > 0].ravel(), b0), 4.0)
+    scale = 1.0 if bracket is None else _widening_golden_scale(
+        objective, bracket, np.log(SCALE_CAP / max(np.abs(F).max(), np.abs(b0).max())))
     b, loss, _ = coordinate_offsets(hinge_offset, scale * F, y, scale * b0, w, max_sweeps)
     return b / scale, scale, loss
 
 
 def _widening_golden_scale(objective, bracket, top):
-    """:func:`_golden_scale` over ``bracket`` (None: :data:`SCALE_BRACKET`), widened by 8 decades at an end
+    """:func:`_golden_scale` over ``bracket``, widened by 8 decades at an end
     while the result lies at that end (upper end at most ``top``, lower end at least ``-top``); the
     multi-class search (module notes)."""
-    lo, hi = SCALE_BRACKET if bracket is None else bracket
+    lo, hi = bracket
     step = 8.0 * np.log(10.0)
     for _ in range(40):
         scale = _golden_scale(objective, (lo, hi))

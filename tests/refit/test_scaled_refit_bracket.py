@@ -110,3 +110,8 @@ def test_bsca_at_tiny_c_refits_to_the_joint_minimum(backend):
     tr = est.trace_[-1]
     assert tr["refit_scale"] > 1e4
     assert tr["refit_scaled_hinge"] <= best + 1e-9
+
+
+def test_constant_multiclass_decision_values_keep_unit_scale():
+    F, yc = np.zeros((9, 3)), np.arange(9) % 3
+    assert refit_ref.scaled_crammer_singer_offsets(F, yc, np.zeros(3))[1] == 1.0
