@@ -366,5 +366,6 @@ def test_trace_and_weight_degradation(monkeypatch, maintenance, learning_rate, n
                 # ridge ||Delta alpha||_F^2 (see test_oracles_budget)
                 mapping = _mapping_after_remove(len(sv0), out[1])
                 d_alpha = np.array([a1[mapping[j]] - a0[j] for j in mapping])
-                slack += ridge * float(np.sum(d_alpha ** 2))
+                diag = np.delete(np.diag(K)[:len(sv0)], out[1])     # the ridge is relative: ridge * max diag K_p
+                slack += budget_module.relative_ridge(ridge, diag) * float(np.sum(d_alpha ** 2))
             assert abs(out[3] - true_wd) <= slack, (k, out, true_wd, slack)
