@@ -13,7 +13,9 @@ Checked here:
   move by an ulp (the paths' coefficients differ by that much in BSCA);
 * without a near-tie the rule is the exact argmin (models unchanged where no tie exists);
 * near-duplicates (1e-7 .. 1e-14 apart) and exact duplicates mixed: the pruned scan, the plain
-  scan and the reference choose the same partner and build bitwise the same model.
+  scan and the reference choose the same partner and build bitwise the same model;
+* BSGD (the other caller of the merge) on data with identical rows: both paths choose the same
+  partners (the perceptron's equal coefficients made the exact argmin part the paths before).
 """
 
 import math
@@ -22,9 +24,12 @@ import mpmath
 import numpy as np
 import pytest
 
+import refsvm._fast.bsgd as fast_bsgd
 import refsvm._fast.budget as fast_budget
+import refsvm.bsgd as ref_bsgd
 import refsvm.budget as ref_budget
 from refsvm.lookup import get_tables, merge_pair_lookup
+from _helpers import run_passes
 
 SOLVERS = ("gss", "gss-precise", "lookup-h", "lookup-wd")
 U = 2.0 ** -53
@@ -162,3 +167,30 @@ def test_near_duplicates_pruned_plain_and_reference_agree(solver):
         for S, A in ((Sf, Af), (Sp, Ap)):
             np.testing.assert_array_equal(S, Sr)
             np.testing.assert_array_equal(A, Ar)
+
+
+def _identical_rows(seed, n=60, d=3):
+    """A positive class with exact duplicates and a negative class that is one row repeated."""
+    rng = np.random.default_rng(seed)
+    pos = rng.normal(size=(n // 2, d))
+    pos = np.vstack([pos, pos[:n // 6]])
+    neg = np.tile(rng.normal(size=(1, d)), (n // 2, 1))
+    y = np.r_[np.ones(len(pos)), -np.ones(len(neg))].astype(np.int64)
+    return np.vstack([pos, neg]), y
+
+
+@pytest.mark.parametrize("learning_rate", ["perceptron", "pegasos"])
+def test_bsgd_identical_rows_same_partners(learning_rate):
+    kw = dict(n_classes=2, budget=8, lam=1e-2, learning_rate=learning_rate, eta=0.5, radius=5.0,
+              maintenance="merge", kernel="rbf", gamma=0.5, degree=3, coef0=1.0, merge_eps=0.01,
+              projection_ridge=1e-10, fit_bias=False, merge_solver="gss")
+    for seed in range(20):
+        X, y = _identical_rows(seed)
+        rng = np.random.default_rng(seed + 100)
+        orders = [rng.permutation(len(y)) for _ in range(4)]
+        ref = run_passes(ref_bsgd, X, y, orders, kw)
+        fast = run_passes(fast_bsgd, X, y, orders, kw)
+        for k, (f, r) in enumerate(zip(fast, ref)):
+            for key in ("maint_step", "maint_index", "maint_partner"):
+                np.testing.assert_array_equal(f.trace[key], r.trace[key], err_msg=f"seed {seed}, pass {k + 1}: {key}")
+            np.testing.assert_allclose(f.alpha, r.alpha, rtol=1e-9, atol=1e-12 * float(np.max(np.abs(r.alpha))))
