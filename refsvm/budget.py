@@ -439,10 +439,7 @@ def compare_solvers(SV, alpha, n_sv, gamma, merge_eps, tables):
     h_table, wd_table = tables
     m, wd_removal = select_smallest(SV, alpha, n_sv, "rbf", gamma, 0, 0.0)
     a_m = float(alpha[m, 0])
-    best_n = [-1, -1, -1, -1]
-    best_crit = [math.inf] * 4
-    best_h = [0.0] * 4
-    best_lk = [0.0] * 4
+    solved = {}                                      # n -> ((h, crit) per solver, log kappa)
     for n in range(n_sv):
         if n == m or a_m * alpha[n, 0] < 0.0:
             continue
@@ -452,9 +449,11 @@ def compare_solvers(SV, alpha, n_sv, gamma, merge_eps, tables):
         h1, _, wd1 = merge_pair(alpha[m], alpha[n], log_kappa, MERGE_EPS_PRECISE)
         h2, _, wd2 = lk.merge_pair_lookup(a_m, a_n, log_kappa, "lookup-h", tables)
         wd3 = lk.merge_wd_lookup(a_m, a_n, log_kappa, wd_table)
-        for k, (h, crit) in enumerate(((h0, wd0), (h1, wd1), (h2, wd2), (None, wd3))):
-            if crit < best_crit[k]:
-                best_n[k], best_crit[k], best_h[k], best_lk[k] = n, crit, h, log_kappa
+        solved[n] = (((h0, wd0), (h1, wd1), (h2, wd2), (None, wd3)), log_kappa)
+    best_n = [least_wd_partner({n: v[0][k][1] for n, v in solved.items()}, alpha, m, solver)  # each solver's
+              for k, solver in enumerate(COMPARE_SOLVERS)]                                       # rule, ties too
+    best_h = [solved[n][0][k][0] if n >= 0 else 0.0 for k, n in enumerate(best_n)]
+    best_lk = [solved[n][1] if n >= 0 else 0.0 for n in best_n]
     same = np.ones(4, dtype=bool)
     factor = np.ones(4)
     wd = np.full(4, wd_removal)

@@ -14,6 +14,8 @@ Checked here:
 * without a near-tie the rule is the exact argmin (models unchanged where no tie exists);
 * near-duplicates (1e-7 .. 1e-14 apart) and exact duplicates mixed: the pruned scan, the plain
   scan and the reference choose the same partner and build bitwise the same model;
+* the comparison mode (``merge_compare``) applies each solver's rule, ties included: on
+  duplicates of m every solver picks the lowest copy, on both paths;
 * BSGD (the other caller of the merge) on data with identical rows: both paths choose the same
   partners (the perceptron's equal coefficients made the exact argmin part the paths before).
 """
@@ -167,6 +169,22 @@ def test_near_duplicates_pruned_plain_and_reference_agree(solver):
         for S, A in ((Sf, Af), (Sp, Ap)):
             np.testing.assert_array_equal(S, Sr)
             np.testing.assert_array_equal(A, Ar)
+
+
+def test_comparison_mode_applies_the_tie_rule():
+    rng = np.random.default_rng(8)
+    tables = get_tables()
+    for trial in range(60):
+        SV, alpha, m, copies = _duplicate_model(rng, 1)
+        if trial % 2:
+            j = rng.integers(len(alpha), size=3)
+            alpha[j, 0] = np.nextafter(alpha[j, 0], np.inf)
+        r = ref_budget.merge_compare(SV.copy(), alpha.copy(), len(SV), 0.7, 0.01, tables)
+        f = fast_budget.merge_compare(SV.copy(), alpha.copy(), len(SV), 0.7, 0.01, tables)
+        np.testing.assert_array_equal(r[0], np.ones(4, dtype=bool), err_msg=f"trial {trial}")
+        np.testing.assert_array_equal(f[0], r[0])
+        np.testing.assert_array_equal(f[1], r[1])
+        np.testing.assert_array_equal(f[2], r[2])
 
 
 def _identical_rows(seed, n=60, d=3):
