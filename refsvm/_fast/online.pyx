@@ -41,7 +41,7 @@ import scipy.sparse as sp
 
 from refsvm.online import ALGORITHMS, OnlineResult, projectron_U
 from refsvm.online.common import OnlineRecorder, capacity_for
-from refsvm.online.projection import BORDER_RTOL, REFINEMENT_STEPS, fresh_inverse, frobenius, kernel_diag_bound
+from refsvm.online.projection import BORDER_RTOL, REFINEMENT_STEPS, fresh_inverse, kernel_diag_bound
 from refsvm.kernels import Kernel
 from refsvm.sparse import n_rows
 from refsvm.validation import check_online_arguments, weights_as_data
@@ -93,7 +93,6 @@ cdef struct Counters:
     bint refresh               # Projectrons: K^{-1} of the b SVs is to be computed afresh (Python side)
     bint solve                 # Projectrons: this step needs K afresh (Kmat) and its inverse (Python side)
     bint solved                # Projectrons: Kmat and Kinv are fresh for this step (refined solve)
-    double kinv_norm           # Projectrons: a bound of ||K^{-1}||_F (refsvm.online.projection.span_tolerance)
 
 
 cdef void c_forgetron_shrink(double sigma, double mu, double Q, double M, bint authors,
@@ -159,7 +158,7 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const Rows* X, const int64_t[::1] 
     cdef int y_t
     cdef double f, margin, k_tt, Pk_sq, delta_sq, delta, loss, tau, beta, penalty, sigma, mu
     cdef double phi, psi, y_r, scale, bound, shrink, best, q, bj, dist, fr, s, s_t, top, C_t
-    cdef double kk, dd, tol, kappa, ftol
+    cdef double kk, dd, tol, kf, kappa, ftol
     cdef bint mistake, step_taken
     shrink = 1.0 - P.eta * P.lam
     bound = P.eta * P.max_coef
@@ -275,7 +274,11 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const Rows* X, const int64_t[::1] 
                     tol = 4.0 * <double> (b + 2) * 1.1102230246251565e-16 * (
                         k_tt + 2.0 * sqrt(kk) * sqrt(dd) + <double> b * P.k_bound * sqrt(dd) * sqrt(dd))
                 else:                                       # span_tolerance (the kept inverse)
-                    kappa = <double> b * P.k_bound * c.kinv_norm
+                    kf = 0.0
+                    for j in range(b):
+                        for l in range(b):
+                            kf += Kinv[j, l] * Kinv[j, l]
+                    kappa = <double> b * P.k_bound * sqrt(kf)
                     if kappa < 1.0:
                         kappa = 1.0
                     tol = 4.0 * <double> (b + 2) * 1.1102230246251565e-16 * (k_tt + sqrt(kk) * sqrt(dd)) * kappa
@@ -304,7 +307,6 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const Rows* X, const int64_t[::1] 
                         for j in range(b + 1):
                             for l in range(b + 1):
                                 Kinv[j, l] += aux[j] * aux[l] / delta_sq
-                        c.kinv_norm = c.kinv_norm + (dd + 1.0) / delta_sq      # grown_inverse's bound
                     if update_kind[step] != 2:              # added, not projected: append (x_t, s_t y_t)
                         if store_set_row(SV, b, X, i) != 0:
                             SV.failed = True
@@ -494,15 +496,13 @@ cdef object _run_prepared(Params* P, Counters* cp, const Rows* R, Store* S, obje
         kcap = min(cap, max(64, 2 * n0))
     Kinv = np.zeros((kcap, kcap))
     Kmat = np.zeros((kcap, kcap))                      # Projectrons: K of the SVs when solved afresh
-    c.kinv_norm = 0.0
-    if alg == ALG_PROJECTRON and n0:                   # refsvm.online.projection.initial_inverse
+    if alg == ALG_PROJECTRON and n0:
         if "Kinv" in state:
             Kinv[:n0, :n0] = state["Kinv"]
-            c.kinv_norm = float(state.get("Kinv_norm", frobenius(Kinv[:n0, :n0])))
         else:
+            from refsvm._fast.kernels import kernel_matrix
             S0 = sv if S.sparse else SV[:n0]
-            Kinv[:n0, :n0] = fresh_inverse(Kernel(kernel, gamma, degree, coef0), S0)
-            c.kinv_norm = frobenius(Kinv[:n0, :n0])
+            Kinv[:n0, :n0] = np.linalg.inv(kernel_matrix(S0, S0, kernel, gamma, degree, coef0))
     k = np.zeros(cap)
     aux = np.zeros(cap)
     res = np.zeros(cap)
@@ -537,13 +537,11 @@ cdef object _run_prepared(Params* P, Counters* cp, const Rows* R, Store* S, obje
             SVb = store_export(S, c.b) if S.sparse else SV[:c.b]
             Kmat[:c.b, :c.b] = Kernel(kernel, gamma, degree, coef0).matrix(SVb, SVb)
             Kinv[:c.b, :c.b] = np.linalg.inv(Kmat[:c.b, :c.b])
-            c.kinv_norm = frobenius(Kinv[:c.b, :c.b])
             continue
         if c.refresh:                   # Projectron: an SV added after a solve, K^{-1} afresh
             c.refresh = False
             Kinv[:c.b, :c.b] = fresh_inverse(Kernel(kernel, gamma, degree, coef0),
                                              store_export(S, c.b) if S.sparse else SV[:c.b])
-            c.kinv_norm = frobenius(Kinv[:c.b, :c.b])
             continue
         if start >= P.n_steps:
             break
@@ -558,7 +556,7 @@ cdef object _run_prepared(Params* P, Counters* cp, const Rows* R, Store* S, obje
     if alg == ALG_FORGETRON:
         out_state = {"Q": float(c.Q), "M": int(c.M), "age": age[:b].copy()}
     elif alg == ALG_PROJECTRON:
-        out_state = {"Kinv": Kinv[:b, :b].copy(), "Kinv_norm": float(c.kinv_norm)}
+        out_state = {"Kinv": Kinv[:b, :b].copy()}
     else:
         out_state = {}
     trace = OnlineRecorder.assemble(c.mistakes, P.n_steps, c.updates, c.kernel_evaluations, update_kind, n_sv,

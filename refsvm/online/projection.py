@@ -80,7 +80,7 @@ def projectron(X, y, order, *, eta, budget, plusplus, kernel, gamma, degree, coe
     run, o, rec = begin("projectron++" if plusplus else "projectron", X, y, order, kernel, gamma, degree, coef0,
                         sv=sv, alpha=alpha, t0=t0, sample_weight=sample_weight, zero_prediction=zero_prediction,
                         budget=budget, variant=variant, eta=eta)
-    Kinv, kinv_norm = initial_inverse(run, state)          # K^{-1} of the current SVs, a bound of its norm
+    Kinv = initial_inverse(run, state)                     # K^{-1} of the current SVs
     k_bound = kernel_diag_bound(run.kernel, run.X, run.SV[:run.b])   # >= k(x, x) of every SV (tolerances)
     for step, x_t, y_t, s_t in run.examples():
         f_t, k_t = run.f(x_t)
@@ -91,8 +91,7 @@ def projectron(X, y, order, *, eta, budget, plusplus, kernel, gamma, degree, coe
             b = run.b
             k_tt = run.k_tt(x_t)
             # d* = K^{-1} k_t, ||P k_t||^2 = k_t' d*, delta_t^2 = k_tt - ||P k_t||^2 and its error bound
-            Kinv, kinv_norm, d_star, Pk_sq, delta_sq, tol, solved = projection_distance(
-                run, o, Kinv, kinv_norm, k_t, k_tt, k_bound)
+            Kinv, d_star, Pk_sq, delta_sq, tol, solved = projection_distance(run, o, Kinv, k_t, k_tt, k_bound)
             delta = math.sqrt(delta_sq) if delta_sq > tol else 0.0   # within tol: in the span, delta_t = 0
             if mistake:
                 if b > 0 and projects_mistake(o, delta_sq, tol, b):
@@ -100,7 +99,7 @@ def projectron(X, y, order, *, eta, budget, plusplus, kernel, gamma, degree, coe
                     rec.update(step, PROJECTED)
                 else:
                     run.append(x_t, y_t * s_t)             # f += s_t y_t k(x_t, .)
-                    Kinv, kinv_norm = grown_inverse(Kinv, kinv_norm, d_star, delta_sq, solved, run)
+                    Kinv = grown_inverse(Kinv, d_star, delta_sq, solved, run)
                     rec.update(step, ADDED)
             elif b > 0 and Pk_sq > 0.0:                    # Projectron++: margin error
                 loss = 1.0 - margin
@@ -109,25 +108,18 @@ def projectron(X, y, order, *, eta, budget, plusplus, kernel, gamma, degree, coe
                 if beta >= 0.0:
                     run.A[:b] += (y_t * tau) * d_star      # f += y_t tau P k(x_t, .)
                     rec.update(step, PROJECTED)
-    return run.result({"Kinv": Kinv.copy(), "Kinv_norm": kinv_norm})
+    return run.result({"Kinv": Kinv.copy()})
 
 
 def initial_inverse(run, state):
-    """``(K^{-1}, bound)`` the run starts from: ``state["Kinv"]`` (with ``state["Kinv_norm"]``, the bound
-    of its Frobenius norm carried by the previous call), or computed from the SVs (and its norm)."""
+    """``K^{-1}`` of the SVs ``run`` starts from: ``state["Kinv"]``, or computed from the SVs."""
     Kinv = np.zeros((run.b, run.b))
-    if run.b and state and "Kinv" in state:
-        Kinv[:] = state["Kinv"]
-        return Kinv, float(state.get("Kinv_norm", frobenius(Kinv)))
     if run.b:
-        Kinv[:] = fresh_inverse(run.kernel, run.SV[:run.b])
-    return Kinv, frobenius(Kinv)
-
-
-def frobenius(M):
-    """``||M||_F`` (numpy's sum of a contiguous copy: the same on both paths)."""
-    M = np.ascontiguousarray(M)
-    return math.sqrt(float(np.sum(M * M)))
+        if state and "Kinv" in state:
+            Kinv[:] = state["Kinv"]
+        else:
+            Kinv[:] = fresh_inverse(run.kernel, run.SV[:run.b])
+    return Kinv
 
 
 #: ``delta_t^2`` from the kept ``K^{-1}`` decides (and the block update uses it) only when its error
@@ -163,23 +155,20 @@ def kernel_diag_bound(kernel, X, SV):
     return max(bound, float(np.max(kernel.diag(SV)))) if SV.shape[0] else bound
 
 
-def span_tolerance(k_tt, k_t, d_star, kinv_norm, k_bound):
+def span_tolerance(k_tt, k_t, d_star, Kinv, k_bound):
     """Error bound of ``delta_t^2 = k(x_t, x_t) - k_t' d*`` computed with the *kept* ``K^{-1}``
-    (``u`` = 2^-53, ``b`` SVs, ``k_bound`` from :func:`kernel_diag_bound`, ``kinv_norm`` >=
-    ``||K^{-1}||_F``)::
+    (``u`` = 2^-53, ``b`` SVs, ``k_bound`` from :func:`kernel_diag_bound`)::
 
-        tol_kept = 4 (b + 2) u (k_tt + ||k_t|| ||d*||) kappa,   kappa = max(1, b k_bound kinv_norm)
+        tol_kept = 4 (b + 2) u (k_tt + ||k_t|| ||d*||) kappa,   kappa = max(1, b k_bound ||K^{-1}||_F)
 
     The subtraction and the dot ``k_t' d*`` round by at most ``(b + 2) u (k_tt + ||k_t|| ||d*||)``;
     the kept ``K^{-1}`` (block updates) is off by a relative error of order ``u cond(K)``, which
     ``k_t' d*`` inherits: ``kappa`` bounds ``cond_2(K)`` (``||K||_2 <= trace K <= b k_bound``,
-    ``||K^{-1}||_2 <= ||K^{-1}||_F``).  ``kinv_norm`` is exact after an inverse computed afresh and
-    grows by ``||[d*; -1]||^2 / delta^2`` (the norm of the block term) at each block update (O(1)
-    instead of O(b^2) per step).  Pessimistic: it only decides whether a step may use the kept
-    inverse (:func:`needs_solve`; a step that may decides every comparison whatever its exact value).
+    ``||K^{-1}||_2 <= ||K^{-1}||_F``).  Pessimistic: it only decides whether a step may use the kept
+    inverse (:func:`projection_distance`), never a comparison by itself.
     """
     b = d_star.shape[0]
-    kappa = max(1.0, b * k_bound * kinv_norm)
+    kappa = max(1.0, b * k_bound * math.sqrt(float(np.sum(Kinv * Kinv))))
     scale = k_tt + math.sqrt(float(k_t @ k_t)) * math.sqrt(float(d_star @ d_star))
     return 4.0 * (b + 2) * _UNIT_ROUNDOFF * scale * kappa
 
@@ -206,8 +195,8 @@ def needs_solve(o, delta_sq, tol):
     return delta_sq * BORDER_RTOL <= tol or (not o.authors and abs(delta_sq - o.eta * o.eta) * BORDER_RTOL <= tol)
 
 
-def projection_distance(run, o, Kinv, kinv_norm, k_t, k_tt, k_bound):
-    """``(Kinv, kinv_norm, d*, ||P k_t||^2, delta_t^2, tol, solved)`` of one step.
+def projection_distance(run, o, Kinv, k_t, k_tt, k_bound):
+    """``(Kinv, d*, ||P k_t||^2, delta_t^2, tol, solved)`` of one step.
 
     From the kept ``K^{-1}`` when :func:`needs_solve` says its ``delta_t^2`` is accurate enough for
     every comparison of the step (``tol`` = :func:`span_tolerance`); otherwise ``K`` of the SVs is
@@ -217,9 +206,9 @@ def projection_distance(run, o, Kinv, kinv_norm, k_t, k_tt, k_bound):
     d_star = Kinv @ k_t
     Pk_sq = float(k_t @ d_star)
     delta_sq = max(k_tt - Pk_sq, 0.0)
-    tol = span_tolerance(k_tt, k_t, d_star, kinv_norm, k_bound)
+    tol = span_tolerance(k_tt, k_t, d_star, Kinv, k_bound)
     if run.b == 0 or not needs_solve(o, delta_sq, tol):
-        return Kinv, kinv_norm, d_star, Pk_sq, delta_sq, tol, False
+        return Kinv, d_star, Pk_sq, delta_sq, tol, False
     K = run.kernel.matrix(run.SV[:run.b], run.SV[:run.b])
     Kinv = np.linalg.inv(K)
     d_star = Kinv @ k_t
@@ -227,7 +216,7 @@ def projection_distance(run, o, Kinv, kinv_norm, k_t, k_tt, k_bound):
         d_star = d_star - Kinv @ (K @ d_star - k_t)
     Pk_sq = float(k_t @ d_star)
     delta_sq = max(k_tt - Pk_sq, 0.0)
-    return Kinv, frobenius(Kinv), d_star, Pk_sq, delta_sq, solved_tolerance(k_tt, k_t, d_star, k_bound), True
+    return Kinv, d_star, Pk_sq, delta_sq, solved_tolerance(k_tt, k_t, d_star, k_bound), True
 
 
 def margin_tolerance(k_t, run, k_bound):
@@ -247,20 +236,19 @@ def margin_tolerance(k_t, run, k_bound):
         + (d + 2) * _UNIT_ROUNDOFF * k_bound * float(np.sum(np.abs(A)))
 
 
-def grown_inverse(Kinv, kinv_norm, d_star, delta_sq, solved, run):
-    """``(K^{-1}, bound of its norm)`` grown by one SV (``run`` holds it already): the block formula
+def grown_inverse(Kinv, d_star, delta_sq, solved, run):
+    """``K^{-1}`` grown by one SV (``run`` holds it already): the block formula
     ``[[K^{-1}, 0], [0, 0]] + (1/delta^2) [d*; -1][d*; -1]'`` when ``delta^2`` came from the kept
     inverse (then its error bound is at most ``BORDER_RTOL delta^2``, :func:`needs_solve`);
     after a solve (``solved``: ``delta^2`` was too inexact for the kept inverse) :func:`fresh_inverse`
     of the grown SV set."""
     if solved:
-        Kinv = fresh_inverse(run.kernel, run.SV[:run.b])
-        return Kinv, frobenius(Kinv)
+        return fresh_inverse(run.kernel, run.SV[:run.b])
     b = Kinv.shape[0]
     d_ext = np.append(d_star, -1.0)
     grown = np.zeros((b + 1, b + 1))
     grown[:b, :b] = Kinv
-    return grown + np.outer(d_ext, d_ext) / delta_sq, kinv_norm + (float(d_star @ d_star) + 1.0) / delta_sq
+    return grown + np.outer(d_ext, d_ext) / delta_sq
 
 
 def fresh_inverse(kernel, SV):

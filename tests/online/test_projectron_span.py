@@ -140,7 +140,7 @@ def test_tolerances_bound_delta_sq():
         exact = (xm.T * xm)[0] - (km.T * mpmath.lu_solve(Km, km))[0]
         d = Kinv @ k                                        # the kept inverse
         kept = max(k_tt - float(k @ d), 0.0)
-        assert abs(kept - exact) <= projection.span_tolerance(k_tt, k, d, r.state["Kinv_norm"], bound)
+        assert abs(kept - exact) <= projection.span_tolerance(k_tt, k, d, Kinv, bound)
         d = K_inv @ k                                       # K afresh, refined
         for _ in range(projection.REFINEMENT_STEPS):
             d = d - K_inv @ (K @ d - k)
