@@ -18,14 +18,6 @@ Python objects that branches on the learner.  How (not what) differs:
   differences of the kernel rows;
 * the Projectron's ``K^{-1}`` lives in a square buffer that doubles when the
   SV set outgrows it (the loop returns to Python to reallocate, then resumes);
-  its decisions on ``delta_t^2`` and on the margin use the reference's
-  tolerances (``refsvm.online.projection``: ``span_tolerance``,
-  ``solved_tolerance``, ``margin_tolerance``, the same expressions); a step
-  whose ``delta_t^2`` from the kept inverse is too inexact (``needs_solve``)
-  returns to Python, which computes ``K`` of the SVs with the reference's
-  ``kernel_matrix`` and its inverse (``np.linalg.inv``, as the reference), and
-  is redone with iterative refinement; an SV added after such a solve gets
-  ``K^{-1}`` afresh (``fresh_inverse``) instead of the block update;
 * ``sample_weight`` (every learner; see the reference module): the loop reads
   ``s_t`` from :func:`refsvm.validation.weights_as_data`, an array of ones when
   no weights are given (``y_t * 1.0`` and ``eta * 1.0`` are exact, so
@@ -41,8 +33,6 @@ import scipy.sparse as sp
 
 from refsvm.online import ALGORITHMS, OnlineResult, projectron_U
 from refsvm.online.common import OnlineRecorder, capacity_for
-from refsvm.online.projection import BORDER_RTOL, REFINEMENT_STEPS, fresh_inverse, kernel_diag_bound
-from refsvm.kernels import Kernel
 from refsvm.sparse import n_rows
 from refsvm.validation import check_online_arguments, weights_as_data
 
@@ -77,9 +67,6 @@ cdef struct Params:
     bint zero_positive         # zero_prediction="positive": sign(0) = +1
     bint authors               # variant="authors" (Lu et al.'s code)
     double U                   # Projectron++ (authors): 1/4 sqrt((B+1)/ln(B+1))
-    double k_bound             # Projectrons: >= k(x, x) of every SV (refsvm.online.projection.kernel_diag_bound)
-    double border_rtol         # Projectrons: refsvm.online.projection.BORDER_RTOL
-    int refinement_steps       # Projectrons: refsvm.online.projection.REFINEMENT_STEPS
 
 
 cdef struct Counters:
@@ -90,9 +77,6 @@ cdef struct Counters:
     Py_ssize_t n_removals
     double Q                   # Forgetron
     long long M                # Forgetron
-    bint refresh               # Projectrons: K^{-1} of the b SVs is to be computed afresh (Python side)
-    bint solve                 # Projectrons: this step needs K afresh (Kmat) and its inverse (Python side)
-    bint solved                # Projectrons: Kmat and Kinv are fresh for this step (refined solve)
 
 
 cdef void c_forgetron_shrink(double sigma, double mu, double Q, double M, bint authors,
@@ -145,20 +129,16 @@ cdef inline void _swap_remove(Store* SV, double[::1] A, int64_t[::1] age, Py_ssi
 
 cdef Py_ssize_t _pass(Params* P, Counters* c, const Rows* X, const int64_t[::1] y,
                       const int64_t[::1] order, const double[::1] u, Store* SV, double[::1] A,
-                      int64_t[::1] age, double[:, ::1] Kinv, double[:, ::1] Kmat, double[::1] res,
-                      double[::1] k, double[::1] aux,
+                      int64_t[::1] age, double[:, ::1] Kinv, double[::1] k, double[::1] aux,
                       int8_t[::1] update_kind, int64_t[::1] n_sv, int64_t[::1] rem_step,
                       int64_t[::1] rem_index, Py_ssize_t start, const double[::1] sw) noexcept nogil:
     """Steps ``start ..`` of the pass; returns the step index where it stopped
-    (``n_steps``, or a Projectron step that needs a larger ``Kinv``, a solve with ``K`` afresh
-    (``c.solve``: Python fills ``Kmat`` and ``Kinv``, then the step is redone with ``c.solved``) or,
-    after it, ``K^{-1}`` of the grown SV set (``c.refresh``))."""
+    (``n_steps``, or a Projectron step that needs a larger ``Kinv``)."""
     cdef Py_ssize_t step, i, j, l, r, b, last, d = P.d
     cdef long long t
     cdef int y_t
     cdef double f, margin, k_tt, Pk_sq, delta_sq, delta, loss, tau, beta, penalty, sigma, mu
     cdef double phi, psi, y_r, scale, bound, shrink, best, q, bj, dist, fr, s, s_t, top, C_t
-    cdef double kk, dd, tol, kf, kappa, ftol
     cdef bint mistake, step_taken
     shrink = 1.0 - P.eta * P.lam
     bound = P.eta * P.max_coef
@@ -235,70 +215,28 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const Rows* X, const int64_t[::1] 
                 update_kind[step] = 1
 
         elif P.alg == ALG_PROJECTRON:
-            ftol = 0.0                                      # refsvm.online.projection.margin_tolerance
-            if P.plusplus and not mistake and margin > 0.0 and margin < 1.0:
-                kk = 0.0
-                dd = 0.0
-                for j in range(b):
-                    kk += fabs(A[j] * k[j])
-                    dd += fabs(A[j])
-                ftol = <double> (b + 4) * 1.1102230246251565e-16 * kk \
-                    + <double> (d + 2) * 1.1102230246251565e-16 * P.k_bound * dd
-            if s_t != 0.0 and (mistake or (P.plusplus and margin > 0.0 and margin < 1.0 - ftol)):
+            if s_t != 0.0 and (mistake or (P.plusplus and margin > 0.0 and margin < 1.0)):
                 if mistake and b + 1 > Kinv.shape[0]:
                     c.mistakes -= 1                         # redo this step after growing Kinv
                     c.kernel_evaluations -= b
                     return step
                 k_tt = rows_self(X, i, P.kernel, P.gamma, P.degree, P.coef0)
                 c.kernel_evaluations += 1
-                # refsvm.online.projection.projection_distance
-                for j in range(b):                          # d* = K^{-1} k_t (8 accumulators per row)
-                    aux[j] = pw_dot(&Kinv[j, 0], &k[0], b)
-                if c.solved:                                # iterative refinement (REFINEMENT_STEPS)
-                    for l in range(P.refinement_steps):
-                        for j in range(b):
-                            res[j] = pw_dot(&Kmat[j, 0], &aux[0], b) - k[j]
-                        for j in range(b):
-                            aux[j] = aux[j] - pw_dot(&Kinv[j, 0], &res[0], b)
                 Pk_sq = 0.0
-                kk = 0.0
-                dd = 0.0
-                for j in range(b):
-                    Pk_sq += k[j] * aux[j]
-                    kk += k[j] * k[j]
-                    dd += aux[j] * aux[j]
+                for j in range(b):                          # d* = K^{-1} k_t (8 accumulators per row)
+                    s = pw_dot(&Kinv[j, 0], &k[0], b)
+                    aux[j] = s
+                    Pk_sq += k[j] * s
                 delta_sq = k_tt - Pk_sq
                 if delta_sq < 0.0:
                     delta_sq = 0.0
-                if c.solved:                                # solved_tolerance
-                    tol = 4.0 * <double> (b + 2) * 1.1102230246251565e-16 * (
-                        k_tt + 2.0 * sqrt(kk) * sqrt(dd) + <double> b * P.k_bound * sqrt(dd) * sqrt(dd))
-                else:                                       # span_tolerance (the kept inverse)
-                    kf = 0.0
-                    for j in range(b):
-                        for l in range(b):
-                            kf += Kinv[j, l] * Kinv[j, l]
-                    kappa = <double> b * P.k_bound * sqrt(kf)
-                    if kappa < 1.0:
-                        kappa = 1.0
-                    tol = 4.0 * <double> (b + 2) * 1.1102230246251565e-16 * (k_tt + sqrt(kk) * sqrt(dd)) * kappa
-                    if b > 0 and (delta_sq * P.border_rtol <= tol or (not P.authors and fabs(
-                            delta_sq - P.eta * P.eta) * P.border_rtol <= tol)):     # needs_solve
-                        if mistake:
-                            c.mistakes -= 1                 # redo this step after the solve
-                        c.kernel_evaluations -= b + 1
-                        c.solve = True
-                        return step
-                delta = sqrt(delta_sq) if delta_sq > tol else 0.0    # within tol: in the span, delta_t = 0
+                delta = sqrt(delta_sq)
                 if mistake:
-                    # refsvm.online.projection.projects_mistake: each comparison to tol
-                    if b > 0 and ((not P.authors and delta_sq <= P.eta * P.eta + tol)
-                                  or (P.budget >= 0 and b == P.budget) or delta_sq <= tol):
+                    if b > 0 and ((not P.authors and delta <= P.eta) or (P.budget >= 0 and b == P.budget)
+                                  or delta_sq == 0.0):
                         for j in range(b):
                             A[j] += (y_t * s_t) * aux[j]          # f += s_t y_t P k(x_t, .)
                         update_kind[step] = 2
-                    elif c.solved:                          # delta^2 too inexact for the block formula:
-                        c.refresh = True                    # K^{-1} afresh after the append (Python side)
                     else:
                         aux[b] = -1.0                       # grow K^{-1} (block inverse)
                         for j in range(b + 1):
@@ -307,7 +245,6 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const Rows* X, const int64_t[::1] 
                         for j in range(b + 1):
                             for l in range(b + 1):
                                 Kinv[j, l] += aux[j] * aux[l] / delta_sq
-                    if update_kind[step] != 2:              # added, not projected: append (x_t, s_t y_t)
                         if store_set_row(SV, b, X, i) != 0:
                             SV.failed = True
                         A[b] = y_t * s_t
@@ -422,9 +359,6 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const Rows* X, const int64_t[::1] 
                     A[j] *= shrink
         c.b = b
         n_sv[step] = b
-        c.solved = False
-        if c.refresh:                                       # Projectron: K^{-1} afresh, then resume
-            return step + 1
     return P.n_steps
 
 
@@ -436,12 +370,6 @@ def _run(int alg, X, y, order, uniforms, budget, kernel, gamma, degree, coef0, e
     P.zero_positive = zero_prediction == "positive"
     P.authors = variant == "authors"
     P.U = projectron_U(budget) if (P.authors and budget is not None) else 0.0
-    P.k_bound = 0.0
-    P.border_rtol = BORDER_RTOL
-    P.refinement_steps = REFINEMENT_STEPS
-    if alg == ALG_PROJECTRON:
-        P.k_bound = kernel_diag_bound(Kernel(kernel, gamma, degree, coef0), X, np.zeros((0, X.shape[1]))
-                                      if sv is None or n_rows(sv) == 0 else sv)
     P.kernel = kernel_code(kernel)
     P.plusplus = bool(plusplus)
     P.n_steps = order.shape[0]
@@ -487,15 +415,11 @@ cdef object _run_prepared(Params* P, Counters* cp, const Rows* R, Store* S, obje
     c.mistakes = c.updates = c.kernel_evaluations = 0
     c.n_removals = 0
     c.Q = float(state.get("Q", 0.0))
-    c.refresh = False
-    c.solve = False
-    c.solved = False
     c.M = int(state.get("M", 0))
     kcap = 1
     if alg == ALG_PROJECTRON:
         kcap = min(cap, max(64, 2 * n0))
     Kinv = np.zeros((kcap, kcap))
-    Kmat = np.zeros((kcap, kcap))                      # Projectrons: K of the SVs when solved afresh
     if alg == ALG_PROJECTRON and n0:
         if "Kinv" in state:
             Kinv[:n0, :n0] = state["Kinv"]
@@ -505,7 +429,6 @@ cdef object _run_prepared(Params* P, Counters* cp, const Rows* R, Store* S, obje
             Kinv[:n0, :n0] = np.linalg.inv(kernel_matrix(S0, S0, kernel, gamma, degree, coef0))
     k = np.zeros(cap)
     aux = np.zeros(cap)
-    res = np.zeros(cap)
     u = np.zeros(P.n_steps) if uniforms is None else uniforms
     cdef const double[::1] swv = sample_weight       # weights as data (ones when absent)
     update_kind = np.zeros(P.n_steps, dtype=np.int8)
@@ -519,8 +442,6 @@ cdef object _run_prepared(Params* P, Counters* cp, const Rows* R, Store* S, obje
     cdef double[::1] Av = A
     cdef int64_t[::1] agev = age
     cdef double[:, ::1] Kv = Kinv
-    cdef double[:, ::1] Kmv = Kmat
-    cdef double[::1] resv = res
     cdef double[::1] kv = k
     cdef double[::1] auxv = aux
     cdef int8_t[::1] ukv = update_kind
@@ -529,20 +450,7 @@ cdef object _run_prepared(Params* P, Counters* cp, const Rows* R, Store* S, obje
     cdef int64_t[::1] riv = rem_index
     while True:
         with nogil:
-            start = _pass(P, &c, R, yv, ov, uv, S, Av, agev, Kv, Kmv, resv, kv, auxv, ukv, nsv, rsv, riv, start,
-                          swv)
-        if c.solve:                     # Projectron: this step solves with K afresh (projection_distance)
-            c.solve = False
-            c.solved = True
-            SVb = store_export(S, c.b) if S.sparse else SV[:c.b]
-            Kmat[:c.b, :c.b] = Kernel(kernel, gamma, degree, coef0).matrix(SVb, SVb)
-            Kinv[:c.b, :c.b] = np.linalg.inv(Kmat[:c.b, :c.b])
-            continue
-        if c.refresh:                   # Projectron: an SV added after a solve, K^{-1} afresh
-            c.refresh = False
-            Kinv[:c.b, :c.b] = fresh_inverse(Kernel(kernel, gamma, degree, coef0),
-                                             store_export(S, c.b) if S.sparse else SV[:c.b])
-            continue
+            start = _pass(P, &c, R, yv, ov, uv, S, Av, agev, Kv, kv, auxv, ukv, nsv, rsv, riv, start, swv)
         if start >= P.n_steps:
             break
         size = min(cap, 2 * Kinv.shape[0])
@@ -550,8 +458,6 @@ cdef object _run_prepared(Params* P, Counters* cp, const Rows* R, Store* S, obje
         grown[:c.b, :c.b] = Kinv[:c.b, :c.b]
         Kinv = grown
         Kv = Kinv
-        Kmat = np.zeros((size, size))
-        Kmv = Kmat
     b = c.b
     if alg == ALG_FORGETRON:
         out_state = {"Q": float(c.Q), "M": int(c.M), "age": age[:b].copy()}
