@@ -152,7 +152,28 @@ def kernel_matrix(A, B, kernel, gamma, degree, coef0):
     if not sp.issparse(A):
         A = np.asarray(A, dtype=np.float64)
         B = np.asarray(B, dtype=np.float64)
+        if kernel == "rbf" and A.shape[0] > 1:
+            return _rbf_matrix(A, B, gamma)
     K = np.empty((A.shape[0], B.shape[0]))
     for i in range(A.shape[0]):
         K[i] = kernel_row(B, A[i], kernel, gamma, degree, coef0)
+    return K
+
+
+#: Entries of the (rows, m, d) products :func:`_rbf_matrix` forms at a time.
+_BLOCK_ENTRIES = 1 << 20
+
+
+def _rbf_matrix(A, B, gamma):
+    """The dense Gaussian kernel matrix, a block of rows at a time, with :func:`kernel_row`'s numbers:
+    every sum is the same ``seq_sum`` (``cumsum``'s sequential sum along the last axis, whatever the
+    leading axes), then the same elementwise operations."""
+    sq_b = seq_sum(B * B)
+    K = np.empty((A.shape[0], B.shape[0]))
+    rows = max(1, _BLOCK_ENTRIES // max(1, B.shape[0] * B.shape[1]))
+    for start in range(0, A.shape[0], rows):
+        a = A[start:start + rows]
+        dots = seq_sum(a[:, None, :] * B[None, :, :])          # (rows, m): s_j . x_i in index order
+        sq_dist = sq_b[None, :] + seq_sum(a * a)[:, None] - 2.0 * dots
+        K[start:start + rows] = np.exp(-gamma * np.maximum(sq_dist, 0.0))
     return K

@@ -167,3 +167,16 @@ def test_other_kernels_are_not_refused_for_large_rows(backend):
                       backend=backend).fit(X, y)
     assert np.all(np.isfinite(est.model_.coef)) and np.all(np.isfinite(est.decision_function(X)))
     assert est.score(X, y) >= 0.9
+
+
+@pytest.mark.parametrize("n, m, d", [(2, 1, 1), (7, 5, 3), (17, 13, 8), (100, 100, 123), (3000, 50, 300), (9, 1000, 2)])
+def test_dense_rbf_matrix_is_kernel_row_by_row_bitwise(n, m, d):
+    """kernel_matrix forms the dense Gaussian matrix a block of rows at a time (the Projectrons'
+    solves afresh build K with it): every entry is bitwise the kernel_row value."""
+    from refsvm.kernels import kernel_matrix, kernel_row
+    rng = np.random.default_rng(n * m + d)
+    A = rng.normal(size=(n, d)) * 10.0 ** rng.uniform(-2, 2, size=d)
+    B = np.vstack([A[: min(n, m)], rng.normal(size=(max(0, m - n), d))])[:m]
+    K = kernel_matrix(A, B, "rbf", 0.37, 3, 0.0)
+    rows = np.array([kernel_row(B, a, "rbf", 0.37, 3, 0.0) for a in A])
+    assert K.shape == (n, m) and np.array_equal(K, rows)
