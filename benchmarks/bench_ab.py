@@ -94,6 +94,12 @@ def main(argv=None):
     args = parser.parse_args(argv)
     names = [w for w in WORKLOADS if not args.only or any(s in w for s in args.only)]
     print_run_header("benchmarks/bench_ab.py", argv)
+    for label, tree in (("before", args.before), ("after", args.after)):
+        commit = subprocess.run(["git", "-C", tree, "log", "-1", "--format=%h %s"], capture_output=True,
+                                text=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", tree, "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True).stdout.strip()
+        print(f"{label}: {os.path.abspath(tree)} at {commit[:90]}{' (+ uncommitted changes)' if dirty else ''}")
     rows = []
     print(f"{'workload':<30} {'before s':>9} {'after s':>9} {'after/before':>13}")
     for name in names:

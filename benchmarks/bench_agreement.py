@@ -65,8 +65,8 @@ def summarise(results):
     return table(lambda r: [r["regime"][0]]), table(lambda r: r["regime"][1:])
 
 
-STATUSES = ("agree", "refused", "decision", "values", "predict", "csr-decision", "csr-values", "csr-predict",
-            "error")
+STATUSES = ("agree", "refused", "outside-bound", "decision", "values", "predict", "csr-decision", "csr-values",
+            "csr-predict", "error")
 
 
 def print_table(title, rows):

@@ -184,12 +184,43 @@ def make_estimator(config, n, gamma, backend):
 
 def tolerance(config):
     """``(rtol, compare_choices, allowance)`` of the configuration (module notes)."""
-    p = config["params"]
-    if config["solver"] == "bsgd" and p["maintenance"] == "projection" and config["kernel"] != "rbf":
-        return 1e-6, False, "DESIGN.md rank-deficient projection"
-    if config["solver"] == "bsca" and p["maintenance"] == "projection" and p["sv_update"] == "append":
-        return 1e-6, True, "test_regimes.py BSCA projection append"
-    return 1e-9, True, None
+    return 1e-9, True, None             # DESIGN.md: no allowance is left (projection solves afresh)
+
+
+#: Regimes where the paths are known to part (DESIGN.md, "Open disagreements"): the CI test leaves
+#: them out by name; the long run (benchmarks/bench_agreement.py) keeps them and counts them apart.
+OPEN_REGIMES = {
+    "bsca": "BSCA: zero-step / bound tests with linear and poly kernels, the projection's selection "
+            "among equal coefficients, n_at_bound one ulp from C, 'dual must lie in the box' when continued",
+    "online-bpas": "BPA-S: argmin Q_r ties on repeated rows",
+    "online-projectron": "Projectron: the span test delta^2 == 0 on rounding noise",
+    "online-projectron++": "Projectron++: the span test delta^2 == 0 on rounding noise",
+    "sbp-intercept": "SBP with the bias: line 11's r^2 > 1 at 1 (poly), the level with the bias on near duplicates",
+}
+
+
+def open_regime(config):
+    """The reason the configuration's regime is an open disagreement (:data:`OPEN_REGIMES`), or None."""
+    s, p = config["solver"], config["params"]
+    key = {"online": f"online-{p.get('algorithm')}",
+           "sbp": "sbp-intercept" if p.get("fit_intercept") else "sbp"}.get(s, s)
+    return OPEN_REGIMES.get(key)
+
+
+#: unit roundoff
+_U = 2.0 ** -53
+
+
+def kernel_error_bound(config, X, gamma):
+    """A bound of the relative error of one Gaussian kernel value computed through the norms
+    (``gamma`` times the squared distance's error ``(d + 2) u (||s||^2 + ||x||^2)``, DESIGN.md); the
+    two paths (and the blocked prediction) may differ by about this much in every kernel value.  Where
+    it exceeds the tolerance, agreement to the tolerance is not promised ("outside-bound": a constant
+    column with near duplicates once drove gamma to 5e16).  0 for the other kernels."""
+    if config["kernel"] != "rbf" and config["solver"] not in ("fogd", "nogd"):
+        return 0.0
+    d = X.shape[1]
+    return float(gamma * (d + 2) * _U * 2.0 * np.max(np.sum(X * X, axis=1)))
 
 
 def regime(config):
@@ -265,7 +296,16 @@ def check(config):
     gamma = _gamma(X, config["gamma_factor"])
     rtol, choices, allowance = tolerance(config)
     out = {"seed": config["seed"], "regime": regime(config), "rtol": rtol, "allowance": allowance,
-           "n": n, "budget": _budget(config, n)}
+           "n": n, "budget": _budget(config, n), "open": open_regime(config),
+           "kernel_error_bound": kernel_error_bound(config, X, gamma)}
+    result = _compare(config, X, y, n, gamma, rtol, choices, out)
+    if not result["ok"] and result["status"] != "error" and result["kernel_error_bound"] > rtol:
+        result.update(ok=True, status="outside-bound", parted=result["status"])
+    return result
+
+
+def _compare(config, X, y, n, gamma, rtol, choices, out):
+    """The runs of :func:`check` and their comparison."""
     runs = {}
     errors = {}
     forms = [("python", X), ("fast", X)] + ([("fast-csr", sp.csr_matrix(X))] if config["data"]["csr"] else [])
