@@ -86,13 +86,17 @@ def main(argv=None):
     parser.add_argument("--start", type=int, default=0, help="first seed")
     parser.add_argument("--seed", type=int, default=None, help="run only this configuration; print its record")
     parser.add_argument("--json", default=None, help="write the summary and the failing records here")
+    parser.add_argument("--known", default=None, metavar="PATH",
+                        help="write the seeds that did not agree (seed -> status) for the CI property test "
+                             "(tests/agreement/known_disagreements.json)")
     args = parser.parse_args(argv)
     if args.seed is not None:
         config = draw_config(args.seed)
         print(json.dumps({"config": config, "result": check(config)}, indent=1, default=str))
         return 0
     print_run_header("benchmarks/bench_agreement.py", argv)
-    print(f"tree: {tree_state()}")
+    tree = tree_state()                      # the code as it was when the run started
+    print(f"tree: {tree}")
     start = time.perf_counter()
     results, failures = [], []
     for seed in range(args.start, args.start + args.n):
@@ -117,7 +121,12 @@ def main(argv=None):
     if csr:
         print(f"\nCSR runs agreeing: {len(csr)}, of which the compiled CSR run is bitwise the compiled dense run: "
               f"{sum(r['csr_bitwise'] for r in csr)}")
-    write_json(args.json, {"n": args.n, "start": args.start, "seconds": seconds, "tree": tree_state(),
+    if args.known:
+        known = {"n": args.start + args.n, "start": args.start, "tree": tree,
+                 "seeds": {str(f["result"]["seed"]): f["result"]["status"] for f in failures}}
+        with open(args.known, "w") as fh:
+            json.dump(known, fh, indent=0, sort_keys=True)
+    write_json(args.json, {"n": args.n, "start": args.start, "seconds": seconds, "tree": tree,
                            "counts": dict(counts),
                            "per_solver": {k: dict(v) for k, v in by_solver.items()},
                            "per_tag": {k: dict(v) for k, v in by_tag.items()},
