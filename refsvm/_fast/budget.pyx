@@ -448,6 +448,19 @@ cdef void _compare_criteria(const Store* SV, const double[:, ::1] alpha, Py_ssiz
     hs[3] = 0.0
 
 
+cdef inline void _compare_candidate(const Store* SV, const double[:, ::1] alpha, Py_ssize_t m, Py_ssize_t n,
+                                    double gamma, double eps, const MergeTables* T, double unit, double unit_wd,
+                                    double* crit, double* hs, double* tols, double* lk) noexcept nogil:
+    """:func:`_compare_criteria` of the pair (m, n) and each solver's tie tolerance (the rule of
+    :func:`refsvm.budget.least_wd_partner`: the exact solvers ``unit (a_m^2 + a_n^2)``, Lookup-WD
+    ``unit_wd WD``)."""
+    _compare_criteria(SV, alpha, m, n, gamma, eps, T, crit, hs, lk)
+    tols[0] = unit * (alpha[m, 0] * alpha[m, 0] + alpha[n, 0] * alpha[n, 0])
+    tols[1] = tols[0]
+    tols[2] = tols[0]
+    tols[3] = unit_wd * crit[3]
+
+
 cdef void c_merge_compare(const Store* SV, const double[:, ::1] alpha, Py_ssize_t n_sv,
                           double gamma, double eps, const MergeTables* T, unsigned char* same, double* factor,
                           double* wd) noexcept nogil:
@@ -478,11 +491,7 @@ cdef void c_merge_compare(const Store* SV, const double[:, ::1] alpha, Py_ssize_
     for n in range(n_sv):                            # pass 1: the least WD + tol of each solver
         if n == m or a_m * alpha[n, 0] < 0.0:
             continue
-        _compare_criteria(SV, alpha, m, n, gamma, eps, T, crit, hs, &log_kappa)
-        tols[0] = unit * (a_m * a_m + alpha[n, 0] * alpha[n, 0])
-        tols[1] = tols[0]
-        tols[2] = tols[0]
-        tols[3] = unit_wd * crit[3]
+        _compare_candidate(SV, alpha, m, n, gamma, eps, T, unit, unit_wd, crit, hs, tols, &log_kappa)
         for k in range(4):
             if crit[k] < INFINITY and crit[k] + tols[k] < upper[k]:
                 upper[k] = crit[k] + tols[k]
@@ -491,11 +500,7 @@ cdef void c_merge_compare(const Store* SV, const double[:, ::1] alpha, Py_ssize_
             break
         if n == m or a_m * alpha[n, 0] < 0.0:
             continue
-        _compare_criteria(SV, alpha, m, n, gamma, eps, T, crit, hs, &log_kappa)
-        tols[0] = unit * (a_m * a_m + alpha[n, 0] * alpha[n, 0])
-        tols[1] = tols[0]
-        tols[2] = tols[0]
-        tols[3] = unit_wd * crit[3]
+        _compare_candidate(SV, alpha, m, n, gamma, eps, T, unit, unit_wd, crit, hs, tols, &log_kappa)
         for k in range(4):
             if best_n[k] < 0 and crit[k] < INFINITY and crit[k] - tols[k] <= upper[k]:
                 best_n[k] = n

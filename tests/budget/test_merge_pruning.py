@@ -40,13 +40,6 @@ from _helpers import checkerboard, run_bsca_passes, run_passes
 G = fast_budget._MERGE_BOUND_GRID
 
 
-@pytest.fixture
-def no_pruning():
-    previous = fast_budget._set_merge_pruning(False)
-    try:
-        yield
-    finally:
-        fast_budget._set_merge_pruning(previous)
 
 
 def _pairs(rng, n):

@@ -37,13 +37,6 @@ SOLVERS = ("gss", "gss-precise", "lookup-h", "lookup-wd")
 U = 2.0 ** -53
 
 
-@pytest.fixture
-def no_pruning():
-    previous = fast_budget._set_merge_pruning(False)
-    try:
-        yield
-    finally:
-        fast_budget._set_merge_pruning(previous)
 
 
 def _exact_wd(a_m, a_n, h, log_kappa):
