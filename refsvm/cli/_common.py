@@ -43,7 +43,7 @@ def _read_named(arg, args):
                                    sparse=getattr(args, "sparse", False))
     except (FileNotFoundError, RuntimeError) as exc:
         where = "REFSVM_DATA or the data cache" if os.environ.get("REFSVM_DATA") else "the data cache"
-        raise _UsageError(f"{arg}: no such file, and not a data set in {where}: {exc}") from exc
+        raise _FileError(f"{arg}: no such file, and not a data set in {where}: {exc}") from exc
     width = _registry_width(arg)
     if width is not None and X.shape[1] < width:      # a test split that does not use its last features
         X = _pad_columns(X, width)

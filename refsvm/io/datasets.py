@@ -189,10 +189,12 @@ def _directory_of(name, download):
         fetch_libsvm(name, homes[0])
         return homes[0]
     if not os.environ.get("REFSVM_DATA") and not homes[0].is_dir():
+        fetch = (f"fetch the set with refsvm.datasets.fetch_libsvm({name!r}) / refsvm fetch {name}"
+                 if name in LIBSVM_FILES else
+                 f"place {name}.bz2 there by hand (it has no recorded checksum, so refsvm fetch cannot get it)")
         raise FileNotFoundError(
             f"{homes[0] / (name + '.bz2')}: no such file, and REFSVM_DATA is not set: set it to the directory "
-            f"holding the LIBSVM data files (<name>.bz2, <name>.t.bz2), or fetch the set with "
-            f"refsvm.datasets.fetch_libsvm({name!r}) / refsvm fetch {name}")
+            f"holding the LIBSVM data files (<name>.bz2, <name>.t.bz2), or {fetch}")
     return homes[0]
 
 
