@@ -65,7 +65,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .constants import GOLDEN_RATIO, MERGE_EPS_PRECISE
+from .constants import GOLDEN_RATIO, MERGE_EPS_PRECISE, UNIT_ROUNDOFF
 from .kernels import Kernel, kernel_diag, kernel_matrix, kernel_row, sq_dist
 from .recorder import Recorder
 from .sparse import SparseRows, n_rows, new_sv_storage, rows_equal
@@ -339,10 +339,6 @@ def merge_smallest(SV, alpha, n_sv, gamma, eps, merge_solver, tables):
     alpha[m] = best_alpha_z                                                 # eq. 19
     n_sv = remove_sv(SV, alpha, n_sv, best_n)                               # Alg. 2, merging, line 2
     return n_sv, m, best_n, best_wd
-
-
-#: Unit roundoff of float64 (``2^-53``), the unit of :func:`wd_tie_unit`.
-UNIT_ROUNDOFF = 2.0 ** -53
 
 
 def wd_tie_unit(merge_solver, c):

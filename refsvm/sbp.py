@@ -106,10 +106,10 @@ import numpy as np
 from .kernels import Kernel
 from .recorder import Recorder
 from .sbp_nu import nu_from_solution, nu_from_svc, nu_without_bias  # noqa: F401 (section 5; re-exported)
+from .constants import UNIT_ROUNDOFF
 from .validation import check_responses, check_sbp_arguments, weights_as_data
 
-#: ``u = 2^-53``, the unit roundoff of float64 (the error bounds of line 6's tolerance).
-_UNIT_ROUNDOFF = 2.0 ** -53
+_UNIT_ROUNDOFF = UNIT_ROUNDOFF        # u = 2^-53 (refsvm.constants): the error bounds of line 6's tolerance
 
 __all__ = ["SBPState", "SBPResult", "SBPOptions", "SBPRecorder", "optimize", "find_gamma", "find_gamma_weighted",
            "find_gamma_and_bias", "partition", "select_count", "nu_from_solution",

@@ -212,8 +212,7 @@ def open_regime(config):
     return OPEN_REGIMES.get(key)
 
 
-#: unit roundoff
-_U = 2.0 ** -53
+from refsvm.constants import UNIT_ROUNDOFF as _U  # noqa: E402 (u = 2^-53)
 #: The agreement tolerance of projection runs: u / projection_ridge (its default, 1e-10), the
 #: worst-case growth of a 1-ulp kernel difference through (K_p + r I)^-1 (cond <= 1 + 1/ridge).
 PROJECTION_RTOL = _U / 1e-10
