@@ -1,31 +1,20 @@
 """Helpers shared by the benchmark scripts (importable because a script's own
-directory is first on sys.path when run as ``python benchmarks/<script>.py``)."""
+directory is first on sys.path when run as ``python benchmarks/<script>.py``).
+
+Results files: every JSON a script writes goes through :func:`write_json` with the modules the
+script exercises (its ``MODULES`` list), which adds the ``"provenance"`` object of
+:mod:`refsvm._provenance` (command, commit, machine with CPU vector extensions, fingerprint of the
+source files).  ``python benchmarks/stale.py`` lists the results whose fingerprint no longer matches
+the code; ``python benchmarks/docnumbers.py --write`` prints their numbers into README.md and docs/.
+"""
 
 import platform
 
+from refsvm._provenance import (cpu_extensions, cpu_model, fingerprint, provenance,  # noqa: F401 (re-exported)
+                                source_files, with_provenance)
 
-def cpu_model():
-    """The CPU's model name from /proc/cpuinfo (``platform.processor()`` elsewhere)."""
-    try:
-        with open("/proc/cpuinfo") as fh:
-            for line in fh:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
-
-
-def cpu_extensions():
-    """The CPU's vector extensions that decide the compiled clones' speed (AVX-512F, AVX2, FMA, SSE4.2),
-    from /proc/cpuinfo's flags ("" where unknown)."""
-    try:
-        with open("/proc/cpuinfo") as fh:
-            flags = next((line.split(":", 1)[1].split() for line in fh if line.startswith("flags")), [])
-    except OSError:
-        flags = []
-    names = {"avx512f": "AVX-512F", "avx2": "AVX2", "fma": "FMA", "sse4_2": "SSE4.2"}
-    return ", ".join(v for k, v in names.items() if k in flags)
+#: The note every rerun on the shared development machine records (its timings are inflated).
+SHARED_NOTE = "shared 2-core machine (other jobs running): timings inflated and noisy; accuracies unaffected"
 
 
 def run_times(fn, repeats):
@@ -87,10 +76,29 @@ def print_run_header(script, argv):
           f"loadavg {', '.join(f'{v:.2f}' for v in os.getloadavg())}")
 
 
-def write_json(path, rows):
-    """Write ``rows`` to ``path`` as indented JSON (the ``--json PATH`` option); nothing when ``path`` is None."""
-    import json
+def write_json(path, rows, modules=None, note=None, command=None):
+    """Write ``rows`` to ``path`` as indented JSON (the ``--json PATH`` option); nothing when ``path`` is None.
 
-    if path:
-        with open(path, "w") as fh:
-            json.dump(rows, fh, indent=1)
+    ``modules``: what the run exercised (see :func:`refsvm._provenance.source_files`; the calling
+    script is always added): the file then starts with a ``"provenance"`` object (a list ``rows``
+    is stored as ``{"rows": rows}``).  ``note``: free text recorded in the provenance.
+    """
+    import json
+    import sys
+
+    if not path:
+        return
+    if modules is not None:
+        rows = with_provenance(rows, [*modules, sys.argv[0]], command=command, note=note)
+    with open(path, "w") as fh:
+        json.dump(rows, fh, indent=1, default=_json_default)
+
+
+def _json_default(o):
+    import numpy as np
+
+    if isinstance(o, np.generic):
+        return o.item()
+    if isinstance(o, np.ndarray):
+        return o.tolist()
+    return str(o)

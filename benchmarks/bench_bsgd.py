@@ -32,7 +32,6 @@ explains every column.  Data come from ``$REFSVM_DATA`` through
 
 import argparse
 import datetime
-import json
 import os
 import platform
 import shlex
@@ -48,7 +47,10 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
 import numpy as np  # noqa: E402
-from _common import cpu_model  # noqa: E402
+from _common import SHARED_NOTE, cpu_model, write_json  # noqa: E402
+
+#: What a run exercises (the fingerprint of its results: refsvm._provenance).
+MODULES = ["refsvm.bsgd", "refsvm._fast.bsgd", "refsvm.budget", "refsvm.kernels", "refsvm.io.datasets", "refsvm.io.libsvm"]
 
 #: Hyper-parameters per data set (C, gamma): Glasmachers & Qaadan, Table 1.
 PARAMS = {
@@ -471,10 +473,8 @@ def main(argv=None):
     print(text)
     if args.output:
         Path(args.output).write_text(text + "\n")
-    if args.json:
-        with open(args.json, "w") as fh:
-            json.dump(dict(command=command, started=started, finished=finished, machine=info,
-                           rows=rows, n_targets_missed=n_fail), fh, indent=2, default=float)
+    write_json(args.json, dict(command=command, started=started, finished=finished, machine=info,
+                               rows=rows, n_targets_missed=n_fail), MODULES, note=SHARED_NOTE, command=command)
     return 0
 
 
