@@ -140,7 +140,10 @@ def loaded_modules(exclude=("refsvm.cli", "refsvm.plotting", "refsvm._provenance
     exercised), less ``exclude`` and their submodules (output formatting, not numbers)."""
     names = sorted(m for m, mod in list(sys.modules.items())
                    if (m == "refsvm" or m.startswith("refsvm.")) and getattr(mod, "__file__", None))
-    return [m for m in names if not any(m == e or m.startswith(e + ".") for e in exclude)]
+    names = [m for m in names if not any(m == e or m.startswith(e + ".") for e in exclude)]
+    # a package stands for its __init__.py only (its imported submodules are listed themselves)
+    return [str(Path(*m.split("."), "__init__.py")) if sys.modules[m].__file__.endswith("__init__.py") else m
+            for m in names]
 
 
 def fingerprint(files, root=None):
