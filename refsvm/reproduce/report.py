@@ -22,9 +22,13 @@ def emit(result, *, out=None, json_path=None, png_path=None, plot=None):
 
 
 def write_json(result, path):
-    """The result dict as indented JSON (numpy scalars and arrays as plain numbers and lists)."""
+    """The result dict as indented JSON (numpy scalars and arrays as plain numbers and lists), with the
+    ``"provenance"`` of the run first (command, commit, machine, fingerprint of the refsvm modules the
+    process imported: :mod:`refsvm._provenance`; ``benchmarks/stale.py`` checks it)."""
+    from refsvm._provenance import loaded_modules, with_provenance
+
     with open(path, "w") as f:
-        json.dump(result, f, indent=1, default=_json_default)
+        json.dump(with_provenance(result, loaded_modules()), f, indent=1, default=_json_default)
 
 
 def write_png(result, path, plot=None):
