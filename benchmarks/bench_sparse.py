@@ -35,7 +35,12 @@ from pathlib import Path
 
 import numpy as np
 
-from _common import print_run_header, write_json
+from _common import SHARED_NOTE, print_run_header, write_json
+
+#: What a run exercises (the fingerprint of its results: refsvm._provenance).
+MODULES = ["refsvm.io.datasets", "refsvm.sparse", "refsvm._fast.sparse", "refsvm.estimators", "refsvm.bsgd",
+           "refsvm._fast.bsgd", "refsvm.bsca", "refsvm._fast.bsca", "refsvm.nogd", "refsvm._fast.nogd",
+           "refsvm.online", "refsvm._fast.online", "refsvm.budget", "refsvm.kernels", "refsvm.model"]
 
 SOLVERS = ("BudgetedSVC", "BSCAClassifier", "NOGDClassifier", "OnlineKernelClassifier")
 #: (C, gamma) of the real sets: a9a as bench_bsgd.py / bench_peers.py (Glasmachers & Qaadan, Table 1);
@@ -261,7 +266,7 @@ def main(argv=None):
         results["real"] = real(args, log)
         print("\n".join(render_real(results["real"])))
     if args.json:
-        write_json(args.json, results)
+        write_json(args.json, results, MODULES, note=SHARED_NOTE)
     return 0
 
 

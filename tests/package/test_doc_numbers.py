@@ -114,6 +114,9 @@ def test_lint_markdown(dn, tmp_path, text, flagged):
     (".. allow: setting\nA 20 % hold-out.\n\nIt took 3 s.\n", True),        # not past the blank line
     (".. allow: nonsense\nA 20 % hold-out.\n", True),
     ("It took |x| here.\n", False),
+    (".. allow: setting\n.. code-block:: python\n\n   fit(X)   # 80 %\n\nTook 3 s.\n", True),
+    (".. allow: setting\n.. code-block:: python\n\n   fit(X)   # 80 %\n", False),
+    ("Item\n   .. numbers:x\n\n   3 s\n\n   .. /numbers\n", False),
     (".. numbers:x\n\n=== ===\n3 s 4 %\n=== ===\n\n.. /numbers\n", False),
 ])
 def test_lint_rst(dn, tmp_path, text, flagged):
