@@ -523,6 +523,31 @@ def _tie_tolerance(t, terms):
     return a * t + b * math.sqrt(t) + c
 
 
+def _ball_terms(eta_0, X, opts):
+    """The coefficients ``(p, q)`` of line 11's tolerance ``tol_r(t) = p t sqrt(t) + q t`` (:func:`_outside_ball`).
+
+    Error bound of the computed ``r_t^2`` (line 8, ``r2 + 2 eta_t c_i + eta_t^2 K_ii``, a running
+    sum that line 12 resets to 1): each iteration adds ``2 eta_t`` times the error of ``c_i``
+    (``E_c(t) <= 4 t u sqrt(k_max) + 2 sqrt(t) eta_0 eps_K``, :func:`_tie_terms`), ``eta_t^2 eps_K``
+    and the rounding of the three operations, ``3 u (r2 + 2 eta_t |c_i| + eta_t^2 K_ii) <= 21 u``
+    (``r2 <= 2``, ``eta_t |c_i| <= ||w|| <= 2``, ``eta_t^2 K_ii <= 1``).  With ``sum_s eta_s <= 2 eta_0
+    sqrt(t)`` and ``1 + ln t <= 2 t``: ``E_r(t) <= 16 u t^1.5 + (21 u + 10 eta_0^2 eps_K) t``.
+    Not finite (an overflowing kernel value): ``(0, 0)``, the plain ``r2 > 1``.
+    """
+    terms = (16.0 * _UNIT_ROUNDOFF, 21.0 * _UNIT_ROUNDOFF + 10.0 * eta_0 * eta_0 * _kernel_value_error(X, opts.kernel))
+    return terms if all(math.isfinite(v) for v in terms) else (0.0, 0.0)
+
+
+def _outside_ball(r2, t, terms):
+    """Line 11's ``r_t > 1``, decided to the error bound ``tol_r(t)`` of ``r_t^2`` (:func:`_ball_terms`):
+    ``r2 > 1 + tol_r(t)``.  Tie rule: ``r_t^2`` within ``tol_r`` of 1 is ``r_t = 1`` (no rescaling;
+    line 12 would divide by 1).  That case is exact at the first step (``r_1^2 = eta_0^2 K_ii = 1``
+    for the row of the largest diagonal entry), where the two paths' kernel values one ulp apart
+    used to rescale on one path only.  The compiled loop evaluates the same expression."""
+    p, q = terms
+    return r2 > 1.0 + (p * math.sqrt(t) + q) * t
+
+
 def _not_under_water():
     """The error of line 6 when no response lies at or below the water level (both paths).
 
@@ -661,7 +686,7 @@ def optimize(X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias=False, cache
                                        fit_bias=fit_bias, cache_rows=cache_rows, state=state,
                                        sample_weight=sample_weight)
     eta_0 = _eta_0(float(np.max(opts.kernel.diag(X))))                    # Alg. 1, line 1
-    ties = _tie_terms(eta_0, X, opts)                                      # line 6's tolerance
+    ties, ball = _tie_terms(eta_0, X, opts), _ball_terms(eta_0, X, opts)  # lines 6 and 11's tolerances
     alpha, c, alpha_sum, c_sum, r2, t = _initial_iterate(state, X.shape[0])   # Alg. 1, line 2
     rec, cache = SBPRecorder(u.shape[0]), _RowCache(opts.cache_rows)
     for step in range(u.shape[0]):                                         # Alg. 1, line 3
@@ -674,7 +699,7 @@ def optimize(X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias=False, cache
         row = cache.kernel_row(X, i, opts.kernel, rec)                     # K(x_i, x_j), j = 1..n
         r2 = r2 + 2.0 * eta_t * c[i] + eta_t * eta_t * row[i]              # Alg. 1, line 8
         c += eta_t * y[i] * y * row                                        # Alg. 1, lines 9-10
-        if r2 > 1.0:                                                       # Alg. 1, line 11: r_t > 1
+        if _outside_ball(r2, t, ball):                                     # Alg. 1, line 11: r_t > 1
             scale = 1.0 / math.sqrt(r2)
             alpha *= scale                                                 # Alg. 1, line 12
             c *= scale

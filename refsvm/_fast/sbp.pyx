@@ -36,7 +36,7 @@ How (not what) differs:
 import numpy as np
 
 from refsvm.sbp import (SBPOptions, SBPRecorder, SBPResult, SBPState, _averages, _divide_by_level, _eta_0,
-                        _initial_iterate, _not_under_water, _tie_terms)
+                        _ball_terms, _initial_iterate, _not_under_water, _tie_terms)
 from refsvm.validation import check_responses
 
 from libc.math cimport INFINITY, sqrt
@@ -369,7 +369,8 @@ cdef Py_ssize_t _sample_weighted(const double[::1] c, const double[::1] sw, doub
 cdef void _optimize_loop(const Rows* X, const Store* S, Py_ssize_t n, const int64_t[::1] y,
                          const double[::1] u,
                          int kernel, double gamma, double degree, double coef0,
-                         double volume, double eta_0, double tie_a, double tie_b, double tie_c, bint fit_bias, bint weighted, const double[::1] sw,
+                         double volume, double eta_0, double tie_a, double tie_b, double tie_c,
+                         double ball_p, double ball_q, bint fit_bias, bint weighted, const double[::1] sw,
                          double[::1] alpha, double[::1] c, double[::1] alpha_sum, double[::1] c_sum,
                          double[::1] work, double[::1] work2, double[::1] row_buf,
                          double[:, ::1] cache, int64_t[::1] slot_of, int64_t[::1] owner,
@@ -379,7 +380,8 @@ cdef void _optimize_loop(const Rows* X, const Store* S, Py_ssize_t n, const int6
                          const double* x_sq, int32_t* x_ind, double* x_val, Stats* st) noexcept nogil:
     """The run; ``x_sq``: ``seq_sq`` of every dense row of X, ``x_ind`` / ``x_val``: room for ``d``
     (dense Gaussian kernel rows, ``kernel_row_into``); ``tie_a``, ``tie_b``, ``tie_c``: line 6's
-    tolerance ``tie_a t + tie_b sqrt(t) + tie_c`` (refsvm.sbp._tie_terms)."""
+    tolerance ``tie_a t + tie_b sqrt(t) + tie_c`` (refsvm.sbp._tie_terms); ``ball_p``, ``ball_q``: line
+    11's, ``r2 > 1 + (ball_p sqrt(t) + ball_q) t`` (refsvm.sbp._ball_terms, _outside_ball)."""
     cdef Py_ssize_t d = X.d, T = u.shape[0]
     cdef Py_ssize_t step, j, i, count, n_p, n_m, slot, used = 0, s
     cdef long long t = st.t, clock = 0
@@ -472,7 +474,7 @@ cdef void _optimize_loop(const Rows* X, const Store* S, Py_ssize_t n, const int6
         ey = eta_t * <double> y[i]
         for j in range(n):                                                 # Alg. 1, lines 9-10
             c[j] += (ey * <double> y[j]) * row[j]
-        if r2 > 1.0:                                                       # Alg. 1, line 11
+        if r2 > 1.0 + (ball_p * sqrt(<double> t) + ball_q) * <double> t:   # Alg. 1, line 11 (_outside_ball)
             scale = 1.0 / sqrt(r2)
             for j in range(n):                                             # Alg. 1, line 12
                 alpha[j] *= scale
@@ -516,6 +518,8 @@ def optimize(X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias=False, cache
     cdef double eta_0 = _eta_0(kmax)
     cdef double tie_a, tie_b, tie_c
     tie_a, tie_b, tie_c = _tie_terms(eta_0, X, opts)                     # line 6's tolerance
+    cdef double ball_p, ball_q
+    ball_p, ball_q = _ball_terms(eta_0, X, opts)                         # line 11's tolerance
     alpha, c, alpha_sum, c_sum, r2, t = _initial_iterate(state, n)        # Alg. 1, line 2
     cdef Py_ssize_t T = u.shape[0]
     cdef Py_ssize_t capacity = opts.cache_rows
@@ -561,7 +565,7 @@ def optimize(X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias=False, cache
         if R.sparse:
             store_fill(&S, X)
         with nogil:
-            _optimize_loop(&R, &S, n, yv, uv, kcode, gm, dg, c0, volume, eta_0, tie_a, tie_b, tie_c, fb,
+            _optimize_loop(&R, &S, n, yv, uv, kcode, gm, dg, c0, volume, eta_0, tie_a, tie_b, tie_c, ball_p, ball_q, fb,
                            weighted, swv, av, cv, asv, csv, wv, w2v, rv, cachev, slotv, ownerv, stampv, capacity,
                            sv, wlv, btv, nvv, pv, &xw.sq[0], &xw.ind[0], &xw.val[0], &st)
     finally:
