@@ -9,7 +9,7 @@ import sys
 from ..reproduce import Table, render
 # tables: the function (the package attribute refsvm.reproduce.tables is the submodule once it is imported)
 from ..reproduce.driver import Backend, run_table, tables
-from ..reproduce.report import emit
+from ..reproduce.report import emit, require_matplotlib
 
 
 def add_parser(sub):
@@ -25,7 +25,8 @@ def add_parser(sub):
     p.add_argument("--seeds", type=int, default=None, help="number of seeds; None = the paper's (2 with --quick) (default: None)")
     p.add_argument("--n-jobs", type=int, default=1, help="parallel joblib workers; -1 = all cores (default: 1)")
     p.add_argument("--backend", choices=["loky", "dask", "ray"], default="loky",
-                   help="joblib backend: local processes (loky), a Dask cluster, or Ray (default: loky)")
+                   help='joblib backend: local processes (loky), a Dask cluster (pip install "refsvm[cluster]"), '
+                   'or Ray (pip install "refsvm[ray]") (default: loky)')
     p.add_argument("--scheduler", metavar="ADDRESS", default=None,
                    help="Dask scheduler address (e.g. tcp://host:8786) or Ray address (default: None)")
     p.add_argument("--datasets", nargs="+", default=None, help="only these data sets, paper labels or file stems (default: None)")
@@ -52,6 +53,8 @@ def _cmd_reproduce(args):
         if result["table"] != args.name:
             raise ValueError(f"--render: {args.render} holds table {result['table']!r}, not {args.name!r}")
         return 0
+    if args.png:
+        require_matplotlib()                       # before the run, not after it
     try:
         result = run_table(args.name, quick=args.quick, seeds=args.seeds, datasets=args.datasets,
                            entries=args.algorithms, backend=Backend(args.n_jobs, args.backend, args.scheduler),

@@ -9,10 +9,10 @@ tasks run through :mod:`joblib`:
 * ``--n-jobs N`` local worker processes (joblib's default ``loky`` backend);
 * ``--backend dask --scheduler ADDRESS``: a ``dask.distributed.Client`` is
   connected to the scheduler and the same tasks run on the cluster through
-  ``joblib.parallel_config(backend="dask")`` (needs ``pip install
-  "dask[distributed]"``); ``--backend ray`` through Ray's joblib backend
-  (``ray.util.joblib.register_ray``, needs ``pip install ray``; the address
-  goes to ``ray.init``).  No scheduling is done here: joblib hands the tasks
+  ``joblib.parallel_config(backend="dask")`` (the ``cluster`` extra:
+  ``pip install "refsvm[cluster]"``); ``--backend ray`` through Ray's joblib
+  backend (``ray.util.joblib.register_ray``; the ``ray`` extra: ``pip install
+  "refsvm[ray]"``; the address goes to ``ray.init``).  No scheduling is done here: joblib hands the tasks
   to the backend.
 
 Each task depends only on (data, parameters, seed): the visiting order and all

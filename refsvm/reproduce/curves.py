@@ -170,7 +170,9 @@ def run_curve(X, y, X_test, y_test, seed, *, method, gamma, nu=None, epochs=10):
 
 def plot_curves(result, path):
     """``refsvm reproduce --png`` for curve tables: test error vs kernel evaluations, one panel per data set."""
-    import matplotlib
+    from .report import require_matplotlib
+
+    matplotlib = require_matplotlib()
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 

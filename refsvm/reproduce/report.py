@@ -6,7 +6,7 @@ import sys
 
 import numpy as np
 
-__all__ = ["emit", "format_table", "plot_table", "write_json", "write_png"]
+__all__ = ["emit", "format_table", "plot_table", "write_json", "write_png", "require_matplotlib"]
 
 
 def emit(result, *, out=None, json_path=None, png_path=None, plot=None):
@@ -19,6 +19,16 @@ def emit(result, *, out=None, json_path=None, png_path=None, plot=None):
         write_json(result, json_path)
     if png_path:
         write_png(result, png_path, plot)
+
+
+def require_matplotlib():
+    """``matplotlib`` (the module), or RuntimeError saying how to install it: called before a run that asks
+    for a PNG, so that a missing matplotlib fails at once, not after the run."""
+    try:
+        import matplotlib
+    except ImportError as exc:
+        raise RuntimeError('--png needs matplotlib: pip install "refsvm[plot]"') from exc
+    return matplotlib
 
 
 def write_json(result, path):
@@ -53,6 +63,9 @@ def format_table(result):
     lines = [f"{result['table']}: {result['title']}",
              f"metric: {result['metric']}; {result['seeds']} seed(s){' (QUICK: subsampled data)' if result['quick'] else ''}; "
              f"{result['n_jobs']} job(s), backend {result['backend']}, wall {result['wall_seconds']:.1f} s"]
+    if result["quick"]:
+        lines.append("QUICK: a smoke run (subsampled data, few seeds): the numbers are not comparable with the "
+                     "paper's, and their gaps to it are not judged")
     if result.get("note"):
         lines.append(result["note"])
     for ds in dict.fromkeys(r["dataset"] for r in result["rows"]):
@@ -113,10 +126,7 @@ def _format_chosen(r):
 
 def plot_table(result, path):
     """Bar chart, one panel per data set: ours (mean, spread over seeds) beside the paper."""
-    try:
-        import matplotlib
-    except ImportError as exc:
-        raise RuntimeError('--png needs matplotlib: pip install "refsvm[plot]"') from exc
+    matplotlib = require_matplotlib()
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 

@@ -1,6 +1,8 @@
 """The task functions of ``refsvm reproduce``: ``run(X, y, X_test, y_test, seed, **params) -> dict``.
 
-Each returns ``error`` (percent) and ``seconds``; a table's :class:`~refsvm.reproduce.spec.Entry`
+Each returns ``error`` (percent), ``seconds`` and ``majority_share`` (the final model's share of its most
+frequent class on the evaluated rows); ``online=True`` where ``error`` is the online mistake rate, which
+counted the pass's predictions, not the final model's (see :func:`refsvm.reproduce.driver.is_constant`).  A table's :class:`~refsvm.reproduce.spec.Entry`
 names one as ``"refsvm.reproduce.runners:run_online"`` and the like.
 """
 
@@ -77,7 +79,9 @@ def run_online(X, y, X_test, y_test, seed, *, algorithm, backend="fast", **param
     out = dict(error=100.0 * res.trace["mistakes"] / len(order), seconds=seconds, n_sv=len(res.sv),
                majority_share=_expansion_share(res.sv, res.alpha, res.bias, params["gamma"], X, X_test, backend,
                                                zero))
-    if X_test is not None:
+    if X_test is None:
+        out["online"] = True                      # error counts the online predictions, not the final model's
+    else:
         out["error"] = _test_error(res.sv, res.alpha, res.bias, params["gamma"], X_test, y_test, backend,
                                    zero_prediction=zero)
         out["online_error"] = 100.0 * res.trace["mistakes"] / len(order)
@@ -99,7 +103,8 @@ def run_estimator(X, y, X_test, y_test, seed, *, estimator, **params):
     else:
         error = 100.0 * float(est.trace_[0]["online_error_rate"])
     return dict(error=error, seconds=seconds, n_sv=int(len(getattr(est, "support_vectors_", ()))),
-                majority_share=majority_share(est.predict(_rows_to_check(X, X_test))))
+                majority_share=majority_share(est.predict(_rows_to_check(X, X_test))),
+                **({"online": True} if X_test is None else {}))
 
 
 def run_batch(X, y, X_test, y_test, seed, *, estimator, **params):

@@ -205,12 +205,10 @@ def test_cotter2012_figure2_quick_end_to_end(tmp_path, capsys):
 
 LEARNERS = ["Perceptron", "OGD", "RBP", "Forgetron", "Projectron", "Projectron++", "BPA-S", "BOGD"]
 #: (learner, data set) pairs measured outside the 2-point band (strict xfail: a fix turns them into failures)
-MISSES = {
-    ("BOGD", "german"): "35.34 % (best grid point that is not a constant classifier) vs 31.6 +- 1.5 %: the "
-                        "grid points that came closer predict one class (their mistake rate is german's "
-                        "minority share, 30 %) and are no longer chosen; the authors' rule (row 'BOGD [code]') "
-                        "gives 34.34; the paper's german is the unscaled german.numer, not in the shared data",
-}
+MISSES = {}
+# BOGD on german was one (35.34 % at eta = 0.2 vs 31.6 +- 1.5) while a grid point was called constant when
+# its final model was: eta = 0.02 has varied online predictions (31.14 %, 1.1 points above german's minority
+# share) and is chosen since constancy is judged on the predictions the mistake rate counted.
 
 
 @pytest.fixture(scope="module")
@@ -259,7 +257,8 @@ def test_lu2016_table5_authors_readings_on_a9a(require_data):
 def test_a_constant_classifier_is_never_chosen_from_a_grid():
     """BOGD on the quick subsets: at small eta its final model predicts one class, and its error is the
     minority share, lower than the learning runs' (it was picked: ijcnn1 eta = 0.2, 10.08 %).  The grid
-    must skip constant points, and a row whose every point is constant must say so."""
+    must skip constant points; a point whose final model is constant but whose online predictions (the
+    metric's) were varied is not constant (a9a: it was printed CONSTANT at the minority share)."""
     _need_data()
     res = reproduce("lu2016-table5", quick=True, datasets=["ijcnn1", "a9a"], entries=["BOGD"], out=io.StringIO())
     by = {r["dataset"]: r for r in res["rows"]}
@@ -269,4 +268,6 @@ def test_a_constant_classifier_is_never_chosen_from_a_grid():
     assert not ij["constant"] and str({"eta": ij["chosen"]["eta"]}) not in ij["constant_points"]
     assert np.mean([s["majority_share"] for s in ij["per_seed"]]) < 0.99
     a9a = next(r for r in res["rows"] if r["file"] == "a9a")
-    assert a9a["constant"] and "CONSTANT" in format_table(res)
+    assert all(s["majority_share"] >= 0.99 for s in a9a["per_seed"])   # the last models are constant ...
+    assert not a9a["constant"] and a9a["error_mean"] - a9a["minority_share"] > 1.0   # ... the pass was not
+    assert a9a["constant_points"] and "CONSTANT" not in format_table(res)
