@@ -23,8 +23,10 @@ algorithm, exactly as ``partial_fit`` runs it, with no per-example Python
 re-implementation.  So a stream fed through ``learn_one`` gives the model
 that ``partial_fit`` called once per example, in the same order, gives
 (tested).  The price is ``partial_fit``'s per-call overhead (input checks and
-the model's bookkeeping), a few hundred microseconds, far above the
-algorithm's own microsecond step: ``benchmarks/bench_river.py`` measures it.
+the model's bookkeeping), about a millisecond per example, three orders of
+magnitude above the algorithm's own microsecond step:
+``benchmarks/bench_river.py`` measures it (``benchmarks/results/bench_river.txt``
+gives the numbers and the machine).
 For throughput, call ``partial_fit`` on blocks.
 
 Conventions (chosen where river and scikit-learn differ):
