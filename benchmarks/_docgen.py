@@ -180,8 +180,8 @@ def check(paths=None, root=ROOT):
 # --- the lint -----------------------------------------------------------------------------------
 
 _MEASURE = re.compile(
-    r"(?<![\w.])[-+±]?\d[\d,]*(?:\.\d+)?(?:\s?[-–]\s?\d[\d,]*(?:\.\d+)?)?\s?"
-    r"(?:%|x(?![\w])|(?:s|ms|µs|us|min|minutes?|seconds?|hours?)(?![\w])|[KMG]i?B(?![\w]))")
+    r"(?<![\w.])[-+±]?\d[\d,]*(?:\.\d+)?(?:\s?[-–]\s?\d[\d,]*(?:\.\d+)?)?"
+    r"(?:x(?![\w])|\s?(?:%|(?:s|ms|µs|us|min|minutes?|seconds?|hours?)(?![\w])|[KMG]i?B(?![\w])))")
 _CODE = re.compile(r"``[^`]*``|`[^`]*`")
 
 
@@ -190,7 +190,7 @@ def lint(rel, root=ROOT):
     text, inline code and allowed lines (see the module docstring)."""
     lines = (Path(root) / rel).read_text().splitlines()
     md = rel.endswith(".md")
-    out, generated, allowed, allow_indent, seen_blank = [], False, False, 0, False
+    out, generated, allowed, allow_indent, started, seen_blank = [], False, False, 0, False, False
     for i, line in enumerate(lines, 1):
         s = line.strip()
         if md:
@@ -212,11 +212,13 @@ def lint(rel, root=ROOT):
             if m:
                 if m[1] not in REASONS:
                     out.append((i, f"unknown allow reason {m[1]!r} (one of {', '.join(REASONS)})"))
-                allowed, allow_indent, seen_blank = True, len(line) - len(line.lstrip()), False
+                allowed, allow_indent, started, seen_blank = True, len(line) - len(line.lstrip()), False, False
                 continue
             if allowed:                            # the marked paragraph and what is indented under it
                 if not s:
-                    seen_blank = True
+                    seen_blank = started
+                elif not started:
+                    started = True
                 elif seen_blank and len(line) - len(line.lstrip()) <= allow_indent:
                     allowed = False
             line = _RST_SUBST.sub("", line)

@@ -14,7 +14,6 @@ so the threads are the only parallelism.
 """
 
 import argparse
-import json
 import os
 import platform
 import sys
@@ -24,6 +23,11 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
 import numpy as np  # noqa: E402
+from _common import SHARED_NOTE, write_json  # noqa: E402
+
+#: What a run exercises (the fingerprint of its results: refsvm._provenance).
+MODULES = ["refsvm.estimators", "refsvm.bsca", "refsvm._fast.bsca", "refsvm.sbp", "refsvm._fast.sbp", "refsvm.model",
+           "refsvm._threads", "refsvm.io.datasets", "refsvm.io.libsvm"]
 
 
 def main(argv=None):
@@ -84,9 +88,7 @@ def main(argv=None):
     info = dict(command=" ".join(["python", "benchmarks/bench_njobs.py"] + sys.argv[1:]), cpus=os.cpu_count(),
                 machine=platform.platform(), load_average=os.getloadavg(), rows=rows)
     print(f"\n{os.cpu_count()} cores, load average {info['load_average'][0]:.2f} at the end")
-    if args.json:
-        with open(args.json, "w") as fh:
-            json.dump(info, fh, indent=2)
+    write_json(args.json, info, MODULES, note=SHARED_NOTE)
 
 
 if __name__ == "__main__":

@@ -17,7 +17,6 @@ Run ``python benchmarks/bench_online.py --help``; data from ``$REFSVM_DATA``.
 
 import argparse
 import datetime
-import json
 import os
 import platform
 import sys
@@ -27,7 +26,10 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
 import numpy as np  # noqa: E402
-from _common import cpu_model  # noqa: E402
+from _common import SHARED_NOTE, cpu_model, write_json  # noqa: E402
+
+#: What a run exercises (the fingerprint of its results: refsvm._provenance).
+MODULES = ["refsvm.online", "refsvm._fast.online", "refsvm.kernels", "refsvm.io.datasets", "refsvm.io.libsvm"]
 
 LEARNERS = ["perceptron", "ogd", "rbp", "forgetron", "projectron", "projectron++", "bpas", "bogd"]
 
@@ -121,9 +123,7 @@ def main(argv=None):
     lines += ["", "diff steps: steps where the two paths updated differently (0 = identical decisions; real data can",
               "hold exact ties that rounding breaks differently, see refsvm/_fast/online.pyx)"]
     print("\n".join(lines))
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(dict(args=vars(args), rows=rows, loads=loads, started=started), f, indent=1)
+    write_json(args.json, dict(args=vars(args), rows=rows, loads=loads, started=started), MODULES, note=SHARED_NOTE)
 
 
 if __name__ == "__main__":

@@ -77,7 +77,6 @@ The machine is shared; the load average is printed at start and end of every par
 
 import argparse
 import datetime
-import json
 import os
 import re
 import shlex
@@ -95,6 +94,12 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 import numpy as np  # noqa: E402
 from bench_bsgd import PARAMS, accuracy, bsgd_args, load_average, machine_info  # noqa: E402
 from refsvm import ConstantModelWarning  # noqa: E402
+from _common import SHARED_NOTE, write_json  # noqa: E402
+
+#: What a run exercises (the fingerprint of its results: refsvm._provenance).
+MODULES = ["benchmarks/bench_bsgd.py", "refsvm._fast.bsgd", "refsvm.estimators", "refsvm.fogd", "refsvm._fast.fogd",
+           "refsvm.nogd", "refsvm._fast.nogd", "refsvm.online", "refsvm._fast.online", "refsvm.ogd",
+           "refsvm.io.datasets", "refsvm.io.libsvm", "refsvm.validation"]
 
 BSGD_BUDGETS = (100, 500)
 #: KOL algorithms timed (``-opt kernel-<name>``); perceptron and ogd keep every SV (no budget).
@@ -585,9 +590,7 @@ def main(argv=None):
         log(render_libol(results["libol"], args.libol_budget))
         log("")
     log(f"load average at end: {results['load_end']}; finished {results['finished']}")
-    if args.json:
-        with open(args.json, "w") as fh:
-            json.dump(results, fh, indent=1, default=str)
+    write_json(args.json, results, MODULES, note=SHARED_NOTE)
     return 0
 
 

@@ -12,13 +12,18 @@ per-call overhead of ``partial_fit`` (input checks, bookkeeping), not the algori
 """
 
 import argparse
-import json
 import os
 import platform
 import sys
 import time
 
 import numpy as np
+
+from _common import SHARED_NOTE, write_json  # noqa: E402
+
+#: What a run exercises (the fingerprint of its results: refsvm._provenance).
+MODULES = ["refsvm.estimators", "refsvm._fast.bsgd", "refsvm._fast.bsca", "refsvm._fast.online", "refsvm._fast.fogd",
+           "refsvm._fast.nogd", "refsvm.validation"]
 
 
 def main(argv=None):
@@ -70,9 +75,7 @@ def main(argv=None):
                 machine=platform.platform(), cpus=os.cpu_count(), load_average=os.getloadavg(), results=results)
     print(f"\n{args.n} examples of river's Phishing stream (standardised), fast backend; "
           f"load average {info['load_average'][0]:.2f} on {info['cpus']} cores")
-    if args.json:
-        with open(args.json, "w") as fh:
-            json.dump(info, fh, indent=2)
+    write_json(args.json, info, MODULES, note=SHARED_NOTE)
 
 
 if __name__ == "__main__":

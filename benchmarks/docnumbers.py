@@ -42,8 +42,8 @@ outside generated text and inline code.  A number that is not a measurement of t
 when marked with its reason, one of :data:`REASONS`:
 
 - Markdown: ``<!-- allow: paper -->`` anywhere on the line (it covers that line);
-- RST: a comment line ``.. allow: paper`` just before a paragraph, list item, table or directive;
-  it covers that paragraph and what is indented under it (a code block after ``.. code-block::``,
+- RST: a comment line ``.. allow: paper`` and a blank line before a paragraph, list item, table
+  or directive; it covers that paragraph and what is indented under it (a code block after ``.. code-block::``,
   a definition's body): up to the first line after a blank line that is not indented deeper than
   the marker.
 

@@ -99,12 +99,6 @@ def _refit_scaled_a9a():
             f"{last['mean']:.2f} ± {last['sd']:.2f}% ({last['min']:.1f}-{last['max']:.1f}%)")
 
 
-@value("refit-scaled-a9a-machine")
-def _refit_scaled_machine():
-    prov = provenance_of("bench_refit_scaled")
-    return f"measured at {prov['commit']}" if prov else "no provenance: rerun"
-
-
 @renderer("lookup-plain-table")
 def _lookup_plain_table(fmt):
     """bench_lookup_plain_gss: B = 500, GSS against Lookup-WD, both without partner pruning."""
@@ -194,3 +188,73 @@ def _progress_lines(fmt):
     if fmt == "md":
         return "```\n" + "\n".join(body) + "\n```"
     return "::\n\n" + "\n".join("   " + line for line in body)
+
+
+@renderer("sparse-synthetic-table")
+def _sparse_synthetic_table(fmt):
+    """bench_sparse: each solver on the text-like set: fit seconds, peak RSS, held-out accuracy, majority."""
+    rows = [[r["solver"], f"{r['fit_s']:.1f}", f"{r['peak_rss_mib']:.0f}", pct(r["accuracy"], 1), pct(r["majority"], 1),
+             f"{r['sv_nnz']:,}"] for r in load("bench_sparse")["synthetic"] if "fit_s" in r]
+    return table(["solver", "fit s", "peak RSS MiB", "held-out acc.", "majority", "SV nonzeros"], rows, fmt)
+
+
+@renderer("sparse-real-table")
+def _sparse_real_table(fmt):
+    """bench_sparse: one BSGD epoch from dense and from CSR input, against the scipy kernel block (and the peer)."""
+    rows = []
+    for r in load("bench_sparse")["real"]:
+        d, c = r["dense"], r["csr"]
+        rows.append([r["dataset"], r["budget"], f"{d['seconds']:.3f}", f"{c['seconds']:.3f}",
+                     f"{c['seconds'] / d['seconds']:.2f}x", f"{c['seconds'] / r['bound_csr_s']:.2f}x",
+                     pct(c["accuracy"]), f"{r['max_alpha_diff']:.1e}",
+                     f"{r['peer']['cpu']:.1f}" if r.get("peer") else "not run"])
+    return table(["data", "B", "dense s", "CSR s", "CSR / dense", "CSR / kernel block", "test acc.",
+                  "max abs alpha diff", "BudgetedSVM CPU s"], rows, fmt)
+
+
+def _acc_range(r, prefix):
+    return (f"{100 * r[prefix + '_acc_mean']:.2f} [{100 * r[prefix + '_acc_min']:.2f}, "
+            f"{100 * r[prefix + '_acc_max']:.2f}]")
+
+
+@renderer("kol-accuracy-table")
+def _kol_accuracy_table(fmt):
+    """bench_peers_fogd (dense): test accuracy % mean [min, max] over orders, KOL, refsvm's last iterate and average."""
+    rows = [[r["dataset"], r["algo"].upper(), _acc_range(r, "peer"), _acc_range(r, "refsvm"),
+             _acc_range(r, "refsvm_average"), f"{r['refsvm_constant_seeds']} of {len(r['runs'])}"]
+            for r in load("bench_peers_fogd")["libol"] if "refsvm_acc_mean" in r]
+    return table(["data", "learner", "KOL (average)", "refsvm last iterate", "refsvm average=True",
+                  "constant orders"], rows, fmt)
+
+
+@value("bsgd-eps-saving")
+def _bsgd_eps_saving():
+    """bench_peers_bsgd: how much less CPU refsvm takes at merging tolerance 0.01 than at 1e-4 (span)."""
+    rows = load("bench_peers_bsgd")["bsgd_summary"]
+    return span([100 * (1 - r["refsvm_eps0.01"]["cpu"] / r["refsvm_eps0.0001"]["cpu"]) for r in rows],
+                fmt="{:.0f}", unit=" %")
+
+
+@value("river-step")
+def _river_step():
+    """bench_river: one river learn_one step (span over learners) and the block step it wraps."""
+    rs = load("bench_river")["results"]
+    return (f"{span([r['river_us'] / 1000 for r in rs], fmt='{:.1f}', unit=' ms')} (the algorithm's own step, "
+            f"in a block: {span([r['block_us'] for r in rs], fmt='{:.0f}', unit=' µs')})")
+
+
+@value("bsgd-machine")
+def _bsgd_machine():
+    """The machine and commit of bench_bsgd.json."""
+    prov = provenance_of("bench_bsgd")
+    return f"{prov['commit']}, {machine(prov)}"
+
+
+def _measured(stem):
+    prov = provenance_of(stem)
+    return f"measured at {prov['commit']} on {machine(prov)}" if prov else "no provenance recorded: rerun"
+
+
+for _stem in ("bench_bsgd", "bench_docs_examples", "bench_njobs", "bench_online", "bench_peers_bsgd", "bench_river",
+              "bench_refit_scaled", "bench_sbp", "bench_sparse", "bench_lookup_plain_gss", "bench_bsca"):
+    value(f"measured-{_stem}")(lambda stem=_stem: _measured(stem))

@@ -7,8 +7,9 @@ Every ``benchmarks/results/*.json`` (or the PATHs given) is read; a result is
 - ``stale`` when the SHA-256 over the files of its ``provenance.fingerprint`` (recomputed from
   today's tree by :func:`refsvm._provenance.fingerprint`) differs from the recorded one: the code
   it measured changed (the changed files are listed);
-- ``dirty`` when it was measured with uncommitted changes in those files (commit ``...-dirty``)
-  and is not stale: the numbers may still be fine, but no commit reproduces them;
+- ``dirty`` when it was measured with uncommitted changes in those files (commit ``...-dirty``),
+  is not stale, and those files still differ from HEAD: no commit reproduces it yet (once they
+  are committed as measured, it is current);
 - ``unprovenanced`` when it has no ``provenance`` object (written before the numbers contract);
 - ``current`` otherwise (listed only with ``--all``).
 
@@ -43,13 +44,26 @@ def status(path):
     now = fingerprint(recorded["files"], ROOT)
     changed = []
     if now["sha256"] != recorded["sha256"]:
-        changed = _changed_files(recorded["files"], prov.get("commit", "").removesuffix("-dirty"))
+        before = recorded.get("per_file")
+        changed = ([f for f in recorded["files"] if now["per_file"][f] != before.get(f)] if before else
+                   _changed_files(recorded["files"], prov.get("commit", "").removesuffix("-dirty")))
         state = "stale"
-    elif str(prov.get("commit", "")).endswith("-dirty"):
-        state = "dirty"
+    elif str(prov.get("commit", "")).endswith("-dirty") and _uncommitted(recorded["files"]):
+        state = "dirty"                           # (a -dirty run whose files are committed since: current)
     else:
         state = "current"
     return {"path": rel, "status": state, "commit": prov.get("commit"), "changed": changed}
+
+
+def _uncommitted(files):
+    """Whether one of ``files`` differs from HEAD in the working tree (True when git cannot tell)."""
+    import subprocess
+
+    try:
+        return bool(subprocess.run(["git", "status", "--porcelain", "--", *files], cwd=ROOT, capture_output=True,
+                                   text=True, check=True).stdout.strip())
+    except (OSError, subprocess.CalledProcessError):
+        return True
 
 
 def _changed_files(files, commit):

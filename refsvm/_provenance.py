@@ -147,17 +147,19 @@ def loaded_modules(exclude=("refsvm.cli", "refsvm.plotting", "refsvm._provenance
 
 
 def fingerprint(files, root=None):
-    """``{"files": files, "sha256": ...}``: one SHA-256 over each file's path and the SHA-256 of its
-    bytes, in sorted order (a missing file counts as the text ``missing``)."""
+    """``{"files": files, "sha256": ..., "per_file": {file: first 16 hex digits}}``: one SHA-256 over
+    each file's path and the SHA-256 of its bytes, in sorted order (a missing file counts as the text
+    ``missing``), and each file's own digest (to say which files changed)."""
     root = ROOT if root is None else Path(root)
-    total = hashlib.sha256()
+    total, each = hashlib.sha256(), {}
     for rel in sorted(files):
         try:
             digest = hashlib.sha256((root / rel).read_bytes()).hexdigest()
         except OSError:
             digest = "missing"
         total.update(f"{rel}\0{digest}\n".encode())
-    return {"files": sorted(files), "sha256": total.hexdigest()}
+        each[rel] = digest[:16]
+    return {"files": sorted(files), "sha256": total.hexdigest(), "per_file": each}
 
 
 def git_commit(files=(), root=None):

@@ -95,7 +95,7 @@ def test_rst_substitutions_and_blocks_are_generated(dn, tmp_path):
     ("test accuracy 81.65 %", True),
     ("peak 257 MiB", True),
     ("about 9 us per example", True),
-    ("B = 500, C = 32, seeds 0-4, the 4x4 checkerboard", False),
+    ("B = 500, C = 32, seeds 0-4, the 4x4 checkerboard, a 30,000 x 1,000,000 set", False),
     ("the paper's 97.0% <!-- allow: paper -->", False),
     ("the paper's 97.0% <!-- allow: guess -->", True),
     ("run `refsvm train --max-memory 4GB` here", False),
@@ -109,13 +109,14 @@ def test_lint_markdown(dn, tmp_path, text, flagged):
 
 @pytest.mark.parametrize("text, flagged", [
     ("Took 3.2 s per epoch.\n", True),
-    (".. allow: paper\n\nThe paper reports 97.0 %\nand 83.3 %.\n", True),      # the marker covers the next paragraph only
-    (".. allow: paper\nThe paper reports 97.0 %\nand 83.3 %.\n", False),
-    (".. allow: setting\nA 20 % hold-out.\n\nIt took 3 s.\n", True),        # not past the blank line
+    (".. allow: paper\n\nThe paper reports 97.0 %\nand 83.3 %.\n", False),
+    (".. allow: paper\n\nThe paper reports 97.0 %.\n\nWe took 3 s.\n", True),    # the next paragraph only
+    (".. allow: setting\n\n``verbose``\n   every 10 % of passes\n\nIt took 3 s.\n", True),
     (".. allow: nonsense\nA 20 % hold-out.\n", True),
     ("It took |x| here.\n", False),
-    (".. allow: setting\n.. code-block:: python\n\n   fit(X)   # 80 %\n\nTook 3 s.\n", True),
-    (".. allow: setting\n.. code-block:: python\n\n   fit(X)   # 80 %\n", False),
+    (".. allow: setting\n\n.. code-block:: python\n\n   fit(X)   # 80 %\n\nTook 3 s.\n", True),
+    (".. allow: setting\n\n.. code-block:: python\n\n   fit(X)   # 80 %\n", False),
+    (".. allow: setting\n\n``verbose``\n   every 10 % of passes\n", False),
     ("Item\n   .. numbers:x\n\n   3 s\n\n   .. /numbers\n", False),
     (".. numbers:x\n\n=== ===\n3 s 4 %\n=== ===\n\n.. /numbers\n", False),
 ])
