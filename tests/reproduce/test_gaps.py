@@ -61,9 +61,9 @@ def test_explained_rows_name_real_rows_and_documented_reasons():
         assert len(text) > 20
     row = _row(29.82, 0.20, 27.8, 0.4, algorithm="Forgetron", dataset="a9a")
     assert gap_reason("lu2016-table5", row)[0] == "authors-code"
-    row = _row(32.24, 1.17, 29.1, 0.4, algorithm="NOGD")
+    row = _row(32.39, 1.29, 29.1, 0.4, algorithm="NOGD")
     reason, text = gap_reason("lu2016-table5", row)
-    assert reason == "unexplained" and "32.24" in text
+    assert reason == "unexplained" and "32.39" in text
 
 
 def test_minority_share_of_the_evaluated_labels():
