@@ -170,15 +170,10 @@ def run_curve(X, y, X_test, y_test, seed, *, method, gamma, nu=None, epochs=10):
 
 def plot_curves(result, path):
     """``refsvm reproduce --png`` for curve tables: test error vs kernel evaluations, one panel per data set."""
-    from .report import require_matplotlib
+    from .report import panels
 
-    matplotlib = require_matplotlib()
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    datasets = list(dict.fromkeys(r["dataset"] for r in result["rows"]))
-    fig, axes = plt.subplots(1, len(datasets), figsize=(5.5 * len(datasets), 4), squeeze=False)
-    for ax, ds in zip(axes[0], datasets):
+    plt, fig, axes, datasets = panels(result, 5.5)
+    for ax, ds in zip(axes, datasets):
         for r in result["rows"]:
             if r["dataset"] != ds or not r["available"]:
                 continue

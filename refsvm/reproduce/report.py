@@ -124,15 +124,21 @@ def _format_chosen(r):
     return chosen
 
 
-def plot_table(result, path):
-    """Bar chart, one panel per data set: ours (mean, spread over seeds) beside the paper."""
-    matplotlib = require_matplotlib()
-    matplotlib.use("Agg")
+def panels(result, width):
+    """``(pyplot, figure, axes, data sets)``: one panel ``width`` inches wide per data set of ``result`` (a
+    PNG of ``refsvm reproduce``; matplotlib with the Agg backend, :func:`require_matplotlib`)."""
+    require_matplotlib().use("Agg")
     import matplotlib.pyplot as plt
 
     datasets = list(dict.fromkeys(r["dataset"] for r in result["rows"]))
-    fig, axes = plt.subplots(1, len(datasets), figsize=(4.2 * len(datasets), 4), squeeze=False)
-    for ax, ds in zip(axes[0], datasets):
+    fig, axes = plt.subplots(1, len(datasets), figsize=(width * len(datasets), 4), squeeze=False)
+    return plt, fig, axes[0], datasets
+
+
+def plot_table(result, path):
+    """Bar chart, one panel per data set: ours (mean, spread over seeds) beside the paper."""
+    plt, fig, axes, datasets = panels(result, 4.2)
+    for ax, ds in zip(axes, datasets):
         rows = [r for r in result["rows"] if r["dataset"] == ds]
         idx = np.arange(len(rows))
         ours = [r["error_mean"] if r["available"] else np.nan for r in rows]
@@ -145,7 +151,7 @@ def plot_table(result, path):
         ax.set_xticklabels([r["algorithm"] for r in rows], rotation=60, ha="right", fontsize=8)
         ax.set_title(ds)
         ax.set_ylabel(result["metric"])
-    axes[0][0].legend()
+    axes[0].legend()
     fig.suptitle(f"{result['table']}{' (quick)' if result['quick'] else ''}")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
