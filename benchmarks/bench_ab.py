@@ -31,6 +31,7 @@ WORKLOADS = {
     "bsgd-merge-gss a9a": "BudgetedSVC(budget=500, lam=1/(10*n), gamma=1/d, random_state=0)",
     "bsgd-merge-gss w8a": "BudgetedSVC(budget=500, lam=1/(10*n), gamma=1/d, random_state=0)",
     "bsgd-merge-lookup-wd ijcnn1": "BudgetedSVC(budget=500, lam=1/(10*n), gamma=1.0, merge_solver='lookup-wd', random_state=0)",
+    "bsgd-merge-gss-precise ijcnn1": "BudgetedSVC(budget=500, lam=1/(10*n), gamma=1.0, merge_solver='gss-precise', random_state=0)",
     "bsgd-projection ijcnn1": "BudgetedSVC(budget=100, lam=1/(10*n), gamma=1.0, maintenance='projection', random_state=0)",
     "bsca-merge ijcnn1": "BSCAClassifier(budget=500, C=10.0, gamma=1.0, random_state=0)",
     "bsca-merge a9a": "BSCAClassifier(budget=500, C=10.0, gamma=1/d, random_state=0)",

@@ -55,7 +55,8 @@ from refsvm._fast.lookup cimport (SOLVER_LOOKUP_H, bilinear_ptr, lookup_h_c, mer
                                   merge_wd_lookup_c, relative_weight)
 
 from refsvm.budget import (COMPARE_SOLVERS, GOLDEN_RATIO, LOOKUP_SOLVERS, MAINTENANCE,  # noqa: F401
-                           MERGE_EPS, MERGE_EPS_PRECISE, MERGE_SOLVERS, PROJECTION_RIDGE, MaintenanceOptions,
+                           MERGE_EPS, MERGE_EPS_PRECISE, MERGE_POLISH_STEPS, MERGE_POLISH_WIDTH, MERGE_SOLVERS,
+                           PROJECTION_RIDGE, MaintenanceOptions,
                            check_merge_solver, golden_section_search, maintain_with, merge_solver_eps,
                            wd_tie_unit)
 from refsvm.kernels import Kernel
@@ -63,6 +64,8 @@ from refsvm.kernels import Kernel
 # C copies of the reference's constants, read once at import
 cdef double GR = GOLDEN_RATIO
 cdef double EPS_PRECISE = MERGE_EPS_PRECISE
+cdef double POLISH_WIDTH = MERGE_POLISH_WIDTH                   # GSS-precise: search width, Newton steps
+cdef int POLISH_STEPS = MERGE_POLISH_STEPS
 cdef double TIE_UNIT_LOOKUP_WD = wd_tie_unit("lookup-wd", 1)   # tie tolerances (refsvm.budget.least_wd_partner):
 cdef double TIE_UNIT_BASE = wd_tie_unit("gss", 0)              # (64 + 8 c) u = BASE + c PER_CLASS
 cdef double TIE_UNIT_PER_CLASS = wd_tie_unit("gss", 1) - wd_tie_unit("gss", 0)
@@ -193,10 +196,70 @@ cdef double c_merge_h(const double* am, const double* an, Py_ssize_t c, double l
     return _gss_merge(0.0, 0.5, eps, am, an, c, log_kappa, az)
 
 
+cdef double _polish_merge_h(double h, const double* am, const double* an, Py_ssize_t c, double L,
+                           double lo, double hi) noexcept nogil:
+    """:func:`refsvm.budget.polish_merge_h`: the same operations (the three class sums in index order)."""
+    cdef int step
+    cdef Py_ssize_t r
+    cdef double u, A, B, pa, pb, qa, qb, z, z1, z2, s11, sz2, sz1, curvature, v
+    for step in range(POLISH_STEPS):
+        u = 1.0 - h
+        A = exp(u * u * L)
+        B = exp(h * h * L)
+        pa = (-2.0 * u * L) * A
+        pb = (2.0 * h * L) * B
+        qa = (2.0 * L + 4.0 * (u * u) * (L * L)) * A
+        qb = (2.0 * L + 4.0 * (h * h) * (L * L)) * B
+        s11 = 0.0
+        sz2 = 0.0
+        sz1 = 0.0
+        for r in range(c):
+            z = am[r] * A + an[r] * B
+            z1 = am[r] * pa + an[r] * pb
+            z2 = am[r] * qa + an[r] * qb
+            s11 += z1 * z1
+            sz2 += z * z2
+            sz1 += z * z1
+        curvature = s11 + sz2
+        if not curvature < 0.0:
+            break
+        v = h - sz1 / curvature
+        if lo > v:                      # max(v, lo), min(v, hi) as Python's
+            v = lo
+        if hi < v:
+            v = hi
+        h = v
+    return h
+
+
+cdef double c_merge_h_precise(const double* am, const double* an, Py_ssize_t c, double log_kappa,
+                              double* az) noexcept nogil:
+    """``refsvm.budget.merge_h(..., polish=True)``: GSS to ``POLISH_WIDTH``, then Newton steps on g'."""
+    cdef double lo = 0.0, hi = 0.5, h, a, b
+    if c_merge_objective(1.0, am, an, c, log_kappa, az) >= c_merge_objective(0.0, am, an, c, log_kappa, az):
+        lo = 0.5
+        hi = 1.0
+    h = _gss_merge(lo, hi, POLISH_WIDTH, am, an, c, log_kappa, az)
+    a = h - POLISH_WIDTH if h - POLISH_WIDTH > lo else lo           # max(lo, h - W)
+    b = h + POLISH_WIDTH if h + POLISH_WIDTH < hi else hi           # min(hi, h + W)
+    return _polish_merge_h(h, am, an, c, log_kappa, a, b)
+
+
+cdef double c_merge_pair_precise(const double* am, const double* an, Py_ssize_t c, double log_kappa,
+                                 double* h_out, double* az) noexcept nogil:
+    """:func:`c_merge_pair` with GSS-precise's h (``merge_pair(..., polish=True)``)."""
+    return _merge_pair_at(c_merge_h_precise(am, an, c, log_kappa, az), am, an, c, log_kappa, h_out, az)
+
+
 cdef double c_merge_pair(const double* am, const double* an, Py_ssize_t c, double log_kappa,
                          double eps, double* h_out, double* az) noexcept nogil:
     """Returns WD; ``h_out`` receives h, ``az`` alpha_z (eq. 19)."""
-    cdef double h = c_merge_h(am, an, c, log_kappa, eps, az)
+    return _merge_pair_at(c_merge_h(am, an, c, log_kappa, eps, az), am, an, c, log_kappa, h_out, az)
+
+
+cdef double _merge_pair_at(double h, const double* am, const double* an, Py_ssize_t c, double log_kappa,
+                           double* h_out, double* az) noexcept nogil:
+    """WD of merging with coefficient ``h``; ``h_out`` receives h, ``az`` alpha_z (eq. 19)."""
     cdef double u = 1.0 - h
     cdef double km = exp(u * u * log_kappa)
     cdef double kn = exp(h * h * log_kappa)
@@ -244,6 +307,8 @@ cdef inline double _merge_candidate(const double* am, const double[:, ::1] alpha
                                  h, &k_mz, &k_nz)
         az[0] = am[0] * k_mz + alpha[n, 0] * k_nz
         return wd
+    if solver == MERGE_GSS_PRECISE:
+        return c_merge_pair_precise(am, &alpha[n, 0], c, log_kappa, h, az)   # eq. 18, 19
     return c_merge_pair(am, &alpha[n, 0], c, log_kappa, eps, h, az)   # eq. 18, 19
 
 
@@ -441,7 +506,7 @@ cdef void _compare_criteria(const Store* SV, const double[:, ::1] alpha, Py_ssiz
     cdef double a_m = alpha[m, 0], a_n = alpha[n, 0], az, k_mz, k_nz
     lk[0] = -gamma * store_sq_dist(SV, m, n)
     crit[0] = c_merge_pair(&alpha[m, 0], &alpha[n, 0], 1, lk[0], eps, &hs[0], &az)
-    crit[1] = c_merge_pair(&alpha[m, 0], &alpha[n, 0], 1, lk[0], EPS_PRECISE, &hs[1], &az)
+    crit[1] = c_merge_pair_precise(&alpha[m, 0], &alpha[n, 0], 1, lk[0], &hs[1], &az)
     crit[2] = merge_pair_lookup_c(a_m, a_n, lk[0], SOLVER_LOOKUP_H, T.h_table, T.wd_table, T.G,
                                   &hs[2], &k_mz, &k_nz)
     crit[3] = merge_wd_lookup_c(a_m, a_n, lk[0], T.wd_table, T.G)
@@ -794,18 +859,19 @@ def merge_objective(h, alpha_m, alpha_n, log_kappa):
     return float(c_merge_objective(h, &amv[0], &anv[0], amv.shape[0], log_kappa, &azv[0]))
 
 
-def merge_h(alpha_m, alpha_n, log_kappa, eps):
+def merge_h(alpha_m, alpha_n, log_kappa, eps, polish=False):
     """The merging coefficient ``h`` of eq. (18): ``z = h x_m + (1-h) x_n``.
 
     ``log_kappa = log k(x_m, x_n) = -gamma ||x_m - x_n||^2``.  Searches the half
     of ``[0, 1]`` whose end point is better (see :mod:`refsvm.budget`): the ``h`` of
     :func:`merge_pair` (``c_merge_pair`` runs ``c_merge_h``).
     """
-    return merge_pair(alpha_m, alpha_n, log_kappa, eps)[0]
+    return merge_pair(alpha_m, alpha_n, log_kappa, eps, polish)[0]
 
 
-def merge_pair(alpha_m, alpha_n, log_kappa, eps):
-    """Merge ``alpha_m phi(x_m) + alpha_n phi(x_n)`` into ``alpha_z phi(z)``.
+def merge_pair(alpha_m, alpha_n, log_kappa, eps, polish=False):
+    """Merge ``alpha_m phi(x_m) + alpha_n phi(x_n)`` into ``alpha_z phi(z)``.  ``polish``: GSS-precise's
+    h (:func:`refsvm.budget.merge_h`).
 
     Returns ``(h, alpha_z, WD)`` with ``alpha_z = alpha_m k(x_m,z) + alpha_n k(x_n,z)``
     (the solution of eq. 19), ``k(x_m, z) = kappa^((1-h)^2)``, ``k(x_n, z) = kappa^(h^2)``
@@ -818,8 +884,12 @@ def merge_pair(alpha_m, alpha_n, log_kappa, eps):
     az = np.empty(am.shape[0])
     cdef double[::1] azv = az
     cdef double lk = log_kappa, e = eps, h, wd
+    cdef bint precise = polish
     with nogil:
-        wd = c_merge_pair(&amv[0], &anv[0], amv.shape[0], lk, e, &h, &azv[0])
+        if precise:
+            wd = c_merge_pair_precise(&amv[0], &anv[0], amv.shape[0], lk, &h, &azv[0])
+        else:
+            wd = c_merge_pair(&amv[0], &anv[0], amv.shape[0], lk, e, &h, &azv[0])
     return float(h), (float(az[0]) if scalar else az), float(wd)
 
 
