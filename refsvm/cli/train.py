@@ -69,8 +69,7 @@ def _cmd_train(args):
     _check_model_path(args.model)  # before training, not after
     if args.solver != "bsgd":  # FOGD / NOGD (Lu et al. 2016), see refsvm/_cli_ogd.py
         if getattr(args, "refit_bias", False):
-            raise ValueError(f"--refit-bias applies to --solver bsgd, bsca and sbp (kernel expansions with a "
-                             f"bias), not to {args.solver}")
+            raise ValueError(f"--refit-bias: not used by --solver {args.solver} (not a kernel expansion)")
         from ._ogd import train_ogd
         return train_ogd(args)
     def build(X):
@@ -181,7 +180,10 @@ def add_parser(sub):
     train.add_argument("--refit-bias", nargs="?", const="bias", default=None, choices=["bias", "scaled"],
                        help="after the last pass, replace the bias by the exact minimiser of the training "
                             "hinge loss ('bias', the default when given without a value) or by the threshold "
-                            "of the jointly optimal scale and offset ('scaled'); bsgd, bsca, sbp; see refsvm.refit")
+                            "of the jointly optimal scale and offset ('scaled'); solvers: "
+                            + ", ".join(n for n, s in SOLVERS.items() if "refit_bias" in s.options)
+                            + " (not " + ", ".join(n for n, s in SOLVERS.items() if "refit_bias" not in s.options)
+                            + ": not kernel expansions); see refsvm.refit")
     train.add_argument("--refit-rows", type=int, default=10000,
                        help="--refit-bias uses at most this many training rows (a random subsample)")
     train.add_argument("--epochs", type=int, default=1, help="passes over the data")

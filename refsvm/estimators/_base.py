@@ -368,8 +368,18 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
         if np.unique(pred).size == 1 and self.classes_.size > 1:
             warnings.warn(
                 f"{type(self).__name__} predicts the single class {pred[0]!r} on its training data: the model "
-                "has learned nothing but a constant (check gamma, the step size / C, the number of epochs, "
-                "or refit the threshold with refit_bias='scaled')", ConstantModelWarning, stacklevel=3)
+                "has learned nothing but a constant (check gamma, the step size / C, the number of epochs"
+                + self._constant_refit_advice() + ")", ConstantModelWarning, stacklevel=3)
+
+    def _constant_refit_advice(self):
+        """The constant-model warning's word on the bias refit: offered only by estimators that have
+        ``refit_bias`` and did not use it (the bias alone: the scaled refit picks a constant when the
+        ranking is no better than one); after a refit, that the ranking itself is the problem."""
+        if not hasattr(self, "refit_bias"):
+            return ""
+        if self.refit_bias is False:
+            return ", or refit the threshold after training with refit_bias (the bias alone)"
+        return "; the refit threshold refit_bias chose is constant: the ranking learned is no better"
 
     def partial_fit(self, X, y, classes=None, sample_weight=None):
         """One pass over ``(X, y)`` in random order, continuing the current model.

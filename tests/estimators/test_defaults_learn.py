@@ -105,11 +105,11 @@ def test_fogd_regressor_on_cadata_warns_raw_and_learns_standardised(require_data
 
 def test_ogd_default_step_learns(require_data):
     """OnlineKernelClassifier("ogd") with eta = 0.1 predicted the majority class on ijcnn1 (every example
-    updates); the default eta=None is 1.0 for OGD and 0.1 for the others."""
+    updates); the default eta=None is 1.0 for OGD and 0.2 for BOGD (tests/estimators/test_bogd_defaults.py)."""
     from refsvm import OnlineKernelClassifier
 
     assert OnlineKernelClassifier("ogd")._algorithm_params()["eta"] == 1.0
-    assert OnlineKernelClassifier("bogd")._algorithm_params()["eta"] == 0.1
+    assert OnlineKernelClassifier("bogd")._algorithm_params()["eta"] == 0.2
     X, y, Xt, yt = require_data("ijcnn1")
     rows = np.sort(np.random.default_rng(0).choice(len(y), 4000, replace=False))
     pred = OnlineKernelClassifier("ogd", random_state=0).fit(X[rows], y[rows]).predict(Xt)

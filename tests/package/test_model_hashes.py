@@ -147,15 +147,16 @@ def _configs():
     add("nogd-regression", lambda: NOGDRegressor(budget=15, rank=8, gamma=g, eta=0.1, random_state=35), target="r")
 
     # the eight online baselines
+    pinned = {"bogd": dict(eta=0.1)}   # BOGD's default step before it became 0.2: the same models
     for a in ("perceptron", "ogd", "rbp", "forgetron", "projectron", "projectron++", "bpas", "bogd"):
         add(f"online-{a}", lambda a=a: OnlineKernelClassifier(algorithm=a, budget=10, gamma=g, epochs=2,
-                                                              random_state=36))
+                                                              random_state=36, **pinned.get(a, {})))
     for a in ("projectron", "projectron++"):
         add(f"online-{a}-authors", lambda a=a: OnlineKernelClassifier(algorithm=a, budget=10, gamma=g,
                                                                       variant="authors", random_state=37))
     for a in ("rbp", "forgetron", "bpas", "bogd"):
         add(f"online-{a}-csr", lambda a=a: OnlineKernelClassifier(algorithm=a, budget=10, gamma=g,
-                                                                  random_state=38), csr=True)
+                                                                  random_state=38, **pinned.get(a, {})), csr=True)
     for a in ("ogd", "projectron++"):
         add(f"online-{a}-weights", lambda a=a: OnlineKernelClassifier(algorithm=a, budget=10, gamma=g,
                                                                       random_state=39), weights=True)
