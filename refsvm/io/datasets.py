@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 
-from .fetch import LIBSVM_FILES, auto_download_enabled, data_homes, fetch_libsvm
+from .fetch import LIBSVM_FILES, auto_download_enabled, data_homes, fetch_libsvm, verify_file
 from .libsvm import DEFAULT_MAX_MEMORY, read_libsvm
 
 __all__ = ["DATASETS", "data_dir", "load_libsvm", "fetch_libsvm", "checkerboard", "gauss_mixture", "text_like"]
@@ -139,7 +139,9 @@ def load_libsvm(name, *, standardize=False, zero_based=False, max_memory=DEFAULT
         Naming the path, if the training file or a test split listed in
         :data:`DATASETS` is missing (and was not downloaded).
     refsvm.io.fetch.FetchError
-        (an ``OSError``) naming the URL, if a download failed.
+        (an ``OSError``) naming the URL, if a download failed; naming the file, if a file with a
+        checksum in :data:`refsvm.io.fetch.LIBSVM_FILES` does not match it (verified once per process
+        while the file keeps its size and mtime: :func:`refsvm.io.fetch.verify_file`).
     refsvm.io.libsvm.LibsvmFileError
         (a ``ValueError``) naming the file (and line) if a file is damaged,
         holds NaN, index 0, more features than :data:`DATASETS` lists, or
@@ -157,19 +159,19 @@ def load_libsvm(name, *, standardize=False, zero_based=False, max_memory=DEFAULT
         n_features = None
         test = f"{name}.t" if (directory / f"{name}.t.bz2").is_file() else None
 
-    X_train, y_train = _read(directory / f"{name}.bz2", n_features, zero_based, max_memory, sparse)
+    X_train, y_train = _read(verify_file(directory / f"{name}.bz2"), n_features, zero_based, max_memory, sparse)
     X_test = y_test = None
     if test is not None:
-        X_test, y_test = _read(directory / f"{test}.bz2", n_features, zero_based, max_memory, sparse)
+        X_test, y_test = _read(verify_file(directory / f"{test}.bz2"), n_features, zero_based, max_memory, sparse)
         if n_features is None and X_test.shape[1] != X_train.shape[1]:
             d = max(X_train.shape[1], X_test.shape[1])
             X_train = _pad(X_train, d)
             X_test = _pad(X_test, d)
 
     if standardize:
-        mean = X_train.mean(axis=0)
-        std = X_train.std(axis=0)
-        std[std == 0.0] = 1.0
+        from .model_file import standardization
+
+        mean, std = standardization(X_train)
         X_train = (X_train - mean) / std
         if X_test is not None:
             X_test = (X_test - mean) / std

@@ -186,3 +186,43 @@ def check_kind(data, path, kind, reader):
         holder = str(data["estimator"]) if "estimator" in data else KINDS.get(found, found)
         raise ModelFileError(f"{path}: the file holds a {holder} model ({_KIND_TEXT.get(found, found)}), which "
                              f"{reader} cannot read; load it with refsvm.load(path) or {holder}.load")
+
+
+#: Entries of a model trained on standardised features (``refsvm train --standardize``): the training
+#: data's per-feature mean and standard deviation (1 where it was 0); predicting applies
+#: ``(X - mean) / scale`` first.  :func:`refsvm.load` returns such a file's estimator behind a fitted
+#: ``sklearn.preprocessing.StandardScaler`` (a ``Pipeline``), so the loaded object predicts raw features.
+STANDARDIZE_KEYS = ("standardize_mean", "standardize_scale")
+
+
+def standardization(X):
+    """``(mean, scale)`` of the rows of ``X`` (dense): scikit-learn's ``StandardScaler`` rule (population
+    standard deviation; a constant feature gets scale 1)."""
+    X = np.asarray(X, dtype=np.float64)
+    mean = X.mean(axis=0)
+    scale = X.std(axis=0)
+    scale[scale == 0.0] = 1.0
+    return mean, scale
+
+
+def add_standardization(path, mean, scale):
+    """Record ``mean`` and ``scale`` in the model file ``path`` (rewritten atomically)."""
+    path = model_path(path)
+    with reading(path, (1, 2)) as data:
+        arrays = dict(data)
+    arrays[STANDARDIZE_KEYS[0]] = np.asarray(mean, dtype=np.float64)
+    arrays[STANDARDIZE_KEYS[1]] = np.asarray(scale, dtype=np.float64)
+    return write_model(path, arrays)
+
+
+def read_standardization(path):
+    """``(mean, scale)`` recorded in the model file ``path``, or None for a model of raw features."""
+    with reading(path, (1, 2)) as data:
+        if STANDARDIZE_KEYS[0] not in data:
+            return None
+        mean, scale = (np.asarray(data[k], dtype=np.float64) for k in STANDARDIZE_KEYS)
+        if mean.ndim != 1 or mean.shape != scale.shape or not np.all(np.isfinite(mean)) \
+                or not np.all(np.isfinite(scale) & (scale > 0)):
+            raise ValueError(f"{STANDARDIZE_KEYS[0]} / {STANDARDIZE_KEYS[1]} must be finite 1-D arrays of one "
+                             "shape, the scales > 0")
+        return mean, scale

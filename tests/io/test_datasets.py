@@ -71,17 +71,19 @@ def test_missing_training_file_names_path(tmp_path, monkeypatch):
 
 
 def test_missing_listed_test_split_is_an_error(tmp_path, monkeypatch):
-    write_bz2(tmp_path / "a9a.bz2", "1 1:1\n-1 2:1\n")
+    # ijcnn1: a listed test split and no recorded checksum (a stand-in a9a.bz2 would fail its checksum)
+    write_bz2(tmp_path / "ijcnn1.bz2", "1 1:1\n-1 2:1\n")
     monkeypatch.setenv("REFSVM_DATA", str(tmp_path))
-    with pytest.raises(FileNotFoundError, match=re.escape(str(tmp_path / "a9a.t.bz2"))):
-        load_libsvm("a9a")
+    with pytest.raises(FileNotFoundError, match=re.escape(str(tmp_path / "ijcnn1.t.bz2"))):
+        load_libsvm("ijcnn1")
 
 
 def test_known_set_uses_listed_n_features(tmp_path, monkeypatch):
-    write_bz2(tmp_path / "heart_scale.bz2", "1 1:1\n-1 2:1\n")
+    # spambase: no test split and no recorded checksum (a stand-in heart_scale.bz2 would fail its checksum)
+    write_bz2(tmp_path / "spambase.bz2", "1 1:1\n-1 2:1\n")
     monkeypatch.setenv("REFSVM_DATA", str(tmp_path))
-    X, _, Xt, _ = load_libsvm("heart_scale")
-    assert X.shape == (2, 13) and Xt is None
+    X, _, Xt, _ = load_libsvm("spambase")
+    assert X.shape == (2, 57) and Xt is None
 
 
 def test_data_dir_errors(tmp_path, monkeypatch):

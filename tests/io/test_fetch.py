@@ -192,3 +192,92 @@ def test_recorded_checksums_match_the_shared_files(require_data):
     for stem, (_, digest) in fetch_module.LIBSVM_FILES.items():
         text = bz2.decompress((folder / f"{stem}.bz2").read_bytes())
         assert hashlib.sha256(text).hexdigest() == digest, stem
+
+
+# ------------------------------------------------------------ mirrors, the target folder, files already there
+
+
+def test_mirror_of_bz2_files(server, tmp_path):
+    """A mirror that keeps LIBSVM's files bzip2-compressed (<path>.bz2, no plain file): the plain URL
+    answers 404, the .bz2 one is read."""
+    server.files.clear()
+    server.files["/datasets/binary/tiny.bz2"] = bz2.compress(TRAIN.encode())
+    server.files["/datasets/binary/tiny.t.bz2"] = bz2.compress(TEST.encode())
+    paths = fetch_libsvm("tiny", tmp_path, base_url=server.url, progress=False)
+    assert [bz2.decompress(p.read_bytes()).decode() for p in paths] == [TRAIN, TEST]
+    assert server.requests == ["/datasets/binary/tiny", "/datasets/binary/tiny.bz2",
+                               "/datasets/binary/tiny.t", "/datasets/binary/tiny.t.bz2"]
+    assert _leftovers(tmp_path) == ["tiny.bz2", "tiny.t.bz2"]
+
+
+@pytest.mark.parametrize("compressed", [True, False])
+def test_file_url_mirror(tmp_path, monkeypatch, compressed):
+    monkeypatch.setitem(fetch_module.LIBSVM_FILES, "tiny", ("binary/tiny", sha(TRAIN)))
+    monkeypatch.setitem(fetch_module.LIBSVM_FILES, "tiny.t", ("binary/tiny.t", sha(TEST)))
+    mirror = tmp_path / "mirror" / "binary"
+    mirror.mkdir(parents=True)
+    for stem, text in (("tiny", TRAIN), ("tiny.t", TEST)):
+        if compressed:
+            (mirror / f"{stem}.bz2").write_bytes(bz2.compress(text.encode()))
+        else:
+            (mirror / stem).write_text(text)
+    home = tmp_path / "home"
+    paths = fetch_libsvm("tiny", home, base_url=(tmp_path / "mirror").as_uri(), progress=False)
+    assert [bz2.decompress(p.read_bytes()).decode() for p in paths] == [TRAIN, TEST]
+
+
+def test_missing_everywhere_names_both_urls(server, tmp_path):
+    server.files.clear()
+    with pytest.raises(FetchError) as err:
+        fetch_libsvm("tiny", tmp_path, base_url=server.url, progress=False)
+    assert f"{server.url}/binary/tiny: the server answered 404" in str(err.value)
+    assert f"{server.url}/binary/tiny.bz2 is not there either" in str(err.value)
+
+
+@pytest.mark.parametrize("where", ["under a file", "/proc"])
+def test_unwritable_data_home_fails_before_any_download(server, tmp_path, monkeypatch, capsys, where):
+    if where == "/proc" and not __import__("os").path.isdir("/proc"):
+        pytest.skip("no /proc")
+    (tmp_path / "file").write_text("x")
+    home = tmp_path / "file" / "data" if where == "under a file" else "/proc"
+
+    def no_network(*args, **kwargs):
+        pytest.fail("the network was tried before the folder was checked")
+
+    monkeypatch.setattr(fetch_module.urllib.request, "urlopen", no_network)
+    with pytest.raises(FetchError, match="cannot write the data files there"):
+        fetch_libsvm("tiny", home, base_url=server.url, progress=False)
+    assert main(["fetch", "tiny", "--data-home", str(home), "--url", server.url]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"refsvm fetch: error: {home}: cannot write the data files there")
+    assert server.requests == []
+
+
+def test_corrupted_file_in_the_data_folder_is_detected(server, tmp_path, monkeypatch, capsys):
+    """A damaged or foreign file under a name with a recorded checksum: refsvm fetch (without --force) and
+    a load by name refuse it in one line naming the file and the fix; a good file passes, once hashed."""
+    (tmp_path / "tiny.bz2").write_bytes(bz2.compress(TRAIN.replace("0.5", "0.6").encode()))
+    (tmp_path / "tiny.t.bz2").write_bytes(bz2.compress(TEST.encode()))
+    with pytest.raises(FetchError, match=r"tiny\.bz2: corrupted or not LIBSVM's file .*refsvm fetch --force tiny"):
+        fetch_libsvm("tiny", tmp_path, base_url=server.url, progress=False)
+    assert server.requests == []
+    assert main(["fetch", "tiny", "--data-home", str(tmp_path), "--url", server.url]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "corrupted or not LIBSVM's file" in err[0]
+    monkeypatch.setenv("REFSVM_DATA", str(tmp_path))
+    with pytest.raises(FetchError, match="corrupted"):
+        load_libsvm("tiny")
+    (tmp_path / "tiny.bz2").write_bytes(b"BZh91AY&SY garbage")       # not even bzip2 data
+    with pytest.raises(FetchError, match=r"tiny\.bz2: damaged file .*refsvm fetch --force tiny"):
+        load_libsvm("tiny")
+    # --force replaces it; the good file is then accepted, and hashed once while it is unchanged
+    fetch_libsvm("tiny", tmp_path, base_url=server.url, progress=False, force=True)
+    assert bz2.decompress((tmp_path / "tiny.bz2").read_bytes()) == TRAIN.encode()
+    assert load_libsvm("tiny")[0].shape == (3, 3)
+    monkeypatch.setattr(fetch_module.bz2, "open", lambda *a, **k: pytest.fail("hashed again"))
+    fetch_libsvm("tiny", tmp_path, base_url=server.url, progress=False)
+
+
+def test_fetch_error_for_an_unknown_set_starts_with_its_name(tmp_path, capsys):
+    with pytest.raises(ValueError, match=r"^usps: no download with a known checksum"):
+        fetch_libsvm("usps", tmp_path)
