@@ -28,6 +28,8 @@ __all__ = [
     "check_classification_targets",
     "check_budget",
     "check_positive",
+    "check_merge_eps",
+    "check_nu",
     "check_int",
     "check_option",
     "check_gamma",
@@ -164,6 +166,32 @@ def check_positive(value, name, *, allow_zero=False):
     value = float(value)
     if not np.isfinite(value) or value < 0 or (value == 0 and not allow_zero):
         raise ValueError(f"{name} must be a finite number {bound}; got {value!r}")
+    return value
+
+
+def check_merge_eps(value, name="merge_eps"):
+    """Return ``merge_eps`` as a float in (0, 1): the final bracket width of the golden-section search
+    for the merged point's coefficient h, which lies in [0, 1]; a width of 1 or more would end the search
+    before it starts (a wider bracket than the interval), and 0 would never end it."""
+    value = check_positive(value, name)
+    if value >= 1.0:
+        raise ValueError(f"{name} must be a number in (0, 1) (the golden-section search's final bracket width "
+                         f"on h in [0, 1]); got {value!r}")
+    return value
+
+
+#: The largest SBP ``nu`` (slack per example) accepted.  The paper's values lie in 6.4e-11 .. 1.1e-2
+#: (Cotter et al. 2012, Table 2); with a kernel bounded by 1 (Gaussian) and ||w|| <= 1 the responses lie in
+#: [-1, 1], so a slack of 1 per example already lifts the average response to the largest margin reachable.
+MAX_NU = 1.0
+
+
+def check_nu(value, name="nu"):
+    """Return SBP's ``nu`` as a float in [0, :data:`MAX_NU`] (the slack per example; total ``n nu``)."""
+    value = check_positive(value, name, allow_zero=True)
+    if value > MAX_NU:
+        raise ValueError(f"{name} must be a number in [0, {MAX_NU:g}] (the average slack per example; the paper "
+                         f"uses 1e-10 .. 1e-2); got {value!r}")
     return value
 
 
@@ -409,7 +437,7 @@ def _check_budgeted_arguments(X, y, order, *, n_classes, budget, maintenance, ke
     if maintenance == "merge" and budget is not None:
         if kernel != "rbf":
             raise ValueError("maintenance='merge' requires kernel='rbf' (merging relies on the Gaussian kernel)")
-        check_positive(merge_eps, "merge_eps")
+        check_merge_eps(merge_eps)
     if maintenance == "projection" and budget is not None:
         check_positive(projection_ridge, "projection_ridge", allow_zero=True)
     if merge_compare and (maintenance != "merge" or n_classes != 2):
@@ -470,7 +498,7 @@ def check_sbp_arguments(X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias, 
         raise ValueError(f"u must be a 1-D array of uniform numbers (one per iteration); got shape {u.shape}")
     if u.size and not (np.all(u >= 0.0) and np.all(u < 1.0)):
         raise ValueError("u must hold numbers in [0, 1)")
-    check_positive(nu, "nu", allow_zero=True)
+    check_nu(nu)
     check_option(kernel, "kernel", ("rbf", "linear", "poly"))
     _check_kernel_parameters(kernel, gamma, degree, coef0)
     if kernel == "rbf":

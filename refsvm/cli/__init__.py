@@ -25,25 +25,23 @@ prints one line ``refsvm COMMAND: error: ...`` and exits with status 1;
 Ctrl-C prints ``refsvm COMMAND: interrupted`` and exits with status 130.
 """
 
-import argparse
 import sys
-
-from ..io.libsvm import LibsvmFileError
-from ..io.model_file import ModelFileError
-from . import demo, fetch, predict, reproduce, train
-from ._common import _FileError, _HelpFormatter, _one_line, _UsageError
 
 __all__ = ["build_parser", "main"]
 
 
 def build_parser():
     """The argument parser of the ``refsvm`` command."""
+    import argparse
+
+    from .._version import __version__
+    from . import demo, fetch, predict, reproduce, train
+    from ._common import _HelpFormatter
+
     parser = argparse.ArgumentParser(
         prog="refsvm", description="Kernel SVMs on a budget, as the papers state them: BSGD (Wang, Crammer, Vucetic 2012) with removal, projection and merging (lookup merging: Glasmachers, Qaadan), BSCA (Qaadan, Schueler, Glasmachers 2019), SBP (Cotter, Shalev-Shwartz, Srebro 2012), FOGD / NOGD (Lu, Hoi et al. 2016) and eight online baselines; each with a pure-Python reference path and a compiled one.",
         formatter_class=_HelpFormatter,
     )
-    from .._version import __version__
-
     parser.add_argument("--version", action="version", version=f"refsvm {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -57,27 +55,44 @@ def main(argv=None):
 
     Exit status: 0 on success, 2 for invalid arguments, 1 for files that
     cannot be read or written and other errors (one line on stderr, no
-    traceback), 130 when interrupted (Ctrl-C).
+    traceback), 130 when interrupted (Ctrl-C), also while the command's
+    modules are being imported (they are imported here, inside the handler).
+    Python warnings are printed as one line per kind when the command ends
+    (:func:`refsvm.cli._common.collapsed_warnings`).
     """
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    command = None
+    try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        command = args.command
+        from ._common import collapsed_warnings
+
+        with collapsed_warnings(f"refsvm {command}", args.subparser):
+            return _run(args)
+    except KeyboardInterrupt:
+        print(f"refsvm{' ' + command if command else ''}: interrupted", file=sys.stderr)
+        return 130
+
+
+def _run(args):
+    """``args.func(args)`` with the command's errors turned into one line and an exit status."""
+    from ..io.libsvm import LibsvmFileError
+    from ..io.model_file import ModelFileError
+    from ._common import _cli_text, _FileError, _one_line, _UsageError
+
     try:
         return args.func(args)
-    except KeyboardInterrupt:
-        print(f"refsvm {args.command}: interrupted", file=sys.stderr)
-        return 130
     except (_FileError, LibsvmFileError, ModelFileError) as exc:
-        print(f"refsvm {args.command}: error: {_one_line(exc)}", file=sys.stderr)
+        print(f"refsvm {args.command}: error: {_cli_text(_one_line(exc), args.subparser)}", file=sys.stderr)
         return 1
     except (_UsageError, ValueError) as exc:
-        args.subparser.error(_one_line(exc))  # prints usage and message, exits with status 2
+        args.subparser.error(_cli_text(_one_line(exc), args.subparser))  # usage and message, exit status 2
     except MemoryError as exc:
         print(f"refsvm {args.command}: error: out of memory ({_one_line(exc)})", file=sys.stderr)
         return 1
     except (RuntimeError, OSError) as exc:  # e.g. compiled extension missing, unwritable file
-        print(f"refsvm {args.command}: error: {_one_line(exc)}", file=sys.stderr)
+        print(f"refsvm {args.command}: error: {_cli_text(_one_line(exc), args.subparser)}", file=sys.stderr)
         return 1
-
 
 
 if __name__ == "__main__":

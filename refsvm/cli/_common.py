@@ -1,14 +1,18 @@
 """Shared pieces of the ``refsvm`` sub-commands: reading data, checking paths, report lines, option types."""
 
 import argparse
+import contextlib
 import os
+import re
 import sys
 import time
+import warnings
 from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
 
+from ..estimators.registry import SOLVERS
 from ..io.libsvm import DEFAULT_MAX_MEMORY, LibsvmFileError, format_bytes, parse_memory_size
 
 
@@ -66,6 +70,7 @@ def _read_data(arg, args, n_features=None, n_features_of=None, with_test=False):
     if path.is_file():
         from ..io.libsvm import read_libsvm
 
+        _check_not_empty(path, arg)
         X, y = _sparse_if_too_wide(arg, args, lambda: read_libsvm(
             path, n_features=n_features, zero_based=args.zero_based, pad_features=pad,
             max_memory=args.max_memory, n_features_of=n_features_of or "n_features",
@@ -80,6 +85,20 @@ def _read_data(arg, args, n_features=None, n_features_of=None, with_test=False):
             )
         X = _pad_columns(X, n_features)
     return (X, y, test) if with_test else (X, y)
+
+
+def _check_not_empty(path, arg):
+    """A data file with no examples (empty, or only blank and comment lines) is named as such, before a
+    reader reports it as a file with 0 features; reads at most the first 64 KiB (decompressed)."""
+    from ..io.libsvm import _open_binary
+
+    try:
+        with _open_binary(path) as fh:
+            head = fh.read(1 << 16)
+    except (OSError, EOFError, ValueError):
+        return                                  # unreadable or damaged: the reader names the problem
+    if len(head) < (1 << 16) and not any(line.split(b"#", 1)[0].strip() for line in head.splitlines()):
+        raise _FileError(f"{arg}: the file is empty (no examples)")
 
 
 def _sparse_if_too_wide(arg, args, read):
@@ -168,6 +187,20 @@ def _refuse_regression_target(arg, labels, n):
                           f"target, not classes; {advice}")
 
 
+#: ``refsvm train --solver`` values that train binary classifiers only (the online baselines, until their
+#: multi-class versions exist); ``--help`` says so.
+BINARY_ONLY = tuple(name for name, solver in SOLVERS.items() if solver.estimator == "OnlineKernelClassifier")
+
+
+def _check_binary(y, args):
+    """A target with more than two classes given to a binary-only solver: one line, exit status 1."""
+    k = np.unique(y).size
+    if k > 2:
+        raise _FileError(f"{args.data}: {k} classes, but --solver {args.solver} is a binary classifier (the online "
+                         f"baselines have no multi-class version yet); for {k} classes use --solver bsgd, bsca, "
+                         "sbp, fogd or nogd")
+
+
 def _check_model_path(arg):
     """Fail now (before training) if the model cannot be written to ``arg``: a directory or a
     device as given (numpy would silently append ``.npz``), or an unwritable ``<arg>.npz``."""
@@ -215,6 +248,8 @@ def _read_train_test(args):
     """``(X, y, test)``: DATA and, with ``--test``, the test file read with DATA's number of features."""
     X, y, test = _read_data(args.data, args, with_test=True)   # a data set name brings its test split
     _check_usable(X, y, args.data, classification=not getattr(args, "regression", False))
+    if getattr(args, "binary_only", False):
+        _check_binary(y, args)
     if args.test is not None:
         test = _read_data(args.test, args, n_features=X.shape[1],
                           n_features_of=f"the training data ({args.data})")
@@ -257,6 +292,54 @@ def _classifier_report(est, X, seconds, args, trained, *, parameter=None, time_n
 COST_LINE_MIN = 10 ** 8
 
 
+def _kernel_rate(X, backend="fast", seconds=0.1, rows=4096):
+    """Kernel evaluations per second on this machine: Gaussian kernel rows of the backend's
+    ``kernels.kernel_row`` (the row loop the solvers share) against ``rows`` rows of ``X``, for about
+    ``seconds``.  The cost line's time estimate divides the run's evaluation count by it: a guide (the
+    solvers add their own work and caches), labelled as such."""
+    from ..backend import get_module
+
+    kernel_row = get_module("kernels", backend).kernel_row
+    S = X[:rows]
+    done, i, start = 0, 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        x = X[i % S.shape[0]]
+        kernel_row(S, x if sp.issparse(X) else np.asarray(x), "rbf", 1.0 / max(X.shape[1], 1), 3, 0.0)
+        done, i = done + S.shape[0], i + 1
+    return done / (time.perf_counter() - start)
+
+
+def _duration(seconds):
+    """``seconds`` as a rough duration: ``40 s``, ``12 min``, ``3.1 h``."""
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+def _standardize_train(X, test, args):
+    """``--standardize``: ``(X, test, (mean, scale))`` with every feature of the training data scaled to
+    mean 0 and standard deviation 1 (the test file with the training data's statistics)."""
+    from ..io.model_file import standardization
+
+    if sp.issparse(X):
+        raise _FileError(f"{args.data}: --standardize centres every feature, which makes sparse data dense; "
+                         "drop --standardize or --sparse (or raise --max-memory)")
+    mean, scale = standardization(X)
+    if test is not None:
+        test = (_apply_standardization(test[0], (mean, scale)), test[1])
+    return (X - mean) / scale, test, (mean, scale)
+
+
+def _apply_standardization(X, scaling):
+    """``(X - mean) / scale`` for a model trained with ``--standardize`` (``scaling`` None: ``X``)."""
+    if scaling is None:
+        return X
+    X = X.toarray() if sp.issparse(X) else X
+    return (X - scaling[0]) / scaling[1]
+
+
 def _train_and_report(args, build, report, scores=_accuracy_lines):
     """Every solver of ``refsvm train``: read the data, fit ``build(X)`` (timed), save it, print.
 
@@ -266,18 +349,30 @@ def _train_and_report(args, build, report, scores=_accuracy_lines):
     X, y, test = _read_train_test(args)
     _check_sparse_memory(X, args)
     _print_sparse_note(args)
+    scaling = None
+    if getattr(args, "standardize", False):
+        X, test, scaling = _standardize_train(X, test, args)
     est = build(X)
     from ..estimators.registry import cost_per_epoch
 
     count, what = cost_per_epoch(args.solver, X.shape[0], getattr(args, "budget", None),
                                  getattr(args, "n_components", None), len(np.unique(y)))
     if getattr(args, "verbose", 0) and count * args.epochs >= COST_LINE_MIN:   # a run that may take a while
+        estimate = ""
+        if what.startswith("kernel evaluations"):
+            rate = _kernel_rate(X, getattr(args, "backend", "fast"))
+            estimate = (f"; estimate {_duration(count * args.epochs / rate)} at {rate:,.3g} evaluations/s "
+                        "(a Gaussian kernel row timed on this machine just now; the solver's own rate differs)")
         print(f"refsvm train: {args.solver} on {X.shape[0]} examples: about {count:,} {what} per epoch, "
-              f"{args.epochs} epoch(s)", file=sys.stderr)
+              f"{args.epochs} epoch(s){estimate}", file=sys.stderr)
     start = time.perf_counter()
     est.fit(X, y)
     seconds = time.perf_counter() - start
     est.save(args.model)
+    if scaling is not None:
+        from ..io.model_file import add_standardization
+
+        add_standardization(args.model, *scaling)
     for line in report(est, X, seconds):
         print(line)
     for line in scores(est, X, y, test):
@@ -363,8 +458,9 @@ class _HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
         return f"{text} (default: {default})"
 
 
-def _add_file_options(parser, *, pad):
-    """Options of how LIBSVM files are read (train and predict)."""
+def _add_file_options(parser, *, pad, standardize=False):
+    """Options of how LIBSVM files are read (train and predict); ``standardize``: also ``--standardize``
+    (train: the statistics go into the model file, which predict reads)."""
     parser.add_argument("--zero-based", action="store_true",
                         help="feature indices in the files start at 0; without it they start "
                              "at 1 (LIBSVM's convention) and an index 0 is an error")
@@ -377,6 +473,11 @@ def _add_file_options(parser, *, pad):
                         help="read the data as a sparse (CSR) matrix and never densify it (every "
                              "solver keeps sparse support vectors); without it a file whose dense "
                              "matrix would exceed --max-memory is read this way, with a note")
+    if standardize:
+        parser.add_argument("--standardize", action="store_true",
+                            help="scale every feature to mean 0 and standard deviation 1 with the training "
+                                 "data's statistics (stored in the model file; refsvm predict and "
+                                 "refsvm.load apply them)")
     if pad:
         parser.add_argument("--pad-features", action="store_true",
                             help=f"allow {pad} (the missing "
@@ -386,3 +487,64 @@ def _add_file_options(parser, *, pad):
 
 def _one_line(exc):
     return " ".join(str(exc).split())
+
+
+#: Python parameter names whose command-line option is not ``--`` + the name with dashes.
+_OPTION_OF_PARAMETER = {"fit_intercept": "--fit-bias", "lam": "--lam", "C": "--C", "nu": "--nu"}
+
+#: Advice meant for Python users, and what a command-line user can do instead.
+_CLI_ADVICE = (
+    (re.compile(r"standardi[sz]e X \(e\.g\. make_pipeline\(StandardScaler\(\), estimator\)\)"),
+     "standardise the features (refsvm train --standardize)"),
+    (re.compile(r"scale the features, e\.g\. with sklearn\.preprocessing\.StandardScaler"),
+     "scale the features (refsvm train --standardize)"),
+)
+
+
+def _cli_text(text, parser):
+    """``text`` (an error or warning message) in the command line's words: a Python parameter name
+    (``merge_eps``, ``refit_rows``, ``n_components``) becomes its option (``--merge-eps``) when ``parser``
+    has that option, and advice written for Python users names the option that follows it."""
+    options = {a.dest: max(a.option_strings, key=len) for a in getattr(parser, "_actions", ())
+               if a.option_strings and a.dest not in ("help", "version")}
+    options.update({k: v for k, v in _OPTION_OF_PARAMETER.items() if v in options.values()})
+
+    def option(match):
+        name = match.group(1)
+        return options.get(name, name) + match.group(2)
+
+    # a name with an underscore anywhere; any other name only where it starts the message ("nu must be ...")
+    names = "|".join(sorted((re.escape(n) for n in options if "_" in n), key=len, reverse=True))
+    if names:
+        text = re.sub(rf"(?<![\w-])({names})(?![\w(])()", option, text)
+    text = re.sub(r"^([A-Za-z]\w*)((?: must| should|:|=| is))",
+                  lambda m: option(m) if m.group(1) in options else m.group(0), text)
+    for pattern, advice in _CLI_ADVICE:
+        text = pattern.sub(advice, text)
+    return text
+
+
+@contextlib.contextmanager
+def collapsed_warnings(prefix, parser=None, stream=None):
+    """Python warnings raised inside the block, printed when it ends as one line per kind (category and
+    message): ``<prefix>: warning: <message>``, or ``<prefix>: warning (x70): <message>`` for a kind
+    raised 70 times; in the command line's words (:func:`_cli_text`), without file:line or source line.
+    Used by every ``refsvm`` sub-command (:func:`refsvm.cli.main`)."""
+    counts = {}
+
+    def record(message, category, filename, lineno, file=None, line=None):
+        key = (category.__name__, " ".join(str(message).split()))
+        counts[key] = counts.get(key, 0) + 1
+
+    with warnings.catch_warnings():
+        if not sys.warnoptions:                # -W / PYTHONWARNINGS given: the user's filters stand
+            warnings.simplefilter("always")    # every repeat reaches record(), to be counted
+            for category in (DeprecationWarning, PendingDeprecationWarning, ImportWarning, ResourceWarning):
+                warnings.filterwarnings("ignore", category=category)     # ignored as Python's defaults do
+        warnings.showwarning = record
+        try:
+            yield counts
+        finally:
+            out = stream or sys.stderr
+            for (_, text), n in counts.items():
+                print(f"{prefix}: warning{f' (x{n})' if n > 1 else ''}: {_cli_text(text, parser)}", file=out)

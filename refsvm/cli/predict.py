@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from ._common import _accuracy, _check_writable, _FileError, _HelpFormatter, _add_file_options, \
+from ._common import _accuracy, _apply_standardization, _check_writable, _FileError, _HelpFormatter, _add_file_options, \
     _label_text, _model_path, _print_sparse_note, _read_data, _report_predictions, _UsageError
 
 
@@ -19,6 +19,8 @@ def _cmd_predict(args):
     from ..estimators import BudgetedSVC
 
     path = args.model
+    if Path(path).is_dir():
+        raise _FileError(f"{args.model}: is a directory, not a model file (give the .npz file refsvm train wrote)")
     if not Path(path).is_file() and Path(_model_path(path)).is_file():
         path = _model_path(path)
     if not Path(path).is_file():
@@ -26,12 +28,15 @@ def _cmd_predict(args):
     if args.output is not None:
         _check_writable(args.output, "predictions")
     from ._ogd import model_kind, predict_ogd  # FOGD / NOGD model files
+    from ..io.model_file import read_standardization
+
+    scaling = read_standardization(path)       # a model trained with --standardize
     kind = model_kind(path)
     if kind is not None:
         def read(arg, **kw):
-            data = _read_data(arg, args, **kw)
+            X, y = _read_data(arg, args, **kw)
             _print_sparse_note(args)
-            return data
+            return _apply_standardization(X, scaling), y
 
         return predict_ogd(path, kind, read, args.data, args.output)
     try:
@@ -41,7 +46,7 @@ def _cmd_predict(args):
     X, y = _read_data(args.data, args, n_features=est.n_features_in_,
                       n_features_of=f"the model ({path})")
     _print_sparse_note(args)
-    pred = est.predict(X)
+    pred = est.predict(_apply_standardization(X, scaling))
     text = _label_text(pred)
     return _report_predictions(args.output, text,
                                f"accuracy: {_accuracy(pred, y, text):.4f} ({X.shape[0]} examples, "

@@ -7,7 +7,7 @@ BSCA, SBP and the eight online baselines here; FOGD / NOGD in
 
 from ..estimators.registry import COMMON_OPTIONS, SOLVERS, estimator_class, make_estimator
 from ..validation import check_positive
-from ._common import _classifier_report, _check_model_path, _gamma, _HelpFormatter, _add_file_options, \
+from ._common import BINARY_ONLY, _classifier_report, _check_model_path, _gamma, _HelpFormatter, _add_file_options, \
     _optional_float, _train_and_report
 from ._ogd import add_ogd_arguments
 
@@ -18,7 +18,7 @@ def _refit(args):
 
 
 #: argparse destinations that are not options of a solver
-_NOT_OPTIONS = {"data", "model", "solver", "func", "subparser", "command", "help"}
+_NOT_OPTIONS = {"data", "model", "solver", "func", "subparser", "command", "help", "standardize"}
 
 
 def _refuse_unused_options(args):
@@ -36,6 +36,7 @@ def _refuse_unused_options(args):
 def _cmd_train_online(args):
     """``refsvm train --solver perceptron|ogd|rbp|forgetron|projectron|projectron++|bpas|bogd``."""
     _check_model_path(args.model)  # before training, not after
+    args.binary_only = True        # the baselines are binary classifiers
     given = {name: getattr(args, name) for name in ("eta", "lam", "C", "max_coef")
              if getattr(args, name) is not None and getattr(args, name) != args.subparser.get_default(name)}
 
@@ -56,8 +57,11 @@ def _cmd_train_online(args):
 
 def _cmd_train(args):
     _refuse_unused_options(args)
+    defaults = estimator_class(args.solver)().get_params()
     if args.budget is None:  # the solver's own default (NOGD 400, the others 100; SBP has none)
-        args.budget = estimator_class(args.solver)().get_params().get("budget")
+        args.budget = defaults.get("budget")
+    if args.epochs is None:  # the solver's own default (SBP 10, the others 1)
+        args.epochs = defaults.get("epochs", 1)
     if SOLVERS[args.solver].estimator == "OnlineKernelClassifier":
         return _cmd_train_online(args)
     if getattr(args, "solver", "bsgd") == "sbp":
@@ -145,7 +149,8 @@ def add_parser(sub):
     train = sub.add_parser("train", help="train a budgeted kernel machine (--solver) on a LIBSVM file, save the model",
                            description="Train a solver (--solver, default bsgd) on DATA and save the model to MODEL "
                                        "(.npz). An option the solver does not use is an error. Solvers: "
-                                       + solvers + ".",
+                                       + solvers + ". The online baselines (" + ", ".join(BINARY_ONLY)
+                                       + ") are binary classifiers: DATA must have two classes.",
                            formatter_class=_HelpFormatter)
     train.add_argument("data", metavar="DATA", help="LIBSVM file (or data set name, see REFSVM_DATA)")
     train.add_argument("model", metavar="MODEL", help="output model file (.npz)")
@@ -186,7 +191,9 @@ def add_parser(sub):
                             + ": not kernel expansions); see refsvm.refit")
     train.add_argument("--refit-rows", type=int, default=10000,
                        help="--refit-bias uses at most this many training rows (a random subsample)")
-    train.add_argument("--epochs", type=int, default=1, help="passes over the data")
+    train.add_argument("--epochs", type=int, default=None,
+                       help="passes over the data (None: the solver's default: 10 for sbp, as "
+                            "SBPClassifier and the paper; 1 for the others)")
     train.add_argument("--backend", choices=["fast", "python"], default="fast",
                        help="compiled or pure-Python reference path")
     train.add_argument("--random-state", type=int, default=0,
@@ -200,7 +207,7 @@ def add_parser(sub):
     train.add_argument("--test", metavar="TESTFILE", default=None,
                        help="also report the accuracy on this LIBSVM file (read with the "
                             "training data's number of features)")
-    _add_file_options(train, pad="a test file with fewer features than DATA")
+    _add_file_options(train, pad="a test file with fewer features than DATA", standardize=True)
     train.add_argument("--solver", choices=list(SOLVERS), default="bsgd", metavar="SOLVER",
                        help="the solver: " + ", ".join(SOLVERS) + " (the list above says what each is and "
                             "which options it uses)")

@@ -51,8 +51,8 @@ from ..backend import get_module
 from ..model import BudgetedModel
 from ..refit import hinge_loss, multiclass_hinge_loss
 from ..budget import MERGE_SOLVERS
-from ..validation import (check_bool, check_gamma, check_int, check_memory, check_option, check_positive,
-                          check_sparse_rows)
+from ..validation import (check_bool, check_gamma, check_int, check_memory, check_merge_eps, check_option,
+                          check_positive, check_sparse_rows)
 from ._progress import PassProgress, chunk_size, merge_traces
 
 __all__ = ["BudgetedClassifierBase"]
@@ -98,7 +98,7 @@ def kernel_and_maintenance_params(est, maintenance, kernel):
         gamma=check_gamma(est.gamma),
         degree=check_int(est.degree, "degree", 1),
         coef0=float(est.coef0),
-        merge_eps=check_positive(est.merge_eps, "merge_eps"),
+        merge_eps=check_merge_eps(est.merge_eps),
         merge_solver=check_option(est.merge_solver, "merge_solver", MERGE_SOLVERS),
         projection_ridge=check_positive(est.projection_ridge, "projection_ridge", allow_zero=True),
     )
@@ -470,7 +470,7 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
             return int(verbose)
         return check_int(verbose, "verbose", 0)
 
-    def _run_pass(self, order, run_chunk):
+    def _run_pass(self, order, run_chunk, label=None):
         """Run one pass over ``order`` through ``run_chunk``; report progress if verbose.
 
         ``run_chunk(sub_order)`` calls the algorithm once on ``sub_order`` (a
@@ -484,14 +484,16 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
         chunks of :func:`refsvm.estimators._progress.chunk_size` steps, a progress line
         after each (:class:`refsvm.estimators._progress.PassProgress`), and the chunks'
         traces merged by :func:`refsvm.estimators._progress.merge_traces`.  Returns the
-        trace of the pass.
+        trace of the pass.  ``label``: what the progress lines call the pass (default: the epoch,
+        ``self._progress_label``); e.g. a one-vs-rest machine adds its class.
         """
         verbose = self._check_verbose()
         n = len(order)
         if verbose == 0:
             trace, _ = run_chunk(order)
             return trace
-        progress = PassProgress(type(self).__name__, getattr(self, "_progress_label", "pass"), n)
+        progress = PassProgress(type(self).__name__, label or getattr(self, "_progress_label", "pass"), n,
+                                error_label=getattr(self, "_error_label", "online error"))
         size = chunk_size(n, verbose)
         traces, offsets = [], []
         for start in range(0, max(n, 1), size):

@@ -16,7 +16,10 @@ Lines go to ``sys.stderr`` (standard output stays free for results), e.g.::
 ``ex/s`` counts examples visited per second of the pass so far; ``SVs`` is
 the current number of support vectors; ``maintenance`` the number of budget
 maintenance events and ``online error`` the fraction of online mistakes
-(prediction of each example before its update) in the pass so far.
+(prediction of each example before its update) in the pass so far; SBP prints
+``error on sampled low-margin points`` instead (the mistakes among the points
+it samples, which lie under the water level: not an online error).  A
+one-vs-rest machine names its class (``epoch 1/10, class 3 vs rest (4/10)``).
 """
 
 import math
@@ -86,10 +89,16 @@ class PassProgress:
     n_steps : int
         Length of the pass.
     stream : file, default=sys.stderr
+    error_label : str, default="online error"
+        What the trace's ``mistakes`` count, as printed: an online error for the solvers that predict each
+        visited example before updating; SBP's ``"error on sampled low-margin points"`` (it counts
+        mistakes only among the points line 6 samples, those under the water level, so the fraction is
+        far above the model's training error).
     """
 
-    def __init__(self, name, label, n_steps, stream=None):
+    def __init__(self, name, label, n_steps, stream=None, error_label="online error"):
         self.prefix = f"[{name}] {label}"
+        self.error_label = error_label
         self.n_steps = int(n_steps)
         self.stream = sys.stderr if stream is None else stream
         self.steps = 0
@@ -113,7 +122,7 @@ class PassProgress:
             parts.append(f"online mse {mse:.4g}")
         else:
             error = self.mistakes / self.steps if self.steps else 0.0
-            parts.append(f"online error {error:.4f}")
+            parts.append(f"{self.error_label} {error:.4f}")
         return seconds, "  ".join(parts)
 
     def update(self, trace, n_sv):

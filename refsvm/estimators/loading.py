@@ -14,7 +14,10 @@ def load(path, backend=None):
     ``FOGDRegressor``, ``NOGDClassifier`` / ``NOGDRegressor``.  A file written
     by a model's own ``save`` (no estimator named) gives the default estimator
     of its kind (a regression model: the regressor).  ``backend`` as in the
-    estimators' ``load``.
+    estimators' ``load``.  A model trained on standardised features
+    (``refsvm train --standardize``) comes as a ``Pipeline`` of a fitted
+    ``StandardScaler`` (the file's statistics) and the estimator, so it
+    predicts raw features as ``refsvm predict`` does.
 
     Raises
     ------
@@ -36,7 +39,27 @@ def load(path, backend=None):
         raise ModelFileError(
             f"{path}: the file's 'estimator' entry names {name!r}, which is not an estimator class this "
             f"refsvm can load (known: {', '.join(_loadable_names())})")
-    return cls.load(path, backend=backend)
+    est = cls.load(path, backend=backend)
+    return _with_standardization(path, est)
+
+
+def _with_standardization(path, est):
+    """``est``, or for a model trained on standardised features (``refsvm train --standardize``) a
+    scikit-learn ``Pipeline`` of a ``StandardScaler`` holding the file's statistics and ``est``."""
+    from ..io.model_file import read_standardization
+
+    scaling = read_standardization(path)
+    if scaling is None:
+        return est
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    scaler = StandardScaler()
+    scaler.mean_, scaler.scale_ = scaling
+    scaler.var_ = scaling[1] ** 2
+    scaler.n_features_in_ = scaling[0].shape[0]
+    scaler.n_samples_seen_ = 0
+    return make_pipeline(scaler, est)
 
 
 def _loadable_names():

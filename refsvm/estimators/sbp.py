@@ -15,7 +15,7 @@ import numpy as np
 from sklearn.utils.metaestimators import available_if
 
 from ..backend import BACKENDS, get_module
-from ..validation import check_bool, check_finite_real, check_gamma, check_int, check_option, check_positive
+from ..validation import check_bool, check_finite_real, check_gamma, check_int, check_nu, check_option
 from ._base import BudgetedClassifierBase, map_machines, shared_doc
 
 __all__ = ["SBPClassifier"]
@@ -129,6 +129,8 @@ class SBPClassifier(BudgetedClassifierBase):
 
     _supports_sample_weight = True  # weighted water level (fit_intercept=False)
     _sparse_rows = True             # CSR rows; the SVs are rows of X (refsvm.sparse)
+    #: the progress lines' name for the trace's mistakes: line 6 samples only points under the water level
+    _error_label = "error on sampled low-margin points"
 
     def __init__(self, nu=0.01, gamma="scale", kernel="rbf", degree=3, coef0=0.0, epochs=10,
                  fit_intercept=False, cache_rows=0, backend="fast", random_state=None, verbose=0,
@@ -184,7 +186,7 @@ class SBPClassifier(BudgetedClassifierBase):
         check_finite_real(self.coef0, "coef0")
         check_int(self.epochs, "epochs", 1)
         return dict(
-            nu=check_positive(self.nu, "nu", allow_zero=True),
+            nu=check_nu(self.nu),
             kernel=kernel,
             gamma=check_gamma(self.gamma),
             degree=check_int(self.degree, "degree", 1),
@@ -216,7 +218,9 @@ class SBPClassifier(BudgetedClassifierBase):
                 last["state"], last["result"] = res.state, res
                 return res.trace, int(np.count_nonzero(res.coef))
 
-            trace = dict(self._run_pass(uniforms[r], run_chunk))
+            trace = dict(self._run_pass(uniforms[r], run_chunk, label=None if len(problems) == 1 else (
+                f"{getattr(self, '_progress_label', 'pass')}, class {_label(self.classes_[r])} vs rest "
+                f"({r + 1}/{len(problems)})")))
             res = last["result"]
             trace["water_level_bar"], trace["bias_bar"] = res.trace["water_level_bar"], res.trace["bias_bar"]
             trace["cache_hit_rate"] = trace["cache_hits"] / trace["n_iterations"] if n else 0.0
@@ -238,3 +242,8 @@ class SBPClassifier(BudgetedClassifierBase):
                 "kernel_evaluations": int(sum(tr["kernel_evaluations"] for tr in traces)),
             })
         return [r.state for r in results]
+
+
+def _label(value):
+    """A class label as the progress lines print it (``3`` for 3.0, strings as they are)."""
+    return f"{value:g}" if isinstance(value, (int, float, np.integer, np.floating)) else str(value)
