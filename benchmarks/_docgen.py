@@ -19,7 +19,6 @@ REASONS = {
 
 #: Pages the lint does not read yet (not converted), with who converts them.  Shrink as you convert.
 PENDING = {
-    "README.md": "P5", "docs/getting-started.rst": "P5", "docs/benchmarks.rst": "P5", "docs/sparse.rst": "P5",
     "docs/api.rst": "P8", "docs/index.rst": "P8", "docs/refit.rst": "P8",
 }
 
@@ -27,10 +26,16 @@ _RENDERERS = {}          # name -> (kind, function); kind "block" or "value"
 _LOADED = []             # provenance of the results files the current renderer loaded
 
 
+def _register(name, kind, fn):
+    if name in _RENDERERS and _RENDERERS[name][1] is not fn:
+        raise ValueError(f"renderer {name!r} is registered twice ({_RENDERERS[name][1].__module__} and {fn.__module__})")
+    _RENDERERS[name] = (kind, fn)
+
+
 def renderer(name):
     """Register ``fn(fmt) -> str`` (fmt "md" or "rst") as the block renderer NAME."""
     def register(fn):
-        _RENDERERS[name] = ("block", fn)
+        _register(name, "block", fn)
         return fn
     return register
 
@@ -38,7 +43,7 @@ def renderer(name):
 def value(name):
     """Register ``fn() -> str`` as the inline value NAME (one short line)."""
     def register(fn):
-        _RENDERERS[name] = ("value", fn)
+        _register(name, "value", fn)
         return fn
     return register
 
@@ -108,7 +113,9 @@ def footer(fmt):
     for stem, prov in _LOADED:
         where = f"{q}benchmarks/results/{stem}.json{q}"
         if prov:
-            lines.append(f"measured at {prov['commit']} on {machine(prov)}, {q}{prov['command']}{q} ({where})")
+            load, cores = prov["machine"].get("loadavg"), prov["machine"].get("logical_cores")
+            busy = f" (load {load[0]:.1f} on {cores} cores)" if load and cores else ""
+            lines.append(f"measured at {prov['commit']} on {machine(prov)}{busy}, {q}{prov['command']}{q} ({where})")
         else:
             lines.append(f"{where} has no provenance: rerun it")
     return "\n\n".join(lines)

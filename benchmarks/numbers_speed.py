@@ -252,7 +252,12 @@ def _bsgd_machine():
 
 def _measured(stem):
     prov = provenance_of(stem)
-    return f"measured at {prov['commit']} on {machine(prov)}" if prov else "no provenance recorded: rerun"
+    if not prov:
+        return "no provenance recorded: rerun"
+    load = prov["machine"].get("loadavg")
+    cores = prov["machine"].get("logical_cores")
+    busy = f", load {load[0]:.1f} on {cores} cores" if load and cores else ""
+    return f"measured at {prov['commit']} on {machine(prov)}{busy}"
 
 
 for _stem in ("bench_bsgd", "bench_docs_examples", "bench_njobs", "bench_online", "bench_peers_bsgd", "bench_river",

@@ -25,9 +25,20 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
-from refsvm._provenance import fingerprint  # noqa: E402
+
+def _load_provenance():
+    """refsvm/_provenance.py of this tree, loaded by path (it imports nothing from refsvm), so that
+    the check needs no build of the package and never shadows an installed one."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("_refsvm_provenance", ROOT / "refsvm" / "_provenance.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+fingerprint = _load_provenance().fingerprint
 
 
 def status(path):

@@ -25,7 +25,10 @@ code changed since).  :func:`source_files` turns declared names into files:
 
 In an installed package without its ``.pyx`` sources, a compiled module is its built ``.so``.
 
-``commit`` ends in ``-dirty`` when a fingerprinted file differs from the commit.  This module
+The fingerprint is over the files as they were when this module was first imported (the start
+of a benchmark script, which imports it through ``benchmarks/_common.py``); files edited during
+the run are listed in ``"changed_during_run"``.  ``commit`` ends in ``-dirty`` when a
+fingerprinted file differs from the commit.  This module
 imports nothing from refsvm, so the benchmark scripts (``benchmarks/_common.py`` re-exports it)
 and :mod:`refsvm.reproduce` share it without refsvm depending on ``benchmarks/``.
 """
@@ -47,6 +50,7 @@ __all__ = ["ROOT", "cpu_model", "cpu_extensions", "source_files", "loaded_module
 ROOT = Path(__file__).resolve().parent.parent
 #: When this module was first imported: the start time of the run that writes the results.
 STARTED = datetime.datetime.now().isoformat(timespec="seconds")
+_SOURCE_SUFFIXES = (".py", ".pyx", ".pxd", ".pxi", ".h")
 
 _EXTENSIONS = {"avx512f": "AVX-512F", "avx2": "AVX2", "fma": "FMA", "sse4_2": "SSE4.2"}
 _DEPENDS = re.compile(r'^\s*(?:from\s+([\w.]+)\s+cimport|cimport\s+([\w.]+)|include\s+"([^"]+)"'
@@ -146,17 +150,37 @@ def loaded_modules(exclude=("refsvm.cli", "refsvm.plotting", "refsvm._provenance
             for m in names]
 
 
+def _digest(path):
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return "missing"
+
+
+def _snapshot(root):
+    """SHA-256 of every source file under ``root``/refsvm and ``root``/benchmarks, by relative path."""
+    out = {}
+    for sub in ("refsvm", "benchmarks"):
+        for path in (root / sub).rglob("*"):
+            if path.suffix in _SOURCE_SUFFIXES and path.is_file():
+                out[str(path.relative_to(root))] = _digest(path)
+    return out
+
+
+#: The source files as they were when the run started (this module's import): a results file
+#: is fingerprinted with the code that ran, even when the tree changes during a long run.
+_AT_START = _snapshot(ROOT)
+
+
 def fingerprint(files, root=None):
     """``{"files": files, "sha256": ..., "per_file": {file: first 16 hex digits}}``: one SHA-256 over
     each file's path and the SHA-256 of its bytes, in sorted order (a missing file counts as the text
     ``missing``), and each file's own digest (to say which files changed)."""
     root = ROOT if root is None else Path(root)
     total, each = hashlib.sha256(), {}
+    start = _AT_START if root == ROOT else {}
     for rel in sorted(files):
-        try:
-            digest = hashlib.sha256((root / rel).read_bytes()).hexdigest()
-        except OSError:
-            digest = "missing"
+        digest = start.get(rel) or _digest(root / rel)
         total.update(f"{rel}\0{digest}\n".encode())
         each[rel] = digest[:16]
     return {"files": sorted(files), "sha256": total.hexdigest(), "per_file": each}
@@ -201,6 +225,11 @@ def provenance(modules, command=None, note=None, root=None):
         "python": platform.python_version(), "numpy": np.__version__, "refsvm": version,
         "fingerprint": fingerprint(files, root),
     }
+    root_ = ROOT if root is None else Path(root)
+    moved = [f for f in files if root_ == ROOT and f in _AT_START and _AT_START[f] != _digest(root_ / f)]
+    if moved:                                      # the fingerprint is the start's; say what moved since
+        out["changed_during_run"] = moved
+        out["commit"] = out["commit"].removesuffix("-dirty") + "-dirty"
     if note:
         out["note"] = note
     return out

@@ -21,6 +21,7 @@ BENCH = ROOT / "benchmarks"
 def _module(name):
     if not (BENCH / f"{name}.py").is_file():
         pytest.skip("benchmarks/ is not part of this tree (installed package)")
+    saved = list(sys.path)
     sys.path.insert(0, str(BENCH))
     try:
         spec = importlib.util.spec_from_file_location(f"_test_{name}", BENCH / f"{name}.py")
@@ -28,7 +29,7 @@ def _module(name):
         spec.loader.exec_module(mod)
         return mod
     finally:
-        sys.path.remove(str(BENCH))
+        sys.path[:] = saved                      # the source tree must not shadow the installed package
 
 
 @pytest.fixture(scope="module")
