@@ -28,6 +28,7 @@ projection with ``sv_update="append"``).
 """
 
 import json
+import math
 import warnings
 
 import numpy as np
@@ -230,6 +231,52 @@ def kernel_error_bound(config, X, gamma):
     return float(gamma * (d + 2) * _U * 2.0 * np.max(np.sum(X * X, axis=1)))
 
 
+#: statuses where the decision values part but every discrete decision is the same
+VALUE_STATUSES = ("values", "predict", "csr-values", "csr-predict")
+
+
+def value_error_bound(config, est, X):
+    """A bound of the absolute rounding error of the fitted model's decision values on ``X`` (both
+    paths compute them with different operations, so they may differ by about this much; where it
+    exceeds ``rtol`` times the values' scale, agreement to ``rtol`` is not promised: "outside-bound").
+
+    * A kernel expansion ``f(x) = sum_j a_j K(s_j, x) + b`` (m terms): the sum's rounding
+      ``(m + 4) u (sum_j |a_j| |K(s_j, x)| + |b|)`` plus ``eps_K sum_j |a_j|`` (one kernel value's
+      error, ``refsvm.sbp._kernel_value_error``).  Large where the terms cancel: a polynomial kernel
+      on columns scaled by 1e3 sums terms of 1e11 to a value of 10 (SBP, 2e-5 apart).
+    * FOGD ``f(x) = W'z(x)``: W is the sum of ``N`` updates ``eta y z_t`` (``N`` = ``n_updates``),
+      so each ``W_k`` carries ``N u sum_t eta |z_tk|``, the product ``2D u sum_k |W_k z_k|``, and
+      the sin / cos values (4.5e-16 <= 4u apart) ``8 u eta N ||z||_1``; with ``|z_t|.|z| <= ||z||^2
+      = D`` and ``||z||_1 <= 2D``: ``u eta N (N + 2D + 16) D`` (divided by D with ``normalize``).
+    * NOGD: ``N`` updates of ``eta`` on kernel values (then on Nystroem features, ``||phi||^2 <=
+      k(x, x) = 1``): ``u eta N (N + B + 8) + eta N eps_K``.
+    Where all rows are one row with both labels (a zero and a constant column of d = 2), the exact
+    FOGD / NOGD model is 0 and the computed decision values are this rounding alone (12-13 % apart
+    at a scale of 1e-18 .. 1e-15).
+    """
+    from refsvm.kernels import Kernel
+    from refsvm.sbp import _kernel_value_error
+
+    solver, p = config["solver"], config["params"]
+    if solver in ("fogd", "nogd"):
+        N = sum(int(entry.get("n_updates", 0)) for entry in est.trace_)
+        eta = float(p["eta"])
+        if solver == "fogd":
+            D = int(p["n_components"])
+            return _U * eta * N * (N + 2 * D + 16) * (1.0 if getattr(est, "normalize", False) else D)
+        eps_k = _kernel_value_error(X, Kernel("rbf", float(est.gamma)))
+        return _U * eta * N * (N + int(est.budget) + 8) + eta * N * eps_k
+    model = getattr(est, "model_", None)
+    if model is None or not (hasattr(model, "support_vectors") and hasattr(model, "coef")):
+        return 0.0
+    sv = model.support_vectors
+    sv = sv.toarray() if sp.issparse(sv) else np.asarray(sv, dtype=np.float64)
+    coef = np.abs(np.asarray(model.coef, dtype=np.float64).reshape(sv.shape[0], -1))
+    kernel = Kernel(config["kernel"], float(est.gamma), getattr(est, "degree", 2), getattr(est, "coef0", 1.0))
+    terms = np.abs(kernel.matrix(X, sv)) @ coef + np.abs(np.asarray(getattr(model, "bias", 0.0))).reshape(1, -1)
+    return float(np.max((sv.shape[0] + 4) * _U * terms + _kernel_value_error(X, kernel) * coef.sum(axis=0)))
+
+
 def regime(config):
     """Short labels of the regimes a configuration exercises (for the per-regime table)."""
     s, p, d = config["solver"], config["params"], config["data"]
@@ -308,6 +355,8 @@ def check(config):
     result = _compare(config, X, y, n, gamma, rtol, choices, out)
     if not result["ok"] and result["status"] != "error" and result["kernel_error_bound"] > rtol:
         result.update(ok=True, status="outside-bound", parted=result["status"])
+    elif not result["ok"] and result["status"] in VALUE_STATUSES and result["value_error_bound"] > rtol:
+        result.update(ok=True, status="outside-bound", parted=result["status"])
     return result
 
 
@@ -322,6 +371,8 @@ def _compare(config, X, y, n, gamma, rtol, choices, out):
             try:
                 est = make_estimator(config, n, gamma, name.split("-")[0]).fit(data, y)
                 runs[name] = (est.decision_function(X), est.trace_, _model_arrays(est))
+                if name == "python":
+                    ref_est = est
             except Exception as exc:              # noqa: BLE001 -- reported, compared between the paths
                 errors[name] = f"{type(exc).__name__}: {exc}"
     if errors:
@@ -332,6 +383,8 @@ def _compare(config, X, y, n, gamma, rtol, choices, out):
     d_ref, t_ref, m_ref = runs["python"]
     scale = float(np.max(np.abs(d_ref))) if d_ref.size else 0.0
     out["scale"] = scale
+    bound = value_error_bound(config, ref_est, X)
+    out["value_error_bound"] = bound / scale if scale > 0 else (0.0 if bound == 0 else math.inf)
     for name in [f for f, _ in forms if f != "python"]:
         d, t, m = runs[name]
         prefix = "csr-" if name == "fast-csr" else ""
