@@ -294,3 +294,15 @@ def test_cli_text_maps_python_names_only_where_they_are_names():
     assert common._cli_text("nu must be in [0, 1]", parser) == "--nu must be in [0, 1]"
     assert common._cli_text("budget maintenance failed", parser) == "budget maintenance failed"
     assert common._cli_text("fit_intercept=True needs two classes", parser) == "--fit-bias=True needs two classes"
+
+
+def test_cli_text_advice_fits_the_command_and_numbers_are_plain():
+    from refsvm.cli import build_parser
+
+    train = build_parser().parse_args(["train", "data", "model"]).subparser
+    reproduce = build_parser().parse_args(["reproduce", "x"]).subparser
+    advice = "feature 0 holds 90% of ...; standardise X (e.g. make_pipeline(StandardScaler(), estimator)) unless"
+    assert common._cli_text(advice, train).endswith("standardise the features (refsvm train --standardize) unless")
+    assert "a reproduced table keeps the paper's scaling" in common._cli_text(advice, reproduce)
+    assert common._cli_text("predicts the single class np.int64(-1) (np.float64(0.25))", reproduce) \
+        == "predicts the single class -1 (0.25)"
