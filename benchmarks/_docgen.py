@@ -177,7 +177,11 @@ def check(paths=None, root=ROOT):
     out = {}
     for rel in paths or pages():
         old = (Path(root) / rel).read_text()
-        new = rewrite(old, "md" if rel.endswith(".md") else "rst")
+        try:
+            new = rewrite(old, "md" if rel.endswith(".md") else "rst")
+        except (OSError, KeyError, ValueError) as exc:   # a missing results file, an unknown renderer
+            out[rel] = f"{rel}: cannot render: {type(exc).__name__}: {exc}\n"
+            continue
         if new != old:
             out[rel] = "".join(difflib.unified_diff(old.splitlines(True), new.splitlines(True), rel, rel + " (generated)"))
     return out

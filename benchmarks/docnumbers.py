@@ -71,7 +71,6 @@ def main(argv=None):
     group.add_argument("--write", action="store_true", help="rewrite the marked regions")
     group.add_argument("--check", action="store_true", help="exit 1 when a page differs from its results")
     group.add_argument("--lint", action="store_true", help="exit 1 on measured-looking numbers outside generated text")
-    ap.add_argument("--list", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.lint:
         found = lint_all()
@@ -84,11 +83,16 @@ def main(argv=None):
         for diff in diffs.values():
             print(diff)
         return 1 if diffs else 0
-    for rel in diffs:
+    failed = 0
+    for rel, diff in diffs.items():
+        if diff.startswith(f"{rel}: cannot render"):
+            print(diff, end="", file=sys.stderr)     # left as it is
+            failed += 1
+            continue
         path = ROOT / rel
         path.write_text(rewrite(path.read_text(), "md" if rel.endswith(".md") else "rst"))
         print(f"rewrote {rel}")
-    return 0
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
