@@ -166,3 +166,18 @@ def test_reproduce_json_carries_provenance(tmp_path):
     files = data["provenance"]["fingerprint"]["files"]
     assert any(f.startswith("refsvm/reproduce/") for f in files)
     assert not any(f.startswith("refsvm/cli/") for f in files)
+
+
+def test_fingerprint_is_the_code_at_the_start_of_the_run(monkeypatch):
+    from refsvm import _provenance
+
+    if not (_provenance.ROOT / "refsvm" / "_fast" / "fogd.pyx").is_file():
+        pytest.skip("an installed package without its sources")
+    before = _provenance.provenance(["refsvm._fast.fogd"], command="c")
+    assert "changed_during_run" not in before
+    # as if fogd.pyx had been edited after the run started
+    monkeypatch.setitem(_provenance._AT_START, "refsvm/_fast/fogd.pyx", "0" * 64)
+    after = _provenance.provenance(["refsvm._fast.fogd"], command="c")
+    assert after["changed_during_run"] == ["refsvm/_fast/fogd.pyx"] and after["commit"].endswith("-dirty")
+    assert after["fingerprint"]["sha256"] != before["fingerprint"]["sha256"]
+    assert after["fingerprint"]["per_file"]["refsvm/_fast/fogd.pyx"] == "0" * 16
