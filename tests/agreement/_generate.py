@@ -201,7 +201,6 @@ OPEN_REGIMES = {
     "online-bpas": "BPA-S: argmin Q_r ties on repeated rows",
     "online-projectron": "Projectron: the span test delta^2 == 0 on rounding noise",
     "online-projectron++": "Projectron++: the span test delta^2 == 0 on rounding noise",
-    "sbp-intercept": "SBP with the bias: line 11's r^2 > 1 at 1 (poly), the level with the bias on near duplicates",
 }
 
 
