@@ -10,7 +10,8 @@ the machine's drift hits both alike, and prints the median of each and their rat
 
 Workloads (fast backend, one epoch unless said; fixed seeds): BSGD (BPegasos + merging,
 GSS and Lookup-WD; projection) on ijcnn1 / a9a / w8a at B = 500 (projection B = 100), BSCA
-(merging, B = 500) on ijcnn1 / a9a, FOGD (D = 400) and NOGD (B = 100) on ijcnn1 / a9a / w8a,
+(merging, B = 500) on ijcnn1 / a9a, BSGD with ``refit_bias`` True and "scaled" on a9a (B = 500,
+C = 32, gamma 2^-7: the epoch plus the refit), FOGD (D = 400) and NOGD (B = 100) on ijcnn1 / a9a / w8a,
 SBP (one epoch on 3,000 rows of a9a), the online baselines (RBP, Forgetron, Projectron++,
 BPA-S, BOGD; B = 100, ijcnn1), and BSCA one-vs-rest on mnist5k with n_jobs = 2 (B = 200).
 Each workload's time is the fit's wall-clock time, data loading excluded.
@@ -30,6 +31,8 @@ WORKLOADS = {
     "bsgd-merge-gss ijcnn1": "BudgetedSVC(budget=500, lam=1/(10*n), gamma=1.0, random_state=0)",
     "bsgd-merge-gss a9a": "BudgetedSVC(budget=500, lam=1/(10*n), gamma=1/d, random_state=0)",
     "bsgd-merge-gss w8a": "BudgetedSVC(budget=500, lam=1/(10*n), gamma=1/d, random_state=0)",
+    "bsgd-refit a9a": "BudgetedSVC(budget=500, lam=1/(32*n), gamma=1/128, refit_bias=True, random_state=0)",
+    "bsgd-refit-scaled a9a": "BudgetedSVC(budget=500, lam=1/(32*n), gamma=1/128, refit_bias='scaled', random_state=0)",
     "bsgd-merge-lookup-wd ijcnn1": "BudgetedSVC(budget=500, lam=1/(10*n), gamma=1.0, merge_solver='lookup-wd', random_state=0)",
     "bsgd-merge-gss-precise ijcnn1": "BudgetedSVC(budget=500, lam=1/(10*n), gamma=1.0, merge_solver='gss-precise', random_state=0)",
     "bsgd-projection ijcnn1": "BudgetedSVC(budget=100, lam=1/(10*n), gamma=1.0, maintenance='projection', random_state=0)",

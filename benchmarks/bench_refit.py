@@ -44,12 +44,17 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import print_run_header, write_json  # noqa: E402
+from _common import SHARED_NOTE, print_run_header, write_json  # noqa: E402
 
 from refsvm import BSCAClassifier, BudgetedSVC  # noqa: E402
 from refsvm.backend import get_module  # noqa: E402
 from refsvm.datasets import load_libsvm  # noqa: E402
 from refsvm.model import BudgetedModel  # noqa: E402
+
+#: What a run exercises (its results' fingerprint, benchmarks/stale.py).
+MODULES = ["refsvm.refit", "refsvm._fast.refit", "refsvm.estimators._base", "refsvm.estimators.bsgd",
+           "refsvm.estimators.bsca", "refsvm.model", "refsvm.bsgd", "refsvm._fast.bsgd", "refsvm.bsca", "refsvm._fast.bsca",
+           "refsvm.budget", "refsvm.kernels", "refsvm.io.datasets", "refsvm.io.libsvm"]
 
 PARAMS = {
     "a9a": dict(C=2.0 ** 5, gamma=2.0 ** -7),
@@ -225,7 +230,7 @@ def main(argv=None):
         records += run(name, args.solvers, args.seeds, args.budget, args.suffix, args.snapshots, args.skip)
     rows = summarise(records)
     print_table(rows)
-    write_json(args.json, dict(summary=rows, records=records))
+    write_json(args.json, dict(summary=rows, records=records), MODULES, note=SHARED_NOTE)
     return rows
 
 
