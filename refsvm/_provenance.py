@@ -140,14 +140,24 @@ def source_files(modules, root=None):
 
 
 def loaded_modules(exclude=("refsvm.cli", "refsvm.plotting", "refsvm._provenance", "refsvm.reproduce.report")):
-    """The refsvm modules this process has imported (what a run such as ``refsvm reproduce``
-    exercised), less ``exclude`` and their submodules (output formatting, not numbers)."""
-    names = sorted(m for m, mod in list(sys.modules.items())
-                   if (m == "refsvm" or m.startswith("refsvm.")) and getattr(mod, "__file__", None))
-    names = [m for m in names if not any(m == e or m.startswith(e + ".") for e in exclude)]
-    # a package stands for its __init__.py only (its imported submodules are listed themselves)
-    return [str(Path(*m.split("."), "__init__.py")) if sys.modules[m].__file__.endswith("__init__.py") else m
-            for m in names]
+    """The source files (repository-relative paths, compiled modules as dotted names) of the refsvm
+    modules this process has imported (what a run such as ``refsvm reproduce`` exercised), less
+    ``exclude`` and their submodules (output formatting, not numbers).  A module is taken by its
+    ``__file__``, so an alias (``refsvm.datasets`` for ``refsvm.io.datasets``) is its real file."""
+    out = set()
+    for name, mod in list(sys.modules.items()):
+        if not (name == "refsvm" or name.startswith("refsvm.")) or \
+                any(name == e or name.startswith(e + ".") for e in exclude):
+            continue
+        try:
+            rel = Path(getattr(mod, "__file__", None) or "").resolve().relative_to(ROOT)
+        except ValueError:
+            continue                               # no file, or not in this tree
+        if rel.suffix == ".py":
+            out.add(str(rel))
+        elif rel.suffix in (".so", ".pyd"):        # compiled: its .pyx and what the compiler read
+            out.add(".".join(rel.parent.parts + (rel.name.split(".")[0],)))
+    return sorted(out)
 
 
 def _digest(path):

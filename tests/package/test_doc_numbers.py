@@ -157,6 +157,7 @@ def test_provenance_names_machine_and_compiled_sources():
 
 
 def test_reproduce_json_carries_provenance(tmp_path):
+    import refsvm.datasets  # noqa: F401  (an alias module: fingerprinted by its real file)
     from refsvm.reproduce.report import write_json
 
     path = tmp_path / "r.json"
@@ -166,6 +167,7 @@ def test_reproduce_json_carries_provenance(tmp_path):
     files = data["provenance"]["fingerprint"]["files"]
     assert any(f.startswith("refsvm/reproduce/") for f in files)
     assert not any(f.startswith("refsvm/cli/") for f in files)
+    assert "refsvm/io/datasets.py" in files
 
 
 def test_fingerprint_is_the_code_at_the_start_of_the_run(monkeypatch):
