@@ -70,8 +70,8 @@ def _legacy_provenance(data):
     if not isinstance(first, dict) or not isinstance(first.get("machine"), dict):
         return None
     m = first["machine"]
-    commit = m.get("git") or first.get("git") or "?"
-    return {"command": first.get("command", "?"), "commit": f"{commit} (no fingerprint: rerun)",
+    commit = m.get("git") or m.get("git_head") or first.get("git") or "an unrecorded commit"
+    return {"command": first.get("command", "command not recorded"), "commit": f"{commit} (no fingerprint: rerun)",
             "machine": {"cpu": m.get("cpu", "?"), "extensions": ["extensions not recorded"]}}
 
 

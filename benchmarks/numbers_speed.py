@@ -53,10 +53,10 @@ def _kol_table(fmt):
 
 
 def _pm(values, digits=2):
-    """"mean ± sd%" of percentages ``values`` (sample sd)."""
+    """"mean ± sd%" of percentages ``values`` (the population sd, as the benchmark scripts print it)."""
     import statistics
 
-    return f"{statistics.mean(values):.{digits}f} ± {statistics.stdev(values):.{digits}f}%"
+    return f"{statistics.mean(values):.{digits}f} ± {statistics.pstdev(values):.{digits}f}%"
 
 
 @renderer("bsgd-table")
