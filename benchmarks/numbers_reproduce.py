@@ -171,3 +171,10 @@ def _register_lu3_bsgd_diff(dataset):
 
 for _ds in ("w8a", "a9a"):
     _register_lu3_bsgd_diff(_ds)
+
+
+@value("rp.lu3.constant-rows")
+def _lu3_constant_rows():
+    """The rows of Lu et al.'s Table 3 whose reported runs predict one class on the test split ("none": none)."""
+    rows = [f"{r['algorithm']} on {r['dataset']}" for r in load(FILES["lu3"])["rows"] if r.get("constant")]
+    return ", ".join(rows) if rows else "none"

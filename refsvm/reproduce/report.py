@@ -113,7 +113,8 @@ def _format_chosen(r):
     if r.get("cv"):
         chosen += f" ({r['cv']['folds']}-fold CV on the training split)"
     if r.get("constant"):
-        chosen = "CONSTANT: predicts one class (every grid point does)  " + chosen
+        chosen = ("CONSTANT: predicts one class" + (" (every grid point does)" if r.get("grid") else "") + "  "
+                  + chosen)
     elif r.get("constant_points"):
         chosen += f"  (constant, not chosen: {len(r['constant_points'])} grid point(s))"
     if r["per_seed"] and "curve" in r["per_seed"][0]:       # curve tables: where the curve went
