@@ -46,7 +46,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_bsgd import load_average, machine_info  # noqa: E402
-from _common import kernel_block_seconds  # noqa: E402
+from _common import SHARED_NOTE, kernel_block_seconds, write_json  # noqa: E402
+
+#: What a run exercises (the fingerprint of its results: refsvm._provenance).
+MODULES = ["refsvm.bsca", "refsvm._fast.bsca", "refsvm.bsgd", "refsvm._fast.bsgd", "refsvm.budget", "refsvm.lookup",
+           "refsvm.kernels", "refsvm.io.datasets", "refsvm.io.libsvm"]
 
 from refsvm import BSCAClassifier, BudgetedSVC  # noqa: E402
 from refsvm.datasets import load_libsvm  # noqa: E402
@@ -291,7 +295,7 @@ def main(argv=None):
             for budget in args.budgets:
                 exact[f"{name}/{budget}"] = exact_dual_curves(name, X, y, budget, C, gamma, args.epochs, log)
         if args.json:
-            Path(args.json).write_text(json.dumps(dict(machine=info, args=vars(args), exact=exact), indent=1))
+            write_json(args.json, dict(machine=info, args=vars(args), exact=exact), MODULES, note=SHARED_NOTE)
         if args.png:
             plot_exact(exact, args.png)
         if args.output:
@@ -342,8 +346,7 @@ def main(argv=None):
     log(f"\nfinished {finished.isoformat(timespec='seconds')} "
         f"({(finished - started).total_seconds():.0f} s), load average {load_average()}")
     if args.json:
-        Path(args.json).write_text(json.dumps(dict(machine=info, args=vars(args), results=results),
-                                              indent=1, default=float))
+        write_json(args.json, dict(machine=info, args=vars(args), results=results), MODULES, note=SHARED_NOTE)
     if args.png and not args.speed_only:
         plot(results, args.png)
     if args.output:

@@ -44,7 +44,13 @@ import warnings
 
 import numpy as np
 
-from _common import print_run_header, write_json
+from _common import SHARED_NOTE, print_run_header, write_json
+
+#: What a run exercises (the fingerprint of its results: refsvm._provenance).
+MODULES = ["refsvm.estimators", "refsvm.bsgd", "refsvm._fast.bsgd", "refsvm.bsca", "refsvm._fast.bsca",
+           "refsvm.sbp", "refsvm._fast.sbp", "refsvm.fogd", "refsvm._fast.fogd", "refsvm.nogd",
+           "refsvm._fast.nogd", "refsvm.online", "refsvm._fast.online", "refsvm.budget", "refsvm.kernels",
+           "refsvm.validation", "refsvm.io.datasets", "refsvm.io.libsvm"]
 
 QUADRATIC = ("sbp", "perceptron", "ogd")
 
@@ -183,7 +189,7 @@ def main(argv=None):
           f"judged standardised); classification score = test accuracy (%), regression score = test R^2")
     for r in bad:
         print(f"  {r['verdict']}: {r['dataset']} ({r['features']}) / {r['solver']}")
-    write_json(args.json, rows)
+    write_json(args.json, rows, MODULES, note=SHARED_NOTE)
     return 0
 
 

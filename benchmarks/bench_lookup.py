@@ -51,7 +51,6 @@ Data from ``$REFSVM_DATA`` (:func:`refsvm.datasets.load_libsvm`).  Run
 
 import argparse
 import datetime
-import json
 import os
 import platform
 import shlex
@@ -64,7 +63,11 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 
 import numpy as np  # noqa: E402
 import scipy.sparse as sp  # noqa: E402
-from _common import cpu_model, kernel_block_seconds  # noqa: E402
+from _common import SHARED_NOTE, cpu_model, kernel_block_seconds, write_json  # noqa: E402
+
+#: What a run exercises (the fingerprint of its results: refsvm._provenance).
+MODULES = ["refsvm.bsgd", "refsvm._fast.bsgd", "refsvm.budget", "refsvm.lookup", "refsvm.kernels",
+           "refsvm.io.datasets", "refsvm.io.libsvm"]
 
 #: (C, gamma, standardise): Glasmachers & Qaadan, Table 1.
 PARAMS = {
@@ -273,9 +276,8 @@ def main(argv=None):
         with open(args.output, "w") as f:
             f.write(report)
     if args.json:
-        with open(args.json, "w") as f:
-            json.dump({"machine": info, "args": {k: v for k, v in vars(args).items() if k != "csr"},
-                       "results": results}, f, indent=1)
+        write_json(args.json, {"machine": info, "args": {k: v for k, v in vars(args).items() if k != "csr"},
+                               "results": results}, MODULES, note=SHARED_NOTE)
     return 0
 
 

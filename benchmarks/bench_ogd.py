@@ -42,7 +42,6 @@ example, BLAS threads only add synchronisation, and the machine is shared.
 
 import argparse
 import datetime
-import json
 import os
 import platform
 import sys
@@ -51,7 +50,11 @@ import time
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from _common import cpu_model
+from _common import SHARED_NOTE, cpu_model, write_json
+
+#: What a run exercises (the fingerprint of its results: refsvm._provenance).
+MODULES = ["refsvm.fogd", "refsvm._fast.fogd", "refsvm.nogd", "refsvm._fast.nogd", "refsvm.ogd", "refsvm.estimators",
+           "refsvm.bsgd", "refsvm._fast.bsgd", "refsvm.io.datasets", "refsvm.io.libsvm"]
 
 PARAMS = {
     # gamma / eta of FOGD (printed map) and NOGD, chosen on a small grid (see
@@ -342,8 +345,7 @@ def main(argv=None):
         with open(args.output, "w") as fh:
             fh.write(text + "\n")
     if args.json:
-        with open(args.json, "w") as fh:
-            json.dump({"machine": info, "args": vars(args), "results": results}, fh, indent=1)
+        write_json(args.json, {"machine": info, "args": vars(args), "results": results}, MODULES, note=SHARED_NOTE)
     if args.png:
         plot(results, args.png)
 

@@ -35,7 +35,11 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
 import numpy as np  # noqa: E402
-from _common import print_run_header, run_times, write_json  # noqa: E402
+from _common import SHARED_NOTE, print_run_header, run_times, write_json  # noqa: E402
+
+#: What a run exercises (the fingerprint of its results: refsvm._provenance).
+MODULES = ["refsvm.model", "refsvm.kernels", "refsvm._fast.kernels", "refsvm.estimators", "refsvm._threads",
+           "refsvm.io.datasets"]
 
 
 def median_seconds(fn, repeats):
@@ -124,7 +128,7 @@ def main(argv=None):
               f"{r['max_err_vs_direct']:11.1e}")
     print()
     print("max rel err: max |F_fast - F_direct| / sum_j |coef_j| k(x_j, x) over the first 5000 rows")
-    write_json(args.json, rows)
+    write_json(args.json, rows, MODULES, note=SHARED_NOTE)
     return 0
 
 

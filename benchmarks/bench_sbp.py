@@ -50,7 +50,11 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 
 import numpy as np  # noqa: E402
 
-from _common import cpu_model, run_times  # noqa: E402
+from _common import SHARED_NOTE, cpu_model, run_times, write_json  # noqa: E402
+
+#: What a run exercises (the fingerprint of its results: refsvm._provenance).
+MODULES = ["refsvm.sbp", "refsvm.sbp_nu", "refsvm._fast.sbp", "refsvm.estimators", "refsvm.bsgd", "refsvm._fast.bsgd",
+           "refsvm.online", "refsvm._fast.online", "refsvm.io.datasets", "refsvm.io.libsvm"]
 
 # the solvers' curves live in the library (shared with ``refsvm reproduce cotter2012-figure2``)
 from refsvm.reproduce.curves import CHECKPOINTS, test_error  # noqa: E402,F401
@@ -233,8 +237,7 @@ def main(argv=None):
           f"{result['load_average_start']}, at end {result['load_average_end']}")
     print_tables(result)
     if args.json:
-        with open(args.json, "w") as fh:
-            json.dump(result, fh, indent=1)
+        write_json(args.json, result, MODULES, note=SHARED_NOTE)
     if args.png and "curves" in result:
         plot(result, args.png)
 

@@ -25,7 +25,11 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
 import numpy as np  # noqa: E402
-from _common import print_run_header, write_json  # noqa: E402
+from _common import SHARED_NOTE, print_run_header, write_json  # noqa: E402
+
+#: What a run exercises (the fingerprint of its results: refsvm._provenance).
+MODULES = ["refsvm.estimators", "refsvm.bsgd", "refsvm._fast.bsgd", "refsvm.budget", "refsvm.validation",
+           "refsvm.io.datasets"]
 
 PARAMS = {"ijcnn1": dict(C=32.0, gamma=2.0), "a9a": dict(C=32.0, gamma=2.0 ** -7)}
 SETTINGS = [("merge", 100), ("merge", 500), ("projection", 100)]
@@ -84,7 +88,7 @@ def main(argv=None):
         print(f"{r['dataset']:10} {r['n']:>6} {r['maintenance']:11} {r['budget']:>4} {s[0]:8.3f} "
               f"{s[1]:8.3f} {s[2]:8.3f} {100 * r['overhead1']:7.1f}% {100 * r['overhead2']:7.1f}% "
               f"{r['max_rel_diff']:15.1e}")
-    write_json(args.json, rows)
+    write_json(args.json, rows, MODULES, note=SHARED_NOTE)
     return 0
 
 
