@@ -9,7 +9,11 @@ their provenance are described in ``SOURCES.md`` of the shared data folder.
 not use their last feature index, e.g. ``a9a.t``).
 
 The generators reproduce the synthetic sets of Wang, Crammer and Vucetic
-(2012), section 7.2: a 4x4 checkerboard and a mixture of two Gaussians.
+(2012), section 7.2: a 4x4 checkerboard and a mixture of two Gaussians, and
+Breiman's waveform (Breiman, Friedman, Olshen and Stone 1984, section 2.6.2),
+the "Waveform" column of Wang et al.'s Table 5.  :func:`generate_chunks` gives
+any of them as an iterator of chunks, for sets too large to hold at once (the
+paper's Checkerboard has 10M rows, its Waveform 2M).
 """
 
 import os
@@ -21,7 +25,8 @@ import scipy.sparse as sp
 from .fetch import LIBSVM_FILES, auto_download_enabled, data_homes, fetch_libsvm, verify_file
 from .libsvm import DEFAULT_MAX_MEMORY, read_libsvm
 
-__all__ = ["DATASETS", "data_dir", "load_libsvm", "fetch_libsvm", "checkerboard", "gauss_mixture", "text_like"]
+__all__ = ["DATASETS", "data_dir", "load_libsvm", "fetch_libsvm", "checkerboard", "gauss_mixture", "waveform",
+           "waveform_means", "generate_chunks", "text_like"]
 
 #: Every data set of SOURCES.md (summary table): file stem, ``n_features``, task, and ``test``, the file stem of
 #: the test split (``None``; ``-`` in the table: the set has no test split).  ``mnist5k`` (a
@@ -248,6 +253,76 @@ def gauss_mixture(n, *, random_state=None):
     neg = y == -1
     X[neg] = 2.0 * X[neg] + np.array([2.0, 0.0])
     return X, y
+
+
+def _check_rows(n, name="n"):
+    """``n`` as an int >= 0, else ValueError naming the parameter."""
+    if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)) or n < 0:
+        raise ValueError(f"{name} must be an integer >= 0; got {n!r}")
+    return int(n)
+
+
+#: The three base waves of Breiman et al. (1984, section 2.6.2), on the 21 attributes m = 1..21:
+#: h1(m) = max(6 - |m - 11|, 0), h2(m) = h1(m - 4), h3(m) = h1(m + 4) (rows 0, 1, 2).
+_WAVES = np.array([[max(6.0 - abs(m - shift - 11), 0.0) for m in range(1, 22)] for shift in (0, 4, -4)])
+#: Class k mixes the waves (a, b) of this row: class 0 = (h1, h2), 1 = (h1, h3), 2 = (h2, h3).
+_WAVE_PAIRS = ((0, 1), (0, 2), (1, 2))
+
+
+def waveform_means():
+    """The base waves ``h_a`` and ``h_b`` of each class, arrays of shape (3, 21) each (see :func:`waveform`)."""
+    a, b = np.array(_WAVE_PAIRS).T
+    return _WAVES[a].copy(), _WAVES[b].copy()
+
+
+def waveform(n, *, random_state=None):
+    """Breiman's waveform data: 21 attributes, 3 equiprobable classes.
+
+    Breiman, Friedman, Olshen and Stone (1984), *Classification and Regression
+    Trees*, section 2.6.2 (the generator of UCI's "Waveform Database
+    Generator (Version 1)"): with the base waves ``h1(m) = max(6 - |m - 11|, 0)``,
+    ``h2(m) = h1(m - 4)``, ``h3(m) = h1(m + 4)`` (m = 1..21), a row of class
+    ``(a, b)`` is ``x_m = u h_a(m) + (1 - u) h_b(m) + e_m`` with one
+    ``u ~ U(0, 1)`` per row and ``e_m ~ N(0, 1)`` independent.  Classes:
+    0 = (h1, h2), 1 = (h1, h3), 2 = (h2, h3), each with probability 1/3.
+    The class is drawn first for all rows, then ``u``, then the noise.
+    Wang, Crammer and Vucetic (2012) use 2M rows (Table 5).
+
+    Returns
+    -------
+    X : ndarray of shape (n, 21), float64
+    y : ndarray of shape (n,), int64 with values 0, 1, 2
+    """
+    n = _check_rows(n)
+    rng = np.random.default_rng(random_state)
+    y = rng.integers(0, 3, size=n).astype(np.int64)
+    u = rng.random(n)[:, None]
+    ha, hb = waveform_means()
+    X = u * ha[y] + (1.0 - u) * hb[y] + rng.standard_normal((n, 21))
+    return X, y
+
+
+_GENERATORS = {"checkerboard": checkerboard, "gauss_mixture": gauss_mixture, "waveform": waveform}
+
+
+def generate_chunks(name, n, *, chunk_size=100_000, random_state=None, **params):
+    """The synthetic set ``name`` ("checkerboard", "gauss_mixture", "waveform") as an iterator of ``(X, y)``
+    chunks of ``chunk_size`` rows (the last one shorter), ``n`` rows in all.
+
+    One generator ``default_rng(random_state)`` is passed to every chunk in turn, so the chunks are
+    determined by ``(random_state, chunk_size)``: the same arguments give the same rows; another
+    ``chunk_size`` gives another sample of the same distribution (the rows of one call of the
+    generator equal the chunks only when ``chunk_size >= n``).  ``params`` go to the generator (``grid``).
+    """
+    if name not in _GENERATORS:
+        raise ValueError(f"name must be one of {', '.join(sorted(_GENERATORS))}; got {name!r}")
+    n = _check_rows(n)
+    chunk_size = _check_rows(chunk_size, "chunk_size")
+    if chunk_size < 1:
+        raise ValueError(f"chunk_size must be an integer >= 1; got {chunk_size!r}")
+    rng = np.random.default_rng(random_state)
+    for start in range(0, n, chunk_size):
+        yield _GENERATORS[name](min(chunk_size, n - start), random_state=rng, **params)
 
 
 def text_like(n, d, nnz, *, zipf=1.1, label_noise=0.0, random_state=None):
