@@ -1,7 +1,7 @@
 """Renderers of the set-up times in README.md from ``benchmarks/bench_setup.py``'s results (registered in
 ``benchmarks/docnumbers.py``'s registry; see its docstring).
 
-Values ``setup.install`` (wall time of ``pip install ".[test]"`` in a fresh virtual environment, minutes),
+Values ``setup.install`` (wall time of ``pip install .`` in a fresh virtual environment, minutes),
 ``setup.install-cpu`` (its CPU time, minutes) and ``setup.machine`` (where, under which load and at which
 commit it ran: the wall time depends on the load of the machine, the CPU time much less).
 """
@@ -9,7 +9,7 @@ commit it ran: the wall time depends on the load of the machine, the CPU time mu
 from _docgen import load, machine, provenance_of, value
 
 STEM = "bench_setup"
-INSTALL = 'pip install ".[test]"'
+INSTALL = "pip install ."
 
 
 def _row(command):
