@@ -73,7 +73,7 @@ def run_table(name, *, quick=False, seeds=None, datasets=None, entries=None, bac
     return dict(
         table=selection.table.name, title=selection.table.title, metric=selection.table.metric, quick=bool(quick),
         seeds=n_seeds, n_jobs=backend.n_jobs, backend=backend.name, wall_seconds=wall, machine=machine_info(),
-        command=command, note=selection.table.note, rows=summarise(selection, data, tasks, results, cv, quick=quick),
+        command=command, note=selection.table.note, errata=list(selection.table.errata), rows=summarise(selection, data, tasks, results, cv, quick=quick),
     )
 
 
@@ -100,6 +100,7 @@ def render(json_path, out=None):
         row.pop("gap_reason", None)
         row.pop("gap_text", None)
         _add_gap_reason(table.name, row, result.get("quick", False))
+    result["errata"] = list(table.errata)               # the paper's known errors as known today
     emit(result, out=out)
     return result
 
@@ -146,7 +147,8 @@ def select(name, *, datasets=None, entries=None):
 
 
 def load_dataset(ds, quick_rows, quick):
-    """Data set ``ds`` as the table uses it: ``(X, y, X_test, y_test)``, labels +-1 (``X_test`` None: a stream).
+    """Data set ``ds`` as the table uses it: ``(X, y, X_test, y_test)``, labels +-1 (the file's own with
+    ``ds.multiclass``; ``X_test`` None: a stream).
 
     Split, scaled, relabelled and subsampled as ``ds`` says; ``quick``: at most ``quick_rows`` rows of each split.
     """
@@ -171,9 +173,9 @@ def load_dataset(ds, quick_rows, quick):
     if ds.max_test is not None and Xt is not None and Xt.shape[0] > ds.max_test:
         keep = np.sort(np.random.default_rng(3).permutation(Xt.shape[0])[:ds.max_test])
         Xt, yt = Xt[keep], yt[keep]
-    y = _labels_pm1(y)
-    if yt is not None:
-        yt = _labels_pm1(yt)
+    if not ds.multiclass:
+        y = _labels_pm1(y)
+        yt = None if yt is None else _labels_pm1(yt)
     if quick:
         keep = np.random.default_rng(0).permutation(X.shape[0])[:quick_rows]
         X, y = X[np.sort(keep)], y[np.sort(keep)]
@@ -231,7 +233,8 @@ def plan(selection, data, n_seeds, cv):
         for e in selection.entries:
             if e.runner is None:
                 continue
-            points = [dict(cv[e.label, d.label]["chosen"])] if (e.label, d.label) in cv else grid_points(e.grid)
+            key = (e.tuned_by or e.label, d.label)
+            points = [dict(cv[key]["chosen"])] if key in cv else grid_points(e.grid)
             for point in points:
                 params = _resolve(d, e, point, X.shape[0])
                 for seed in range(n_seeds):
@@ -246,12 +249,17 @@ def cv_folds(n, folds=CV_FOLDS, seed=0):
 
 
 def plan_cross_validation(selection, data):
-    """The tasks of the ``select="cv5"`` rows' cross-validation: grid point x fold on the training split, seed 0."""
+    """The tasks of the ``select="cv5"`` rows' cross-validation: grid point x fold on the training split, seed 0.
+
+    The rows cross-validated: the selected ``select="cv5"`` rows and the rows a selected row is ``tuned_by``.
+    """
+    tuners = {e.tuned_by for e in selection.entries if e.tuned_by}
+    chosen = {e.label for e in selection.entries if not e.tuned_by} | tuners
     tasks = []
     for d in selection.datasets:
         X, y, Xt, _ = data[d.label]
-        for e in selection.entries:
-            if e.runner is None or e.select != "cv5" or not e.grid:
+        for e in selection.table.entries:
+            if e.label not in chosen or e.runner is None or e.select != "cv5" or not e.grid:
                 continue
             if Xt is None:
                 raise ValueError(f"entry {e.label!r}: select='cv5' needs a data set with a test split "
@@ -281,7 +289,7 @@ def cross_validate(selection, data, backend):
         mean = {p: float(np.mean([r["error"] for r in v])) for p, v in errors.items()}
         constant = {p: is_constant(v, None) for p, v in errors.items()}
         out[key] = dict(chosen=choose_point(mean, constant), errors={str(dict(p)): e for p, e in mean.items()},
-                        folds=CV_FOLDS)
+                        folds=CV_FOLDS, row=key[0])
     return out
 
 
@@ -385,7 +393,7 @@ def summarise(selection, data, tasks, results, cv, quick=False):
     """The table's rows, data set by data set, row by row (see :func:`summarise_row`)."""
     by = _runs_by_point(tasks, results)
     return [summarise_row(selection.table, e, d, data[d.label], by.get((e.label, d.label), {}),
-                          cv.get((e.label, d.label)), quick)
+                          cv.get((e.tuned_by or e.label, d.label)), quick)
             for d in selection.datasets for e in selection.entries]
 
 

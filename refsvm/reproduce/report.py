@@ -68,6 +68,8 @@ def format_table(result):
                      "paper's, and their gaps to it are not judged")
     if result.get("note"):
         lines.append(result["note"])
+    for erratum in result.get("errata") or ():
+        lines.append(f"known in the paper: {erratum}")
     for ds in dict.fromkeys(r["dataset"] for r in result["rows"]):
         rows = [r for r in result["rows"] if r["dataset"] == ds]
         test_t = any((r["paper"] or {}).get("test_seconds") is not None for r in rows)   # a train / test time table
@@ -111,7 +113,8 @@ def _format_chosen(r):
     """The "chosen" column: the grid point (how it was chosen, constant points), or where a curve went."""
     chosen = ", ".join(f"{k}={v:g}" for k, v in r["chosen"].items())
     if r.get("cv"):
-        chosen += f" ({r['cv']['folds']}-fold CV on the training split)"
+        tuner = r["cv"].get("row", r["algorithm"])
+        chosen += f" ({r['cv']['folds']}-fold CV{' of ' + tuner if tuner != r['algorithm'] else ''} on the training split)"
     if r.get("constant"):
         chosen = ("CONSTANT: predicts one class" + (" (every grid point does)" if r.get("grid") else "") + "  "
                   + chosen)

@@ -12,7 +12,7 @@ import numpy as np
 
 from ..estimators.registry import estimator_class
 
-__all__ = ["run_online", "run_estimator", "run_batch", "run_bsgd"]
+__all__ = ["run_online", "run_estimator", "run_batch", "run_bsgd", "run_bsgd_multiclass"]
 
 
 def _labels_pm1(y):
@@ -151,6 +151,18 @@ def run_bsgd(X, y, X_test, y_test, seed, *, C, gamma, budget, maintenance, merge
     error = _test_error(sv, alpha, bias, gamma, X_test, y_test, backend)
     return dict(error=error, seconds=seconds, test_seconds=time.perf_counter() - start, n_sv=len(sv),
                 majority_share=_expansion_share(sv, alpha, bias, gamma, X, X_test, backend))
+
+
+def run_bsgd_multiclass(X, y, X_test, y_test, seed, *, C, gamma_scale, **params):
+    """Multi-class BSGD (Crammer-Singer, :class:`refsvm.BudgetedSVC`), one pass; test error of the last model.
+
+    ``lam = 1 / (n C)`` (n training rows) and ``gamma = gamma_scale / d`` (d features; on standardised data
+    ``gamma_scale = 1`` is scikit-learn's ``gamma="scale"``); ``params`` go to the estimator (``budget``,
+    ``maintenance``, ``learning_rate``...).  With ``learning_rate="perceptron"`` (BMP) ``lam`` only sets the
+    radius ``U = 1 / sqrt(lam) = sqrt(n C)``.  Timed as :func:`run_batch`.
+    """
+    return run_batch(X, y, X_test, y_test, seed, estimator="refsvm.BudgetedSVC", lam=1.0 / (X.shape[0] * C),
+                     gamma=gamma_scale / X.shape[1], **params)
 
 
 def _test_error(sv, alpha, bias, gamma, X, y, backend, chunk=20000, zero_prediction="mistake"):

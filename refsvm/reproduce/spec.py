@@ -19,6 +19,9 @@ class Entry:
     #: the papers tuned on the reported runs); "cv5" = 5-fold cross-validation on the training split (seed 0),
     #: the reported runs then use the chosen point only ("split" protocol)
     select: str = "mean"
+    #: another row's label: this row runs at the grid point that row's ``select="cv5"`` chose on the same data
+    #: set (that row is cross-validated even when not selected); the row itself runs no CV
+    tuned_by: str = None
 
 
 @dataclass
@@ -37,6 +40,7 @@ class Dataset:
     scale: float = None             #: divide the features by this (e.g. 255 for pixels)
     max_train: int = None           #: keep a fixed random subset (default_rng(2)) of the training rows
     max_test: int = None            #: ... and of the test rows (default_rng(3))
+    multiclass: bool = False        #: keep the file's labels (a multi-class table); False: relabel to +-1
 
 
 @dataclass
@@ -54,6 +58,9 @@ class Table:
     note: str = ""
     quick_rows: int = 600           #: --quick: rows kept per data set (and test rows)
     plot: str = None                #: "module:function" drawing --png; None = bar chart (plot_table)
+    #: known errors in the paper's own table (e.g. a row that repeats another's numbers), printed with every
+    #: run and every --render of a stored one
+    errata: list = field(default_factory=list)
 
     def add(self, entry):
         """Register one more row (e.g. ``TABLES["lu2016-table5"].add(Entry("FOGD", "refsvm.x:run", ...))``)."""
