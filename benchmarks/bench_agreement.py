@@ -20,7 +20,7 @@ configuration dict and the measured differences); reproduce one with::
 
 Usage::
 
-    python benchmarks/bench_agreement.py --n 20000 [--start 0] [--json PATH]
+    python benchmarks/bench_agreement.py --n 20000 [--start 0] [--json PATH] [--regime SUBSTR]
 """
 
 import argparse
@@ -35,7 +35,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "tests"))
 from _common import print_run_header, write_json  # noqa: E402
-from agreement._generate import check, draw_config  # noqa: E402
+from agreement._generate import check, draw_config, regime  # noqa: E402
 
 
 def tree_state():
@@ -89,6 +89,9 @@ def main(argv=None):
     parser.add_argument("--known", default=None, metavar="PATH",
                         help="write the seeds that did not agree (seed -> status) for the CI property test "
                              "(tests/agreement/known_disagreements.json)")
+    parser.add_argument("--regime", default=None, metavar="SUBSTR",
+                        help="check only the seeds whose solver regime (the table's first column) contains SUBSTR, "
+                             "e.g. online-projectron; --n still counts the seeds scanned")
     args = parser.parse_args(argv)
     if args.seed is not None:
         config = draw_config(args.seed)
@@ -101,13 +104,16 @@ def main(argv=None):
     results, failures = [], []
     for seed in range(args.start, args.start + args.n):
         config = draw_config(seed)
+        if args.regime and args.regime not in regime(config)[0]:
+            continue
         result = check(config)
         results.append(result)
         if not result["ok"]:
             failures.append({"config": config, "result": result})
     seconds = time.perf_counter() - start
     counts = collections.Counter(r["status"] for r in results)
-    print(f"\n{args.n} configurations (seeds {args.start}..{args.start + args.n - 1}) in {seconds:.0f} s: "
+    print(f"\n{len(results)} configurations (seeds {args.start}..{args.start + args.n - 1}"
+          f"{', regime ' + args.regime if args.regime else ''}) in {seconds:.0f} s: "
           + ", ".join(f"{s} {counts.get(s, 0)}" for s in STATUSES))
     by_solver, by_tag = summarise(results)
     print_table("per solver regime", by_solver)

@@ -1,46 +1,70 @@
 """Projectron and Projectron++ (Orabona, Keshet & Caputo 2009; reference).
 
 A mistake whose new kernel function lies (nearly) in the span of the SVs is
-projected onto it instead of adding an SV; ``K^{-1}`` of the SVs is kept up to
-date.  Conventions, weights and trace: :mod:`refsvm.online`.
+projected onto it instead of adding an SV.  The span test and the projection
+read the Cholesky factor ``L`` of the SVs' kernel matrix ``K = L L'``, grown by
+one row per added SV (:class:`SpanFactor`).  Conventions, weights and trace:
+:mod:`refsvm.online`.
 """
 
 import math
+from typing import NamedTuple
 
 import numpy as np
+from scipy.linalg.blas import dtrsv
 
+from ..constants import UNIT_ROUNDOFF
 from .common import ADDED, PROJECTED, begin
+
+#: Safety factor of the span test's tolerance over its first-order error bound
+#: (:func:`span_tolerance`; the twin reads it from here).
+SPAN_SAFETY = 4.0
 
 
 def projectron(X, y, order, *, eta, budget, plusplus, kernel, gamma, degree, coef0, sv=None,
                alpha=None, t0=0, state=None, zero_prediction="mistake", variant="paper", sample_weight=None):
     """Projectron and Projectron++ (Orabona, Keshet & Caputo 2009, JMLR 10).
 
-    With ``K`` the kernel matrix of the SVs (its inverse kept up to date),
-    ``d* = K^{-1} k_t`` and ``delta_t = ||P^perp k(x_t, .)|| = sqrt(k(x_t, x_t) - k_t' d*)``
-    (a negative rounding error is clipped to 0):
+    With ``K`` the kernel matrix of the SVs, ``d* = K^{-1} k_t`` and
+    ``delta_t = ||P^perp k(x_t, .)|| = sqrt(k(x_t, x_t) - k_t' d*)``:
 
     * mistake (``y_t f_t(x_t) <= 0``): if ``delta_t <= eta`` project,
-      ``alpha += y_t d*``; otherwise add ``x_t`` with coefficient
-      ``y_t`` and grow ``K^{-1}`` by the block formula
-      ``[[K^{-1}, 0], [0, 0]] + (1/delta_t^2) [d*; -1][d*; -1]'``;
+      ``alpha += y_t d*``; otherwise add ``x_t`` with coefficient ``y_t``;
     * Projectron++ only, margin error (no mistake and ``0 < y_t f_t(x_t) < 1``):
       ``l = 1 - y_t f_t(x_t)``, ``||P k_t||^2 = k_t' d*``,
       ``tau = min(l / ||P k_t||^2, 1)``; if
       ``beta = tau (2 l - tau ||P k_t||^2 - 2 delta_t / eta) >= 0`` project with
       step ``tau``: ``alpha += y_t tau d*`` (no SV is ever added on a margin error).
 
+    How the numbers are computed (both paths; :class:`SpanFactor`): ``z = L^{-1} k_t``
+    (forward substitution), ``||P k_t||^2 = z'z``, ``delta_t^2 = k(x_t, x_t) - z'z`` (the
+    last pivot of the bordered Cholesky factorisation), ``d* = L^{-T} z``; an added SV
+    appends the row ``[z', delta_t]`` to ``L``.  The discrete decisions on these numbers:
+
+    * *in the span*: ``delta_t^2 <= tol`` (:func:`span_tolerance`, an error bound of the
+      computed ``delta_t^2``); then ``delta_t`` is read as 0 (projected on a mistake,
+      whatever the budget or ``eta``; no margin penalty);
+    * ``delta_t <= eta`` (paper) is ``delta_t^2 <= eta^2 + tol``: within rounding of
+      ``eta`` counts as ``<=`` (projected);
+    * Projectron++'s margin error ``y f < 1`` is ``y f < 1 - tol_f`` (:func:`margin_error`):
+      a margin within rounding of 1 (a repeated row after a step ``tau = l / ||P k_t||^2``,
+      which puts its margin at 1 exactly) is no margin error;
+    * the mistake ``y f <= 0`` (:func:`is_mistake`), ``0 < y f``, ``beta >= 0``,
+      ``||P k_t||^2 > 0`` and ``b == B``: exact (a Gaussian kernel value's error is relative to
+      the value, so a tiny ``f`` keeps its sign on both paths; ``beta``'s sign is continuous in
+      the numbers, and with ``delta_t`` read as 0 in the span ``beta >= tau l > 0``).
+
     ``budget``: ``None`` is the paper's algorithm (the size is bounded through
     ``eta`` only).  An integer B gives the fixed-budget variant Lu et al. (2016)
     compare against: a mistake made with B SVs is always projected.
 
-    A mistake made by the empty model always adds ``x_t`` (the span is {0}, so
-    ``delta_t = sqrt(k(x_t, x_t))`` and with ``eta >= delta_t`` the model would
-    stay empty for ever; JSAT and Lu et al.'s code add the first example
-    unconditionally too).
+    A mistake made by the empty model adds ``x_t`` unless ``k(x_t, x_t)`` is within
+    rounding of 0 (the zero function: "projected", nothing changes); the span is {0}, so
+    ``delta_t = sqrt(k(x_t, x_t))`` and with ``eta >= delta_t`` the model would stay empty
+    for ever; JSAT and Lu et al.'s code add the first example unconditionally too.
 
     ``eta = 0`` makes the Projectron the kernel perceptron (it adds on every
-    mistake unless ``k(x_t, .)`` is exactly in the span); with ``eta = 0``
+    mistake unless ``k(x_t, .)`` is in the span); with ``eta = 0``
     Projectron++ never updates on margin errors (``2 delta / eta`` is read as
     +inf, 0 when ``delta = 0``).
 
@@ -56,8 +80,9 @@ def projectron(X, y, order, *, eta, budget, plusplus, kernel, gamma, degree, coe
     projected once B are (``eta`` is not used on mistakes), and the margin
     condition uses ``2 U delta_t`` with ``U = 1/4 sqrt((B+1)/ln(B+1))``
     (:func:`projectron_U`) instead of ``2 delta_t / eta``.  Both variants
-    project a mistake whose ``delta_t`` is exactly 0 (``x_t`` in the span:
-    adding it would make ``K`` singular).  ``zero_prediction``: how
+    project a mistake whose ``x_t`` is in the span (adding it would make ``K``
+    singular; the authors' code tests ``delta_t == 0``, whose computed value is
+    rounding noise).  ``zero_prediction``: how
     ``f_t(x_t) = 0`` is read (:func:`is_mistake`); a step that is no mistake
     with ``y_t f_t(x_t) = 0`` is not a margin error (the margin condition is
     ``0 < y f < 1``, as in the code).
@@ -66,67 +91,154 @@ def projectron(X, y, order, *, eta, budget, plusplus, kernel, gamma, degree, coe
     or added), the margin-error step ``tau = min(l / ||P k_t||^2, s_t)``;
     ``s_t = 0``: no step (module docstring).
 
-    ``state``: ``Kinv`` (n_sv x n_sv) to continue from; recomputed from ``sv``
-    when absent.
+    ``state``: ``L`` (the Cholesky factor, n_sv x n_sv, lower) and ``diag_max``
+    (``max_j k(x_j, x_j)``) to continue from; computed from ``sv`` when absent.
     """
     run, o, rec = begin("projectron++" if plusplus else "projectron", X, y, order, kernel, gamma, degree, coef0,
                         sv=sv, alpha=alpha, t0=t0, sample_weight=sample_weight, zero_prediction=zero_prediction,
                         budget=budget, variant=variant, eta=eta)
-    Kinv = initial_inverse(run, state)                     # K^{-1} of the current SVs
+    factor = initial_factor(run, state)                    # K = L L' of the current SVs
     for step, x_t, y_t, s_t in run.examples():
         f_t, k_t = run.f(x_t)
         margin = y_t * f_t
         mistake = o.is_mistake(y_t, f_t)
         rec.mistake(mistake)
-        if s_t > 0.0 and (mistake or (plusplus and 0.0 < margin < 1.0)):
+        if s_t > 0.0 and (mistake or (plusplus and 0.0 < margin < 1.0 and margin_error(run, k_t, margin))):
             b = run.b
-            k_tt = run.k_tt(x_t)
-            d_star = Kinv @ k_t                            # d* = K^{-1} k_t
-            Pk_sq = float(k_t @ d_star)                    # ||P k_t||^2 = k_t' K^{-1} k_t
-            delta_sq = max(k_tt - Pk_sq, 0.0)              # delta_t^2 = ||k(x_t,.) - P k(x_t,.)||^2
-            delta = math.sqrt(delta_sq)
+            span = factor.project(k_t, run.k_tt(x_t))      # d* = K^{-1} k_t, ||P k_t||^2, delta_t^2
             if mistake:
-                if b > 0 and (projects_mistake(o, delta, b) or delta_sq == 0.0):
-                    run.A[:b] += (y_t * s_t) * d_star      # f += s_t y_t P k(x_t, .)
+                if projects_mistake(o, span, b):
+                    run.A[:b] += (y_t * s_t) * span.d_star  # f += s_t y_t P k(x_t, .)
                     rec.update(step, PROJECTED)
                 else:
-                    Kinv = grown_inverse(Kinv, d_star, delta_sq)
+                    factor.append(span)                    # L grows by the row [z', delta_t]
                     run.append(x_t, y_t * s_t)             # f += s_t y_t k(x_t, .)
                     rec.update(step, ADDED)
-            elif b > 0 and Pk_sq > 0.0:                    # Projectron++: margin error
+            elif b > 0 and span.Pk_sq > 0.0:               # Projectron++: margin error
                 loss = 1.0 - margin
-                tau = min(loss / Pk_sq, s_t)               # step cap: the mistake step s_t
-                beta = tau * (2.0 * loss - tau * Pk_sq - margin_penalty(o, delta))
+                tau = min(loss / span.Pk_sq, s_t)          # step cap: the mistake step s_t
+                beta = tau * (2.0 * loss - tau * span.Pk_sq - margin_penalty(o, span.delta))
                 if beta >= 0.0:
-                    run.A[:b] += (y_t * tau) * d_star      # f += y_t tau P k(x_t, .)
+                    run.A[:b] += (y_t * tau) * span.d_star  # f += y_t tau P k(x_t, .)
                     rec.update(step, PROJECTED)
-    return run.result({"Kinv": Kinv.copy()})
+    return run.result(factor.state())
 
 
-def initial_inverse(run, state):
-    """``K^{-1}`` of the SVs ``run`` starts from: ``state["Kinv"]``, or computed from the SVs."""
-    Kinv = np.zeros((run.b, run.b))
-    if run.b:
-        if state and "Kinv" in state:
-            Kinv[:] = state["Kinv"]
+class Span(NamedTuple):
+    """One step's projection of ``k(x_t, .)`` onto the span of the SVs (:meth:`SpanFactor.project`)."""
+
+    z: np.ndarray          # L^{-1} k_t
+    d_star: np.ndarray     # K^{-1} k_t = L^{-T} z
+    k_tt: float            # k(x_t, x_t)
+    Pk_sq: float           # ||P k_t||^2 = z'z
+    delta_sq: float        # delta_t^2 = k_tt - z'z (computed; may be negative rounding noise)
+    tol: float             # span_tolerance: the error bound of delta_sq
+    in_span: bool          # delta_sq <= tol
+    delta: float           # delta_t: 0 in the span, else sqrt(delta_sq)
+
+
+class SpanFactor:
+    """The Cholesky factor ``L`` (lower) of the SVs' kernel matrix ``K = L L'`` and ``max_j K_jj``.
+
+    An added SV appends the row ``[z', delta_t]`` (the bordered factorisation), O(b) work;
+    a step's solves are two triangular substitutions, O(b^2); ``K^{-1}`` is never formed
+    and nothing is solved afresh.  ``eps_K``: one kernel value's error bound
+    (:func:`refsvm.online.common.kernel_value_error`), for :func:`span_tolerance`.
+    """
+
+    def __init__(self, L, diag_max, eps_K):
+        self.L, self.diag_max, self.eps_K = L, float(diag_max), float(eps_K)
+
+    def project(self, k_t, k_tt):
+        """The :class:`Span` of ``k(x_t, .)``: ``z = L^{-1} k_t`` (forward substitution),
+        ``d* = L^{-T} z``, ``||P k_t||^2 = z'z``, ``delta_t^2 = k_tt - z'z``, the span test."""
+        b = self.L.shape[0]
+        if b:
+            U = self.L.T                               # L' (Fortran order): BLAS trsv without a copy
+            z = dtrsv(U, k_t, lower=0, trans=1)        # L z = k_t
+            d_star = dtrsv(U, z, lower=0, trans=0)     # L' d* = z
         else:
-            Kinv[:] = np.linalg.inv(run.kernel.matrix(run.SV[:run.b], run.SV[:run.b]))
-    return Kinv
+            z = d_star = np.zeros(0)
+        Pk_sq = float(np.sum(z * z))                   # pairwise, as the twin's pw_dot
+        delta_sq = k_tt - Pk_sq
+        tol = span_tolerance(b, k_tt, self.diag_max, float(np.sum(np.abs(d_star))), self.eps_K)
+        in_span = delta_sq <= tol
+        return Span(z, d_star, k_tt, Pk_sq, delta_sq, tol, in_span, 0.0 if in_span else math.sqrt(delta_sq))
+
+    def append(self, span):
+        """Grow ``L`` by the row ``[z', sqrt(max(delta_t^2, tol))]``.  The loop appends only points
+        outside the span (``delta_t^2 > tol``), so the floor acts only in :func:`factor_of_matrix`
+        (given SVs in the span of earlier ones: ``K`` perturbed by ``tol`` on that diagonal entry)."""
+        b = self.L.shape[0]
+        grown = np.zeros((b + 1, b + 1))
+        grown[:b, :b] = self.L
+        grown[b, :b] = span.z
+        grown[b, b] = math.sqrt(max(span.delta_sq, span.tol))
+        self.L = grown
+        self.diag_max = max(self.diag_max, span.k_tt)
+
+    def state(self):
+        """The state that continues the run: ``L`` and ``diag_max``."""
+        return {"L": self.L.copy(), "diag_max": self.diag_max}
 
 
-def projects_mistake(o, delta, b):
-    """Whether a mistake is projected rather than added: ``delta_t <= eta`` (the paper; not the
-    authors' code), or B SVs held (the fixed-budget variant, and the authors' code)."""
-    return (not o.authors and delta <= o.eta) or (o.budget is not None and b == o.budget)
+def span_tolerance(b, k_tt, diag_max, d_star_l1, eps_K):
+    """The error bound of the computed ``delta_t^2`` (the tolerance of the span test).
+
+    ``tol = SPAN_SAFETY ((b + 2) u R^2 + eps_K (1 + ||d*||_1)^2)`` with
+    ``R = sqrt(k_tt) + sqrt(diag_max) ||d*||_1``, ``u`` the unit roundoff, ``diag_max =
+    max_j K_jj`` and ``eps_K`` one kernel value's error bound.  Bound: the bordered Cholesky
+    factorisation is backward stable (Higham, Thm 10.3): the computed ``L`` and pivot
+    ``delta_t^2`` are exact for the bordered matrix ``M = [[K, k_t], [k_t', k_tt]]`` plus ``E``
+    with ``|E_ij| <= gamma_{b+2} sqrt(M_ii M_jj)``, whatever the conditioning of ``K``; the
+    kernel values add at most ``eps_K`` per entry.  The exact pivot is
+    ``[-d*; 1]' M [-d*; 1]`` (``d* = K^{-1} k_t``), so to first order the computed one errs by at
+    most ``|[-d*; 1]' E [-d*; 1]|``, i.e. ``(b + 2) u R^2 + eps_K (1 + ||d*||_1)^2``.
+    ``SPAN_SAFETY = 4`` covers the second-order terms, the error of the computed ``d*`` in its
+    own 1-norm and the other path's rounding (two paths: each within the bound).  Cost: O(b),
+    on the ``d*`` the step solves anyway; no ``cond(K)`` factor beyond ``||d*||_1``.
+    """
+    R = math.sqrt(max(k_tt, 0.0)) + math.sqrt(diag_max) * d_star_l1
+    return SPAN_SAFETY * ((b + 2) * UNIT_ROUNDOFF * R * R + eps_K * (1.0 + d_star_l1) * (1.0 + d_star_l1))
 
 
-def grown_inverse(Kinv, d_star, delta_sq):
-    """``K^{-1}`` grown by one SV (block formula): ``[[K^{-1}, 0], [0, 0]] + (1/delta^2) [d*; -1][d*; -1]'``."""
-    b = Kinv.shape[0]
-    d_ext = np.append(d_star, -1.0)
-    grown = np.zeros((b + 1, b + 1))
-    grown[:b, :b] = Kinv
-    return grown + np.outer(d_ext, d_ext) / delta_sq
+def factor_of_matrix(K, eps_K):
+    """``(L, diag_max)`` of the kernel matrix ``K`` of given SVs, factorised row by row with
+    :meth:`SpanFactor.project` / :meth:`SpanFactor.append` (the loop's own arithmetic; an SV in
+    the span of the earlier ones gets the pivot ``tol``).  Both paths start a continued run here."""
+    factor = SpanFactor(np.zeros((0, 0)), 0.0, eps_K)
+    for j in range(K.shape[0]):
+        factor.append(factor.project(K[j, :j], float(K[j, j])))
+    return factor.L, factor.diag_max
+
+
+def initial_factor(run, state):
+    """The :class:`SpanFactor` ``run`` starts from: ``state["L"]`` and ``state["diag_max"]``, or
+    computed from the SVs (:func:`factor_of_matrix`)."""
+    if state and "L" in state:
+        return SpanFactor(np.array(state["L"], dtype=np.float64), state["diag_max"], run.eps_K)
+    if run.b:
+        S = run.SV[:run.b]
+        return SpanFactor(*factor_of_matrix(run.kernel.matrix(S, S), run.eps_K), run.eps_K)
+    return SpanFactor(np.zeros((0, 0)), 0.0, run.eps_K)
+
+
+def projects_mistake(o, span, b):
+    """Whether a mistake is projected rather than added: ``x_t`` in the span (both variants; the
+    empty model: ``k(x_t, x_t)`` within rounding of 0), ``delta_t <= eta`` read as
+    ``delta_t^2 <= eta^2 + tol`` (the paper; not the authors' code), or B SVs held (the
+    fixed-budget variant, and the authors' code)."""
+    if span.in_span:
+        return True
+    return b > 0 and ((not o.authors and span.delta_sq <= o.eta * o.eta + span.tol)
+                      or (o.budget is not None and b == o.budget))
+
+
+def margin_error(run, k_t, margin):
+    """Projectron++'s margin error ``y f < 1`` (given ``0 < y f < 1``) read as ``y f < 1 - tol_f``,
+    ``tol_f`` the error bound of the computed ``f`` (:meth:`refsvm.online.common.OnlineRun.margin_tolerance`:
+    the sum's rounding and ``eps_K`` per kernel value): a margin within rounding of 1 is no margin error."""
+    return margin < 1.0 - run.margin_tolerance(k_t)
 
 
 def margin_penalty(o, delta):
