@@ -199,8 +199,6 @@ OPEN_REGIMES = {
     "bsca": "BSCA: zero-step / bound tests with linear and poly kernels, the projection's selection "
             "among equal coefficients, n_at_bound one ulp from C, 'dual must lie in the box' when continued",
     "online-bpas": "BPA-S: argmin Q_r ties on repeated rows",
-    "online-projectron": "Projectron: the span test delta^2 == 0 on rounding noise",
-    "online-projectron++": "Projectron++: the span test delta^2 == 0 on rounding noise",
 }
 
 
