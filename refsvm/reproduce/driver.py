@@ -154,7 +154,7 @@ def load_dataset(ds, quick_rows, quick):
     """
     from ..io.datasets import load_libsvm
 
-    X, y, Xt, yt = load_libsvm(ds.file, standardize=ds.standardize)
+    X, y, Xt, yt = _generate(ds) if ds.generated else load_libsvm(ds.file, standardize=ds.standardize)
     if ds.protocol == "stream" and Xt is not None:
         X, y, Xt, yt = np.vstack([X, Xt]), np.concatenate([y, yt]), None, None
     if ds.protocol == "split" and Xt is None:           # fixed random split (default 75 / 25)
@@ -184,6 +184,22 @@ def load_dataset(ds, quick_rows, quick):
             Xt, yt = Xt[np.sort(keep)], yt[np.sort(keep)]
     X = np.ascontiguousarray(X)
     Xt = None if Xt is None else np.ascontiguousarray(Xt)
+    return X, y, Xt, yt
+
+
+def _generate(ds):
+    """The synthetic set ``ds.generated`` names, as ``(X, y, X_test, y_test)``: one call of the generator for
+    ``n + n_test`` rows, the first ``n`` for training; standardised on them (as ``load_libsvm``) with
+    ``ds.standardize``."""
+    from ..io import datasets
+    from ..io.model_file import standardization
+
+    g = ds.generated
+    X, y = getattr(datasets, g["name"])(g["n"] + g["n_test"], random_state=g.get("random_state"))
+    X, y, Xt, yt = X[:g["n"]], y[:g["n"]], X[g["n"]:], y[g["n"]:]
+    if ds.standardize:
+        mean, std = standardization(X)
+        X, Xt = (X - mean) / std, (Xt - mean) / std
     return X, y, Xt, yt
 
 

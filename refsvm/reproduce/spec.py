@@ -41,6 +41,9 @@ class Dataset:
     max_train: int = None           #: keep a fixed random subset (default_rng(2)) of the training rows
     max_test: int = None            #: ... and of the test rows (default_rng(3))
     multiclass: bool = False        #: keep the file's labels (a multi-class table); False: relabel to +-1
+    #: a synthetic set instead of a file: dict(name=<generator of refsvm.datasets>, n=training rows,
+    #: n_test=test rows, random_state=...): one call of n + n_test rows, the first n for training
+    generated: dict = None
 
 
 @dataclass

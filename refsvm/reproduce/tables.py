@@ -285,6 +285,65 @@ WANG2012_TABLE4 = _register(Table(
          "15,000 (16K).",
 ))
 
+# ----------------------------------------------------------------------------- Wang et al. 2012, Table 5
+
+_W5_DATA = ("Shuttle", "Phoneme", "Covertype", "Waveform")
+_W5_PAPER = {  # Table 5, accuracy (%) +- std, per data set in _W5_DATA order; B = 100 / 500 lines
+    "BPegasos+remove B=100": ((99.26, 0.54), (24.39, 1.48), (55.64, 1.82), (78.43, 1.79)),
+    "BPegasos+remove B=500": ((99.89, 0.02), (32.10, 0.85), (62.97, 0.55), (84.38, 0.53)),
+    "BPegasos+project B=100": ((99.81, 0.05), (43.60, 0.10), (70.84, 0.59), (85.63, 0.07)),
+    "BPegasos+project B=500": ((99.89, 0.02), (48.87, 0.07), (74.94, 0.22), (86.18, 0.06)),
+    "BPegasos+merge B=100": ((99.63, 0.02), (46.49, 0.78), (74.10, 0.30), (86.71, 0.38)),
+    "BPegasos+merge B=500": ((99.89, 0.02), (51.57, 0.30), (76.89, 0.51), (86.63, 0.28)),
+    "BMP+merge B=100": ((98.99, 0.55), (42.18, 1.94), (67.28, 3.86), (86.02, 0.22)),
+    "BMP+merge B=500": ((99.91, 0.01), (47.02, 0.98), (72.31, 0.75), (86.03, 0.17)),
+    "LIBSVM": ((99.90, 0.00), (78.24, 0.05), (89.69, 0.15), (85.83, 0.06)),
+    "Pegasos": ((99.90, 0.00), (79.62, 0.16), (87.73, 0.31), (86.50, 0.10)),
+    "Norma": ((99.79, 0.01), (79.86, 0.09), (82.80, 0.33), (86.29, 0.15)),
+    "MP": ((99.89, 0.02), (79.80, 0.12), (88.84, 0.06), (84.36, 0.36)),
+    "Projectron++ B=100": ((99.55, 0.16), (21.20, 1.24), (62.54, 3.14), (80.75, 0.81)),
+    "Projectron++ B=500": ((99.85, 0.08), (32.32, 1.97), (67.32, 2.93), (83.56, 0.54)),
+    "MP+stop B=100": ((99.39, 0.35), (24.86, 2.10), (56.96, 1.59), (81.04, 2.61)),
+    "MP+stop B=500": ((99.90, 0.01), (33.76, 1.01), (61.93, 1.56), (83.76, 0.71)),
+    "MP+random B=100": ((98.67, 0.07), (23.29, 1.39), (55.56, 1.37), (79.94, 1.12)),
+    "MP+random B=500": ((99.90, 0.01), (31.37, 1.91), (60.47, 1.70), (81.61, 1.51)),
+    "BNorma+merge B=100": ((99.48, 0.01), (39.66, 0.66), (71.54, 0.53), (86.60, 0.12)),
+    "BNorma+merge B=500": ((99.80, 0.01), (45.13, 0.43), (72.81, 0.46), (82.03, 0.53)),
+}
+#: Waveform: the paper's 2M rows are generated; this table uses a documented smaller sample (the time of
+#: its CV and BMP passes), fixed by random_state, a test set drawn with it (the paper: a fresh test set per run).
+_W5_WAVEFORM = dict(name="waveform", n=20000, n_test=5000, random_state=2012)
+
+WANG2012_TABLE5 = _register(Table(
+    name="wang2012-table5",
+    title="Wang, Crammer & Vucetic (2012), JMLR 13, Table 5 (Shuttle, Covertype (10,000 rows), Waveform "
+          "(generated, 20,000 rows); Phoneme: data not available): budgeted BSGD, one pass, test error; "
+          "B = 100 / 500",
+    metric="test error (%)",
+    datasets=[
+        Dataset("Shuttle", "shuttle", protocol="split", standardize=True, multiclass=True,
+                note="LIBSVM's split, 43,500 / 14,500, as the paper"),
+        Dataset("Covertype", "covtype.first10000", protocol="split", standardize=True, multiclass=True,
+                note="only the first 10,000 rows of covtype are in the shared data (the paper: 0.5M); a fixed "
+                     "random 75/25 split of them; covtype.bz2 (LIBSVM's covtype.scale / covtype) would give the "
+                     "paper's set"),
+        Dataset("Waveform", "waveform", protocol="split", standardize=True, multiclass=True,
+                generated=_W5_WAVEFORM,
+                note="refsvm.datasets.waveform (Breiman et al. 1984): 20,000 training and 5,000 test rows, "
+                     "random_state 2012 (the paper: 2M rows)"),
+    ],
+    entries=[Entry(e.label, e.runner, e.params, grid=e.grid, select=e.select, tuned_by=e.tuned_by, note=e.note)
+             for e in WANG2012_TABLE4.entries],
+    paper={(label, ds): (100.0 - acc, std, None) for label, values in _W5_PAPER.items()
+           for ds, (acc, std) in zip(_W5_DATA, values)},
+    seeds=5,
+    quick_rows=300,
+    note="rows, protocol and parameters as wang2012-table4 (gamma = s / d by 5-fold CV of BPegasos+merge per data "
+         "set and budget, C = 1).  Phoneme: data not available (not in the shared data; phoneme.bz2 / "
+         "phoneme.t.bz2 in LIBSVM format would enable it).  Covertype: the shared covtype.first10000 has 10,000 "
+         "of covtype's 581,012 rows, so its numbers are not comparable with the paper's 0.5M-row ones.",
+))
+
 # ----------------------------------------------------------------------------- Glasmachers & Qaadan, Table 2
 
 _G2_PAPER = {  # (data, B): accuracies of GSS-precise, GSS-standard, Lookup-h, Lookup-WD (mean, std)

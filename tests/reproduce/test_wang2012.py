@@ -28,16 +28,16 @@ def _need_data():
         pytest.skip("REFSVM_DATA is not set; the reproduction runs need the shared data")
 
 
-def _paper_table4():
-    """Table 4 read from the paper's text: row name -> [(B=100 values), (B=500 values)] or [(values)]."""
+def _paper_table(start, end, n_data):
+    """A table read from the paper's text: row name -> [(B=100 values), (B=500 values)] or [(values)]."""
     if not PAPER.is_file():
         pytest.skip(f"{PAPER} not present")
     text = PAPER.read_text()
-    block = text[text.index("Algorithms/Data DNA"):text.index("Table 4:")]
+    block = text[text.index(start):text.index(end)]
     rows, name = {}, None
     for line in block.splitlines():
         values = re.findall(r"(\d+\.\d+)±(\d+\.\d+)", line)
-        if len(values) != 5:
+        if len(values) != n_data:
             continue
         head = line.split(values[0][0])[0].strip()
         if head:
@@ -47,16 +47,21 @@ def _paper_table4():
     return rows
 
 
-def test_table4_numbers_are_the_papers():
+DATA5 = ("Shuttle", "Phoneme", "Covertype", "Waveform")
+
+
+@pytest.mark.parametrize("name, start, end, data", [
+    (T4, "Algorithms/Data DNA", "Table 4:", DATA), ("wang2012-table5", "Algorithms/Data Shuttle", "Table 5:", DATA5)])
+def test_table_numbers_are_the_papers(name, start, end, data):
     """Every number of the table's ``paper`` dict is the paper's accuracy (100 - error) and sd, read here
     independently from the paper's text; every row of the paper is in the table."""
-    parsed = _paper_table4()
-    table = tables()[T4]
+    parsed = _paper_table(start, end, len(data))
+    table = tables()[name]
     expected = {}
-    for name, lines in parsed.items():
-        labels = [name] if len(lines) == 1 else [f"{name} B=100", f"{name} B=500"]
+    for row, lines in parsed.items():
+        labels = [row] if len(lines) == 1 else [f"{row} B=100", f"{row} B=500"]
         for label, values in zip(labels, lines):
-            for ds, (acc, sd) in zip(DATA, values):
+            for ds, (acc, sd) in zip(data, values):
                 expected[label, ds] = (acc, sd)
     assert set(expected) == set(table.paper)
     for key, (acc, sd) in expected.items():
@@ -163,3 +168,22 @@ def test_table3_prints_the_papers_known_error(tmp_path):
     render(str(js), out=out)
     assert "known in the paper: Table 3 prints BPegasos+project on Checkerboard" in out.getvalue()
     assert "known in the paper" in format_table(dict(result, errata=["x"]))
+
+
+def test_table5_quick_end_to_end_and_its_data(tmp_path, capsys):
+    """Shuttle and the 10,000-row Covertype from files, Waveform generated (20,000 / 5,000 rows, standardised on
+    the training rows, deterministic); Phoneme named as data not available with the file that would enable it."""
+    _need_data()
+    table = tables()["wang2012-table5"]
+    assert "Phoneme: data not available" in table.note and "phoneme.bz2" in table.note
+    assert "10,000" in table.title and "Phoneme: data not available" in table.title
+    wave = next(d for d in table.datasets if d.label == "Waveform")
+    X, y, Xt, yt = load_dataset(wave, 300, quick=False)
+    assert X.shape == (20000, 21) and Xt.shape == (5000, 21) and set(np.unique(y)) == {0, 1, 2}
+    assert np.allclose(X.mean(0), 0, atol=1e-12) and np.allclose(X.std(0), 1)
+    again = load_dataset(wave, 300, quick=False)
+    assert np.array_equal(again[0], X) and np.array_equal(again[3], yt)
+    js = tmp_path / "w5.json"
+    assert main(["reproduce", "wang2012-table5", "--quick", "--n-jobs", "2", "--json", str(js)]) == 0
+    rows = {(r["algorithm"], r["dataset"]) for r in json.loads(js.read_text())["rows"]}
+    assert rows == {(e.label, d) for e in table.entries for d in ("Shuttle", "Covertype", "Waveform")}
