@@ -14,7 +14,8 @@ GSS and Lookup-WD; projection) on ijcnn1 / a9a / w8a at B = 500 (projection B = 
 C = 32, gamma 2^-7: the epoch plus the refit), FOGD (D = 400) and NOGD (B = 100) on ijcnn1 / a9a / w8a,
 SBP (one epoch on 3,000 rows of a9a), the online baselines (RBP, Forgetron, Projectron++,
 BPA-S, BOGD; B = 100, ijcnn1), the Projectrons of lu2016-table5 (both, both variants, B = 100,
-gamma 1/128, eta 0.1 for the paper's; a9a / ijcnn1 / w8a), and BSCA one-vs-rest on mnist5k with n_jobs = 2 (B = 200).
+gamma 1/128, eta 0.1 for the paper's; a9a / ijcnn1 / w8a), RBP, the Forgetron and BPA-S in the same
+setting (``lu5-*``), and BSCA one-vs-rest on mnist5k with n_jobs = 2 (B = 200).
 Each workload's time is the fit's wall-clock time, data loading excluded.
 """
 
@@ -54,6 +55,9 @@ WORKLOADS = {
                            f"random_state=0)")
        for a in ("projectron", "projectron++") for v in ("paper", "authors") for data in ("a9a", "ijcnn1", "w8a")},
     "bpas ijcnn1": "OnlineKernelClassifier(algorithm='bpas', budget=100, gamma=1.0, random_state=0)",
+    **{f"lu5-{a} {data}": (f"OnlineKernelClassifier(algorithm='{a}', budget=100, gamma=1/128, "
+                           f"zero_prediction='positive', random_state=0)")
+       for a in ("rbp", "forgetron", "bpas") for data in ("a9a", "ijcnn1", "w8a")},
     "bogd ijcnn1": "OnlineKernelClassifier(algorithm='bogd', budget=100, gamma=1.0, eta=0.1, lam=0.01, random_state=0)",
     "bsca-ovr n_jobs=2 mnist5k": "BSCAClassifier(budget=200, C=1.0, gamma=0.02, n_jobs=2, random_state=0)",
 }

@@ -33,13 +33,16 @@ import scipy.sparse as sp
 
 from refsvm.online import ALGORITHMS, OnlineResult, projectron_U
 from refsvm.online.common import OnlineRecorder, capacity_for
+from refsvm.constants import UNIT_ROUNDOFF
+
+cdef double U_ROUND = UNIT_ROUNDOFF
 from refsvm.sparse import n_rows
 from refsvm.validation import check_online_arguments, weights_as_data
 
-from libc.math cimport fabs, sqrt, INFINITY
+from libc.math cimport fabs, isfinite, pow, sqrt, INFINITY
 from libc.stdint cimport int8_t, int64_t
 
-from refsvm._fast.kernels cimport kernel_code, pw_dot
+from refsvm._fast.kernels cimport KERNEL_LINEAR, KERNEL_RBF, kernel_code, pw_dot
 from refsvm._fast.sparse cimport (Rows, Store, rows_init, rows_self, store_export, store_fill, store_free,
                                   store_init, store_kernel_row, store_kernel_row_slot, store_move, store_self,
                                   store_set_row)
@@ -120,6 +123,102 @@ def forgetron_shrink(sigma, mu, Q, M, variant="paper"):
     return float(phi), float(psi)
 
 
+cdef inline double _margin_tolerance(const double* k, const double* a, Py_ssize_t b,
+                                     double eps_K) noexcept nogil:
+    """:func:`refsvm.online.common.margin_tolerance` (``b > 0``): ``2 ((b + 2) u sum|a_j k_j| + eps_K sum|a_j|)``."""
+    cdef double s1a = 0.0, s1b = 0.0, s1c = 0.0, s1d = 0.0, s2a = 0.0, s2b = 0.0, s2c = 0.0, s2d = 0.0
+    cdef Py_ssize_t j, m = b - b % 4
+    for j in range(0, m, 4):                                # 4 accumulators each (not latency-bound)
+        s1a += fabs(a[j] * k[j])
+        s1b += fabs(a[j + 1] * k[j + 1])
+        s1c += fabs(a[j + 2] * k[j + 2])
+        s1d += fabs(a[j + 3] * k[j + 3])
+        s2a += fabs(a[j])
+        s2b += fabs(a[j + 1])
+        s2c += fabs(a[j + 2])
+        s2d += fabs(a[j + 3])
+    for j in range(m, b):
+        s1a += fabs(a[j] * k[j])
+        s2a += fabs(a[j])
+    return 2.0 * ((b + 2) * U_ROUND * ((s1a + s1b) + (s1c + s1d)) + eps_K * ((s2a + s2b) + (s2c + s2d)))
+
+
+cdef inline double _kernel_value_error(const Params* P, double M) noexcept nogil:
+    """:func:`refsvm.online.common.kernel_value_error_at` (``refsvm.sbp._kernel_value_error``'s
+    expression) for rows of ``P.d`` features and squared norms at most ``M``."""
+    cdef double u = U_ROUND
+    if P.kernel == KERNEL_LINEAR:
+        return (P.d + 2) * u * M
+    if P.kernel == KERNEL_RBF:
+        return u * (2.0 + 2.0 * (P.d + 2) * P.gamma * M)
+    return P.degree * (P.d + 3) * u * pow(fabs(P.gamma) * M + fabs(P.coef0), P.degree)
+
+
+cdef inline double _bpas_tie_tolerance(double a, double k, double k_rr, double k_tt, double beta, double f_t,
+                                       double Q, double tau, double C_t, double f_err,
+                                       double eps_K) noexcept nogil:
+    """:func:`refsvm.online.passive_aggressive.bpas_tie_tolerance` of one candidate (the same expression)."""
+    cdef double u = U_ROUND
+    cdef double P = fabs(a), B = fabs(beta), kk = fabs(k)
+    cdef double d_b = 3.0 * u * (P * kk / k_tt + tau) + eps_K * P * (1.0 + kk / k_tt) / k_tt
+    cdef double e_dist = (5.0 * u * (P * P * k_rr + B * B * k_tt + 2.0 * P * B * kk) + eps_K * (P + B) * (P + B)
+                          + 2.0 * (B * k_tt + P * kk) * d_b)
+    cdef double e_fr = f_err + 3.0 * u * (fabs(f_t) + P * kk + B * k_tt) + eps_K * (P + B) + k_tt * d_b
+    return 2.0 * (0.5 * e_dist + C_t * e_fr + 2.0 * u * (fabs(Q) + C_t))
+
+
+cdef Py_ssize_t _least_objective(const Params* P, const Store* SV, const double[::1] A, const double[::1] k,
+                                 const double[::1] Q, Py_ssize_t b, double best, double a_max, double k_max,
+                                 double krr_max, double q_max, double k_tt, int y_t, double tau, double f,
+                                 double C_t, double f_err, double eps_K) noexcept nogil:
+    """:func:`refsvm.online.passive_aggressive.least_objective` over the candidates' ``Q`` (INFINITY:
+    not finite): the lowest ``r`` with ``Q_r - tol_r <= U = min (Q_r + tol_r)``, 0 if none is finite.
+    ``tol_r`` (:func:`_bpas_tie_tolerance`) increases with ``|a_r|``, ``|k_rt|``, ``k_rr``, ``|beta_r|
+    <= |a_r| |k_rt| / k_tt + tau`` and ``|Q_r|``, so ``T``, its value at their maxima, bounds every
+    ``tol_r``; a candidate with ``Q_r > best + 2 T`` neither sets ``U`` (``U <= best + T``) nor ties,
+    and only the others get their ``tol_r`` (the same choice as evaluating every ``tol_r``)."""
+    cdef double bj, s, tol, upper = INFINITY
+    cdef double T = _bpas_tie_tolerance(a_max, k_max, krr_max, k_tt, (a_max * k_max / k_tt + tau) * (1.0 + 8.0 * U_ROUND),
+                                        f, q_max, tau, C_t, f_err, eps_K) * (1.0 + 16.0 * U_ROUND)
+    cdef double screen = best + 2.0 * T if isfinite(T) else INFINITY
+    cdef Py_ssize_t j
+    if not best < INFINITY:
+        return 0
+    for j in range(b):
+        if Q[j] <= screen:
+            tol = _candidate_tolerance(P, SV, A, k, Q, j, k_tt, y_t, tau, f, C_t, f_err, eps_K)
+            if Q[j] + tol < upper:
+                upper = Q[j] + tol
+    for j in range(b):
+        if Q[j] <= screen and Q[j] - _candidate_tolerance(P, SV, A, k, Q, j, k_tt, y_t, tau, f, C_t, f_err,
+                                                            eps_K) <= upper:
+            return j
+    return 0
+
+
+cdef inline double _candidate_tolerance(const Params* P, const Store* SV, const double[::1] A, const double[::1] k,
+                                        const double[::1] Q, Py_ssize_t j, double k_tt, int y_t, double tau,
+                                        double f, double C_t, double f_err, double eps_K) noexcept nogil:
+    """``tol_j`` of candidate ``j`` (its ``beta_j`` and ``k_jj`` as the first pass computed them)."""
+    cdef double bj = A[j] * k[j] / k_tt + y_t * tau
+    cdef double s = store_self(SV, j, P.kernel, P.gamma, P.degree, P.coef0)
+    return _bpas_tie_tolerance(A[j], k[j], s, k_tt, bj, f, Q[j], tau, C_t, f_err, eps_K)
+
+
+cdef inline void _backward_solve(double[:, ::1] L, double* d, Py_ssize_t b) noexcept nogil:
+    """``d <- L^{-T} d`` (backward substitution, column-oriented for ``L'``: row ``j`` of ``L`` is
+    column ``j`` of ``L'``, read contiguously); backward stable (Higham Thm 8.5)."""
+    cdef Py_ssize_t j, l
+    cdef double dj
+    cdef const double* row
+    for j in range(b - 1, -1, -1):
+        row = &L[j, 0]
+        dj = d[j] / row[j]
+        d[j] = dj
+        for l in range(j):
+            d[l] -= row[l] * dj
+
+
 cdef inline void _swap_remove(Store* SV, double[::1] A, int64_t[::1] age, Py_ssize_t p,
                               Py_ssize_t last, Py_ssize_t d) noexcept nogil:
     store_move(SV, p, last)
@@ -138,7 +237,12 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const Rows* X, const int64_t[::1] 
     cdef long long t
     cdef int y_t
     cdef double f, margin, k_tt, Pk_sq, delta_sq, delta, loss, tau, beta, penalty, sigma, mu
-    cdef double phi, psi, y_r, scale, bound, shrink, best, q, bj, dist, fr, s, s_t, top, C_t
+    cdef double phi, psi, y_r, scale, bound, shrink, q, bj, dist, fr, s, s_t, top, C_t, tol_f, eps_K
+    cdef double best, a_max, k_max, krr_max, q_max
+    cdef double sq_max = 0.0                                # max ||x||^2 over the SVs held so far
+    for j in range(c.b):
+        if SV.sq[j] > sq_max:
+            sq_max = SV.sq[j]
     cdef bint mistake, step_taken
     shrink = 1.0 - P.eta * P.lam
     bound = P.eta * P.max_coef
@@ -154,16 +258,21 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const Rows* X, const int64_t[::1] 
         c.kernel_evaluations += b
         f = pw_dot(&k[0], &A[0], b) if b > 0 else 0.0      # numpy's pairwise order, as the reference
         margin = y_t * f
+        tol_f = 0.0                                         # f within rounding of 0 reads as 0
+        if b > 0 and (P.alg == ALG_PERCEPTRON or P.alg == ALG_RBP or P.alg == ALG_FORGETRON or P.alg == ALG_BPAS):
+            s = rows_self(X, i, KERNEL_LINEAR, 0.0, 0.0, 0.0)   # ||x_t||^2: eps_K of this step's kernel row
+            eps_K = _kernel_value_error(P, s if s > sq_max else sq_max)
+            tol_f = _margin_tolerance(&k[0], &A[0], b, eps_K)
         if P.zero_positive:                                 # sign(0) = +1 (refsvm.online.is_mistake)
-            mistake = (f < 0.0) if y_t > 0 else (f >= 0.0)
+            mistake = (f < -tol_f) if y_t > 0 else (f >= -tol_f)
         else:
-            mistake = margin <= 0.0
+            mistake = margin <= tol_f
         if mistake:
             c.mistakes += 1
 
         if P.alg == ALG_PERCEPTRON or P.alg == ALG_RBP or P.alg == ALG_FORGETRON:
             if P.alg == ALG_FORGETRON:
-                step_taken = margin <= 0.0                  # the Forgetron updates on y f <= 0
+                step_taken = margin <= tol_f                # the Forgetron updates on y f <= 0
                 if mistake:
                     c.M += 1                                # M counts the mistakes of the reading
             else:
@@ -180,6 +289,8 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const Rows* X, const int64_t[::1] 
                     b -= 1
                 if store_set_row(SV, b, X, i) != 0:                          # append (x_t, s_t y_t)
                     SV.failed = True
+                if SV.sq[b] > sq_max:
+                    sq_max = SV.sq[b]
                 A[b] = y_t * s_t
                 age[b] = t
                 b += 1
@@ -272,7 +383,7 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const Rows* X, const int64_t[::1] 
         elif P.alg == ALG_BPAS:
             loss = 1.0 - margin
             C_t = P.C * s_t                                 # PA-I on the weighted loss
-            if loss > 0.0 and C_t != 0.0:
+            if loss > tol_f and C_t != 0.0:                # a loss within rounding of 0 is 0
                 k_tt = rows_self(X, i, P.kernel, P.gamma, P.degree, P.coef0)
                 c.kernel_evaluations += 1
                 tau = loss / k_tt
@@ -283,31 +394,44 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const Rows* X, const int64_t[::1] 
                 if b < P.budget:
                     if store_set_row(SV, b, X, i) != 0:
                         SV.failed = True
+                    if SV.sq[b] > sq_max:
+                        sq_max = SV.sq[b]
                     A[b] = y_t * tau
                     b += 1
                 else:
                     c.kernel_evaluations += b
-                    r = 0
-                    beta = 0.0
-                    best = INFINITY
+                    best = INFINITY                         # the least finite Q_r
+                    a_max = k_max = krr_max = q_max = 0.0   # magnitudes bounding every tol_r
                     for j in range(b):
                         bj = A[j] * k[j] / k_tt + y_t * tau
-                        dist = (A[j] * A[j] * store_self(SV, j, P.kernel, P.gamma, P.degree, P.coef0)
-                                + bj * bj * k_tt - 2.0 * A[j] * bj * k[j])
+                        s = store_self(SV, j, P.kernel, P.gamma, P.degree, P.coef0)
+                        dist = A[j] * A[j] * s + bj * bj * k_tt - 2.0 * A[j] * bj * k[j]
                         fr = f - A[j] * k[j] + bj * k_tt
                         q = 1.0 - y_t * fr
                         if q < 0.0:
                             q = 0.0
                         q = 0.5 * dist + C_t * q
-                        if q < best:
+                        aux[j] = q if isfinite(q) else INFINITY
+                        if aux[j] < best:
                             best = q
-                            r = j
-                            beta = bj
+                        if fabs(A[j]) > a_max:
+                            a_max = fabs(A[j])
+                        if fabs(k[j]) > k_max:
+                            k_max = fabs(k[j])
+                        if s > krr_max:
+                            krr_max = s
+                        if aux[j] < INFINITY and fabs(q) > q_max:
+                            q_max = fabs(q)
+                    r = _least_objective(P, SV, A, k, aux, b, best, a_max, k_max, krr_max, q_max, k_tt, y_t,
+                                         tau, f, C_t, tol_f, eps_K)
+                    beta = A[r] * k[r] / k_tt + y_t * tau
                     rem_step[c.n_removals] = step
                     rem_index[c.n_removals] = r
                     c.n_removals += 1
                     if store_set_row(SV, r, X, i) != 0:
                         SV.failed = True
+                    if SV.sq[r] > sq_max:
+                        sq_max = SV.sq[r]
                     A[r] = beta
 
         else:  # ALG_BOGD

@@ -17,7 +17,9 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
+import scipy.sparse as sp
 
+from ..constants import UNIT_ROUNDOFF
 from ..kernels import Kernel
 from ..recorder import Recorder
 from ..sparse import n_rows, new_sv_storage
@@ -31,17 +33,75 @@ ALGORITHMS = ONLINE_ALGORITHMS
 NO_UPDATE, ADDED, PROJECTED = 0, 1, 2
 
 
-def is_mistake(y_t, f_t, zero_prediction="mistake"):
+def is_mistake(y_t, f_t, zero_prediction="mistake", tol=0.0):
     """Whether the prediction of ``f_t`` for label ``y_t`` is wrong.
 
     ``"mistake"``: ``y_t f_t <= 0`` (a value of 0 predicts nothing, so it is
     wrong for both labels).  ``"positive"``: ``sign(f_t) != y_t`` with
     ``sign(0) = +1`` (Lu et al.'s code), i.e. ``f_t < 0`` for ``y_t = +1`` and
     ``f_t >= 0`` for ``y_t = -1``.
+
+    ``tol`` (>= 0): a bound of the rounding error of the computed ``f_t``
+    (:meth:`OnlineRun.margin_tolerance`); a value within ``tol`` of 0 is read as 0
+    (``"mistake"``: ``y_t f_t <= tol``; ``"positive"``: ``f_t < -tol`` for ``y_t = +1``,
+    ``f_t >= -tol`` for ``y_t = -1``).  ``tol = 0`` is the exact comparison.
     """
     if zero_prediction == "positive":
-        return f_t < 0.0 if y_t > 0 else f_t >= 0.0
-    return y_t * f_t <= 0.0
+        return f_t < -tol if y_t > 0 else f_t >= -tol
+    return y_t * f_t <= tol
+
+
+def kernel_value_error(X, sv, kernel):
+    """``eps_K``: a bound of the absolute rounding error of one kernel value between rows of ``X`` and
+    of ``sv`` (None: none), both paths (:func:`kernel_value_error_at` with ``M`` the largest squared
+    norm; one O(nnz) pass over ``X``)."""
+    return kernel_value_error_at(X.shape[1], max(_max_sq_norm(X), _max_sq_norm(sv)), kernel)
+
+
+def kernel_value_error_at(d, M, kernel):
+    """``eps_K``: a bound of the absolute rounding error of one kernel value between rows of ``d``
+    features and squared norms at most ``M``, both paths (:func:`refsvm.sbp._kernel_value_error`,
+    which depends on the rows through ``d`` and ``max ||x||^2`` only, evaluated on one such row; the
+    twin evaluates the same expression in C)."""
+    from ..sbp import _kernel_value_error   # lazy: one shared definition of the bound
+    row = np.zeros((1, d))
+    row[0, 0] = math.sqrt(M) * (1.0 + 4.0 * UNIT_ROUNDOFF)   # ||row||^2 >= M despite the rounding
+    return _kernel_value_error(row, kernel)
+
+
+def _sq_norm(x):
+    """``||x||^2`` of one row (dense or sparse)."""
+    if sp.issparse(x):
+        return float(x.multiply(x).sum())
+    x = np.asarray(x, dtype=np.float64).ravel()
+    return float(np.dot(x, x))
+
+
+def _max_sq_norm(S):
+    """``max_j ||s_j||^2`` of the rows of ``S`` (dense or sparse; 0 for None or no rows)."""
+    if S is None or n_rows(S) == 0:
+        return 0.0
+    if sp.issparse(S):
+        S = sp.csr_matrix(S)
+        return float(np.max(np.asarray(S.multiply(S).sum(axis=1))))
+    S = np.asarray(S, dtype=np.float64)
+    return float(np.max(np.einsum("ij,ij->i", S, S)))
+
+
+def margin_tolerance(k, a, eps_K):
+    """The tie tolerance of a decision on ``f = sum_j a_j k_j`` (``b`` terms; both paths):
+    ``2 ((b + 2) u sum_j |a_j k_j| + eps_K sum_j |a_j|)``.
+
+    Error bound: any summation order of ``b`` products errs by at most ``(b + 1) u`` times the sum of
+    their magnitudes (plus ``u`` per product), and each kernel value by at most ``eps_K``
+    (:func:`kernel_value_error`), which moves ``f`` by at most ``eps_K sum_j |a_j|``.  Twice that
+    covers the two paths, whose coefficients and kernel values may be a few ulps apart.  ``f`` of an
+    empty model is exactly 0 with tolerance 0.
+    """
+    b = a.shape[0]
+    if b == 0:
+        return 0.0
+    return 2.0 * ((b + 2) * UNIT_ROUNDOFF * float(np.sum(np.abs(a * k))) + eps_K * float(np.sum(np.abs(a))))
 
 
 def projectron_U(budget):
@@ -75,9 +135,9 @@ class OnlineOptions:
         object.__setattr__(self, "U", projectron_U(self.budget)
                            if authors and self.algorithm.startswith("projectron") else 0.0)
 
-    def is_mistake(self, y_t, f_t):
-        """:func:`is_mistake` under this call's ``zero_prediction``."""
-        return is_mistake(y_t, f_t, self.zero_prediction)
+    def is_mistake(self, y_t, f_t, tol=0.0):
+        """:func:`is_mistake` under this call's ``zero_prediction`` (``tol``: ``f_t``'s error bound)."""
+        return is_mistake(y_t, f_t, self.zero_prediction, tol)
 
 
 @dataclass
@@ -164,6 +224,8 @@ class OnlineRun:
             self.SV[:n0] = sv
             self.A[:n0] = np.asarray(alpha, dtype=np.float64).reshape(-1)
         self.b = n0
+        self.sq_max = _max_sq_norm(sv)                    # max ||x||^2 over the SVs held so far
+        self.n0, self._eps_K = n0, None
 
     def examples(self):
         """``(step, x_t, y_t, s_t)`` for each step of the pass (``step`` indexes ``order``;
@@ -177,6 +239,23 @@ class OnlineRun:
         k = self.kernel.row(self.SV[:self.b], x)
         self.rec.kernel_values(self.b)
         return float(np.sum(k * self.A[:self.b])), k     # pairwise sum (the fast path sums alike)
+
+    @property
+    def eps_K(self):
+        """:func:`kernel_value_error` over ``X`` and the SVs passed in (computed once, on first use)."""
+        if self._eps_K is None:
+            self._eps_K = kernel_value_error(self.X, self.SV[:self.n0], self.kernel)
+        return self._eps_K
+
+    def kernel_error(self, x):
+        """``eps_K`` of the kernel values between ``x`` and the SVs (:func:`kernel_value_error_at` with
+        ``M`` the largest squared norm of ``x`` and of every SV held so far in this call)."""
+        return kernel_value_error_at(self.X.shape[1], max(self.sq_max, _sq_norm(x)), self.kernel)
+
+    def margin_tolerance(self, k, eps_K=None):
+        """:func:`margin_tolerance` of ``f(x)`` from its kernel row ``k`` (the current coefficients);
+        ``eps_K``: the kernel values' error bound (None: :attr:`eps_K`)."""
+        return margin_tolerance(k, self.A[:self.b], self.eps_K if eps_K is None else eps_K)
 
     def k_tt(self, x):
         """``k(x, x)`` (one kernel value)."""
@@ -193,6 +272,7 @@ class OnlineRun:
         self.SV[self.b] = x
         self.A[self.b] = a
         self.b += 1
+        self.sq_max = max(self.sq_max, _sq_norm(x))
 
     def remove(self, p, step):
         """remove(p): the last SV moves into slot ``p``."""
@@ -206,6 +286,7 @@ class OnlineRun:
         """The SV in slot ``r`` becomes ``x`` with coefficient ``a``."""
         self.SV[r] = x
         self.A[r] = a
+        self.sq_max = max(self.sq_max, _sq_norm(x))
         self.rec.removal(step, r)
 
     def random_slot(self, step):

@@ -22,13 +22,16 @@ def perceptron(X, y, order, *, kernel, gamma, degree, coef0, sv=None, alpha=None
     paper are not used by the budget papers; this is the plain last iterate.)
 
     ``sample_weight`` (n,) or None: the added coefficient is ``s_t y_t``
-    (module docstring).  ``zero_prediction``: how ``f_t(x_t) = 0`` is read (:func:`is_mistake`).
+    (module docstring).  ``zero_prediction``: how ``f_t(x_t) = 0`` is read (:func:`is_mistake`);
+    a computed ``f_t`` within its rounding bound of 0 (:func:`refsvm.online.common.margin_tolerance`)
+    is read as 0 (both paths).
     """
     run, o, rec = begin("perceptron", X, y, order, kernel, gamma, degree, coef0, sv=sv, alpha=alpha, t0=t0,
                         sample_weight=sample_weight, zero_prediction=zero_prediction)
     for step, x_t, y_t, s_t in run.examples():
-        f_t, _ = run.f(x_t)                                # predict sign(f_t(x_t))
-        mistake = o.is_mistake(y_t, f_t)
+        f_t, k_t = run.f(x_t)                              # predict sign(f_t(x_t))
+        tol = run.margin_tolerance(k_t, run.kernel_error(x_t))   # f_t within rounding of 0 reads as 0
+        mistake = o.is_mistake(y_t, f_t, tol)
         rec.mistake(mistake)
         if mistake and s_t > 0.0:                          # mistake (weighted loss 0: no step)
             run.append(x_t, y_t * s_t)                     # f_{t+1} = f_t + s_t y_t k(x_t, .)
@@ -45,14 +48,16 @@ def rbp(X, y, order, uniforms, *, budget, kernel, gamma, degree, coef0, sv=None,
     add ``x_t`` with coefficient ``y_t`` (perceptron update).  Never more than B
     SVs.  ``sample_weight`` (n,) or None: coefficient ``s_t y_t``; ``s_t = 0``:
     no update, no discard.  ``zero_prediction``: how ``f_t(x_t) = 0`` is read
-    (:func:`is_mistake`; Lu et al.'s code: ``"positive"``).
+    (:func:`is_mistake`; Lu et al.'s code: ``"positive"``); a computed ``f_t`` within its rounding
+    bound of 0 (:func:`refsvm.online.common.margin_tolerance`) is read as 0 (both paths).
     """
     run, o, rec = begin("rbp", X, y, order, kernel, gamma, degree, coef0, sv=sv, alpha=alpha, t0=t0,
                         sample_weight=sample_weight, zero_prediction=zero_prediction, uniforms=uniforms,
                         budget=budget)
     for step, x_t, y_t, s_t in run.examples():
-        f_t, _ = run.f(x_t)
-        mistake = o.is_mistake(y_t, f_t)
+        f_t, k_t = run.f(x_t)
+        tol = run.margin_tolerance(k_t, run.kernel_error(x_t))   # f_t within rounding of 0 reads as 0
+        mistake = o.is_mistake(y_t, f_t, tol)
         rec.mistake(mistake)
         if mistake and s_t > 0.0:                          # mistake (weighted loss 0: no step, no discard)
             if run.b == budget:                            # |S| = B: discard a random SV
@@ -114,7 +119,8 @@ def forgetron(X, y, order, *, budget, kernel, gamma, degree, coef0, sv=None, alp
     step at which it was added; SVs passed in without ages count as added at
     steps ``-n_sv .. -1`` in slot order).
 
-    The update is taken when ``y_t f_t(x_t) <= 0`` under both ``zero_prediction``
+    The update is taken when ``y_t f_t(x_t) <= 0`` (computed: ``<= tol``, ``f_t``'s rounding
+    bound, :func:`refsvm.online.common.margin_tolerance`) under both ``zero_prediction``
     readings (the paper's condition, and Lu et al.'s code's); ``M`` counts the
     mistakes of the chosen reading (:func:`is_mistake`), as the code's
     ``err_count`` does.  ``variant="authors"``: the larger root of
@@ -126,11 +132,12 @@ def forgetron(X, y, order, *, budget, kernel, gamma, degree, coef0, sv=None, alp
                         variant=variant)
     Q, M, age = forgetron_state(state, run)
     for step, x_t, y_t, s_t in run.examples():
-        f_t, _ = run.f(x_t)
-        if o.is_mistake(y_t, f_t):                         # mistake: M_t = M_{t-1} + 1
+        f_t, k_t = run.f(x_t)
+        tol = run.margin_tolerance(k_t, run.kernel_error(x_t))   # f_t within rounding of 0 reads as 0
+        if o.is_mistake(y_t, f_t, tol):                    # mistake: M_t = M_{t-1} + 1
             rec.mistake()
             M += 1
-        if y_t * f_t <= 0.0 and s_t > 0.0:                 # update (weighted loss 0: none)
+        if y_t * f_t <= tol and s_t > 0.0:                 # update (weighted loss 0: none)
             age[run.b] = run.t0 + step + 1                 # the new SV's age: t
             run.append(x_t, y_t * s_t)                     # f'_t = f_t + s_t y_t k(x_t, .)
             rec.update(step, ADDED)

@@ -198,7 +198,6 @@ def tolerance(config):
 OPEN_REGIMES = {
     "bsca": "BSCA: zero-step / bound tests with linear and poly kernels, the projection's selection "
             "among equal coefficients, n_at_bound one ulp from C, 'dual must lie in the box' when continued",
-    "online-bpas": "BPA-S: argmin Q_r ties on repeated rows",
 }
 
 
