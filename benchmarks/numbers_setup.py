@@ -2,7 +2,8 @@
 ``benchmarks/docnumbers.py``'s registry; see its docstring).
 
 Values ``setup.install`` (wall time of ``pip install .`` in a fresh virtual environment, minutes),
-``setup.install-cpu`` (its CPU time, minutes) and ``setup.machine`` (where, under which load and at which
+``setup.install-cpu`` (its CPU time, minutes), ``setup.test-extra`` (wall time of the
+second command's ``pip install "refsvm[test]"``, seconds: nothing is compiled) and ``setup.machine`` (where, under which load and at which
 commit it ran: the wall time depends on the load of the machine, the CPU time much less).
 """
 
@@ -10,6 +11,7 @@ from _docgen import load, machine, provenance_of, value
 
 STEM = "bench_setup"
 INSTALL = "pip install ."
+TEST_EXTRA = 'pip install "refsvm[test]"'
 
 
 def _row(command):
@@ -31,3 +33,8 @@ def _machine():
     prov = provenance_of(STEM)
     return (f"{machine(prov)}, {prov['machine']['logical_cores']} logical cores, shared: load average "
             f"{_row(INSTALL)['loadavg_before']:.0f}; at {prov['commit']}")
+
+
+@value("setup.test-extra")
+def _test_extra():
+    return f"{_row(TEST_EXTRA)['wall_seconds']:.0f} s"
