@@ -676,3 +676,6 @@ def bogd(X, y, order, uniforms, *, budget, eta, lam, max_coef, kernel, gamma, de
     sample_weight = weights_as_data(sample_weight, X.shape[0])
     return _run(ALG_BOGD, X, y, order, uniforms, budget, kernel, gamma, degree, coef0, eta, lam, 1.0,
                 max_coef, False, sv, alpha, t0, state, sample_weight, zero_prediction=zero_prediction, variant=variant)
+
+
+include "online_multiclass.pxi"

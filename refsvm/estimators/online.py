@@ -12,7 +12,7 @@ import numbers
 import numpy as np
 
 from ..backend import BACKENDS, get_module
-from ..online import ALGORITHMS
+from ..online import ALGORITHMS, MULTICLASS_ALGORITHMS
 from ..validation import (ONLINE_VARIANTS, ZERO_PREDICTIONS, check_budget, check_gamma, check_int, check_option,
                           check_positive)
 from ._base import BudgetedClassifierBase
@@ -32,7 +32,14 @@ BOGD_DEFAULT_ETA = 0.2
 
 
 class OnlineKernelClassifier(BudgetedClassifierBase):
-    r"""Binary kernel classifier trained by one of the classic online learners.
+    r"""Kernel classifier trained by one of the classic online learners.
+
+    Multi-class targets (more than two classes) are taken by ``"perceptron"``,
+    ``"rbp"`` and ``"ogd"``: the multi-prototype protocol of Lu et al. (2016,
+    section 5), one expansion per class over one shared SV set, the true class
+    and the highest-scoring wrong class updated (:mod:`refsvm.online.multiclass`;
+    ``alpha_`` then has one column per class, ``budget`` counts shared SVs).  The
+    other learners are binary only.
 
     The learners the budget papers compare against (Lu et al. 2016, Table 5;
     Qaadan et al. 2019, Table 2), each mirroring its own paper
@@ -290,10 +297,11 @@ class OnlineKernelClassifier(BudgetedClassifierBase):
                     variant=variant)
 
     def _check_solver_classes(self, params, classes):
-        if len(classes) > 2:
+        if len(classes) > 2 and self.algorithm not in MULTICLASS_ALGORITHMS:
             raise ValueError(
-                f"Only binary classification is supported. The type of the target is multiclass "
-                f"(y has {len(classes)} classes; algorithm={self.algorithm!r} is a binary learner)."
+                f"Only binary classification is supported for algorithm={self.algorithm!r} (y has "
+                f"{len(classes)} classes); the multi-class online learners are "
+                f"{', '.join(map(repr, MULTICLASS_ALGORITHMS))} (refsvm.online.multiclass)"
             )
 
     def _initial_state(self):
@@ -306,7 +314,10 @@ class OnlineKernelClassifier(BudgetedClassifierBase):
         """One pass over ``rng.permutation(n)`` (uniforms ``rng.random(n)``), in chunks when verbose."""
         module = get_module("online", self.backend)
         name = "projectron" if self.algorithm == "projectron++" else self.algorithm
-        learner = getattr(module, name)
+        multiclass = self.classes_.size > 2             # Lu et al.'s section 5: one shared SV set
+        learner = getattr(module, "multiclass_" + name if multiclass else name)
+        if multiclass:
+            params = dict(params, n_classes=int(self.classes_.size))
         order = self._rng.permutation(X.shape[0]).astype(np.int64)
         uniforms = self._rng.random(X.shape[0])
         current = list(state)          # sv, alpha, learner state
@@ -332,10 +343,10 @@ class OnlineKernelClassifier(BudgetedClassifierBase):
         trace["online_error_rate"] = trace["mistakes"] / trace["n_steps"] if trace["n_steps"] else 0.0
         self.trace_.append(trace)
         self._learner_state = current[2]
-        self._set_model(current[0], current[1], np.zeros(1))
+        self._set_model(current[0], current[1], np.zeros(1 if current[1] is None else current[1].shape[1]))
         return self.support_vectors_, self.alpha_, self._learner_state
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
+        tags.classifier_tags.multi_class = self.algorithm in MULTICLASS_ALGORITHMS
         return tags

@@ -1,0 +1,214 @@
+"""Multi-class Perceptron, RBP and OGD on one shared SV set (reference; Lu et al. 2016, section 5).
+
+Lu, Hoi, Wang, Zhao & Liu (2016, JMLR 17, section 5.1) run every baseline of their
+multi-class table with the multi-prototype protocol of Crammer et al. (2006): one
+function per class, ``f^r(x) = sum_j alpha_j^r k(x_j, x)``, all ``m`` of them over
+the SAME support vectors (``alpha`` of shape ``(n_sv, m)``, section 5.3), and
+
+* the prediction ``y^_t = argmax_r f^r_t(x_t)`` (eq. 8);
+* the rival ``s_t = argmax_{r != y_t} f^r_t(x_t)``, the highest-scoring wrong class
+  (:func:`refsvm.ogd.rival_class`: lowest index on ties, as MATLAB's ``max``), and
+  the margin ``gamma_t = f^{y_t}_t(x_t) - f^{s_t}_t(x_t)``;
+* an update adds ``x_t`` ONCE to the shared set with a coefficient vector that is
+  nonzero for two classes only: ``+c`` for ``y_t`` and ``-c`` for ``s_t`` (eq. 12-13
+  for OGD, ``c = eta``; the perceptron's ``c = 1``).
+
+The paper prints this rule for FOGD / NOGD only (Algorithms 3 and 4; refsvm.fogd and
+refsvm.nogd follow it).  For the baselines the rule below is the one of the authors'
+released code (jingcoco/Online-Kernel-Learning, ``multiclass/perceptron.m``,
+``RBP.m``, ``ogd.m``; read for understanding, not copied):
+
+* Perceptron (Crammer & Singer's max update): on a mistake (eq. 8 wrong), add
+  ``x_t`` with ``+1`` for ``y_t`` and ``-1`` for ``s_t``;
+* RBP: the same step; when the shared set already holds B SVs, first discard one
+  SV chosen uniformly at random (with ALL its class coefficients; the code removes
+  the id from every prototype);
+* OGD: when the multi-class hinge loss ``max(0, 1 - gamma_t)`` is positive (eq. 9),
+  add ``x_t`` with ``+eta`` for ``y_t`` and ``-eta`` for ``s_t``.
+
+The code keeps one list per class and stores an id twice (once per class it
+enters); one shared SV with two nonzero coefficients is the same model and the
+layout of section 5.3.  Each slot holds one SV of the shared set, so RBP's budget B
+counts shared SVs (the code's ``size_SV``).
+
+Conventions of :mod:`refsvm.online` (storage, ``uniforms``, the trace, example
+weights: the coefficient is ``s_t`` times the unweighted one, ``s_t = 0`` changes
+nothing).  Labels are ``0 .. n_classes - 1``.  ``zero_prediction`` says how a tie
+in eq. 8 is read (:func:`multiclass_decision`): ``"mistake"`` (default) counts
+``f^{s_t} >= f^{y_t}`` as a mistake (a tie predicts no single class, the reading of
+the binary learners and of refsvm's multi-class FOGD / NOGD); ``"positive"`` takes
+the lowest-index maximum as the prediction, as the authors' code (MATLAB ``max``),
+so an empty model predicts class 0 and makes no mistake on it.  Both readings
+compare the computed scores exactly (no tie tolerance yet: see DESIGN.md, "Discrete
+decisions on computed numbers", multi-class online).
+"""
+
+import numpy as np
+import scipy.sparse as sp
+
+from ..kernels import Kernel
+from ..ogd import _check_labels, rival_class
+from ..sparse import n_rows
+from ..validation import _check_warm_start, check_int, check_online_arguments, weights_as_data
+from .common import ADDED, OnlineOptions, OnlineRecorder, OnlineResult, OnlineRun
+
+#: The learners with a multi-class form here (the estimator's multi-class branch accepts these).
+MULTICLASS_ALGORITHMS = ("perceptron", "rbp", "ogd")
+
+
+def check_multiclass_arguments(X, y, order, uniforms=None, *, algorithm, n_classes, sv, alpha, budget=None,
+                               **rest):
+    """The binary learners' checks (:func:`refsvm.validation.check_online_arguments`) for everything
+    but the labels and the warm start, then labels in ``0 .. n_classes - 1`` and ``alpha`` of shape
+    ``(n_sv, n_classes)``.  Returns ``(X, y, order, uniforms)`` as the binary check does."""
+    check_option_multiclass(algorithm)
+    check_int(n_classes, "n_classes", 2)
+    n = X.shape[0] if sp.issparse(X) or hasattr(X, "shape") else len(X)
+    X, _, order, uniforms = check_online_arguments(X, np.ones(n, dtype=np.int64), order, uniforms,
+                                                   algorithm=algorithm, sv=None, alpha=None, budget=budget, **rest)
+    y = _check_labels(y, order, "multiclass", n_classes, X.shape[0])
+    if sv is not None and n_rows(sv) > 0:
+        _check_warm_start(sv, alpha, X.shape[1], n_classes, budget)
+    return X, y, order, uniforms
+
+
+def check_option_multiclass(algorithm):
+    """``algorithm`` has a multi-class form here (a clear error naming those that do)."""
+    if algorithm not in MULTICLASS_ALGORITHMS:
+        raise ValueError(f"algorithm={algorithm!r} is binary only; the multi-class online learners are "
+                         f"{', '.join(MULTICLASS_ALGORITHMS)}")
+
+
+def multiclass_decision(f, y_t, zero_prediction="mistake"):
+    """``(s_t, mistake)``: the rival class of eq. 9 (:func:`refsvm.ogd.rival_class`, lowest index on
+    ties) and whether eq. 8's prediction is wrong.
+
+    ``"mistake"``: ``f[s_t] >= f[y_t]`` (a tie for the top predicts no class); ``"positive"``:
+    ``argmax_r f[r] != y_t`` with the lowest index winning ties (MATLAB ``max``, the authors' code),
+    i.e. ``f[s_t] > f[y_t]``, or ``f[s_t] = f[y_t]`` with ``s_t < y_t``.  Exact comparisons of the
+    computed scores (both paths sum each score in numpy's pairwise order; they differ only through the
+    1-ulp ``exp`` differences of the kernel row, so a decision can flip only at a tie perturbed by
+    those, never at the exact ties of unused classes, whose scores are exactly 0 on both paths).
+    """
+    s_t = rival_class(f, y_t)
+    if zero_prediction == "positive":
+        return s_t, bool(f[s_t] > f[y_t] or (f[s_t] == f[y_t] and s_t < y_t))
+    return s_t, bool(f[s_t] >= f[y_t])
+
+
+def two_class_step(n_classes, y_t, s_t, c):
+    """The coefficient vector of the added SV: ``+c`` for ``y_t``, ``-c`` for ``s_t``, 0 elsewhere
+    (eq. 12-13)."""
+    a = np.zeros(n_classes)
+    a[y_t] = c
+    a[s_t] = -c
+    return a
+
+
+class MulticlassRun(OnlineRun):
+    """:class:`refsvm.online.common.OnlineRun` with one coefficient column per class: ``A`` of shape
+    ``(capacity, n_classes)``; append / remove / random_slot move whole rows (one shared SV)."""
+
+    def __init__(self, X, y, order, uniforms, s, sv, alpha, t0, options, rec, n_classes):
+        n0 = 0 if sv is None else n_rows(sv)
+        super().__init__(X, y, order, uniforms, s, sv, np.zeros(n0), t0, options, rec)
+        self.m = n_classes
+        self.A = np.zeros((self.A.shape[0], n_classes))
+        if n0:
+            self.A[:n0] = np.asarray(alpha, dtype=np.float64).reshape(n0, n_classes)
+
+    def f(self, x):
+        """The scores ``f^r(x)`` (m,) and the kernel row ``k`` (``b`` kernel values; each score summed
+        in numpy's pairwise order, as the binary ``f``)."""
+        k = self.kernel.row(self.SV[:self.b], x)
+        self.rec.kernel_values(self.b)
+        return np.array([float(np.sum(k * self.A[:self.b, r])) for r in range(self.m)]), k
+
+    def result(self, state):
+        out = super().result(state)
+        out.alpha = self.A[:self.b].copy()
+        return out
+
+
+def begin_multiclass(algorithm, X, y, order, kernel, gamma, degree, coef0, *, n_classes, sv, alpha, t0,
+                     sample_weight, zero_prediction, uniforms=None, budget=None, **hyperparameters):
+    """The multi-class learners' preamble (as :func:`refsvm.online.common.begin`): returns
+    ``(run, options, recorder)``."""
+    X, y, order, uniforms = check_multiclass_arguments(
+        X, y, order, uniforms, algorithm=algorithm, n_classes=n_classes, sv=sv, alpha=alpha, budget=budget,
+        kernel=kernel, gamma=gamma, degree=degree, coef0=coef0, t0=t0, zero_prediction=zero_prediction,
+        **hyperparameters)
+    options = OnlineOptions(algorithm, Kernel(kernel, gamma, degree, coef0), budget=budget,
+                            zero_prediction=zero_prediction, **hyperparameters)
+    rec = OnlineRecorder(len(order))
+    s = weights_as_data(sample_weight, X.shape[0])
+    run = MulticlassRun(X, y, order, uniforms, s, sv, alpha, t0, options, rec, n_classes)
+    return run, options, rec
+
+
+def multiclass_perceptron(X, y, order, *, n_classes, kernel, gamma, degree, coef0, sv=None, alpha=None, t0=0,
+                          state=None, sample_weight=None, zero_prediction="mistake"):
+    """Multi-class kernel perceptron, no budget (Crammer & Singer's max update; Lu et al.'s
+    ``multiclass/perceptron.m``; module docstring).
+
+    On a mistake (eq. 8 wrong, :func:`multiclass_decision`): add ``x_t`` to the shared set with
+    ``+s_t`` for ``y_t`` and ``-s_t`` for the rival ``s_t`` (weight ``s_t``; 0: no step).
+    Returns an :class:`OnlineResult` with ``alpha`` of shape ``(n_sv, n_classes)``.
+    """
+    run, o, rec = begin_multiclass("perceptron", X, y, order, kernel, gamma, degree, coef0, n_classes=n_classes,
+                                   sv=sv, alpha=alpha, t0=t0, sample_weight=sample_weight,
+                                   zero_prediction=zero_prediction)
+    for step, x_t, y_t, w_t in run.examples():
+        f_t, _ = run.f(x_t)                                # eq. 8: the m scores f^r_t(x_t)
+        s_t, mistake = multiclass_decision(f_t, y_t, o.zero_prediction)   # eq. 9: the rival s_t
+        rec.mistake(mistake)
+        if mistake and w_t > 0.0:                          # mistake (weighted loss 0: no step)
+            run.append(x_t, two_class_step(run.m, y_t, s_t, w_t))   # f^y += k(x_t, .), f^s -= k(x_t, .)
+            rec.update(step, ADDED)
+    return run.result({})
+
+
+def multiclass_rbp(X, y, order, uniforms, *, n_classes, budget, kernel, gamma, degree, coef0, sv=None,
+                   alpha=None, t0=0, state=None, sample_weight=None, zero_prediction="mistake"):
+    """Multi-class randomized budget perceptron (Cavallanti et al. 2007 on the shared set; Lu et al.'s
+    ``multiclass/RBP.m``; module docstring).
+
+    On a mistake: if the shared set holds B SVs, discard the one in slot ``floor(u_t B)`` (all its
+    class coefficients), then the perceptron step of :func:`multiclass_perceptron`.  ``s_t = 0``: no
+    step, no discard.
+    """
+    run, o, rec = begin_multiclass("rbp", X, y, order, kernel, gamma, degree, coef0, n_classes=n_classes, sv=sv,
+                                   alpha=alpha, t0=t0, sample_weight=sample_weight, zero_prediction=zero_prediction,
+                                   uniforms=uniforms, budget=budget)
+    for step, x_t, y_t, w_t in run.examples():
+        f_t, _ = run.f(x_t)                                # eq. 8
+        s_t, mistake = multiclass_decision(f_t, y_t, o.zero_prediction)   # eq. 9
+        rec.mistake(mistake)
+        if mistake and w_t > 0.0:
+            if run.b == budget:                            # |S| = B: discard a random shared SV
+                run.remove(run.random_slot(step), step)
+            run.append(x_t, two_class_step(run.m, y_t, s_t, w_t))
+            rec.update(step, ADDED)
+    return run.result({})
+
+
+def multiclass_ogd(X, y, order, *, n_classes, eta, kernel, gamma, degree, coef0, sv=None, alpha=None, t0=0,
+                   state=None, sample_weight=None, zero_prediction="mistake"):
+    """Multi-class kernel OGD, no budget (Lu et al. 2016, eq. 9 and 12-13 without the Nystrom switch;
+    ``multiclass/ogd.m``; module docstring).
+
+    When the hinge loss ``max(0, 1 - f^{y_t} + f^{s_t})`` is positive, add ``x_t`` with
+    ``+eta s_t`` for ``y_t`` and ``-eta s_t`` for the rival.  ``zero_prediction`` changes only the
+    mistake count.
+    """
+    run, o, rec = begin_multiclass("ogd", X, y, order, kernel, gamma, degree, coef0, n_classes=n_classes, sv=sv,
+                                   alpha=alpha, t0=t0, sample_weight=sample_weight, zero_prediction=zero_prediction,
+                                   eta=eta)
+    for step, x_t, y_t, w_t in run.examples():
+        f_t, _ = run.f(x_t)                                # eq. 8
+        s_t, mistake = multiclass_decision(f_t, y_t, o.zero_prediction)   # eq. 9
+        rec.mistake(mistake)
+        if 1.0 - f_t[y_t] + f_t[s_t] > 0.0 and w_t > 0.0:  # eq. 9: hinge loss > 0
+            run.append(x_t, two_class_step(run.m, y_t, s_t, eta * w_t))   # eq. 12-13
+            rec.update(step, ADDED)
+    return run.result({})
