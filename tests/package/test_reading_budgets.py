@@ -30,6 +30,9 @@ BUDGETS = [
     ("refsvm.online", "perceptron", 16),
     ("refsvm.online", "ogd", 16),
     ("refsvm.online", "rbp", 16),
+    ("refsvm.online", "multiclass_perceptron", 16),
+    ("refsvm.online", "multiclass_ogd", 16),
+    ("refsvm.online", "multiclass_rbp", 16),
 ]
 
 
