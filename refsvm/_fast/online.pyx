@@ -11,12 +11,14 @@ Python objects that branches on the learner.  How (not what) differs:
 * kernel rows come from :func:`refsvm._fast.kernels.kernel_row_into` (the
   squared distances bitwise equal to numpy's, ``exp`` within one ulp);
 * ``f_t(x_t)`` is summed in numpy's pairwise order (``pw_dot``, as the
-  reference's ``np.sum(k * alpha)``), the Projectron's ``K^{-1} k_t`` in plain
-  loops (numpy: BLAS), so coefficients agree to rounding, not always bitwise;
+  reference's ``np.sum(k * alpha)``), the Projectron's triangular solves with
+  the Cholesky factor ``L`` in plain loops (numpy: BLAS trsv), so coefficients
+  agree to rounding, not always bitwise;
   a decision can flip only at an exact tie (``y f = 0``, ``beta = 0`` or equal
   BPA-S objectives) perturbed by those roundings or by the 1-ulp ``exp``
   differences of the kernel rows;
-* the Projectron's ``K^{-1}`` lives in a square buffer that doubles when the
+* the Projectron's factor ``L`` of ``K = L L'`` lives in a square buffer (row
+  ``b`` holds the step's ``z = L^{-1} k_t``, the row an added SV keeps) that doubles when the
   SV set outgrows it (the loop returns to Python to reallocate, then resumes);
 * ``sample_weight`` (every learner; see the reference module): the loop reads
   ``s_t`` from :func:`refsvm.validation.weights_as_data`, an array of ones when
@@ -31,11 +33,14 @@ and the trace, filled as C counters and arrays and assembled once per call by
 import numpy as np
 import scipy.sparse as sp
 
+from refsvm.kernels import Kernel
 from refsvm.online import ALGORITHMS, OnlineResult, projectron_U
-from refsvm.online.common import OnlineRecorder, capacity_for
+from refsvm.online.projection import SPAN_SAFETY, factor_of_matrix
+from refsvm.online.common import OnlineRecorder, capacity_for, kernel_value_error
 from refsvm.constants import UNIT_ROUNDOFF
 
 cdef double U_ROUND = UNIT_ROUNDOFF
+cdef double SPAN_SAFETY_C = SPAN_SAFETY
 from refsvm.sparse import n_rows
 from refsvm.validation import check_online_arguments, weights_as_data
 
@@ -70,6 +75,7 @@ cdef struct Params:
     bint zero_positive         # zero_prediction="positive": sign(0) = +1
     bint authors               # variant="authors" (Lu et al.'s code)
     double U                   # Projectron++ (authors): 1/4 sqrt((B+1)/ln(B+1))
+    double eps_K               # one kernel value's error bound (refsvm.online.common.kernel_value_error)
 
 
 cdef struct Counters:
@@ -79,6 +85,7 @@ cdef struct Counters:
     long long kernel_evaluations
     Py_ssize_t n_removals
     double Q                   # Forgetron
+    double diag_max            # Projectron: max_j k(x_j, x_j) of the SVs
     long long M                # Forgetron
 
 
@@ -167,6 +174,13 @@ cdef inline double _bpas_tie_tolerance(double a, double k, double k_rr, double k
     return 2.0 * (0.5 * e_dist + C_t * e_fr + 2.0 * u * (fabs(Q) + C_t))
 
 
+cdef inline double _span_tolerance(Py_ssize_t b, double k_tt, double diag_max, double d_l1,
+                                   double eps_K) noexcept nogil:
+    """:func:`refsvm.online.projection.span_tolerance` (the same expression)."""
+    cdef double R = sqrt(k_tt if k_tt > 0.0 else 0.0) + sqrt(diag_max) * d_l1
+    return SPAN_SAFETY_C * ((b + 2) * U_ROUND * R * R + eps_K * (1.0 + d_l1) * (1.0 + d_l1))
+
+
 cdef Py_ssize_t _least_objective(const Params* P, const Store* SV, const double[::1] A, const double[::1] k,
                                  const double[::1] Q, Py_ssize_t b, double best, double a_max, double k_max,
                                  double krr_max, double q_max, double k_tt, int y_t, double tau, double f,
@@ -228,11 +242,11 @@ cdef inline void _swap_remove(Store* SV, double[::1] A, int64_t[::1] age, Py_ssi
 
 cdef Py_ssize_t _pass(Params* P, Counters* c, const Rows* X, const int64_t[::1] y,
                       const int64_t[::1] order, const double[::1] u, Store* SV, double[::1] A,
-                      int64_t[::1] age, double[:, ::1] Kinv, double[::1] k, double[::1] aux,
+                      int64_t[::1] age, double[:, ::1] L, double[::1] k, double[::1] aux,
                       int8_t[::1] update_kind, int64_t[::1] n_sv, int64_t[::1] rem_step,
                       int64_t[::1] rem_index, Py_ssize_t start, const double[::1] sw) noexcept nogil:
     """Steps ``start ..`` of the pass; returns the step index where it stopped
-    (``n_steps``, or a Projectron step that needs a larger ``Kinv``)."""
+    (``n_steps``, or a Projectron step that needs a larger ``L``)."""
     cdef Py_ssize_t step, i, j, l, r, b, last, d = P.d
     cdef long long t
     cdef int y_t
@@ -243,7 +257,9 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const Rows* X, const int64_t[::1] 
     for j in range(c.b):
         if SV.sq[j] > sq_max:
             sq_max = SV.sq[j]
-    cdef bint mistake, step_taken
+    cdef bint mistake, step_taken, in_span
+    cdef double tol                                         # the Projectron's span tolerance
+    cdef double* zrow
     shrink = 1.0 - P.eta * P.lam
     bound = P.eta * P.max_coef
     for step in range(start, P.n_steps):
@@ -259,6 +275,7 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const Rows* X, const int64_t[::1] 
         f = pw_dot(&k[0], &A[0], b) if b > 0 else 0.0      # numpy's pairwise order, as the reference
         margin = y_t * f
         tol_f = 0.0                                         # f within rounding of 0 reads as 0
+        eps_K = P.eps_K
         if b > 0 and (P.alg == ALG_PERCEPTRON or P.alg == ALG_RBP or P.alg == ALG_FORGETRON or P.alg == ALG_BPAS):
             s = rows_self(X, i, KERNEL_LINEAR, 0.0, 0.0, 0.0)   # ||x_t||^2: eps_K of this step's kernel row
             eps_K = _kernel_value_error(P, s if s > sq_max else sq_max)
@@ -325,37 +342,43 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const Rows* X, const int64_t[::1] 
                 c.updates += 1
                 update_kind[step] = 1
 
-        elif P.alg == ALG_PROJECTRON:
-            if s_t != 0.0 and (mistake or (P.plusplus and margin > 0.0 and margin < 1.0)):
-                if mistake and b + 1 > Kinv.shape[0]:
-                    c.mistakes -= 1                         # redo this step after growing Kinv
+        elif P.alg == ALG_PROJECTRON:                       # L: the Cholesky factor of K
+            if P.plusplus and not mistake and margin > 0.0 and margin < 1.0:   # margin_error: y f < 1 - tol_f
+                step_taken = margin < 1.0 - _margin_tolerance(&k[0], &A[0], b, P.eps_K)
+            else:
+                step_taken = mistake
+            if s_t != 0.0 and step_taken:
+                if b + 1 > L.shape[0]:
+                    if mistake:
+                        c.mistakes -= 1                     # redo this step after growing L
                     c.kernel_evaluations -= b
                     return step
                 k_tt = rows_self(X, i, P.kernel, P.gamma, P.degree, P.coef0)
                 c.kernel_evaluations += 1
-                Pk_sq = 0.0
-                for j in range(b):                          # d* = K^{-1} k_t (8 accumulators per row)
-                    s = pw_dot(&Kinv[j, 0], &k[0], b)
-                    aux[j] = s
-                    Pk_sq += k[j] * s
+                zrow = &L[b, 0]                             # z = L^{-1} k_t into row b of L (forward
+                for j in range(b):                          # substitution, by rows of L)
+                    zrow[j] = (k[j] - pw_dot(&L[j, 0], zrow, j)) / L[j, j]
+                Pk_sq = pw_dot(zrow, zrow, b)               # ||P k_t||^2 = z'z
+                for j in range(b):
+                    aux[j] = zrow[j]
+                _backward_solve(L, &aux[0], b)              # d* = L^{-T} z
+                s = 0.0
+                for j in range(b):
+                    s += fabs(aux[j])                       # ||d*||_1
                 delta_sq = k_tt - Pk_sq
-                if delta_sq < 0.0:
-                    delta_sq = 0.0
-                delta = sqrt(delta_sq)
+                tol = _span_tolerance(b, k_tt, c.diag_max, s, P.eps_K)
+                in_span = delta_sq <= tol                   # x_t in the span within rounding
+                delta = 0.0 if in_span else sqrt(delta_sq)
                 if mistake:
-                    if b > 0 and ((not P.authors and delta <= P.eta) or (P.budget >= 0 and b == P.budget)
-                                  or delta_sq == 0.0):
+                    if in_span or (b > 0 and ((not P.authors and delta_sq <= P.eta * P.eta + tol)
+                                              or (P.budget >= 0 and b == P.budget))):
                         for j in range(b):
                             A[j] += (y_t * s_t) * aux[j]          # f += s_t y_t P k(x_t, .)
                         update_kind[step] = 2
                     else:
-                        aux[b] = -1.0                       # grow K^{-1} (block inverse)
-                        for j in range(b + 1):
-                            Kinv[b, j] = 0.0
-                            Kinv[j, b] = 0.0
-                        for j in range(b + 1):
-                            for l in range(b + 1):
-                                Kinv[j, l] += aux[j] * aux[l] / delta_sq
+                        L[b, b] = sqrt(delta_sq)            # L grows by the row [z', delta_t]
+                        if k_tt > c.diag_max:
+                            c.diag_max = k_tt
                         if store_set_row(SV, b, X, i) != 0:
                             SV.failed = True
                         A[b] = y_t * s_t
@@ -502,6 +525,8 @@ def _run(int alg, X, y, order, uniforms, budget, kernel, gamma, degree, coef0, e
     P.gamma = gamma
     P.degree = degree
     P.coef0 = coef0
+    P.eps_K = (kernel_value_error(X, sv, Kernel(kernel, gamma, degree, coef0))   # the Projectron's (once)
+               if alg == ALG_PROJECTRON else 0.0)
     P.eta = eta
     P.lam = lam
     P.C = C
@@ -541,16 +566,20 @@ cdef object _run_prepared(Params* P, Counters* cp, const Rows* R, Store* S, obje
     c.Q = float(state.get("Q", 0.0))
     c.M = int(state.get("M", 0))
     kcap = 1
+    c.diag_max = 0.0
     if alg == ALG_PROJECTRON:
         kcap = min(cap, max(64, 2 * n0))
-    Kinv = np.zeros((kcap, kcap))
+    L = np.zeros((kcap, kcap))                          # the Projectron's Cholesky factor L of K
     if alg == ALG_PROJECTRON and n0:
-        if "Kinv" in state:
-            Kinv[:n0, :n0] = state["Kinv"]
-        else:
+        if "L" in state:
+            L[:n0, :n0] = state["L"]
+            c.diag_max = float(state["diag_max"])
+        else:                                              # the reference's factorisation, row by row
             from refsvm._fast.kernels import kernel_matrix
             S0 = sv if S.sparse else SV[:n0]
-            Kinv[:n0, :n0] = np.linalg.inv(kernel_matrix(S0, S0, kernel, gamma, degree, coef0))
+            L0, diag_max = factor_of_matrix(kernel_matrix(S0, S0, kernel, gamma, degree, coef0), P.eps_K)
+            L[:n0, :n0] = L0
+            c.diag_max = diag_max
     k = np.zeros(cap)
     aux = np.zeros(cap)
     u = np.zeros(P.n_steps) if uniforms is None else uniforms
@@ -565,7 +594,7 @@ cdef object _run_prepared(Params* P, Counters* cp, const Rows* R, Store* S, obje
     cdef const double[::1] uv = u
     cdef double[::1] Av = A
     cdef int64_t[::1] agev = age
-    cdef double[:, ::1] Kv = Kinv
+    cdef double[:, ::1] Kv = L
     cdef double[::1] kv = k
     cdef double[::1] auxv = aux
     cdef int8_t[::1] ukv = update_kind
@@ -577,16 +606,16 @@ cdef object _run_prepared(Params* P, Counters* cp, const Rows* R, Store* S, obje
             start = _pass(P, &c, R, yv, ov, uv, S, Av, agev, Kv, kv, auxv, ukv, nsv, rsv, riv, start, swv)
         if start >= P.n_steps:
             break
-        size = min(cap, 2 * Kinv.shape[0])
+        size = min(cap, 2 * L.shape[0])
         grown = np.zeros((size, size))
-        grown[:c.b, :c.b] = Kinv[:c.b, :c.b]
-        Kinv = grown
-        Kv = Kinv
+        grown[:c.b, :c.b] = L[:c.b, :c.b]
+        L = grown
+        Kv = L
     b = c.b
     if alg == ALG_FORGETRON:
         out_state = {"Q": float(c.Q), "M": int(c.M), "age": age[:b].copy()}
     elif alg == ALG_PROJECTRON:
-        out_state = {"Kinv": Kinv[:b, :b].copy()}
+        out_state = {"L": L[:b, :b].copy(), "diag_max": float(c.diag_max)}
     else:
         out_state = {}
     trace = OnlineRecorder.assemble(c.mistakes, P.n_steps, c.updates, c.kernel_evaluations, update_kind, n_sv,
