@@ -36,6 +36,8 @@ import scipy.sparse as sp
 
 SOLVERS = ("bsgd", "bsca", "sbp", "fogd", "nogd", "online")
 ONLINE = ("perceptron", "ogd", "rbp", "forgetron", "projectron", "projectron++", "bpas", "bogd")
+#: the online learners with a multi-class form (one shared SV set; Lu et al. 2016, section 5)
+ONLINE_MULTICLASS = ("perceptron", "ogd", "rbp")
 #: trace entries that count work, not decisions (the paths cache differently)
 NOT_DECISIONS = {"kernel_evaluations", "kernel_entries", "cache_hits", "cache_misses", "feature_map_evaluations"}
 
@@ -93,6 +95,8 @@ def draw_config(seed):
         params = {"eta": float(10.0 ** rng.uniform(-2, 0))}
     else:
         params = {"algorithm": _pick(rng, list(ONLINE)), "variant": _pick(rng, ["paper", "authors"])}
+        if params["algorithm"] in ONLINE_MULTICLASS and data["seed"] % 4 == 0:
+            data["classes"] = 3                    # refsvm.online.multiclass (no extra draw: later seeds unchanged)
     config["params"] = params
     return config
 
