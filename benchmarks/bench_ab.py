@@ -40,6 +40,7 @@ WORKLOADS = {
     "bsgd-projection ijcnn1": "BudgetedSVC(budget=100, lam=1/(10*n), gamma=1.0, maintenance='projection', random_state=0)",
     "bsca-merge ijcnn1": "BSCAClassifier(budget=500, C=10.0, gamma=1.0, random_state=0)",
     "bsca-merge a9a": "BSCAClassifier(budget=500, C=10.0, gamma=1/d, random_state=0)",
+    "bsca-projection ijcnn1": "BSCAClassifier(budget=100, C=10.0, gamma=1.0, maintenance='projection', random_state=0)",
     "fogd ijcnn1": "FOGDClassifier(n_components=400, gamma=1.0, eta=0.002, random_state=0)",
     "fogd a9a": "FOGDClassifier(n_components=400, gamma=1/d, eta=0.002, random_state=0)",
     "fogd w8a": "FOGDClassifier(n_components=400, gamma=1/d, eta=0.002, random_state=0)",

@@ -83,13 +83,16 @@ Reading of the pseudo-code, errata and choices (``docs/bsca.rst``):
 """
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import scipy.sparse as sp
 
-from .budget import MaintenanceOptions, MaintenanceRecorder, maintenance_event, new_model
+from .budget import MaintenanceOptions, MaintenanceRecorder, maintenance_event, new_model, selection_tie_unit
+from .constants import UNIT_ROUNDOFF
 from .kernels import Kernel, kernel_diag, kernel_matrix
+from .sbp import _kernel_value_error
+from .sparse import n_rows
 from .validation import check_bsca_arguments, check_dual_sample, weights_as_data
 
 SV_UPDATES = ("accumulate", "append")
@@ -121,25 +124,69 @@ class BSCAResult:
     sv_source: np.ndarray = None  #: int64 (n_sv,), example held by each slot or -1
 
 
-def _newton_step(alpha_i, g, q_ii, C):
-    """Alg. 2, line 6 (eq. 3): ``delta = [alpha_i + g / Q_ii]_0^C - alpha_i``, ``g = 1 - y_i f~(x_i)``."""
+def _newton_step(alpha_i, g, q_ii, C, e_f=0.0, e_k=0.0):
+    """Alg. 2, line 6 (eq. 3): ``delta = [alpha_i + g / Q_ii]_0^C - alpha_i``, ``g = 1 - y_i f~(x_i)``.
+
+    Returns ``(delta, alpha_i')`` with ``alpha_i'`` the dual after line 8: ``alpha_i + delta``, except
+    that a step to the bound C lands on C exactly.  (``alpha_i + (C - alpha_i)`` is within ``2 u C``
+    of C but may round to an ulp above it (the dual leaves the box; a continued run then refuses it)
+    or below it (``n_at_bound`` misses it), and which one depends on the last bits of ``alpha_i``,
+    which differ between the paths.  A step to 0 lands on 0 exactly anyway.)
+
+    The bound tests: the target ``t = alpha_i + g / Q_ii`` is taken as C when ``t >= C - tol`` and as
+    0 when ``t <= tol`` (:func:`_target_tolerance`, ``tol = 0`` without ``e_f``, ``e_k``): a repeated
+    row (or a linear kernel on a constant column) takes the step to the bound in exact arithmetic,
+    and the computed t is then an ulp on either side of it, differently on the two paths.
+    """
     if q_ii > 0.0:
-        target = min(max(alpha_i + g / q_ii, 0.0), C)
+        target = alpha_i + g / q_ii
+        tol = _target_tolerance(alpha_i, g, q_ii, e_f, e_k)
+        target = C if target >= C - tol else (0.0 if target <= tol else target)
     elif g > 0.0:                                   # Q_ii = 0: D is linear in alpha_i
         target = C
     elif g < 0.0:
         target = 0.0
     else:
         target = alpha_i
-    return target - alpha_i
+    delta = target - alpha_i
+    return delta, (C if target == C else alpha_i + delta)
 
 
-def dual_gradient(y_i, f, k_i, beta):
+def margin_error(k_i, beta, kernel_error):
+    """``(S, E_f)``: ``S = sum_j |beta_j k(x_j, x_i)|`` and a bound ``E_f`` of the rounding error of the
+    margin ``f~(x_i) = sum_j beta_j k(x_j, x_i)`` on either path.
+
+    Each kernel value errs by at most ``kernel_error`` (:func:`refsvm.sbp._kernel_value_error` over
+    the rows and the initial SVs: merged Gaussian points are convex combinations, so their norms stay
+    below that maximum), which adds ``kernel_error ||beta||_1``; the ``b``-term dot product (BLAS or
+    pairwise) adds at most ``(b + 2) u S``.  ``E_f`` is twice their sum, so that coefficients a few
+    ulps apart between the paths stay inside.  Where f is 0 or 1 in exact arithmetic (a repeated row
+    whose coefficients cancel, a linear kernel on a constant column) the computed value is noise
+    within ``E_f`` whose sign differs between the paths.
+    """
+    s_abs = float(np.abs(k_i) @ np.abs(beta))
+    e_f = 2.0 * (kernel_error * float(np.sum(np.abs(beta))) + (len(beta) + 2) * UNIT_ROUNDOFF * s_abs)
+    return s_abs, e_f
+
+
+def _target_tolerance(alpha_i, g, q_ii, e_f, e_k):
+    """A bound of the rounding error of the Newton target ``alpha_i + g / Q_ii`` (``Q_ii > 0``), doubled
+    (the two paths' states are a few ulps apart): ``g = 1 - y_i f`` errs by ``e_g = e_f + u (2 + |g|)``
+    (:func:`margin_error`; the subtraction), ``Q_ii`` by ``e_k`` (one kernel value), the quotient by
+    ``u``, the sum by ``u |alpha_i|``: ``e_t = e_g / Q_ii + |g / Q_ii| (3 u + e_k / Q_ii) + u |alpha_i|``."""
+    u = UNIT_ROUNDOFF
+    e_g = e_f + u * (2.0 + abs(g))
+    return 2.0 * (e_g / q_ii + abs(g / q_ii) * (3.0 * u + e_k / q_ii) + u * abs(alpha_i))
+
+
+def dual_gradient(y_i, f, s_abs, e_f):
     """``g = 1 - y_i f~(x_i)``, ``dD/dalpha_i`` of the budgeted model, taken as 0 when it is rounding
-    noise of a margin that is exactly 1: ``|g| <= ZERO_GRADIENT_TOL (1 + sum_j |beta_j k(x_j, x_i)|)``
-    (module docstring; the O(B) bound only when ``|g| < ZERO_GRADIENT_PREFILTER``)."""
+    noise of a margin that is exactly 1: ``|g| <= ZERO_GRADIENT_TOL (1 + S) + E_f``
+    (:func:`margin_error`: ``S = sum_j |beta_j k(x_j, x_i)|``, ``E_f`` the kernel values' error,
+    which the first term misses when k's terms cancel (linear / poly kernels);
+    module docstring; only when ``|g| < ZERO_GRADIENT_PREFILTER``)."""
     g = 1.0 - y_i * f
-    if abs(g) < ZERO_GRADIENT_PREFILTER and abs(g) <= ZERO_GRADIENT_TOL * (1.0 + float(np.abs(k_i) @ np.abs(beta))):
+    if abs(g) < ZERO_GRADIENT_PREFILTER and abs(g) <= ZERO_GRADIENT_TOL * (1.0 + s_abs) + e_f:
         return 0.0                                  # margin 1 up to rounding: a zero step
     return g
 
@@ -221,12 +268,13 @@ def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0
         x_i, y_i, C_i = X[i], int(y[i]), o.C * float(s[i])    # C_i = C s_i: the box of a weighted example
         k_i = o.kernel.row(SV[:b], x_i)
         f = float(k_i @ A[:b, 0]) if b > 0 else 0.0          # Alg. 2, line 5: f~(x_i), O(B)
-        rec.margin(b, y_i * f <= 0.0)
+        s_abs, e_f = margin_error(k_i, A[:b, 0], o.kernel_error)   # f's rounding error bound
+        rec.margin(b, y_i * f <= e_f)                         # online error, f = 0 up to rounding included
         q_ii = float(o.kernel.diag(X[i:i + 1])[0])           # Q_ii = k(x_i, x_i)
-        g = dual_gradient(y_i, f, k_i, A[:b, 0])              # 1 - y_i f~(x_i) = dD/dalpha_i (budgeted)
-        delta = _newton_step(dual[i], g, q_ii, C_i)           # Alg. 2, line 6 (eq. 3)
+        g = dual_gradient(y_i, f, s_abs, e_f)                 # 1 - y_i f~(x_i) = dD/dalpha_i (budgeted)
+        delta, dual_i = _newton_step(dual[i], g, q_ii, C_i, e_f, o.kernel_error)   # Alg. 2, line 6 (eq. 3)
         if delta != 0.0:                                      # Alg. 2, line 7
-            dual[i] += delta                                  # Alg. 2, line 8
+            dual[i] = dual_i                                  # Alg. 2, line 8: alpha_i + delta (C exactly at C)
             rec.mark("changed", step)
             if o.accumulate and where[i] >= 0:                # Alg. 2, line 9, x_i already in M
                 A[where[i], 0] += delta * y_i
@@ -265,6 +313,7 @@ class BSCAOptions:
     kernel: Kernel                      #: the kernel
     accumulate: bool                    #: ``sv_update == "accumulate"``
     maintenance: MaintenanceOptions     #: budget maintenance (``None`` without a budget)
+    kernel_error: float = 0.0           #: a bound of one kernel value's rounding error (:func:`margin_error`)
 
     def capacity(self, b0, n_steps, n):
         """Rows of storage for what the run can use: ``b0`` SVs plus the slots this call can add at
@@ -287,9 +336,12 @@ def resolve_options(X, y, order, *, budget, C, maintenance, kernel, gamma, degre
         sv_source=sv_source, t0=t0, sample_weight=sample_weight)
     s = weights_as_data(sample_weight, X.shape[0])
     k = Kernel.of(kernel, gamma, degree, coef0)
-    maint = None if budget is None else MaintenanceOptions.of(maintenance, k, merge_eps, projection_ridge,
-                                                             merge_solver)
-    options = BSCAOptions(math.inf if budget is None else budget, C, k, sv_update == "accumulate", maint)
+    maint = None if budget is None else replace(MaintenanceOptions.of(
+        maintenance, k, merge_eps, projection_ridge, merge_solver), selection_tie_unit=selection_tie_unit(k, X.shape[1]))
+    kernel_error = max((_kernel_value_error(rows, k) for rows in (X, sv) if rows is not None and n_rows(rows)),
+                       default=0.0)
+    options = BSCAOptions(math.inf if budget is None else budget, C, k, sv_update == "accumulate", maint,
+                          kernel_error)
     return X, y, order, s, dual, src0, options
 
 

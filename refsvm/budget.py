@@ -116,14 +116,38 @@ def new_model(capacity, X, c, sv=None, alpha=None):
     return SV, A, b
 
 
-def select_smallest(SV, alpha, n_sv, kernel, gamma, degree, coef0):
+def select_smallest(SV, alpha, n_sv, kernel, gamma, degree, coef0, tie_unit=0.0):
     """``p = argmin_j ||alpha_j||^2 k(x_j, x_j)`` over the first ``n_sv`` SVs (sec. 6.1).
 
-    Exact comparison, lowest index on exact ties (no tolerance: see DESIGN.md, "Ties of the
-    selection rule").  Returns ``(p, ||alpha_p||^2 k(x_p, x_p))``.
+    ``tie_unit = 0`` (BSGD): exact comparison, lowest index on exact ties (no tolerance: see
+    DESIGN.md, "Ties of the selection rule").  ``tie_unit > 0`` (BSCA, :func:`selection_tie_unit`):
+    with ``N_j`` the computed norms, ``U = min_j N_j (1 + tie_unit)``; the ties are the ``j`` with
+    ``N_j (1 - tie_unit) <= U``, and the lowest index among them is chosen (the rule of
+    :func:`least_wd_partner`).  Returns ``(p, ||alpha_p||^2 k(x_p, x_p))``.
     """
     norms = np.sum(alpha[:n_sv] ** 2, axis=1) * kernel_diag(SV[:n_sv], kernel, gamma, degree, coef0)
+    if tie_unit > 0.0:
+        p = int(np.flatnonzero(norms * (1.0 - tie_unit) <= np.min(norms * (1.0 + tie_unit)))[0])
+        return p, float(norms[p])
     return int(np.argmin(norms)), float(norms.min())
+
+
+def selection_tie_unit(kernel, d):
+    """The relative tie tolerance of BSCA's selection (:func:`select_smallest`) for a kernel on ``d``
+    features: ``2 (8 + e_k) u``.
+
+    Bound: ``||alpha_j||^2 k_jj`` rounds by 2 u (the square, the product); ``k_jj`` by ``e_k u``
+    relative (0 for rbf, exactly 1; ``(d + 2)`` for linear, ``degree (d + 3)`` for poly: the dot
+    product and the power of :func:`refsvm.sbp._kernel_value_error`, relative here because
+    ``k(x, x)`` has no cancellation); a BSCA coefficient is a sum of Newton steps
+    ``delta y_i``, each rounded relative to the slot's coefficient, so identical rows, which take
+    identical steps in exact arithmetic, hold coefficients a few ulps apart that differ between the
+    paths (measured 3.4 u and 3.8 u; 6 u allowed).  Twice the sum.  BSGD keeps the exact rule
+    (DESIGN.md, "Ties of the selection": Pegasos' equal norms are broken identically by both paths
+    and a tolerance would change the algorithm).
+    """
+    e_k = {"rbf": 0.0, "linear": d + 2.0}.get(kernel.kind, float(kernel.degree) * (d + 3.0))
+    return 2.0 * (8.0 + e_k) * UNIT_ROUNDOFF
 
 
 def find_duplicate(SV, n_sv, x):
@@ -143,9 +167,9 @@ def find_duplicate(SV, n_sv, x):
 # removal (Algorithm 2, "Removal")
 # ----------------------------------------------------------------------------
 
-def maintain_removal(SV, alpha, n_sv, kernel, gamma, degree, coef0):
-    """Remove the smallest SV.  Returns ``(n_sv, p, -1, WD)``."""
-    p, wd = select_smallest(SV, alpha, n_sv, kernel, gamma, degree, coef0)  # Alg. 2, removal, line 1
+def maintain_removal(SV, alpha, n_sv, kernel, gamma, degree, coef0, tie_unit=0.0):
+    """Remove the smallest SV (ties: :func:`select_smallest`).  Returns ``(n_sv, p, -1, WD)``."""
+    p, wd = select_smallest(SV, alpha, n_sv, kernel, gamma, degree, coef0, tie_unit)  # Alg. 2, removal, line 1
     n_sv = remove_sv(SV, alpha, n_sv, p)                                      # Alg. 2, removal, line 2
     return n_sv, p, -1, wd
 
@@ -171,13 +195,13 @@ def relative_ridge(ridge, diag):
     return ridge * top if top > 0.0 else ridge
 
 
-def maintain_projection(SV, alpha, n_sv, kernel, gamma, degree, coef0, ridge):
-    """Project the smallest SV onto the others (eq. 14) and remove it.
+def maintain_projection(SV, alpha, n_sv, kernel, gamma, degree, coef0, ridge, tie_unit=0.0):
+    """Project the smallest SV (ties: :func:`select_smallest`) onto the others (eq. 14) and remove it.
 
     Returns ``(n_sv, p, -1, WD)`` with ``WD = ||alpha_p||^2 (k_pp - k_p' K_p^{-1} k_p)`` (eq. 15).
     ``K_p`` is regularised by :func:`relative_ridge` (``ridge * max diag K_p``).
     """
-    p, _ = select_smallest(SV, alpha, n_sv, kernel, gamma, degree, coef0)   # Alg. 2, projection, line 1
+    p, _ = select_smallest(SV, alpha, n_sv, kernel, gamma, degree, coef0, tie_unit)   # Alg. 2, projection, line 1
     others = np.array([j for j in range(n_sv) if j != p], dtype=np.intp)
     K_p = kernel_matrix(SV[others], SV[others], kernel, gamma, degree, coef0)
     K_p[np.diag_indices_from(K_p)] += relative_ridge(ridge, kernel_diag(SV[others], kernel, gamma, degree, coef0))
@@ -542,6 +566,7 @@ class MaintenanceOptions:
     merge_solver: str = "gss"           #: one of :data:`MERGE_SOLVERS`
     tables: tuple = None                #: ``(h_table, wd_table)`` when a lookup solver or the comparison reads them
     compare: bool = False               #: comparison mode (:func:`merge_compare` on every event)
+    selection_tie_unit: float = 0.0     #: removal / projection's tie tolerance (BSCA; :func:`select_smallest`)
 
     @classmethod
     def resolve(cls, strategy, kernel, merge_eps=MERGE_EPS, projection_ridge=PROJECTION_RIDGE, merge_solver="gss",
@@ -578,9 +603,9 @@ def maintain_with(opts, SV, alpha, n_sv, steps=None):
     """
     removal, projection, merge = steps or (maintain_removal, maintain_projection, merge_smallest)
     if opts.strategy == "removal":
-        return removal(SV, alpha, n_sv, *opts.kernel.params)
+        return removal(SV, alpha, n_sv, *opts.kernel.params, opts.selection_tie_unit)
     if opts.strategy == "projection":
-        return projection(SV, alpha, n_sv, *opts.kernel.params, opts.projection_ridge)
+        return projection(SV, alpha, n_sv, *opts.kernel.params, opts.projection_ridge, opts.selection_tie_unit)
     return merge(SV, alpha, n_sv, opts.kernel.gamma, merge_solver_eps(opts.merge_solver, opts.merge_eps),
                  opts.merge_solver, opts.tables)
 

@@ -34,6 +34,7 @@ import scipy.sparse as sp
 from refsvm.bsca import (BSCAResult, SV_UPDATES, ZERO_GRADIENT_PREFILTER,  # noqa: F401 (SV_UPDATES re-exported)
                          ZERO_GRADIENT_TOL as _ZERO_GRADIENT_TOL, resolve_options)
 from refsvm.budget import LOOKUP_SOLVERS, merge_solver_eps
+from refsvm.constants import UNIT_ROUNDOFF as _UNIT_ROUNDOFF
 from refsvm.validation import check_dual_sample, check_sample_weight, check_sparse_rows
 from refsvm._fast.budget import _SOLVER_CODES
 
@@ -47,11 +48,12 @@ from refsvm._fast.kernels cimport RbfRows, kernel_code, kernel_row_into, kernel_
 from refsvm._fast.sparse cimport (ERR_NOMEM, Rows, Store, rows_init, rows_self, store_export, store_fill,
                                   store_free, store_init, store_kernel_row, store_kernel_row_pre,
                                   store_set_row)
-from refsvm._fast.budget cimport (MergeTables, c_maintain_merge, c_maintain_projection_solve, c_maintain_removal,
-                                  c_remove_sv, open_merge_tables)
+from refsvm._fast.budget cimport (MergeTables, c_maintain_merge, c_project_sv, c_remove_sv, c_select_smallest_tie,
+                                  open_merge_tables)
 
 # the reference's constants, read once (one definition for both paths)
 cdef double ZERO_GRADIENT_TOL = _ZERO_GRADIENT_TOL
+cdef double UNIT_ROUNDOFF = _UNIT_ROUNDOFF
 cdef double ZERO_GRADIENT_CUT = ZERO_GRADIENT_PREFILTER
 
 
@@ -72,6 +74,8 @@ cdef struct Params:
     MergeTables tables     # the tables merging reads (refsvm._fast.budget.open_merge_tables)
     bint merge_hint        # merging reuses the step's kernel row when the new SV is merged (speed only)
     double ridge
+    double kernel_error    # a bound of one kernel value's rounding error (refsvm.bsca.margin_error)
+    double tie_unit        # removal / projection selection's tie tolerance (refsvm.budget.selection_tie_unit)
     const double* sample_weight  # weight of X[i] (NULL: all 1)
 
 
@@ -86,22 +90,29 @@ cdef struct State:
     double merge_seconds
 
 
-cdef inline double _newton_step(double alpha_i, double g, double q_ii, double C) noexcept nogil:
-    """Alg. 2, line 6 (eq. 3); ``Q_ii = 0``: D is linear in alpha_i."""
-    cdef double target
+cdef inline double _newton_step(double alpha_i, double g, double q_ii, double C, double e_f, double e_k,
+                                double* dual_i) noexcept nogil:
+    """Alg. 2, line 6 (eq. 3); ``Q_ii = 0``: D is linear in alpha_i.  Returns delta; ``*dual_i`` is the
+    dual after line 8, ``alpha_i + delta`` but C exactly for a step to C; a target within ``tol`` of a
+    bound is on it (refsvm.bsca._newton_step, _target_tolerance)."""
+    cdef double target, delta, tol, e_g
     if q_ii > 0.0:
         target = alpha_i + g / q_ii
-        if target < 0.0:
-            target = 0.0
-        if target > C:
+        e_g = e_f + UNIT_ROUNDOFF * (2.0 + fabs(g))
+        tol = 2.0 * (e_g / q_ii + fabs(g / q_ii) * (3.0 * UNIT_ROUNDOFF + e_k / q_ii) + UNIT_ROUNDOFF * fabs(alpha_i))
+        if target >= C - tol:
             target = C
+        elif target <= tol:
+            target = 0.0
     elif g > 0.0:
         target = C
     elif g < 0.0:
         target = 0.0
     else:
         target = alpha_i
-    return target - alpha_i
+    delta = target - alpha_i
+    dual_i[0] = C if target == C else alpha_i + delta
+    return delta
 
 
 cdef inline void _follow_list_operation(int64_t[::1] src, int64_t[::1] where, Py_ssize_t b_old,
@@ -147,7 +158,7 @@ cdef int _bsca_pass(const Params* P, State* st,
     cdef long long same_sign
     cdef Py_ssize_t b = st.b
     cdef long long t = st.t
-    cdef double y_i, f, g, s_abs, q_ii, delta, wd, start, elapsed, C_i
+    cdef double y_i, f, g, s_abs, l1, e_f, q_ii, delta, dual_i, wd, start, elapsed, C_i
     cdef int info
     cdef bint keep_lk = P.maint == MAINT_MERGE and P.merge_hint    # the step's exponents, for merging
 
@@ -164,21 +175,23 @@ cdef int _bsca_pass(const Params* P, State* st,
             store_kernel_row_pre(SV, b, X, i, P.kernel, P.gamma, P.degree, P.coef0, &k_i[0],
                                  &lk_i[0] if keep_lk else NULL)     # exponents kept for merging
             f = pw_dot(&k_i[0], &A[0, 0], b)
-        if y_i * f <= 0.0:                                    # online error (diagnostics)
+        s_abs = 0.0                                           # f's rounding error bound e_f
+        l1 = 0.0                                              # (refsvm.bsca.margin_error)
+        for r in range(b):
+            s_abs += fabs(k_i[r]) * fabs(A[r, 0])
+            l1 += fabs(A[r, 0])
+        e_f = 2.0 * (P.kernel_error * l1 + (b + 2) * UNIT_ROUNDOFF * s_abs)
+        if y_i * f <= e_f:                                    # online error, f = 0 up to rounding included
             st.mistakes += 1
         q_ii = rows_self(X, i, P.kernel, P.gamma, P.degree, P.coef0)   # Q_ii = k(x_i, x_i)
         st.kernel_evaluations += b                            # the margin's kernel row (as BSGD)
         g = 1.0 - y_i * f                                     # 1 - y_i f~(x_i)
-        if fabs(g) < ZERO_GRADIENT_CUT:                       # margin 1 up to rounding: a zero step
-            s_abs = 0.0
-            for r in range(b):
-                s_abs += fabs(k_i[r]) * fabs(A[r, 0])
-            if fabs(g) <= ZERO_GRADIENT_TOL * (1.0 + s_abs):
-                g = 0.0
+        if fabs(g) < ZERO_GRADIENT_CUT and fabs(g) <= ZERO_GRADIENT_TOL * (1.0 + s_abs) + e_f:
+            g = 0.0                                           # margin 1 up to rounding: a zero step
         C_i = P.C * P.sample_weight[i] if P.sample_weight != NULL else P.C   # weighted box [0, C s_i]
-        delta = _newton_step(dual[i], g, q_ii, C_i)           # Alg. 2, line 6 (eq. 3)
+        delta = _newton_step(dual[i], g, q_ii, C_i, e_f, P.kernel_error, &dual_i)  # Alg. 2, line 6 (eq. 3)
         if delta != 0.0:                                      # Alg. 2, line 7
-            dual[i] += delta                                  # Alg. 2, line 8
+            dual[i] = dual_i                                  # Alg. 2, line 8: alpha_i + delta (C exactly at C)
             changed[step] = 1
             slot = where[i]
             if P.accumulate and slot >= 0:                    # Alg. 2, line 9, x_i already in M
@@ -198,11 +211,13 @@ cdef int _bsca_pass(const Params* P, State* st,
                     b_old = b
                     partner = -1
                     same_sign = 0                             # (merging: counted by c_maintain_merge)
-                    if P.maint == MAINT_REMOVAL:              # Alg. 2, line 11
-                        b = c_maintain_removal(SV, A, b, P.kernel, P.gamma, P.degree, P.coef0, &p, &wd)
+                    if P.maint == MAINT_REMOVAL:              # Alg. 2, line 11 (ties: selection_tie_unit)
+                        p = c_select_smallest_tie(SV, A, b, P.kernel, P.gamma, P.degree, P.coef0, P.tie_unit, &wd)
+                        b = c_remove_sv(SV, A, b, p)
                     elif P.maint == MAINT_PROJECTION:
-                        info = c_maintain_projection_solve(SV, A, b, P.kernel, P.gamma, P.degree,
-                                                           P.coef0, P.ridge, Kp, rhs, ipiv, &p, &wd)
+                        p = c_select_smallest_tie(SV, A, b, P.kernel, P.gamma, P.degree, P.coef0, P.tie_unit, &wd)
+                        info = c_project_sv(SV, A, b, p, P.kernel, P.gamma, P.degree, P.coef0, P.ridge, Kp, rhs,
+                                            ipiv, &wd)
                         if info != 0:
                             st.b = b
                             st.t = t
@@ -284,6 +299,8 @@ def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0
                                      P.maint == MAINT_MERGE and P.budget >= 0)
     P.merge_hint = _MERGE_HINT[0]
     P.ridge = projection_ridge
+    P.kernel_error = opts.kernel_error
+    P.tie_unit = 0.0 if opts.maintenance is None else opts.maintenance.selection_tie_unit
     cdef const double[::1] swv
     P.sample_weight = NULL
     if sample_weight is not None and sample_weight.shape[0] > 0:

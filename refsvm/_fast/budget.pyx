@@ -148,6 +148,27 @@ cdef Py_ssize_t c_select_smallest(const Store* SV, const double[:, ::1] alpha,
     return best
 
 
+cdef Py_ssize_t c_select_smallest_tie(const Store* SV, const double[:, ::1] alpha, Py_ssize_t n_sv, int kernel,
+                                      double gamma, double degree, double coef0, double tie_unit,
+                                      double* norm_p) noexcept nogil:
+    """:func:`refsvm.budget.select_smallest` with ``tie_unit`` (BSCA): ``U = min_j N_j (1 + tie_unit)``,
+    the lowest ``j`` with ``N_j (1 - tie_unit) <= U``; ``tie_unit <= 0``: :func:`c_select_smallest`."""
+    cdef Py_ssize_t j, c = alpha.shape[1]
+    cdef double v, upper = INFINITY
+    if tie_unit <= 0.0 or n_sv == 0:
+        return c_select_smallest(SV, alpha, n_sv, kernel, gamma, degree, coef0, norm_p)
+    for j in range(n_sv):
+        v = pw_sq_sum(&alpha[j, 0], c) * store_self(SV, j, kernel, gamma, degree, coef0)
+        if v * (1.0 + tie_unit) < upper:
+            upper = v * (1.0 + tie_unit)
+    for j in range(n_sv):
+        v = pw_sq_sum(&alpha[j, 0], c) * store_self(SV, j, kernel, gamma, degree, coef0)
+        if v * (1.0 - tie_unit) <= upper:
+            norm_p[0] = v
+            return j
+    return c_select_smallest(SV, alpha, n_sv, kernel, gamma, degree, coef0, norm_p)   # NaN norms
+
+
 # ----------------------------------------------------------------------------
 # C cores: merging (eq. 16-19)
 # ----------------------------------------------------------------------------
@@ -601,12 +622,20 @@ cdef int c_maintain_projection_solve(Store* SV, double[:, ::1] alpha, Py_ssize_t
 
     Buffers: ``Kp`` >= (n_sv-1)^2, ``rhs`` >= 2 (n_sv-1), ``ipiv`` >= n_sv-1 (each at least 1).
     """
-    cdef Py_ssize_t c = alpha.shape[1], i, j, oi, oj, r, p
-    cdef double dummy, k_pp, wd, top = 0.0
+    cdef double dummy
+    p_out[0] = c_select_smallest(SV, alpha, n_sv, kernel, gamma, degree, coef0, &dummy)   # Alg. 2, projection, line 1
+    return c_project_sv(SV, alpha, n_sv, p_out[0], kernel, gamma, degree, coef0, ridge, Kp, rhs, ipiv, wd_out)
+
+
+cdef int c_project_sv(Store* SV, double[:, ::1] alpha, Py_ssize_t n_sv, Py_ssize_t p, int kernel, double gamma,
+                      double degree, double coef0, double ridge, double[::1] Kp, double[::1] rhs, int[::1] ipiv,
+                      double* wd_out) noexcept nogil:
+    """Eq. 14-15 for the chosen SV ``p`` (the rest of :func:`c_maintain_projection_solve`; BSCA selects
+    ``p`` with its tie rule, :func:`c_select_smallest_tie`).  Returns 0 or the LU's singular pivot."""
+    cdef Py_ssize_t c = alpha.shape[1], i, j, oi, oj, r
+    cdef double k_pp, wd, top = 0.0
     cdef Py_ssize_t m = n_sv - 1
     cdef int info = 0
-    p = c_select_smallest(SV, alpha, n_sv, kernel, gamma, degree, coef0, &dummy)   # Alg. 2, projection, line 1
-    p_out[0] = p
     for i in range(m):                                       # K_p = kernel_matrix(SV[others], SV[others])
         oi = i if i < p else i + 1
         for j in range(m):
@@ -763,8 +792,9 @@ def remove_sv(SV, alpha, n_sv, p):
     return n_sv - 1
 
 
-def select_smallest(SV, alpha, n_sv, kernel, gamma, degree, coef0):
-    """``p = argmin_j ||alpha_j||^2 k(x_j, x_j)`` over the first ``n_sv`` SVs (sec. 6.1)."""
+def select_smallest(SV, alpha, n_sv, kernel, gamma, degree, coef0, tie_unit=0.0):
+    """``p = argmin_j ||alpha_j||^2 k(x_j, x_j)`` over the first ``n_sv`` SVs (sec. 6.1; ties:
+    :func:`refsvm.budget.select_smallest`)."""
     S = SV if isinstance(SV, SparseRows) else np.ascontiguousarray(SV, dtype=np.float64)
     A = np.ascontiguousarray(alpha, dtype=np.float64)
     if len(S.shape) != 2 or A.ndim != 2:
@@ -776,32 +806,34 @@ def select_smallest(SV, alpha, n_sv, kernel, gamma, degree, coef0):
     cdef Store St
     _open_store(&St, S, n)
     cdef const double[:, ::1] Av = A
-    cdef double g = gamma, deg = degree, c0 = coef0, v
+    cdef double g = gamma, deg = degree, c0 = coef0, v, tu = tie_unit
     with nogil:
-        p = c_select_smallest(&St, Av, n, code, g, deg, c0, &v)
+        p = c_select_smallest_tie(&St, Av, n, code, g, deg, c0, tu, &v)
     _close_store(&St, S, 0)
     return int(p), float(v)
 
 
-def maintain_removal(SV, alpha, n_sv, kernel, gamma, degree, coef0):
-    """Remove the smallest SV.  Returns ``(n_sv, p, -1, WD)``."""
+def maintain_removal(SV, alpha, n_sv, kernel, gamma, degree, coef0, tie_unit=0.0):
+    """Remove the smallest SV (ties: :func:`refsvm.budget.select_smallest`).  Returns ``(n_sv, p, -1, WD)``."""
     cdef int code = kernel_code(kernel)
     S, cs, A, ca, n_ = _working_model(SV, alpha, n_sv)
     cdef Py_ssize_t n = n_, p
     cdef Store St
     _open_store(&St, S, n)
     cdef double[:, ::1] Av = A
-    cdef double g = gamma, deg = degree, c0 = coef0, wd
+    cdef double g = gamma, deg = degree, c0 = coef0, wd, tu = tie_unit
     with nogil:
-        n = c_maintain_removal(&St, Av, n, code, g, deg, c0, &p, &wd)
+        p = c_select_smallest_tie(&St, Av, n, code, g, deg, c0, tu, &wd)   # Alg. 2, removal, line 1
+        n = c_remove_sv(&St, Av, n, p)                                      # Alg. 2, removal, line 2
     _close_store(&St, S, n)
     _writeback(SV, S, cs)
     _writeback(alpha, A, ca)
     return int(n), int(p), -1, float(wd)
 
 
-def maintain_projection(SV, alpha, n_sv, kernel, gamma, degree, coef0, ridge):
-    """Project the smallest SV onto the others (eq. 14) and remove it.
+def maintain_projection(SV, alpha, n_sv, kernel, gamma, degree, coef0, ridge, tie_unit=0.0):
+    """Project the smallest SV (ties: :func:`refsvm.budget.select_smallest`) onto the others (eq. 14)
+    and remove it.
 
     Returns ``(n_sv, p, -1, WD)`` with ``WD = ||alpha_p||^2 (k_pp - k_p' K_p^{-1} k_p)`` (eq. 15).
     Stateless: solves the regularised system from scratch (LU with partial pivoting).
@@ -819,10 +851,11 @@ def maintain_projection(SV, alpha, n_sv, kernel, gamma, degree, coef0, ridge):
     cdef double[::1] Kpv = Kp
     cdef double[::1] rv = rhs
     cdef int[::1] iv = ipiv
-    cdef double g = gamma, deg = degree, c0 = coef0, rdg = ridge, wd
+    cdef double g = gamma, deg = degree, c0 = coef0, rdg = ridge, wd, tu = tie_unit
     cdef int info
     with nogil:
-        info = c_maintain_projection_solve(&St, Av, n, code, g, deg, c0, rdg, Kpv, rv, iv, &p, &wd)
+        p = c_select_smallest_tie(&St, Av, n, code, g, deg, c0, tu, &wd)   # Alg. 2, projection, line 1
+        info = c_project_sv(&St, Av, n, p, code, g, deg, c0, rdg, Kpv, rv, iv, &wd)
         if info == 0:
             n = c_remove_sv(&St, Av, n, p)                # Alg. 2, projection, line 2
     _close_store(&St, S, n)
