@@ -5,6 +5,8 @@
     refsvm train DATA MODEL [--budget B] [--lam L | --C C] [--gamma G] ... [--test TEST]
     refsvm predict MODEL DATA [--output FILE]
     refsvm demo [--n N] [--budget B] [--backend both|python|fast]
+    refsvm trace DATA --solver S [--seed N | --order FILE] --output TRACE   (docs/oracle.rst)
+    refsvm compare-traces A B [--rtol R]
 
 ``DATA`` (and ``--test``) is a file in LIBSVM (svmlight) format, read with
 :func:`refsvm.io.libsvm.read_libsvm` (``.gz`` and ``.bz2`` files are
@@ -35,7 +37,7 @@ def build_parser():
     import argparse
 
     from .._version import __version__
-    from . import demo, fetch, predict, reproduce, train
+    from . import demo, fetch, predict, reproduce, trace, train
     from ._common import _HelpFormatter
 
     parser = argparse.ArgumentParser(
@@ -45,7 +47,7 @@ def build_parser():
     parser.add_argument("--version", action="version", version=f"refsvm {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    for command in (train, predict, demo, reproduce, fetch):  # one module per sub-command
+    for command in (train, predict, demo, reproduce, fetch, trace):  # one module per sub-command
         command.add_parser(sub)
     return parser
 

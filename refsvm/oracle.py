@@ -1,0 +1,523 @@
+"""The oracle interface: a solver's step trace as JSON Lines, and the first step where two traces part.
+
+:func:`export_trace` runs one solver on either path (``backend="python"`` or ``"fast"``)
+for one or more epochs and writes what its trace dict records (the keys listed in
+DESIGN.md per algorithm, assembled by :mod:`refsvm.recorder`) as records of the schema
+``refsvm-trace`` version :data:`SCHEMA_VERSION` (docs/oracle.rst):
+
+* one ``header`` record: schema and version, solver, parameters, the data's
+  fingerprint (sha256 of X as row-major float64 and of y as float64, shapes), the
+  visiting order's fingerprint (sha256 of the int64 indices of all epochs, and of
+  the uniforms drawn for RBP / BOGD / SBP), refsvm's version, the backend, and the
+  fields this solver does not record;
+* per step a ``step`` record (``step`` counts from 0 over all epochs, ``epoch``,
+  ``index`` = the example visited, ``update`` = the update taken, and what else the
+  solver's trace holds for the step: ``violated``, ``n_sv``, SBP's ``n_violating``,
+  ``water_level`` and ``bias``);
+* per maintenance event a ``maintenance`` record after its step's record (``kind``,
+  ``index`` = slot removed / projected / merged, ``partner``, ``weight_degradation``);
+* per epoch an ``epoch`` record after its last step (``n_sv``, ``mistakes``, and the
+  objective where one is defined: BSCA's primal and dual objectives, SBP's averaged
+  water level and bias).
+
+The run is the untraced run: the algorithm function is called exactly as without
+export and its trace is only read, so the model is bitwise the same.
+
+:func:`compare_traces` matches two traces record by record (key: record kind, step,
+event number within the step) and reports the first step whose discrete decision
+differs and the first step whose continuous values leave ``rtol`` / ``atol``.
+"""
+
+__all__ = ["SCHEMA", "SCHEMA_VERSION", "SOLVERS", "export_trace", "trace_records", "write_trace",
+           "read_trace", "compare_traces", "TraceComparison", "Divergence", "visiting_plan", "fingerprint"]
+
+import hashlib
+import json
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ._version import __version__
+from .backend import get_module
+
+SCHEMA = "refsvm-trace"
+SCHEMA_VERSION = 1
+
+#: Fields compared exactly (decisions and integers); every other numeric field is continuous.
+DISCRETE_FIELDS = ("index", "update", "violated", "n_sv", "n_violating", "kind", "partner", "mistakes",
+                   "epoch", "step")
+#: Continuous fields, compared to ``rtol`` / ``atol``.
+CONTINUOUS_FIELDS = ("margin", "water_level", "bias", "weight_degradation", "h", "new_coefficient",
+                     "objective", "dual_objective", "water_level_bar", "bias_bar")
+
+_KERNEL = dict(kernel="rbf", gamma=1.0, degree=3, coef0=0.0)
+_ONLINE_STATE = ("sv", "alpha", "t0", "state")
+
+
+@dataclass(frozen=True)
+class SolverSpec:
+    """How one solver is called: module and function, default parameters, whether it takes
+    ``uniforms`` (drawn per epoch after the order), how a call continues the previous one, and
+    what of the schema its trace does not record."""
+
+    module: str
+    function: str
+    defaults: dict
+    uniforms: bool = False
+    not_recorded: tuple = ()
+    extra: dict = field(default_factory=dict)
+
+
+_NO_MARGIN = ("step.margin", "maintenance.h", "maintenance.new_coefficient")
+_ONLINE_MISSING = _NO_MARGIN + ("step.violated", "maintenance.partner", "maintenance.weight_degradation",
+                                "epoch.objective")
+
+SOLVERS = {
+    "bsgd": SolverSpec("bsgd", "bsgd", dict(n_classes=2, budget=50, lam=0.01, learning_rate="pegasos", eta=1.0,
+                                            radius=1.0, maintenance="merge", merge_eps=0.01,
+                                            projection_ridge=1e-10, fit_bias=False, merge_solver="gss", **_KERNEL),
+                       not_recorded=_NO_MARGIN + ("epoch.objective",)),
+    "bsca": SolverSpec("bsca", "bsca", dict(budget=50, C=1.0, maintenance="merge", merge_eps=0.01,
+                                            projection_ridge=1e-10, merge_solver="gss", **_KERNEL),
+                       not_recorded=_NO_MARGIN + ("step.violated",)),
+    "sbp": SolverSpec("sbp", "optimize", dict(nu=0.1, fit_bias=False, **_KERNEL), uniforms=True,
+                      not_recorded=("step.margin", "step.violated", "step.n_sv", "maintenance (no budget "
+                                    "maintenance)", "epoch.objective")),
+    "fogd": SolverSpec("fogd", "fogd", dict(task="binary", n_classes=2, eta=0.1, gamma=1.0, D=100),
+                       not_recorded=("step.margin", "step.n_sv", "maintenance (none)", "epoch.objective")),
+    "nogd": SolverSpec("nogd", "nogd", dict(task="binary", n_classes=2, budget=50, rank=20, gamma=1.0, eta=0.1),
+                       not_recorded=("step.margin", "step.n_sv", "maintenance (the switch only: "
+                                     "trace switch_step)", "epoch.objective")),
+    "perceptron": SolverSpec("online", "perceptron", dict(_KERNEL), not_recorded=_ONLINE_MISSING),
+    "ogd": SolverSpec("online", "ogd", dict(eta=0.1, **_KERNEL), not_recorded=_ONLINE_MISSING),
+    "rbp": SolverSpec("online", "rbp", dict(budget=50, **_KERNEL), uniforms=True, not_recorded=_ONLINE_MISSING),
+    "forgetron": SolverSpec("online", "forgetron", dict(budget=50, **_KERNEL), not_recorded=_ONLINE_MISSING),
+    "projectron": SolverSpec("online", "projectron", dict(eta=0.1, budget=50, **_KERNEL),
+                             not_recorded=_ONLINE_MISSING, extra=dict(plusplus=False)),
+    "projectron++": SolverSpec("online", "projectron", dict(eta=0.1, budget=50, **_KERNEL),
+                               not_recorded=_ONLINE_MISSING, extra=dict(plusplus=True)),
+    "bpas": SolverSpec("online", "bpas", dict(budget=50, C=1.0, **_KERNEL), not_recorded=_ONLINE_MISSING),
+    "bogd": SolverSpec("online", "bogd", dict(budget=50, eta=0.1, lam=0.01, max_coef=1.0, **_KERNEL),
+                       uniforms=True, not_recorded=_ONLINE_MISSING),
+}
+
+_UPDATE_NAMES = {0: "none", 1: "add", 2: "project"}
+
+
+# -- fingerprints and the visiting order
+
+def fingerprint(array, dtype):
+    """sha256 (hex) of ``array`` as a C-contiguous little-endian array of ``dtype``."""
+    a = np.ascontiguousarray(np.asarray(array, dtype=np.dtype(dtype).newbyteorder("<")))
+    return hashlib.sha256(a.tobytes()).hexdigest()
+
+
+def visiting_plan(n, *, epochs=1, seed=None, order=None, uniforms=False):
+    """Per epoch ``(order, uniforms)``: ``order`` (a list of int index arrays, one per epoch) when
+    given, else ``numpy.random.default_rng(seed).permutation(n)`` per epoch; uniforms (SBP / RBP /
+    BOGD) ``rng.random(len(order))`` drawn after each epoch's order (as the estimators draw them)."""
+    rng = np.random.default_rng(seed)
+    if order is not None:
+        orders = [np.asarray(o, dtype=np.int64) for o in order]
+        if not orders or any(o.ndim != 1 or o.size == 0 for o in orders):
+            raise ValueError("order: expected a non-empty list of non-empty 1-D index arrays (one per epoch)")
+        if any(o.min() < 0 or o.max() >= n for o in orders):
+            raise ValueError(f"order: indices must lie in 0..{n - 1}")
+    else:
+        if not isinstance(epochs, (int, np.integer)) or epochs < 1:
+            raise ValueError(f"epochs: expected an integer >= 1, got {epochs!r}")
+        orders = []
+    plan = []
+    for e in range(len(orders) if orders else epochs):
+        o = orders[e] if orders else rng.permutation(n).astype(np.int64)
+        plan.append((o, rng.random(o.size) if uniforms else None))
+    return plan
+
+
+def _binary_labels(y):
+    """y as float64 in {-1, +1} (the solvers' binary encoding): the smaller label is -1."""
+    y = np.asarray(y)
+    labels = np.unique(y)
+    if labels.size != 2:
+        raise ValueError(f"y: the oracle traces binary problems; got {labels.size} classes")
+    return np.where(y == labels[1], 1, -1).astype(np.int64)
+
+
+# -- running a solver
+
+def _resolve(solver, params):
+    if solver not in SOLVERS:
+        raise ValueError(f"solver: expected one of {', '.join(SOLVERS)}, got {solver!r}")
+    spec = SOLVERS[solver]
+    params = dict(params or {})
+    unknown = sorted(set(params) - set(spec.defaults))
+    if unknown:
+        raise ValueError(f"params: {', '.join(unknown)} not a parameter of {solver} "
+                         f"(known: {', '.join(sorted(spec.defaults))})")
+    return spec, {**spec.defaults, **params}
+
+
+def _fourier_directions(params, d, seed):
+    """FOGD's directions U (D, d), rows N(0, 2 gamma I), from their own generator (seed, then 1)."""
+    rng = np.random.default_rng([0 if seed is None else seed, 1])
+    return rng.standard_normal((int(params["D"]), d)) * math.sqrt(2.0 * params["gamma"])
+
+
+def _call(spec, fn, X, y, o, u, kw, carry):
+    """One epoch of the solver; ``carry``: the previous call's continuation arguments."""
+    if spec.module == "sbp":
+        return fn(X, y, u, **kw, **carry)
+    if spec.uniforms:
+        return fn(X, y, o, u, **kw, **carry)
+    return fn(X, y, o, **kw, **carry)
+
+
+def _continuation(spec, res):
+    """The arguments that make the next call continue ``res`` (as the estimators chain epochs)."""
+    if spec.module == "bsgd":
+        return dict(sv=res.sv, alpha=res.alpha, bias=res.bias, t0=res.t)
+    if spec.module == "bsca":
+        return dict(sv=res.sv, alpha=res.alpha, dual=res.dual, sv_source=res.sv_source, t0=res.t)
+    if spec.module == "sbp":
+        return dict(state=res.state)
+    if spec.module == "fogd":
+        return dict(W=res.W, t0=res.t)
+    if spec.module == "nogd":
+        return dict(sv=res.sv, alpha=res.alpha, projection=res.projection, W=res.W, t0=res.t)
+    return dict(sv=res.sv, alpha=res.alpha, t0=res.t, state=res.state)
+
+
+def run_solver(solver, X, y, plan, *, params=None, backend="python", seed=None):
+    """Run ``solver`` over the epochs of ``plan`` (:func:`visiting_plan`) on ``backend``; returns
+    ``(results, kwargs)``: one result per epoch and the keyword arguments every call got."""
+    spec, p = _resolve(solver, params)
+    module = get_module(spec.module, backend)
+    fn = getattr(module, spec.function)
+    kw = {k: v for k, v in p.items() if k != "D"}
+    kw.update(spec.extra)
+    if spec.module == "fogd":
+        kw.pop("gamma")
+        kw["U"] = _fourier_directions(p, X.shape[1], seed)
+    carry, results = {}, []
+    for o, u in plan:
+        res = _call(spec, fn, X, y, o, u, kw, carry)
+        results.append(res)
+        carry = _continuation(spec, res)
+    return results, kw
+
+
+# -- records
+
+def _step_fields(spec, trace, k, o):
+    """What ``trace`` records about step k of the call (besides step, epoch, index)."""
+    if spec.module == "sbp":
+        return dict(index=int(trace["sampled"][k]), update="project" if trace["projected"][k] else "none",
+                    n_violating=int(trace["n_violating"][k]), water_level=float(trace["water_level"][k]),
+                    bias=float(trace["bias"][k]))
+    out = dict(index=int(o[k]))
+    if spec.module == "bsgd":                       # Alg. 1 line 6: an SV is added iff s_t * loss > 0
+        out.update(update="add" if trace["added"][k] else "none", violated=bool(trace["added"][k]))
+    elif spec.module == "bsca":
+        out["update"] = "add" if trace["added"][k] else ("change" if trace["changed"][k] else "none")
+    elif spec.module in ("fogd", "nogd"):           # the gradient step is taken iff the loss is positive
+        added = spec.module == "nogd" and trace["added"][k]
+        out.update(update="add" if added else ("update" if trace["updated"][k] else "none"),
+                   violated=bool(trace["updated"][k]))
+    else:
+        out.update(update=_UPDATE_NAMES[int(trace["update_kind"][k])], n_sv=int(trace["n_sv"][k]))
+    return out
+
+
+def _maintenance_events(spec, trace, kw):
+    """``{step of the call: [event fields, ...]}`` from the trace's event table."""
+    events = {}
+    if "maint_step" in trace:
+        for s, i, p, wd in zip(trace["maint_step"], trace["maint_index"], trace["maint_partner"],
+                               trace["weight_degradation"]):
+            events.setdefault(int(s), []).append(dict(kind=kw.get("maintenance", "merge"), index=int(i),
+                                                      partner=None if p < 0 else int(p),
+                                                      weight_degradation=float(wd)))
+    elif "removal_step" in trace:
+        for s, i in zip(trace["removal_step"], trace["removal_index"]):
+            events.setdefault(int(s), []).append(dict(kind="removal", index=int(i)))
+    return events
+
+
+def _epoch_fields(spec, module, res, X, y, kw):
+    """The epoch record's values: n_sv, mistakes and the objective where one is defined."""
+    trace = res.trace
+    out = {"mistakes": int(trace["mistakes"])} if "mistakes" in trace else {}
+    sv = getattr(res, "sv", None)
+    if sv is not None:
+        out["n_sv"] = int(sv.shape[0])
+    if spec.module == "bsca":
+        k = {n: kw[n] for n in ("kernel", "gamma", "degree", "coef0")}
+        out["objective"] = float(module.primal_objective(X, y, res.sv, res.alpha, C=kw["C"], **k))
+        out["dual_objective"] = float(module.dual_objective(X, y, res.dual, **k))
+    elif spec.module == "sbp":
+        out.update(water_level_bar=float(trace["water_level_bar"]), bias_bar=float(trace["bias_bar"]))
+    return out
+
+
+def trace_records(solver, X, y, *, epochs=1, seed=None, order=None, params=None, backend="python"):
+    """``(records, results)``: the trace as a list of dicts (header first) and the solver's
+    per-epoch results (the models, bitwise those of the untraced run)."""
+    spec, p = _resolve(solver, params)
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    if X.ndim != 2 or X.shape[0] == 0:
+        raise ValueError(f"X: expected a non-empty 2-D array, got shape {X.shape}")
+    yb = _binary_labels(y) if p.get("task", "binary") == "binary" else np.asarray(y)
+    if yb.shape != (X.shape[0],):
+        raise ValueError(f"y: expected shape ({X.shape[0]},), got {yb.shape}")
+    plan = visiting_plan(X.shape[0], epochs=epochs, seed=seed, order=order, uniforms=spec.uniforms)
+    results, kw = run_solver(solver, X, yb, plan, params=params, backend=backend, seed=seed)
+    module = get_module(spec.module, backend)
+    records = [_header(solver, spec, p, X, yb, plan, kw, backend, seed)]
+    step = 0
+    for e, ((o, _), res) in enumerate(zip(plan, results)):
+        events = _maintenance_events(spec, res.trace, kw)
+        for k in range(o.size):
+            records.append(dict(record="step", step=step, epoch=e, **_step_fields(spec, res.trace, k, o)))
+            records.extend(dict(record="maintenance", step=step, event=j, **ev)
+                           for j, ev in enumerate(events.get(k, ())))
+            step += 1
+        records.append(dict(record="epoch", step=step - 1, epoch=e,
+                            **_epoch_fields(spec, module, res, X, yb, kw)))
+    return records, results
+
+
+def _header(solver, spec, p, X, y, plan, kw, backend, seed):
+    orders = np.concatenate([o for o, _ in plan])
+    header = dict(record="header", schema=SCHEMA, schema_version=SCHEMA_VERSION, solver=solver,
+                  params={k: v for k, v in p.items()},
+                  data=dict(X_sha256=fingerprint(X, np.float64), y_sha256=fingerprint(y, np.float64),
+                            n_samples=int(X.shape[0]), n_features=int(X.shape[1])),
+                  order=dict(sha256=fingerprint(orders, np.int64), epochs=len(plan),
+                             lengths=[int(o.size) for o, _ in plan], seed=seed),
+                  refsvm_version=__version__, backend=backend, not_recorded=list(spec.not_recorded))
+    if spec.uniforms:
+        header["order"]["uniforms_sha256"] = fingerprint(np.concatenate([u for _, u in plan]), np.float64)
+    if "U" in kw:
+        header["params"]["U_sha256"] = fingerprint(kw["U"], np.float64)
+    return header
+
+
+def _json_value(v):
+    """Non-finite floats as the strings "NaN", "Infinity", "-Infinity" (plain JSON has none)."""
+    if isinstance(v, float) and not math.isfinite(v):
+        return "NaN" if math.isnan(v) else ("Infinity" if v > 0 else "-Infinity")
+    if isinstance(v, dict):
+        return {k: _json_value(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_json_value(x) for x in v]
+    if isinstance(v, np.generic):
+        return _json_value(v.item())
+    return v
+
+
+def write_trace(records, path):
+    """Write ``records`` to ``path`` as JSON Lines (floats in shortest round-trip form)."""
+    with open(path, "w", encoding="utf-8") as f:
+        for r in records:
+            f.write(json.dumps(_json_value(r), allow_nan=False) + "\n")
+
+
+def read_trace(path):
+    """The records of a JSON Lines trace file (a ValueError names the line that is not JSON)."""
+    records = []
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            if line.strip():
+                try:
+                    records.append(json.loads(line))
+                except json.JSONDecodeError as exc:
+                    raise ValueError(f"{path}: line {n} is not JSON ({exc.msg})") from None
+    return records
+
+
+def export_trace(solver, X, y, *, path, epochs=1, seed=None, order=None, params=None, backend="python"):
+    """Run ``solver`` (a key of :data:`SOLVERS`) on ``backend`` and write its trace to ``path``.
+
+    ``order``: a list of index arrays, one per epoch (else ``seed`` draws a permutation per
+    epoch, see :func:`visiting_plan`); ``params``: the solver's parameters (defaults in
+    :data:`SOLVERS`).  Returns the per-epoch results (the models are bitwise the untraced run's).
+    """
+    records, results = trace_records(solver, X, y, epochs=epochs, seed=seed, order=order,
+                                     params=params, backend=backend)
+    write_trace(records, path)
+    return results
+
+
+
+# -- first divergence
+
+_KIND_ORDER = {"step": 0, "maintenance": 1, "epoch": 2}
+_HEADER_KEYS = (("solver",), ("schema_version",), ("data", "X_sha256"), ("data", "y_sha256"), ("order", "sha256"),
+                ("order", "uniforms_sha256"), ("params",))
+
+
+@dataclass
+class Divergence:
+    """Where two traces part: the record (kind, step, event number), the field, both values, and the
+    records of both traces within ``context`` steps of ``step``."""
+
+    step: int
+    record: str
+    event: int
+    field: str
+    a: object
+    b: object
+    context_a: list
+    context_b: list
+
+    def describe(self):
+        where = f"step {self.step}" + (f", {self.record} record {self.event}" if self.record != "step" else "")
+        return f"{where}: {self.field}: a = {self.a!r}, b = {self.b!r}"
+
+
+@dataclass
+class TraceComparison:
+    """The result of :func:`compare_traces`; ``agree`` is False when either divergence was found."""
+
+    first_discrete: Divergence = None
+    first_continuous: Divergence = None
+    skipped: list = field(default_factory=list)
+    header_differences: list = field(default_factory=list)
+    truncated: str = None
+    n_compared: int = 0
+    rtol: float = 1e-9
+    atol: float = 0.0
+
+    @property
+    def agree(self):
+        return self.first_discrete is None and self.first_continuous is None
+
+    def report(self):
+        """A human-readable summary (what ``refsvm compare-traces`` prints)."""
+        lines = [f"compared {self.n_compared} records (rtol {self.rtol:g}, atol {self.atol:g})"]
+        lines += [f"header differs: {d}" for d in self.header_differences]
+        if self.skipped:
+            lines.append("skipped (not in both traces): " + ", ".join(self.skipped))
+        if self.truncated:
+            lines.append(self.truncated)
+        for name, div in (("discrete decision", self.first_discrete), ("continuous value", self.first_continuous)):
+            if div is None:
+                lines.append(f"first {name} divergence: none")
+                continue
+            lines.append(f"first {name} divergence at {div.describe()}")
+            for side, ctx in (("a", div.context_a), ("b", div.context_b)):
+                lines += [f"  {side}: {json.dumps(r)}" for r in ctx]
+        lines.append("traces agree" if self.agree else "traces diverge")
+        return "\n".join(lines)
+
+
+def _number(v):
+    """A JSON value as a float (the strings NaN / Infinity / -Infinity included), else None."""
+    if isinstance(v, bool):
+        return None
+    if isinstance(v, (int, float)):
+        return float(v)
+    return {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}.get(v) if isinstance(v, str) else None
+
+
+def values_agree(a, b, rtol, atol):
+    """Continuous values agree iff equal, both NaN, or ``|a - b| <= atol + rtol max(|a|, |b|)``.
+
+    Error bound: the default rtol 1e-9 is DESIGN.md's agreement tolerance between the two paths
+    (floating summation orders differ; 6 orders of magnitude above double rounding accumulated over a
+    few hundred steps); a value that is not a number is compared exactly.
+    """
+    x, y = _number(a), _number(b)
+    if x is None or y is None:
+        return a == b
+    if x == y or (math.isnan(x) and math.isnan(y)):
+        return True
+    if not (math.isfinite(x) and math.isfinite(y)):
+        return False
+    return abs(x - y) <= atol + rtol * max(abs(x), abs(y))
+
+
+def _body(records):
+    """``{(kind, step, event): record}`` of the non-header records, and the header (or None)."""
+    header, body = None, {}
+    for r in records:
+        kind = r.get("record")
+        if kind == "header":
+            header = header or r
+        elif kind in _KIND_ORDER:
+            body[(kind, int(r.get("step", -1)), int(r.get("event", r.get("epoch", 0) if kind == "epoch" else 0)))] = r
+        else:
+            raise ValueError(f"trace record without a known 'record' kind: {json.dumps(r)[:120]}")
+    return header, body
+
+
+def _header_differences(ha, hb):
+    if ha is None or hb is None:
+        return [] if ha is hb else ["only one trace has a header"]
+    out = []
+    for path in _HEADER_KEYS:
+        va, vb = ha, hb
+        for k in path:
+            va = va.get(k) if isinstance(va, dict) else None
+            vb = vb.get(k) if isinstance(vb, dict) else None
+        if va is not None and vb is not None and va != vb:
+            out.append(f"{'.'.join(path)}: {va!r} != {vb!r}")
+    return out
+
+
+def _context(body, step, width):
+    return [r for (_, s, _), r in sorted(body.items(), key=_order) if abs(s - step) <= width]
+
+
+def _order(item):
+    (kind, step, event), _ = item
+    return step, _KIND_ORDER[kind], event
+
+
+def compare_traces(a, b, *, rtol=1e-9, atol=0.0, context=2):
+    """Compare two traces (paths of JSON Lines files or lists of records) record by record.
+
+    Records are matched by (kind, step, event); within the steps both traces reach, a record on one
+    side only is a discrete divergence.  Fields in :data:`DISCRETE_FIELDS` (and every non-numeric
+    field) must be equal; numeric fields otherwise (:data:`CONTINUOUS_FIELDS`) agree to
+    :func:`values_agree`.  Record kinds or fields that only one trace has (a partial trace) are
+    skipped and named in ``skipped``.  Returns a :class:`TraceComparison`.
+    """
+    if not (isinstance(rtol, (int, float)) and rtol >= 0 and isinstance(atol, (int, float)) and atol >= 0):
+        raise ValueError(f"rtol, atol: expected numbers >= 0, got {rtol!r}, {atol!r}")
+    ha, body_a = _body(read_trace(a) if not isinstance(a, list) else a)
+    hb, body_b = _body(read_trace(b) if not isinstance(b, list) else b)
+    out = TraceComparison(rtol=rtol, atol=atol, header_differences=_header_differences(ha, hb))
+    kinds_a, kinds_b = {k[0] for k in body_a}, {k[0] for k in body_b}
+    out.skipped += [f"{k} records (only in {'a' if k in kinds_a else 'b'})" for k in sorted(kinds_a ^ kinds_b)]
+    last = min(max((k[1] for k in body_a), default=-1), max((k[1] for k in body_b), default=-1))
+    if max((k[1] for k in body_a), default=-1) != max((k[1] for k in body_b), default=-1):
+        out.truncated = f"compared up to step {last}, where the shorter trace ends"
+    keys = sorted({k for k in (*body_a, *body_b) if k[0] in kinds_a & kinds_b and k[1] <= last},
+                  key=lambda k: (k[1], _KIND_ORDER[k[0]], k[2]))
+    skipped = set()
+    for key in keys:
+        ra, rb = body_a.get(key), body_b.get(key)
+        if ra is None or rb is None:
+            if out.first_discrete is None:
+                out.first_discrete = Divergence(key[1], key[0], key[2], "record present", ra is not None,
+                                                rb is not None, _context(body_a, key[1], context),
+                                                _context(body_b, key[1], context))
+            continue
+        out.n_compared += 1
+        for name in sorted(set(ra) | set(rb)):
+            if name not in ra or name not in rb:
+                skipped.add(f"{key[0]}.{name} (only in {'a' if name in ra else 'b'})")
+                continue
+            discrete = name in DISCRETE_FIELDS or name not in CONTINUOUS_FIELDS and (
+                _number(ra[name]) is None or isinstance(ra[name], int))
+            same = ra[name] == rb[name] if discrete else values_agree(ra[name], rb[name], rtol, atol)
+            slot = "first_discrete" if discrete else "first_continuous"
+            if not same and getattr(out, slot) is None:
+                setattr(out, slot, Divergence(key[1], key[0], key[2], name, ra[name], rb[name],
+                                              _context(body_a, key[1], context), _context(body_b, key[1], context)))
+        if out.first_discrete is not None and out.first_continuous is not None:
+            break
+    out.skipped += sorted(skipped)
+    return out
