@@ -17,7 +17,7 @@ from _docgen import load, machine, provenance_of, renderer, table, value
 #: Results files per data set, in order of precedence (bench_refit.py's commands in docs/refit.rst).
 SOURCES = {
     "a9a": ("bench_refit_a9a",),
-    "ijcnn1": ("bench_refit_scaled", "bench_refit_ijcnn1"),
+    "ijcnn1": ("bench_refit_ijcnn1",),
     "w8a": ("bench_refit_scaled_w8a",),
     "usps": ("bench_refit_scaled_multiclass",),
     "pendigits": ("bench_refit_scaled_multiclass",),
