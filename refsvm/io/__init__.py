@@ -5,3 +5,16 @@
 Nothing here is part of a paper's algorithm; the algorithm modules never
 import this package.
 """
+
+#: Public names of this package, imported on first use (PEP 562): ``refsvm.io.iter_libsvm``.
+_PUBLIC = {"iter_libsvm": "stream", "scan_libsvm": "stream", "read_libsvm": "libsvm"}
+
+
+def __getattr__(name):
+    if name in _PUBLIC:
+        import importlib
+
+        value = getattr(importlib.import_module(f"{__name__}.{_PUBLIC[name]}"), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

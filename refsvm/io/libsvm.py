@@ -101,64 +101,86 @@ def _open_binary(path):
     return open(name, "rb")
 
 
-def _first_problem(path, zero_based):
-    """``(line_number, description)`` of the first bad line of ``path``, or ``None``.
+def _line_problem(raw, zero_based):
+    """What is wrong with one line (bytes) of a LIBSVM file, or ``None`` if nothing is.
 
-    A plain Python pass over the file, used only after the fast parser
-    refused the file or its values, to tell the user where to look.
-    Decompression errors propagate.
+    The strict line parser of this module, in plain Python: used only after
+    the fast parser refused a file (or a chunk of one) or its values, to tell
+    the user where to look.
     """
-    with _open_binary(path) as fh:
-        for number, raw in enumerate(fh, start=1):
-            line = raw.split(b"#", 1)[0].strip()
-            if not line:
-                continue
-            tokens = line.split()
-            try:
-                label = float(tokens[0])
-            except ValueError:
-                return number, f"the label {tokens[0].decode(errors='replace')!r} is not a number"
-            if not math.isfinite(label):
-                return number, f"the label is {tokens[0].decode(errors='replace')}"
-            previous = -1
-            for token in tokens[1:]:
-                text = token.decode(errors="replace")
-                index, colon, value = text.partition(":")
-                if not colon:
-                    return number, f"{text!r} is not an index:value pair"
-                if index == "qid":
-                    continue
-                try:
-                    index = int(index)
-                except ValueError:
-                    return number, f"{text!r}: the feature index is not an integer"
-                try:
-                    value = float(value)
-                except ValueError:
-                    return number, f"{text!r}: the value is not a number"
-                if index < 0:
-                    return number, f"{text!r}: negative feature index"
-                if index == 0 and not zero_based:
-                    return number, (
-                        "feature index 0 in a file read as 1-based (LIBSVM's convention); "
-                        "if the file's indices start at 0, read it as zero-based "
-                        "(zero_based=True, command line --zero-based)"
-                    )
-                if index > _MAX_INDEX:
-                    return number, (f"{text!r}: feature index too large (the parser takes "
-                                    f"indices up to {_MAX_INDEX})")
-                if index <= previous:
-                    return number, "feature indices must be increasing (sorted and unique)"
-                previous = index
-                if not math.isfinite(value):
-                    return number, f"{text!r}: the value is {value} (NaN and infinity are not allowed)"
+    line = raw.split(b"#", 1)[0].strip()
+    if not line:
+        return None
+    tokens = line.split()
+    try:
+        label = float(tokens[0])
+    except ValueError:
+        return f"the label {tokens[0].decode(errors='replace')!r} is not a number"
+    if not math.isfinite(label):
+        return f"the label is {tokens[0].decode(errors='replace')}"
+    previous = -1
+    for token in tokens[1:]:
+        text = token.decode(errors="replace")
+        index, colon, value = text.partition(":")
+        if not colon:
+            return f"{text!r} is not an index:value pair"
+        if index == "qid":
+            continue
+        try:
+            index = int(index)
+        except ValueError:
+            return f"{text!r}: the feature index is not an integer"
+        try:
+            value = float(value)
+        except ValueError:
+            return f"{text!r}: the value is not a number"
+        if index < 0:
+            return f"{text!r}: negative feature index"
+        if index == 0 and not zero_based:
+            return (
+                "feature index 0 in a file read as 1-based (LIBSVM's convention); "
+                "if the file's indices start at 0, read it as zero-based "
+                "(zero_based=True, command line --zero-based)"
+            )
+        if index > _MAX_INDEX:
+            return (f"{text!r}: feature index too large (the parser takes "
+                    f"indices up to {_MAX_INDEX})")
+        if index <= previous:
+            return "feature indices must be increasing (sorted and unique)"
+        previous = index
+        if not math.isfinite(value):
+            return f"{text!r}: the value is {value} (NaN and infinity are not allowed)"
     return None
 
 
-def _located(path, zero_based, fallback):
-    """A :class:`LibsvmFileError` naming the file and, where found, the bad line."""
+def _first_bad_line(lines, zero_based, start=1):
+    """``(line_number, description)`` of the first bad line of ``lines`` (numbered from ``start``),
+    or ``None``."""
+    for number, raw in enumerate(lines, start=start):
+        what = _line_problem(raw, zero_based)
+        if what is not None:
+            return number, what
+    return None
+
+
+def _first_problem(path, zero_based):
+    """``(line_number, description)`` of the first bad line of ``path``, or ``None``.
+
+    A plain Python pass over the file (:func:`_line_problem`).  Decompression
+    errors propagate.
+    """
+    with _open_binary(path) as fh:
+        return _first_bad_line(fh, zero_based)
+
+
+def _located(path, zero_based, fallback, lines=None, start=1):
+    """A :class:`LibsvmFileError` naming the file and, where found, the bad line (searched in
+    ``lines``, the file's lines from number ``start`` on, if given; else in the whole file)."""
     try:
-        found = _first_problem(path, zero_based)
+        if lines is None:
+            found = _first_problem(path, zero_based)
+        else:
+            found = _first_bad_line(lines, zero_based, start)
     except (EOFError, OSError, zlib.error, lzma.LZMAError) as exc:
         return LibsvmFileError(f"{path}: damaged or truncated compressed file ({exc})")
     if found is None:
@@ -211,8 +233,6 @@ def read_libsvm(path, *, n_features=None, zero_based=False, pad_features=False,
         damaged or truncated compressed file, a feature count that does not
         match ``n_features``, or a dense matrix larger than ``max_memory``.
     """
-    from sklearn.datasets import load_svmlight_file
-
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"data file not found: {path}")
@@ -220,54 +240,15 @@ def read_libsvm(path, *, n_features=None, zero_based=False, pad_features=False,
                                    or n_features < 1):
         raise ValueError(f"n_features must be an integer >= 1 or None; got {n_features!r}")
 
-    try:
-        # Always parse zero-based: indices as written, no guessing; the 1-based
-        # shift and its checks are done below.
-        S, y = load_svmlight_file(str(path), zero_based=True, dtype=np.float64)
-    except (EOFError, zlib.error, lzma.LZMAError) as exc:
-        raise LibsvmFileError(f"{path}: damaged or truncated compressed file ({exc})") from None
-    except OSError as exc:  # bz2 "Invalid data stream", gzip.BadGzipFile, ...
-        raise LibsvmFileError(f"{path}: cannot be read as a LIBSVM file ({exc})") from None
-    except (ValueError, OverflowError, UnicodeDecodeError) as exc:
-        raise _located(path, zero_based, f"not a valid LIBSVM file ({exc})") from None
-
-    y = np.asarray(y, dtype=np.float64)
-    if not (np.isfinite(S.data).all() and np.isfinite(y).all()):
-        raise _located(path, zero_based, "contains NaN or infinity")
-    indices = S.indices
-    if S.nnz:
-        lowest, highest = int(indices.min()), int(indices.max())
+    if str(path).endswith(".xz"):      # the compiled parser decompresses .gz / .bz2 itself, not .xz
+        with _open_binary(path) as fh:
+            S, y, highest, d_file = _parse(fh, path, zero_based)
     else:
-        lowest, highest = 0, -1
-    if not zero_based and S.nnz and lowest == 0:
-        raise _located(path, zero_based, "feature index 0 in a file read as 1-based")
-    if zero_based:
-        d_file = highest + 1
-    else:
-        d_file = max(highest, 0)
-        indices = indices - 1 if S.nnz else indices
-
-    d = d_file
-    if n_features is not None:
-        n_features = int(n_features)
-        if d_file > n_features:
-            raise LibsvmFileError(
-                f"{path}: has {d_file} features (highest index {highest}), but "
-                f"{n_features_of} has {n_features}"
-            )
-        if d_file < n_features and not pad_features:
-            raise LibsvmFileError(
-                f"{path}: has {d_file} features (highest index {highest}), but "
-                f"{n_features_of} has {n_features}; if the missing trailing features are zeros, "
-                "allow zero-padding (pad_features=True, command line --pad-features)"
-            )
-        d = n_features
+        S, y, highest, d_file = _parse(str(path), path, zero_based)
+    d = _checked_width(path, d_file, highest, n_features, pad_features, n_features_of)
     n = S.shape[0]
     if sparse:
-        X = sp.csr_matrix((S.data, indices, S.indptr), shape=(n, d))
-        X.sum_duplicates()        # also sorts the indices
-        X.eliminate_zeros()
-        return X, y
+        return _as_csr(S, d), y
     need = n * d * 8
     if max_memory is not None and need > max_memory:
         raise DenseMemoryError(
@@ -277,5 +258,81 @@ def read_libsvm(path, *, n_features=None, zero_based=False, pad_features=False,
             "(max_memory=..., command line --max-memory) if this is intended, or read it as a "
             "sparse matrix (sparse=True, command line --sparse)"
         )
-    X = sp.csr_matrix((S.data, indices, S.indptr), shape=(n, d)).toarray()
-    return np.ascontiguousarray(X), y
+    return _as_dense(S, d), y
+
+
+def _as_dense(S, d):
+    """The parsed rows ``S`` (column indices as columns) as a C-contiguous float64 array of width ``d``."""
+    X = sp.csr_matrix((S.data, S.indices, S.indptr), shape=(S.shape[0], d)).toarray()
+    return np.ascontiguousarray(X)
+
+
+def _as_csr(S, d):
+    """The parsed rows ``S`` as a canonical CSR matrix of width ``d`` (sorted indices, no duplicates,
+    no stored zeros)."""
+    X = sp.csr_matrix((S.data, S.indices, S.indptr), shape=(S.shape[0], d))
+    X.sum_duplicates()        # also sorts the indices
+    X.eliminate_zeros()
+    return X
+
+
+def _parse(source, path, zero_based, lines=None, start=1):
+    """Parse ``source`` (a file name, or a binary file object holding ``lines`` of ``path`` from line
+    ``start`` on) with the compiled parser and check it strictly.
+
+    Returns ``(S, y, highest, d_file)``: ``S`` CSR whose column indices are the columns (the
+    1-based shift done; its own width, not yet the data's), ``y`` float64, the highest index as
+    written (-1 if none) and the number of features it needs.  Errors are
+    :class:`LibsvmFileError` naming ``path`` and the bad line (searched in ``lines`` if given).
+    """
+    from sklearn.datasets import load_svmlight_file
+
+    try:
+        # Always parse zero-based: indices as written, no guessing; the 1-based
+        # shift and its checks are done below.
+        S, y = load_svmlight_file(source, zero_based=True, dtype=np.float64)
+    except (EOFError, zlib.error, lzma.LZMAError) as exc:
+        raise LibsvmFileError(f"{path}: damaged or truncated compressed file ({exc})") from None
+    except OSError as exc:  # bz2 "Invalid data stream", gzip.BadGzipFile, ...
+        raise LibsvmFileError(f"{path}: cannot be read as a LIBSVM file ({exc})") from None
+    except (ValueError, OverflowError, UnicodeDecodeError) as exc:
+        raise _located(path, zero_based, f"not a valid LIBSVM file ({exc})", lines, start) from None
+
+    y = np.asarray(y, dtype=np.float64)
+    if not (np.isfinite(S.data).all() and np.isfinite(y).all()):
+        raise _located(path, zero_based, "contains NaN or infinity", lines, start)
+    indices = S.indices
+    if S.nnz:
+        lowest, highest = int(indices.min()), int(indices.max())
+    else:
+        lowest, highest = 0, -1
+    if not zero_based and S.nnz and lowest == 0:
+        raise _located(path, zero_based, "feature index 0 in a file read as 1-based", lines, start)
+    if zero_based:
+        d_file = highest + 1
+    else:
+        d_file = max(highest, 0)
+        indices = indices - 1 if S.nnz else indices
+    S = sp.csr_matrix((S.data, indices, S.indptr), shape=(S.shape[0], d_file))
+    return S, y, highest, d_file
+
+
+def _checked_width(path, d_file, highest, n_features, pad_features, n_features_of):
+    """The data's number of features: ``n_features`` if given and the file's ``d_file`` (highest index
+    ``highest``) fits it (exactly, or fewer with ``pad_features``), else ``d_file``; a mismatch is a
+    :class:`LibsvmFileError` naming both counts."""
+    if n_features is None:
+        return d_file
+    n_features = int(n_features)
+    if d_file > n_features:
+        raise LibsvmFileError(
+            f"{path}: has {d_file} features (highest index {highest}), but "
+            f"{n_features_of} has {n_features}"
+        )
+    if d_file < n_features and not pad_features:
+        raise LibsvmFileError(
+            f"{path}: has {d_file} features (highest index {highest}), but "
+            f"{n_features_of} has {n_features}; if the missing trailing features are zeros, "
+            "allow zero-padding (pad_features=True, command line --pad-features)"
+        )
+    return n_features
