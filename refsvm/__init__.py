@@ -32,6 +32,8 @@ _PUBLIC = {
     "NOGDRegressor": ("refsvm.estimators", "NOGDRegressor"),
     "BudgetedModel": ("refsvm.model", "BudgetedModel"),
     "load": ("refsvm.estimators.loading", "load"),
+    "fit_stream": ("refsvm.stream", "fit_stream"),
+    "iter_libsvm": ("refsvm.io.stream", "iter_libsvm"),
     "export_trace": ("refsvm.oracle", "export_trace"),      # the oracle interface (docs/oracle.rst)
     "compare_traces": ("refsvm.oracle", "compare_traces"),
     "ConstantModelWarning": ("refsvm.estimators._base", "ConstantModelWarning"),
@@ -44,6 +46,7 @@ __all__ += ["BSCAClassifier"]
 __all__ += ["FOGDClassifier", "FOGDRegressor", "NOGDClassifier", "NOGDRegressor"]
 __all__ += ["OnlineKernelClassifier"]
 __all__ += ["load"]
+__all__ += ["fit_stream", "iter_libsvm"]
 __all__ += ["export_trace", "compare_traces"]
 __all__ += ["ConstantModelWarning", "FeatureScaleWarning"]
 

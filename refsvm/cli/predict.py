@@ -38,11 +38,17 @@ def _cmd_predict(args):
             _print_sparse_note(args)
             return _apply_standardization(X, scaling), y
 
+        if getattr(args, "stream", False):
+            raise _UsageError("--stream: not available for FOGD / NOGD models yet")
         return predict_ogd(path, kind, read, args.data, args.output)
     try:
         est = _estimator_class(path, BudgetedSVC).load(path)
     except ValueError as exc:  # every model-file problem names the file: one line, status 1
         raise _FileError(str(exc)) from None
+    if getattr(args, "stream", False):
+        from ._stream import predict_stream
+
+        return predict_stream(args, est, path)
     X, y = _read_data(args.data, args, n_features=est.n_features_in_,
                       n_features_of=f"the model ({path})")
     _print_sparse_note(args)
@@ -63,5 +69,8 @@ def add_parser(sub):
     predict.add_argument("--output", metavar="FILE", default=None,
                          help="write the predicted labels, one per line")
     _add_file_options(predict, pad="DATA with fewer features than the model")
+    from ._stream import add_stream_arguments
+
+    add_stream_arguments(predict, train=False)  # --stream, --chunk-rows
     predict.set_defaults(func=_cmd_predict, subparser=predict)
     return predict

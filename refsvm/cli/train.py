@@ -8,8 +8,18 @@ BSCA, SBP and the eight online baselines here; FOGD / NOGD in
 from ..estimators.registry import COMMON_OPTIONS, SOLVERS, estimator_class, make_estimator
 from ..validation import check_positive
 from ._common import BINARY_ONLY, _classifier_report, _check_model_path, _gamma, _HelpFormatter, _add_file_options, \
-    _optional_float, _train_and_report
+    _optional_float, _train_and_report as _train_in_memory
 from ._ogd import add_ogd_arguments
+from ._stream import add_stream_arguments
+
+
+def _train_and_report(args, build, report):
+    """Train in memory, or with ``--stream`` chunk by chunk (:func:`refsvm.cli._stream.train_stream`)."""
+    if not getattr(args, "stream", False):
+        return _train_in_memory(args, build, report)
+    from ._stream import train_stream
+
+    return train_stream(args, build, report)
 
 
 def _refit(args):
@@ -18,7 +28,8 @@ def _refit(args):
 
 
 #: argparse destinations that are not options of a solver
-_NOT_OPTIONS = {"data", "model", "solver", "func", "subparser", "command", "help", "standardize"}
+_NOT_OPTIONS = {"data", "model", "solver", "func", "subparser", "command", "help", "standardize",
+                "stream", "chunk_rows", "shuffle_buffer"}
 
 
 def _refuse_unused_options(args):
@@ -74,6 +85,9 @@ def _cmd_train(args):
     if args.solver != "bsgd":  # FOGD / NOGD (Lu et al. 2016), see refsvm/_cli_ogd.py
         if getattr(args, "refit_bias", False):
             raise ValueError(f"--refit-bias: not used by --solver {args.solver} (not a kernel expansion)")
+        if getattr(args, "stream", False):
+            raise ValueError(f"--stream: not available for --solver {args.solver} yet (bsgd, bsca and the "
+                             "online baselines stream)")
         from ._ogd import train_ogd
         return train_ogd(args)
     def build(X):
@@ -214,6 +228,7 @@ def add_parser(sub):
     train.add_argument("--max-coef", type=float, default=10.0,
                        help="bogd: coefficients are kept within eta * max_coef")
     train.add_argument("--nu", type=float, default=0.01, help="SBP: the margin-violation parameter nu (Cotter et al.; volume n nu)")
+    add_stream_arguments(train)  # --stream, --chunk-rows, --shuffle-buffer
     train.set_defaults(func=_cmd_train, subparser=train)
     add_ogd_arguments(train)  # --solver fogd|nogd, --regression, ...
     return train

@@ -1,0 +1,116 @@
+"""``refsvm train --stream`` and ``refsvm predict --stream``: a LIBSVM file read in chunks
+(:mod:`refsvm.stream`, :func:`refsvm.io.stream.iter_libsvm`), in memory proportional to a chunk."""
+
+import time
+from pathlib import Path
+
+import numpy as np
+
+from ._common import _FileError, _model_path, _report_predictions, _UsageError
+
+
+class _Shape:
+    """What the report functions read of the training matrix: its shape (the file's, from the scan)."""
+
+    def __init__(self, n_rows, n_features):
+        self.shape = (n_rows, n_features)
+
+
+def _file(arg):
+    if not Path(arg).is_file():
+        raise _FileError(f"{arg}: no such file (--stream reads a LIBSVM file, not a data set name)")
+    return arg
+
+
+def add_stream_arguments(parser, train=True):
+    """``--stream`` and ``--chunk-rows`` (and, for ``train``, ``--shuffle-buffer``)."""
+    parser.add_argument("--stream", action="store_true",
+                        help="read DATA in chunks of --chunk-rows examples, in memory proportional to a chunk "
+                             + ("(training: partial_fit chunk by chunk, after one pre-pass over the file for "
+                                "its classes, number of features and gamma='scale')" if train else ""))
+    parser.add_argument("--chunk-rows", type=int, default=10000, help="--stream: examples per chunk")
+    if train:
+        parser.add_argument("--shuffle-buffer", type=int, default=None, metavar="M",
+                            help="--stream: shuffle the examples through a buffer of M rows (seeded by "
+                                 "--random-state); default: the file's order")
+
+
+def streamed_accuracy(est, path, args, chunk_rows, summary=None, n_features=None, n_features_of="n_features"):
+    """``(accuracy, n_rows)`` of ``est`` on the LIBSVM file ``path``, predicted chunk by chunk."""
+    from ..io.stream import iter_libsvm
+
+    correct = total = 0
+    for X, y in iter_libsvm(path, chunk_rows=chunk_rows, zero_based=args.zero_based, summary=summary,
+                            n_features=n_features, pad_features=getattr(args, "pad_features", False),
+                            n_features_of=n_features_of, sparse=True):
+        correct += int(np.sum(est.predict(X) == y))
+        total += X.shape[0]
+    return correct / max(total, 1), total
+
+
+def train_stream(args, build, report):
+    """``refsvm train --stream``: :func:`refsvm.stream.fit_stream`, then the report, the streamed
+    training (and ``--test``) accuracy, the model file."""
+    from ..io.stream import scan_libsvm
+    from ..stream import fit_stream
+
+    if getattr(args, "standardize", False):
+        raise _UsageError("--standardize: not available with --stream (it needs the feature means and "
+                          "deviations of the whole file)")
+    for name in ("chunk_rows", "shuffle_buffer"):
+        value = getattr(args, name)
+        if value is not None and value < 1:
+            raise _UsageError(f"--{name.replace('_', '-')} must be >= 1; got {value}")
+    path = _file(args.data)
+    summary = scan_libsvm(path, chunk_rows=args.chunk_rows, zero_based=args.zero_based)
+    labels = summary.labels
+    if summary.n_rows == 0:
+        raise _FileError(f"{args.data}: holds no examples")
+    if labels.size < 2:
+        raise ValueError(f"{args.data}: has only one class ({labels[0]:g}); a classifier needs at least 2")
+    if getattr(args, "binary_only", False) and labels.size != 2:
+        raise ValueError(f"--solver {args.solver} is a binary classifier; {args.data} has {labels.size} classes")
+    shape = _Shape(summary.n_rows, summary.n_features)
+    est = build(shape)
+    if not callable(getattr(est, "partial_fit", None)):
+        raise ValueError(f"--stream: not available for --solver {args.solver} ({type(est).__name__} has no "
+                         "partial_fit to train chunk by chunk)")
+    start = time.perf_counter()
+    fit_stream(est, path, epochs=args.epochs, chunk_rows=args.chunk_rows,
+               shuffle="buffer" if args.shuffle_buffer else "none", buffer_rows=args.shuffle_buffer,
+               random_state=args.random_state, zero_based=args.zero_based, sparse=True, summary=summary)
+    seconds = time.perf_counter() - start
+    est.save(args.model)
+    for line in report(est, shape, seconds):
+        print(line)
+    accuracy, _ = streamed_accuracy(est, path, args, args.chunk_rows, summary=summary)
+    print(f"training accuracy: {accuracy:.4f} (streamed)")
+    if args.test is not None:
+        accuracy, rows = streamed_accuracy(est, _file(args.test), args, args.chunk_rows,
+                                           n_features=summary.n_features,
+                                           n_features_of=f"the training data ({args.data})")
+        print(f"test accuracy:     {accuracy:.4f} ({rows} examples, streamed)")
+    print(f"model saved to {_model_path(args.model)}")
+    return 0
+
+
+def predict_stream(args, est, path):
+    """``refsvm predict --stream``: predictions chunk by chunk; the accuracy (and ``--output``)."""
+    from ..io.stream import iter_libsvm
+    from ._common import _label_text
+
+    if args.chunk_rows < 1:
+        raise _UsageError(f"--chunk-rows must be >= 1; got {args.chunk_rows}")
+    texts, correct, total = [], 0, 0
+    for X, y in iter_libsvm(_file(args.data), chunk_rows=args.chunk_rows, zero_based=args.zero_based,
+                            n_features=est.n_features_in_, pad_features=args.pad_features,
+                            n_features_of=f"the model ({path})", sparse=True):
+        pred = est.predict(X)
+        correct += int(np.sum(pred == y))
+        total += X.shape[0]
+        if args.output is not None:
+            texts.append(_label_text(pred))
+    text = np.concatenate(texts) if texts else np.empty(0, dtype=str)
+    return _report_predictions(args.output, text,
+                               f"accuracy: {correct / max(total, 1):.4f} ({total} examples, "
+                               f"{est.support_vectors_.shape[0]} support vectors, streamed)")

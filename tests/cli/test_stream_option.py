@@ -1,0 +1,71 @@
+"""Subject: cli -- ``refsvm train --stream`` / ``refsvm predict --stream`` (a LIBSVM file in chunks).
+
+End to end on a small generated file: the streamed model is fit_stream's (the library's), bitwise;
+the streamed predictions are those of the in-memory path; bad values are one-line errors.
+"""
+
+import numpy as np
+import pytest
+
+from refsvm import BudgetedSVC
+from refsvm.cli import main
+from refsvm.io.libsvm import read_libsvm
+from refsvm.stream import fit_stream
+
+
+@pytest.fixture
+def train_file(tmp_path):
+    rng = np.random.default_rng(3)
+    X = rng.uniform(-1, 1, size=(200, 4))
+    y = np.where(X[:, 0] * X[:, 1] > 0, 1, -1)
+    path = tmp_path / "train.txt"
+    path.write_text("".join(f"{label} " + " ".join(f"{j + 1}:{v:.17g}" for j, v in enumerate(row)) + "\n"
+                            for row, label in zip(X, y)))
+    return path
+
+
+def test_train_and_predict_streamed(tmp_path, train_file, capsys):
+    model = tmp_path / "m.npz"
+    assert main(["train", str(train_file), str(model), "--stream", "--chunk-rows", "30",
+                 "--shuffle-buffer", "50", "--budget", "10", "--epochs", "2", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "on 200 examples with 4 features, 2 classes" in out and "(streamed)" in out
+    saved = BudgetedSVC.load(model)
+    library = fit_stream(BudgetedSVC(budget=10, random_state=0, verbose=0), train_file, epochs=2,
+                         chunk_rows=30, shuffle="buffer", buffer_rows=50, random_state=0)
+    dense = lambda m: m.toarray() if hasattr(m, "toarray") else np.asarray(m)  # noqa: E731
+    assert np.array_equal(dense(saved.support_vectors_), dense(library.model_.support_vectors))
+    assert np.array_equal(saved.model_.coef, library.model_.coef) and saved.gamma_ == library.gamma_
+
+    output = tmp_path / "pred.txt"
+    assert main(["predict", str(model), str(train_file), "--stream", "--chunk-rows", "7",
+                 "--output", str(output)]) == 0
+    streamed = capsys.readouterr().out
+    X, y = read_libsvm(train_file)
+    pred = saved.predict(X)
+    assert output.read_text().split() == [f"{v:g}" for v in pred]
+    assert f"accuracy: {np.mean(pred == y):.4f} (200 examples" in streamed
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--chunk-rows", "0"], "--chunk-rows must be >= 1"),
+    (["--shuffle-buffer", "0"], "--shuffle-buffer must be >= 1"),
+    (["--standardize"], "--standardize: not available with --stream"),
+    (["--solver", "fogd"], "--stream: not available for --solver fogd"),
+    (["--solver", "sbp"], "--stream: not available for --solver sbp"),
+])
+def test_bad_values(tmp_path, train_file, capsys, argv, message):
+    with pytest.raises(SystemExit) as exit_:
+        main(["train", str(train_file), str(tmp_path / "m.npz"), "--stream", "--quiet"] + argv)
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_bad_line_named(tmp_path, train_file, capsys):
+    text = train_file.read_text().splitlines(keepends=True)
+    text[120] = "1 1:0.5 2:nan\n"
+    train_file.write_text("".join(text))
+    assert main(["train", str(train_file), str(tmp_path / "m.npz"), "--stream", "--chunk-rows", "16",
+                 "--quiet"]) == 1
+    assert f"{train_file}, line 121: " in capsys.readouterr().err
