@@ -164,3 +164,12 @@ def test_memory_follows_the_chunk_not_the_file(tmp_path):
     size = large.stat().st_size                       # about 6 MB; its dense matrix 2.4 MB
     assert peak_large < size / 10, (peak_large, size)
     assert peak_large < 1.5 * peak_small + 100_000, (peak_small, peak_large)
+
+
+def test_dtype_of_the_chunks(tmp_path):
+    path = _write(tmp_path, _text(), "")
+    X, _ = read_libsvm(path)
+    for sparse in (True, False):
+        Xc, _ = _concat(iter_libsvm(path, chunk_rows=10, sparse=sparse, dtype=np.float32), sparse)
+        assert Xc.dtype == np.float32
+        assert np.array_equal(Xc.toarray() if sparse else Xc, X.astype(np.float32))
