@@ -1,4 +1,4 @@
-# Multi-class Perceptron, RBP and OGD on one shared SV set: the compiled mirror of
+# Multi-class Perceptron, RBP, OGD, Forgetron and BOGD on one shared SV set: the compiled mirror of
 # refsvm.online.multiclass (included at the end of online.pyx; same functions, same signatures,
 # same OnlineResult and trace; the rule and its sources are in the reference module).
 #
@@ -18,15 +18,67 @@ cdef inline Py_ssize_t _mc_rival(const double* f, Py_ssize_t m, Py_ssize_t y_t) 
     return s
 
 
+cdef inline void _mc_remove(Store* SV, double[:, ::1] A, int64_t[::1] age, Counters* c, Py_ssize_t m,
+                            Py_ssize_t r, Py_ssize_t step, int64_t[::1] rem_step,
+                            int64_t[::1] rem_index) noexcept nogil:
+    """remove(r) of the shared set: the last SV (all its classes, its age) moves into slot r."""
+    cdef Py_ssize_t j, last = c.b - 1
+    store_move(SV, r, last)
+    for j in range(m):
+        A[j, r] = A[j, last]
+    age[r] = age[last]
+    rem_step[c.n_removals] = step
+    rem_index[c.n_removals] = r
+    c.n_removals += 1
+    c.b = last
+
+
+cdef inline Py_ssize_t _mc_oldest(const int64_t[::1] age, Py_ssize_t b) noexcept nogil:
+    """The slot of the smallest age (lowest slot on ties, as np.argmin)."""
+    cdef Py_ssize_t j, r = 0
+    for j in range(1, b):
+        if age[j] < age[r]:
+            r = j
+    return r
+
+
+cdef void _mc_forgetron_shrink(Params* P, Counters* c, Py_ssize_t m, Store* SV, double[:, ::1] A,
+                               double[::1] k, Py_ssize_t r) noexcept nogil:
+    """sigma, mu of slot r (refsvm.online.multiclass.forgetron_margin), then phi, Q and f'' = phi f'."""
+    cdef Py_ssize_t i, j, y_r = 0, s_r = 0
+    cdef double sigma, mu, phi, psi, fy, fs
+    for j in range(1, m):                                    # argmax / argmin, lowest index on ties
+        if A[j, r] > A[y_r, r]:
+            y_r = j
+        if A[j, r] < A[s_r, r]:
+            s_r = j
+    store_kernel_row_slot(SV, c.b, r, P.kernel, P.gamma, P.degree, P.coef0, &k[0])
+    c.kernel_evaluations += c.b
+    fy = pw_dot(&k[0], &A[y_r, 0], c.b)                      # f'^{y_r}(x_r)
+    fs = pw_dot(&k[0], &A[s_r, 0], c.b)
+    if P.authors:                                            # forgetron.m: the true class's score
+        sigma = fabs(A[y_r, r])
+        mu = fy
+    else:                                                    # the margin between its two classes, halved
+        sigma = 0.5 * (A[y_r, r] - A[s_r, r])
+        mu = 0.5 * (fy - fs)
+    c_forgetron_shrink(sigma, mu, c.Q, <double> c.M, P.authors, &phi, &psi)
+    c.Q += psi
+    for j in range(m):
+        for i in range(c.b):
+            A[j, i] *= phi                                   # f''_t = phi_t f'_t
+
+
 cdef void _mc_pass(Params* P, Counters* c, Py_ssize_t m, const Rows* X, const int64_t[::1] y,
                    const int64_t[::1] order, const double[::1] u, Store* SV, double[:, ::1] A, double[::1] k,
                    double[::1] f, int8_t[::1] update_kind, int64_t[::1] n_sv, int64_t[::1] rem_step,
-                   int64_t[::1] rem_index, const double[::1] sw) noexcept nogil:
+                   int64_t[::1] rem_index, const double[::1] sw, int64_t[::1] age) noexcept nogil:
     """The pass of the multi-class learners (refsvm.online.multiclass, line by line)."""
     cdef Py_ssize_t step, i, r, s, j, b, last, y_t
-    cdef double w_t, step_coef
-    cdef bint mistake, step_taken
+    cdef double w_t, step_coef, scale, a, shrink = 1.0 - P.eta * P.lam, bound = P.eta * P.max_coef
+    cdef bint mistake, step_taken, full
     for step in range(P.n_steps):
+        full = False
         i = order[step]
         y_t = <Py_ssize_t> y[i]
         w_t = sw[i]                                          # example weight (1: unweighted)
@@ -43,12 +95,35 @@ cdef void _mc_pass(Params* P, Counters* c, Py_ssize_t m, const Rows* X, const in
             mistake = f[s] >= f[y_t]
         if mistake:
             c.mistakes += 1
-        if P.alg == ALG_OGD:
+        if P.alg == ALG_FORGETRON and mistake:
+            c.M += 1                                         # M_t: mistakes so far
+        if P.alg == ALG_OGD or P.alg == ALG_BOGD:
             step_taken = 1.0 - f[y_t] + f[s] > 0.0            # eq. 9: hinge loss > 0
             step_coef = P.eta * w_t
         else:
             step_taken = mistake
             step_coef = w_t
+        if P.alg == ALG_BOGD and not (step_taken and w_t > 0.0):
+            for j in range(m):
+                for r in range(b):
+                    A[j, r] *= shrink                        # every step shrinks every class
+        if P.alg == ALG_BOGD and step_taken and w_t > 0.0:
+            full = b == P.budget
+            if full:                                         # discard one shared SV
+                r = _mc_oldest(age, b) if P.authors else min(<Py_ssize_t> (u[step] * b), b - 1)
+                scale = b * shrink / (b - 1)                 # the paper's rescaling
+                c.b = b
+                _mc_remove(SV, A, age, c, m, r, step, rem_step, rem_index)
+                b = c.b
+            for j in range(m):
+                for r in range(b):
+                    if not full or P.authors:
+                        A[j, r] *= shrink
+                    else:                                    # rescale, |alpha| clipped at eta max_coef
+                        a = scale * fabs(A[j, r])
+                        if a > bound:
+                            a = bound
+                        A[j, r] = a if A[j, r] > 0.0 else (-a if A[j, r] < 0.0 else 0.0)
         if step_taken and w_t > 0.0:                         # weighted loss 0: no step, no discard
             if P.alg == ALG_RBP and b == P.budget:           # |S| = B: discard a random shared SV
                 r = <Py_ssize_t> (u[step] * b)
@@ -68,21 +143,33 @@ cdef void _mc_pass(Params* P, Counters* c, Py_ssize_t m, const Rows* X, const in
                 A[j, b] = 0.0
             A[y_t, b] = step_coef                            # f^y += c k(x_t, .)
             A[s, b] = -step_coef                             # f^s -= c k(x_t, .)
+            age[b] = P.t0 + step + 1                         # the new SV's age: t
             b += 1
             c.updates += 1
             update_kind[step] = 1
+            if P.alg == ALG_BOGD and full and P.authors:     # BOGD.m: min(alpha, eta gamma)
+                for j in range(m):
+                    for r in range(b):
+                        if A[j, r] > bound:
+                            A[j, r] = bound
+            if P.alg == ALG_FORGETRON and b > P.budget:
+                c.b = b
+                r = _mc_oldest(age, b)                       # r_t: the oldest shared SV
+                _mc_forgetron_shrink(P, c, m, SV, A, k, r)
+                _mc_remove(SV, A, age, c, m, r, step, rem_step, rem_index)
+                b = c.b
         c.b = b
         n_sv[step] = b
 
 
 def _run_multiclass(int alg, X, y, order, uniforms, n_classes, budget, kernel, gamma, degree, coef0, eta, sv,
-                    alpha, t0, sample_weight, zero_prediction):
+                    alpha, t0, sample_weight, zero_prediction, state=None, variant="paper", lam=0.0, max_coef=1.0):
     cdef Params P
     cdef Rows R
     cdef Store S
     P.alg = alg
     P.zero_positive = zero_prediction == "positive"
-    P.authors = False
+    P.authors = variant == "authors"
     P.U = 0.0
     P.kernel = kernel_code(kernel)
     P.plusplus = False
@@ -93,9 +180,9 @@ def _run_multiclass(int alg, X, y, order, uniforms, n_classes, budget, kernel, g
     P.degree = degree
     P.coef0 = coef0
     P.eta = eta
-    P.lam = 0.0
+    P.lam = lam
     P.C = 1.0
-    P.max_coef = 1.0
+    P.max_coef = max_coef
     P.t0 = t0
     n0 = 0 if sv is None else n_rows(sv)
     cap = capacity_for(n0, P.n_steps, budget)
@@ -105,25 +192,27 @@ def _run_multiclass(int alg, X, y, order, uniforms, n_classes, budget, kernel, g
     store_init(&S, SV, cap, P.d, sparse)
     try:
         return _mc_prepared(&P, &R, &S, SV, int(n_classes), sv, alpha, n0, cap, uniforms, sample_weight, y,
-                            order, t0)
+                            order, t0, state or {})
     finally:
         store_free(&S)
 
 
 cdef object _mc_prepared(Params* P, const Rows* R, Store* S, object SV, Py_ssize_t m, object sv, object alpha,
                          Py_ssize_t n0, Py_ssize_t cap, object uniforms, object sample_weight, object y,
-                         object order, object t0):
+                         object order, object t0, dict state):
     """The pass of :func:`_run_multiclass` over the prepared buffers (the caller frees the store)."""
     cdef Counters c
     A = np.zeros((m, cap))
+    age = np.zeros(cap, dtype=np.int64)                   # Forgetron / BOGD (refsvm.online.forgetron_state)
     if n0:
         store_fill(S, sv)
         A[:, :n0] = np.asarray(alpha, dtype=np.float64).reshape(n0, m).T
+        age[:n0] = state.get("age", np.arange(-n0, 0))
     c.b = n0
     c.mistakes = c.updates = c.kernel_evaluations = 0
     c.n_removals = 0
-    c.Q = 0.0
-    c.M = 0
+    c.Q = float(state.get("Q", 0.0))
+    c.M = int(state.get("M", 0))
     k = np.zeros(cap)
     f = np.zeros(m)
     u = np.zeros(P.n_steps) if uniforms is None else uniforms
@@ -142,15 +231,24 @@ cdef object _mc_prepared(Params* P, const Rows* R, Store* S, object SV, Py_ssize
     cdef int64_t[::1] nsv = n_sv
     cdef int64_t[::1] rsv = rem_step
     cdef int64_t[::1] riv = rem_index
+    cdef int64_t[::1] agev = age
     with nogil:
-        _mc_pass(P, &c, m, R, yv, ov, uv, S, Av, kv, fv, ukv, nsv, rsv, riv, swv)
+        _mc_pass(P, &c, m, R, yv, ov, uv, S, Av, kv, fv, ukv, nsv, rsv, riv, swv, agev)
     b = c.b
     trace = OnlineRecorder.assemble(c.mistakes, P.n_steps, c.updates, c.kernel_evaluations, update_kind, n_sv,
                                     rem_step[:c.n_removals].copy(), rem_index[:c.n_removals].copy())
     if S.failed:
         raise MemoryError("could not allocate a sparse support vector")
     return OnlineResult(sv=store_export(S, b) if S.sparse else SV[:b].copy(), alpha=np.ascontiguousarray(A[:, :b].T),
-                        bias=np.zeros(1), t=int(t0 + P.n_steps), state={}, trace=trace)
+                        bias=np.zeros(1), t=int(t0 + P.n_steps), state=_mc_state(P.alg, c, age[:b].copy()),
+                        trace=trace)
+
+
+cdef object _mc_state(int alg, Counters c, object age):
+    """The learner state the reference returns (Forgetron: Q, M, age; BOGD: age; the others: none)."""
+    if alg == ALG_FORGETRON:
+        return {"Q": float(c.Q), "M": int(c.M), "age": age}
+    return {"age": age} if alg == ALG_BOGD else {}
 
 
 def multiclass_perceptron(X, y, order, *, n_classes, kernel, gamma, degree, coef0, sv=None, alpha=None, t0=0,
@@ -181,3 +279,27 @@ def multiclass_ogd(X, y, order, *, n_classes, eta, kernel, gamma, degree, coef0,
         degree=degree, coef0=coef0, t0=t0, zero_prediction=zero_prediction, eta=eta)
     return _run_multiclass(ALG_OGD, X, y, order, None, n_classes, None, kernel, gamma, degree, coef0, eta,
                            sv, alpha, t0, weights_as_data(sample_weight, X.shape[0]), zero_prediction)
+
+
+def multiclass_forgetron(X, y, order, *, n_classes, budget, kernel, gamma, degree, coef0, sv=None, alpha=None,
+                         t0=0, state=None, sample_weight=None, zero_prediction="mistake", variant="paper"):
+    """Multi-class self-tuned Forgetron (see :func:`refsvm.online.multiclass_forgetron`)."""
+    X, y, order, _ = check_multiclass_arguments(
+        X, y, order, algorithm="forgetron", n_classes=n_classes, sv=sv, alpha=alpha, budget=budget, kernel=kernel,
+        gamma=gamma, degree=degree, coef0=coef0, t0=t0, zero_prediction=zero_prediction, variant=variant)
+    return _run_multiclass(ALG_FORGETRON, X, y, order, None, n_classes, budget, kernel, gamma, degree, coef0, 1.0,
+                           sv, alpha, t0, weights_as_data(sample_weight, X.shape[0]), zero_prediction, state,
+                           variant)
+
+
+def multiclass_bogd(X, y, order, uniforms, *, n_classes, budget, eta, lam, max_coef, kernel, gamma, degree, coef0,
+                    sv=None, alpha=None, t0=0, state=None, sample_weight=None, zero_prediction="mistake",
+                    variant="paper"):
+    """Multi-class BOGD (see :func:`refsvm.online.multiclass_bogd`)."""
+    X, y, order, uniforms = check_multiclass_arguments(
+        X, y, order, uniforms, algorithm="bogd", n_classes=n_classes, sv=sv, alpha=alpha, budget=budget,
+        kernel=kernel, gamma=gamma, degree=degree, coef0=coef0, t0=t0, zero_prediction=zero_prediction,
+        variant=variant, eta=eta, lam=lam, max_coef=max_coef)
+    return _run_multiclass(ALG_BOGD, X, y, order, uniforms, n_classes, budget, kernel, gamma, degree, coef0, eta,
+                           sv, alpha, t0, weights_as_data(sample_weight, X.shape[0]), zero_prediction, state,
+                           variant, lam, max_coef)

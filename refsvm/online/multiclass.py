@@ -1,4 +1,4 @@
-"""Multi-class Perceptron, RBP and OGD on one shared SV set (reference; Lu et al. 2016, section 5).
+"""Multi-class online baselines on one shared SV set (reference; Lu et al. 2016, section 5).
 
 Lu, Hoi, Wang, Zhao & Liu (2016, JMLR 17, section 5.1) run every baseline of their
 multi-class table with the multi-prototype protocol of Crammer et al. (2006): one
@@ -26,6 +26,11 @@ released code (jingcoco/Online-Kernel-Learning, ``multiclass/perceptron.m``,
 * OGD: when the multi-class hinge loss ``max(0, 1 - gamma_t)`` is positive (eq. 9),
   add ``x_t`` with ``+eta`` for ``y_t`` and ``-eta`` for ``s_t``.
 
+Forgetron and BOGD (:func:`multiclass_forgetron`, :func:`multiclass_bogd`): the
+default (``variant="paper"``) is the binary paper's rule lifted by this protocol; the
+authors' ``multiclass/forgetron.m`` and ``multiclass/BOGD.m`` depart from it, and
+``variant="authors"`` takes their reading (each function's docstring says where).
+
 The code keeps one list per class and stores an id twice (once per class it
 enters); one shared SV with two nonzero coefficients is the same model and the
 layout of section 5.3.  Each slot holds one SV of the shared set, so RBP's budget B
@@ -51,9 +56,10 @@ from ..ogd import _check_labels, rival_class
 from ..sparse import n_rows
 from ..validation import _check_warm_start, check_int, check_online_arguments, weights_as_data
 from .common import ADDED, OnlineOptions, OnlineRecorder, OnlineResult, OnlineRun
+from .perceptrons import forgetron_shrink, forgetron_state
 
 #: The learners with a multi-class form here (the estimator's multi-class branch accepts these).
-MULTICLASS_ALGORITHMS = ("perceptron", "rbp", "ogd")
+MULTICLASS_ALGORITHMS = ("perceptron", "rbp", "ogd", "forgetron", "bogd")
 
 
 def check_multiclass_arguments(X, y, order, uniforms=None, *, algorithm, n_classes, sv, alpha, budget=None,
@@ -212,3 +218,121 @@ def multiclass_ogd(X, y, order, *, n_classes, eta, kernel, gamma, degree, coef0,
             run.append(x_t, two_class_step(run.m, y_t, s_t, eta * w_t))   # eq. 12-13
             rec.update(step, ADDED)
     return run.result({})
+
+
+def multiclass_forgetron(X, y, order, *, n_classes, budget, kernel, gamma, degree, coef0, sv=None, alpha=None,
+                         t0=0, state=None, sample_weight=None, zero_prediction="mistake", variant="paper"):
+    """Multi-class self-tuned Forgetron on the shared set (Dekel et al. 2008 lifted by section 5's protocol).
+
+    On a mistake (eq. 8 wrong, :func:`multiclass_decision`; ``M <- M + 1``): the perceptron step of
+    :func:`multiclass_perceptron` (``+s_t`` for ``y_t``, ``-s_t`` for the rival; the new SV gets age
+    ``t``).  If the shared set then holds more than B SVs: ``r`` = the oldest SV, ``sigma`` and ``mu``
+    from :func:`forgetron_margin`, shrink every class's coefficients by ``phi_t``
+    (:func:`refsvm.online.forgetron_shrink`), ``Q <- Q + Psi``, remove ``r`` (all its classes).
+
+    ``variant="paper"``: the binary rule lifted, ``mu`` the margin of ``x_r`` between its two classes
+    (halved, so that with two classes this is :func:`refsvm.online.forgetron` exactly:
+    ``f^1 - f^0 = 2 f`` of the binary model).  ``variant="authors"``: Lu et al.'s
+    ``multiclass/forgetron.m``: ``mu = f'^{y_r}(x_r)`` (the true class's score alone) and the larger
+    root of the quadratic (as the binary ``variant="authors"``).  ``state``: ``Q``, ``M``, ``age`` (as
+    the binary Forgetron).  Weight ``s_t = 0``: no step.
+    """
+    run, o, rec = begin_multiclass("forgetron", X, y, order, kernel, gamma, degree, coef0, n_classes=n_classes,
+                                   sv=sv, alpha=alpha, t0=t0, sample_weight=sample_weight,
+                                   zero_prediction=zero_prediction, budget=budget, variant=variant)
+    Q, M, age = forgetron_state(state, run)
+    for step, x_t, y_t, w_t in run.examples():
+        f_t, _ = run.f(x_t)                                # eq. 8
+        s_t, mistake = multiclass_decision(f_t, y_t, o.zero_prediction)   # eq. 9
+        rec.mistake(mistake)
+        M += int(mistake)                                  # M_t: mistakes so far
+        if mistake and w_t > 0.0:
+            age[run.b] = run.t0 + step + 1                 # the new SV's age: t
+            run.append(x_t, two_class_step(run.m, y_t, s_t, w_t))   # f'_t: perceptron step
+            rec.update(step, ADDED)
+            if run.b > budget:
+                r = int(np.argmin(age[:run.b]))            # r_t: the oldest shared SV
+                sigma, mu = forgetron_margin(run, r, o.authors)
+                phi, psi = forgetron_shrink(sigma, mu, Q, M, variant)
+                Q += psi                                   # Q_t = Q_{t-1} + Psi
+                run.A[:run.b] *= phi                       # f''_t = phi_t f'_t (every class)
+                drop_slot(run, age, r, step)               # remove x_r from every class
+    return run.result({"Q": Q, "M": M, "age": age[:run.b].copy()})
+
+
+def forgetron_margin(run, r, authors=False):
+    """``(sigma, mu)`` of the shared SV in slot ``r`` for :func:`refsvm.online.forgetron_shrink`.
+
+    Its classes: ``y_r`` the largest coefficient, ``s_r`` the smallest (lowest index on ties); an SV
+    this learner added holds ``+c`` and ``-c`` there and 0 elsewhere, so ``sigma = c``.  Paper:
+    ``sigma = (a_r[y_r] - a_r[s_r]) / 2``, ``mu = (f'^{y_r}(x_r) - f'^{s_r}(x_r)) / 2``; authors:
+    ``sigma = |a_r[y_r]|``, ``mu = f'^{y_r}(x_r)``.  Costs ``b`` kernel values (the scores at ``x_r``).
+    """
+    a_r = run.A[r]
+    y_r, s_r = int(np.argmax(a_r)), int(np.argmin(a_r))
+    f_r, _ = run.f(run.SV[r])
+    if authors:
+        return abs(float(a_r[y_r])), float(f_r[y_r])
+    return 0.5 * float(a_r[y_r] - a_r[s_r]), 0.5 * float(f_r[y_r] - f_r[s_r])
+
+
+def drop_slot(run, age, r, step):
+    """remove(r) of the shared set, the ages following the slots (the last SV moves into ``r``)."""
+    age[r] = age[run.b - 1]
+    run.remove(r, step)
+
+
+def multiclass_bogd(X, y, order, uniforms, *, n_classes, budget, eta, lam, max_coef, kernel, gamma, degree, coef0,
+                    sv=None, alpha=None, t0=0, state=None, sample_weight=None, zero_prediction="mistake",
+                    variant="paper"):
+    """Multi-class BOGD on the shared set (Zhao et al. 2012 lifted by section 5's protocol).
+
+    Every step shrinks every class, ``f^r <- (1 - eta lambda) f^r``.  On a positive hinge loss
+    ``1 - f^{y_t} + f^{s_t} > 0`` (eq. 9): below the budget shrink and add ``x_t`` with ``+eta s_t``
+    for ``y_t`` and ``-eta s_t`` for the rival (eq. 12-13).  With B shared SVs:
+
+    * ``variant="paper"`` (the binary :func:`refsvm.online.bogd` lifted): discard the SV in slot
+      ``floor(u_t B)`` (uniform sampling, all its classes), rescale the others by
+      ``B (1 - eta lambda) / (B - 1)`` clipping each coefficient's magnitude at ``eta max_coef``
+      (sign kept), then add ``x_t``;
+    * ``variant="authors"`` (Lu et al.'s ``multiclass/BOGD.m``): discard the OLDEST SV, shrink without
+      rescaling, add ``x_t``, then clip every coefficient from above only,
+      ``alpha <- min(alpha, eta max_coef)`` (negative ones unbounded).
+
+    ``uniforms`` is read by ``"paper"`` only.  ``state``: ``age`` (one per SV; as the Forgetron's).
+    ``zero_prediction`` changes only the mistake count.  Weight ``s_t = 0``: a plain shrink.
+    """
+    run, o, rec = begin_multiclass("bogd", X, y, order, kernel, gamma, degree, coef0, n_classes=n_classes, sv=sv,
+                                   alpha=alpha, t0=t0, sample_weight=sample_weight, zero_prediction=zero_prediction,
+                                   uniforms=uniforms, budget=budget, variant=variant, eta=eta, lam=lam,
+                                   max_coef=max_coef)
+    _, _, age = forgetron_state(state, run)
+    shrink, bound = 1.0 - eta * lam, eta * max_coef
+    for step, x_t, y_t, w_t in run.examples():
+        f_t, _ = run.f(x_t)                                # eq. 8
+        s_t, mistake = multiclass_decision(f_t, y_t, o.zero_prediction)   # eq. 9
+        rec.mistake(mistake)
+        if 1.0 - f_t[y_t] + f_t[s_t] > 0.0 and w_t > 0.0:  # eq. 9: hinge loss > 0
+            rec.update(step, ADDED)
+            full = run.b == budget
+            if full:
+                rescale = bogd_discard(run, age, step, o.authors, shrink)   # discard one shared SV
+            run.A[:run.b] *= shrink if not full or o.authors else 1.0
+            if full and not o.authors:
+                a = run.A[:run.b]                          # rescale, |alpha| clipped at eta max_coef
+                run.A[:run.b] = np.sign(a) * np.minimum(rescale * np.abs(a), bound)
+            age[run.b] = run.t0 + step + 1
+            run.append(x_t, two_class_step(run.m, y_t, s_t, eta * w_t))   # eq. 12-13
+            if full and o.authors:
+                np.minimum(run.A[:run.b], bound, out=run.A[:run.b])   # BOGD.m: min(alpha, eta gamma)
+        else:
+            run.A[:run.b] *= shrink
+    return run.result({"age": age[:run.b].copy()})
+
+
+def bogd_discard(run, age, step, authors, shrink):
+    """BOGD's removal on a full shared set: the SV in slot ``floor(u_t B)`` (paper) or the oldest one
+    (authors, ``BOGD.m``); returns the paper's rescaling factor ``B (1 - eta lambda) / (B - 1)``."""
+    B = run.b
+    drop_slot(run, age, int(np.argmin(age[:B])) if authors else run.random_slot(step), step)
+    return B * shrink / (B - 1)

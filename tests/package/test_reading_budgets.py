@@ -33,6 +33,8 @@ BUDGETS = [
     ("refsvm.online", "multiclass_perceptron", 16),
     ("refsvm.online", "multiclass_ogd", 16),
     ("refsvm.online", "multiclass_rbp", 16),
+    ("refsvm.online", "multiclass_forgetron", 25),
+    ("refsvm.online", "multiclass_bogd", 25),
 ]
 
 
