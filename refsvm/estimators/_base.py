@@ -53,6 +53,7 @@ from ..refit import hinge_loss, multiclass_hinge_loss
 from ..budget import MERGE_SOLVERS
 from ..validation import (check_bool, check_gamma, check_int, check_memory, check_merge_eps, check_option,
                           check_positive, check_sparse_rows)
+from ._checkpoint import run_epochs
 from ._progress import PassProgress, chunk_size, merge_traces
 
 __all__ = ["BudgetedClassifierBase"]
@@ -303,7 +304,7 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
 
     # ----------------------------------------------------------------- training
 
-    def fit(self, X, y, sample_weight=None):
+    def fit(self, X, y, sample_weight=None, checkpoint=None, checkpoint_every="epoch", resume=False):
         """Train from scratch: ``epochs`` passes over ``(X, y)`` in random order.
 
         Parameters
@@ -316,6 +317,16 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
             Weights (>= 0) of the examples, multiplied by the ``class_weight``
             of their class: a weight scales the example's loss, hence its
             step (see the estimator's ``class_weight``).  ``None``: all 1.
+        checkpoint : str or path-like, default=None
+            Write the training state to this file at epoch boundaries
+            (atomically; :mod:`refsvm.estimators._checkpoint`).
+        checkpoint_every : "epoch", int or str, default="epoch"
+            Every epoch, every k-th epoch, or ``"<s>s"``: at the first epoch
+            boundary ``s`` seconds after the previous checkpoint.
+        resume : bool, default=False
+            Continue from the ``checkpoint`` file: bit for bit the model of
+            the uninterrupted run; a checkpoint of other data or parameters
+            is refused, naming which.
 
         Returns
         -------
@@ -340,9 +351,7 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
             params["sample_weight"] = weights
         y_internal = self._internal_labels(y)
         state = self._start_training()
-        for epoch in range(self.epochs):
-            self._progress_label = f"epoch {epoch + 1}/{self.epochs}"
-            state = self._one_pass(X, y_internal, params, state)
+        run_epochs(self, X, y_internal, params, state, checkpoint, checkpoint_every, resume)
         self._refit_bias_after_training(X, y_internal, weights)
         self._warn_if_constant(X)
         return self

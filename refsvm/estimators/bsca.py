@@ -247,7 +247,7 @@ class BSCAClassifier(BudgetedClassifierBase):
 
     # ---------------------------------------------------------------- training
 
-    def fit(self, X, y, sample_weight=None, eval_set=None):
+    def fit(self, X, y, sample_weight=None, eval_set=None, checkpoint=None, checkpoint_every="epoch", resume=False):
         """Train from scratch: ``epochs`` passes of n steps.
 
         Parameters
@@ -260,6 +260,9 @@ class BSCAClassifier(BudgetedClassifierBase):
         eval_set : tuple (X_test, y_test), optional
             Test data whose accuracy is recorded in ``monitor_`` (with
             ``monitor_every``).
+        checkpoint, checkpoint_every, resume
+            Checkpoints at epoch boundaries and resuming from them (see
+            :meth:`refsvm.BudgetedSVC.fit`).
 
         Returns
         -------
@@ -269,7 +272,8 @@ class BSCAClassifier(BudgetedClassifierBase):
         self.monitor_ = {k: [] for k in ("t", "seconds", "primal", "dual", "gap", "test_accuracy",
                                          "dual_exact")}
         self.solver_seconds_ = 0.0
-        return super().fit(X, y, sample_weight=sample_weight)
+        return super().fit(X, y, sample_weight=sample_weight, checkpoint=checkpoint,
+                           checkpoint_every=checkpoint_every, resume=resume)
 
     def partial_fit(self, X, y, classes=None, sample_weight=None, eval_set=None):
         """One pass of n steps continuing the model (see the class notes on the dual variables).

@@ -35,6 +35,7 @@ from ..nogd import EIG_TOL
 from ..ogd import fourier_directions
 from ..validation import ZERO_PREDICTIONS, check_memory, check_gamma, check_int, check_option, check_positive
 from ._base import BudgetedClassifierBase, _naming
+from ._checkpoint import run_epochs
 
 __all__ = ["FOGDClassifier", "NOGDClassifier", "FOGDRegressor", "NOGDRegressor"]
 
@@ -288,13 +289,16 @@ class _OGDClassifierBase(BudgetedClassifierBase):
     def _task(self):
         return "binary" if self.classes_.size == 2 else "multiclass"
 
-    def fit(self, X, y, sample_weight=None):
+    def fit(self, X, y, sample_weight=None, checkpoint=None, checkpoint_every="epoch", resume=False):
         """Train from scratch: ``epochs`` passes over ``(X, y)`` (see the module notes).
 
         ``sample_weight`` (times ``class_weight``): example t's step is
         ``eta s_t`` (the gradient of its weighted loss); ``None``: all 1.
+        ``checkpoint``, ``checkpoint_every``, ``resume``: checkpoints at epoch
+        boundaries (see :meth:`refsvm.BudgetedSVC.fit`).
         """
-        return super().fit(X, y, sample_weight=sample_weight)
+        return super().fit(X, y, sample_weight=sample_weight, checkpoint=checkpoint,
+                           checkpoint_every=checkpoint_every, resume=resume)
 
     def partial_fit(self, X, y, classes=None, sample_weight=None):
         """One pass over ``(X, y)``, continuing the current state (see the module notes)."""
@@ -335,11 +339,13 @@ class _RegressorBase(RegressorMixin, BaseEstimator):
             return _check_sample_weight(sample_weight, X, dtype=np.float64,
                                         ensure_non_negative=True).copy()
 
-    def fit(self, X, y, sample_weight=None):
+    def fit(self, X, y, sample_weight=None, checkpoint=None, checkpoint_every="epoch", resume=False):
         """Train from scratch: ``epochs`` passes over ``(X, y)``.
 
         ``sample_weight``: example t's step is ``eta s_t`` (the gradient of
-        its weighted squared loss); ``None``: all 1.
+        its weighted squared loss); ``None``: all 1.  ``checkpoint``,
+        ``checkpoint_every``, ``resume``: checkpoints at epoch boundaries (see
+        :meth:`refsvm.BudgetedSVC.fit`).
         """
         params = self._algorithm_params()
         self._check_verbose()
@@ -352,10 +358,7 @@ class _RegressorBase(RegressorMixin, BaseEstimator):
         self._rng = self._make_rng()
         self.t_ = 0
         self.trace_ = []
-        state = self._initial_state()
-        for epoch in range(self.epochs):
-            self._progress_label = f"epoch {epoch + 1}/{self.epochs}"
-            state = self._one_pass(X, y, params, state)
+        run_epochs(self, X, y, params, self._initial_state(), checkpoint, checkpoint_every, resume)
         return self
 
     def partial_fit(self, X, y, sample_weight=None):

@@ -211,7 +211,7 @@ class OnlineKernelClassifier(BudgetedClassifierBase):
     _supports_sample_weight = True  # every learner (WEIGHTED)
     _sparse_rows = True             # CSR rows, sparse SVs (refsvm.sparse)
 
-    def fit(self, X, y, sample_weight=None):
+    def fit(self, X, y, sample_weight=None, checkpoint=None, checkpoint_every="epoch", resume=False):
         """Train from scratch: ``epochs`` passes over ``(X, y)`` in random order.
 
         Parameters
@@ -223,12 +223,16 @@ class OnlineKernelClassifier(BudgetedClassifierBase):
         sample_weight : array-like of shape (n_samples,), default=None
             Weights ``s_t >= 0`` (times ``class_weight``) scaling each
             example's loss (see ``class_weight``).
+        checkpoint, checkpoint_every, resume
+            Checkpoints at epoch boundaries and resuming from them (see
+            :meth:`refsvm.BudgetedSVC.fit`).
 
         Returns
         -------
         self : OnlineKernelClassifier
         """
-        return super().fit(X, y, sample_weight=sample_weight)
+        return super().fit(X, y, sample_weight=sample_weight, checkpoint=checkpoint,
+                           checkpoint_every=checkpoint_every, resume=resume)
 
     def partial_fit(self, X, y, classes=None, sample_weight=None):
         """One pass over ``(X, y)`` in random order, continuing the model and the learner's state.

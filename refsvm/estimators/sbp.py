@@ -151,7 +151,7 @@ class SBPClassifier(BudgetedClassifierBase):
         self.refit_bias = refit_bias
         self.refit_rows = refit_rows
 
-    def fit(self, X, y, sample_weight=None):
+    def fit(self, X, y, sample_weight=None, checkpoint=None, checkpoint_every="epoch", resume=False):
         """Train: ``epochs`` epochs of ``n`` SBP iterations on ``(X, y)``.
 
         ``sample_weight`` (times ``class_weight``): example weights ``s_i >= 0``
@@ -168,12 +168,16 @@ class SBPClassifier(BudgetedClassifierBase):
             Training examples (sparse input is read as CSR, never densified).
         y : array-like of shape (n_samples,)
             Class labels (at least two distinct values).
+        checkpoint, checkpoint_every, resume
+            Checkpoints at epoch boundaries and resuming from them (see
+            :meth:`refsvm.BudgetedSVC.fit`).
 
         Returns
         -------
         self : SBPClassifier
         """
-        return super().fit(X, y, sample_weight=sample_weight)
+        return super().fit(X, y, sample_weight=sample_weight, checkpoint=checkpoint,
+                           checkpoint_every=checkpoint_every, resume=resume)
 
     @available_if(_never)
     def partial_fit(self, X, y, classes=None, sample_weight=None):  # pragma: no cover - not available
