@@ -7,6 +7,7 @@
     refsvm demo [--n N] [--budget B] [--backend both|python|fast]
     refsvm trace DATA --solver S [--seed N | --order FILE] --output TRACE   (docs/oracle.rst)
     refsvm compare-traces A B [--rtol R]
+    refsvm convert IN OUT --to libsvm|budgetedsvm|refsvm     (docs/peer-models.rst)
 
 ``DATA`` (and ``--test``) is a file in LIBSVM (svmlight) format, read with
 :func:`refsvm.io.libsvm.read_libsvm` (``.gz`` and ``.bz2`` files are
@@ -37,7 +38,7 @@ def build_parser():
     import argparse
 
     from .._version import __version__
-    from . import demo, fetch, predict, reproduce, trace, train
+    from . import convert, demo, fetch, predict, reproduce, trace, train
     from ._common import _HelpFormatter
 
     parser = argparse.ArgumentParser(
@@ -47,7 +48,7 @@ def build_parser():
     parser.add_argument("--version", action="version", version=f"refsvm {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    for command in (train, predict, demo, reproduce, fetch, trace):  # one module per sub-command
+    for command in (train, predict, demo, reproduce, fetch, trace, convert):  # one module per sub-command
         command.add_parser(sub)
     return parser
 

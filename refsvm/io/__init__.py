@@ -18,3 +18,7 @@ def __getattr__(name):
         globals()[name] = value
         return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+from .peer_models import (  # noqa: E402,F401  (the peers' model files; docs/peer-models.rst)
+    read_budgetedsvm_model, read_libsvm_model, write_budgetedsvm_model, write_libsvm_model,
+)
