@@ -311,3 +311,23 @@ def test_convert_command_errors(tmp_path, multiclass, capsys):
     with pytest.raises(SystemExit) as info:
         main(["convert", "a", "b", "--to", "weka"])
     assert info.value.code == 2
+
+
+def test_toolbox_style_two_class_file(tmp_path):
+    """A two-class file as the toolbox trains it (both classes' coefficients nonzero, no blank line after
+    MODEL:, 10-decimal numbers): refsvm's decision is class 2's score minus class 1's, its prediction the
+    toolbox's argmax (class 1 on ties)."""
+    rng = np.random.default_rng(5)
+    sv, alpha = np.round(rng.normal(size=(8, 3)), 10), np.round(rng.normal(size=(8, 2)), 10)
+    lines = ["ALGORITHM: 4", "DIMENSION: 3", "NUMBER_OF_CLASSES: 2", "LABELS: 1 -1", "NUMBER_OF_WEIGHTS: 8",
+             "BIAS_TERM: 0.000000", "KERNEL_FUNCTION: 0", "KERNEL_GAMMA_PARAM: 0.800000",
+             "KERNEL_DEGREE_PARAM: 2.000000", "KERNEL_COEF_PARAM: 0.000000", "MODEL:"]
+    lines += [f"-1:{a[0]:2.10f} -2:{a[1]:2.10f} " + " ".join(f"{j + 1}:{v:2.10f}" for j, v in enumerate(x))
+              for a, x in zip(alpha, sv)]
+    (tmp_path / "tool.txt").write_text("\n".join(lines) + "\n")
+    model = read_budgetedsvm_model(tmp_path / "tool.txt")
+    X = rng.normal(size=(60, 3))
+    K = np.exp(-0.5 * 0.8 * ((X[:, None, :] - sv[None]) ** 2).sum(axis=2))
+    scores = K @ alpha
+    np.testing.assert_allclose(model.decision_function(X), scores[:, 1] - scores[:, 0], rtol=1e-12, atol=1e-12)
+    np.testing.assert_array_equal(model.predict(X), np.array([1, -1])[np.argmax(scores, axis=1)])
