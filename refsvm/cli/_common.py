@@ -366,7 +366,7 @@ def _train_and_report(args, build, report, scores=_accuracy_lines):
         print(f"refsvm train: {args.solver} on {X.shape[0]} examples: about {count:,} {what} per epoch, "
               f"{args.epochs} epoch(s){estimate}", file=sys.stderr)
     start = time.perf_counter()
-    est.fit(X, y)
+    est.fit(X, y, **getattr(args, "fit_options", {}))     # refsvm train --checkpoint / --resume
     seconds = time.perf_counter() - start
     est.save(args.model)
     if scaling is not None:

@@ -5,6 +5,7 @@ BSCA, SBP and the eight online baselines here; FOGD / NOGD in
 :mod:`refsvm.cli._ogd`.  An option the chosen solver does not use is refused.
 """
 
+from ..estimators._checkpoint import check_checkpoint_every
 from ..estimators.registry import COMMON_OPTIONS, SOLVERS, estimator_class, make_estimator
 from ..validation import check_positive
 from ._common import BINARY_ONLY, _classifier_report, _check_model_path, _gamma, _HelpFormatter, _add_file_options, \
@@ -29,7 +30,26 @@ def _refit(args):
 
 #: argparse destinations that are not options of a solver
 _NOT_OPTIONS = {"data", "model", "solver", "func", "subparser", "command", "help", "standardize",
-                "stream", "chunk_rows", "shuffle_buffer"}
+                "stream", "chunk_rows", "shuffle_buffer", "checkpoint", "checkpoint_every", "resume"}
+
+
+def _checkpoint_options(args):
+    """``--checkpoint PATH --checkpoint-every N|Ns --resume`` as the keyword arguments of ``fit``
+    (:mod:`refsvm.estimators._checkpoint`); errors name the options."""
+    if args.checkpoint is None:
+        for flag, given in (("--resume", args.resume), ("--checkpoint-every", args.checkpoint_every != "epoch")):
+            if given:
+                raise ValueError(f"{flag} needs --checkpoint PATH (the checkpoint file)")
+        return {}
+    if getattr(args, "stream", False):
+        raise ValueError("--checkpoint: not available with --stream (checkpoints are written by the in-memory fit)")
+    every = int(args.checkpoint_every) if args.checkpoint_every.isdigit() else args.checkpoint_every
+    try:
+        check_checkpoint_every(every)
+    except ValueError:
+        raise ValueError(f"--checkpoint-every must be 'epoch', a number of epochs (e.g. 2) or seconds (e.g. "
+                         f"600s); got {args.checkpoint_every!r}") from None
+    return dict(checkpoint=args.checkpoint, checkpoint_every=every, resume=args.resume)
 
 
 def _refuse_unused_options(args):
@@ -68,6 +88,7 @@ def _cmd_train_online(args):
 
 def _cmd_train(args):
     _refuse_unused_options(args)
+    args.fit_options = _checkpoint_options(args)
     defaults = estimator_class(args.solver)().get_params()
     if args.budget is None:  # the solver's own default (NOGD 400, the others 100; SBP has none)
         args.budget = defaults.get("budget")
@@ -229,6 +250,15 @@ def add_parser(sub):
                        help="bogd: coefficients are kept within eta * max_coef")
     train.add_argument("--nu", type=float, default=0.01, help="SBP: the margin-violation parameter nu (Cotter et al.; volume n nu)")
     add_stream_arguments(train)  # --stream, --chunk-rows, --shuffle-buffer
+    train.add_argument("--checkpoint", metavar="PATH", default=None,
+                       help="write the training state to PATH at epoch boundaries (atomically); with --resume, "
+                            "continue from it: bit for bit the model of an uninterrupted run")
+    train.add_argument("--checkpoint-every", metavar="N", default="epoch",
+                       help="with --checkpoint: after every epoch ('epoch'), every N epochs, or 'Ns': at the first "
+                            "epoch boundary N seconds after the previous checkpoint; the last epoch always writes one")
+    train.add_argument("--resume", action="store_true",
+                       help="continue the run from --checkpoint PATH (refused when it holds other data or "
+                            "parameters)")
     train.set_defaults(func=_cmd_train, subparser=train)
     add_ogd_arguments(train)  # --solver fogd|nogd, --regression, ...
     return train
