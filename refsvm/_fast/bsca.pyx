@@ -115,6 +115,30 @@ cdef inline double _newton_step(double alpha_i, double g, double q_ii, double C,
     return delta
 
 
+cdef inline double _margin_error(const double* k, const double* a, Py_ssize_t b, double kernel_error,
+                                 double* s_abs) noexcept nogil:
+    """``E_f`` of :func:`refsvm.bsca.margin_error` (``*s_abs`` = S); four partial sums each (the order does
+    not matter for a tolerance, and the dependency chain of one sum would cost ~10 % of a step)."""
+    cdef double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0, l0 = 0.0, l1 = 0.0, l2 = 0.0, l3 = 0.0
+    cdef Py_ssize_t r = 0
+    while r + 4 <= b:
+        s0 += fabs(k[r]) * fabs(a[r])
+        s1 += fabs(k[r + 1]) * fabs(a[r + 1])
+        s2 += fabs(k[r + 2]) * fabs(a[r + 2])
+        s3 += fabs(k[r + 3]) * fabs(a[r + 3])
+        l0 += fabs(a[r])
+        l1 += fabs(a[r + 1])
+        l2 += fabs(a[r + 2])
+        l3 += fabs(a[r + 3])
+        r += 4
+    while r < b:
+        s0 += fabs(k[r]) * fabs(a[r])
+        l0 += fabs(a[r])
+        r += 1
+    s_abs[0] = (s0 + s1) + (s2 + s3)
+    return 2.0 * (kernel_error * ((l0 + l1) + (l2 + l3)) + (b + 2) * UNIT_ROUNDOFF * s_abs[0])
+
+
 cdef inline void _follow_list_operation(int64_t[::1] src, int64_t[::1] where, Py_ssize_t b_old,
                                         Py_ssize_t p, Py_ssize_t n) noexcept nogil:
     """Maps slot -> example and example -> slot after remove(p) (n < 0) or merge(p, n)."""
@@ -158,7 +182,7 @@ cdef int _bsca_pass(const Params* P, State* st,
     cdef long long same_sign
     cdef Py_ssize_t b = st.b
     cdef long long t = st.t
-    cdef double y_i, f, g, s_abs, l1, e_f, q_ii, delta, dual_i, wd, start, elapsed, C_i
+    cdef double y_i, f, g, s_abs, e_f, q_ii, delta, dual_i, wd, start, elapsed, C_i
     cdef int info
     cdef bint keep_lk = P.maint == MAINT_MERGE and P.merge_hint    # the step's exponents, for merging
 
@@ -175,12 +199,7 @@ cdef int _bsca_pass(const Params* P, State* st,
             store_kernel_row_pre(SV, b, X, i, P.kernel, P.gamma, P.degree, P.coef0, &k_i[0],
                                  &lk_i[0] if keep_lk else NULL)     # exponents kept for merging
             f = pw_dot(&k_i[0], &A[0, 0], b)
-        s_abs = 0.0                                           # f's rounding error bound e_f
-        l1 = 0.0                                              # (refsvm.bsca.margin_error)
-        for r in range(b):
-            s_abs += fabs(k_i[r]) * fabs(A[r, 0])
-            l1 += fabs(A[r, 0])
-        e_f = 2.0 * (P.kernel_error * l1 + (b + 2) * UNIT_ROUNDOFF * s_abs)
+        e_f = _margin_error(&k_i[0], &A[0, 0], b, P.kernel_error, &s_abs)   # f's rounding error bound
         if y_i * f <= e_f:                                    # online error, f = 0 up to rounding included
             st.mistakes += 1
         q_ii = rows_self(X, i, P.kernel, P.gamma, P.degree, P.coef0)   # Q_ii = k(x_i, x_i)
