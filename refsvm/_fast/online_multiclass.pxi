@@ -1,4 +1,4 @@
-# Multi-class Perceptron, RBP, OGD, Forgetron and BOGD on one shared SV set: the compiled mirror of
+# Multi-class Perceptron, RBP, OGD, Forgetron, BOGD and BPA-S on one shared SV set: the compiled mirror of
 # refsvm.online.multiclass (included at the end of online.pyx; same functions, same signatures,
 # same OnlineResult and trace; the rule and its sources are in the reference module).
 #
@@ -69,14 +69,116 @@ cdef void _mc_forgetron_shrink(Params* P, Counters* c, Py_ssize_t m, Store* SV, 
             A[j, i] *= phi                                   # f''_t = phi_t f'_t
 
 
+cdef inline void _mc_term_errors(double a, double k, double k_rr, double k_tt, double beta, double f_t, double tau,
+                                 double f_err, double eps_K, double* e_dist, double* e_fr) noexcept nogil:
+    """:func:`refsvm.online.passive_aggressive.bpas_term_errors` of one class of one candidate."""
+    cdef double u = U_ROUND
+    cdef double P = fabs(a), B = fabs(beta), kk = fabs(k)
+    cdef double d_b = 3.0 * u * (P * kk / k_tt + tau) + eps_K * P * (1.0 + kk / k_tt) / k_tt
+    e_dist[0] = (5.0 * u * (P * P * k_rr + B * B * k_tt + 2.0 * P * B * kk) + eps_K * (P + B) * (P + B)
+                 + 2.0 * (B * k_tt + P * kk) * d_b)
+    e_fr[0] = f_err + 3.0 * u * (fabs(f_t) + P * kk + B * k_tt) + eps_K * (P + B) + k_tt * d_b
+
+
+cdef Py_ssize_t _mc_bpas_replacement(Params* P, Store* SV, double[:, ::1] A, double[::1] k, double[::1] f,
+                                     double[::1] ferr, double[:, ::1] work, Py_ssize_t m, Py_ssize_t b,
+                                     Py_ssize_t y_t, Py_ssize_t s_t, double k_tt, double tau, double C_t,
+                                     double eps_K) noexcept nogil:
+    """refsvm.online.multiclass.bpas_replacement: Q_r (work[0]) and its bound (work[1]) per candidate,
+    then the lowest r within its bound of min (Q_r + tol_r) (passive_aggressive.least_objective)."""
+    cdef Py_ssize_t j, r
+    cdef double k_rr, a, bt, stepc, term, dist = 0.0, esum = 0.0, fr, fy = 0.0, fr_max, e_max, e_y = 0.0
+    cdef double e_dist, e_fr, loss, q, upper = INFINITY
+    for r in range(b):
+        k_rr = store_self(SV, r, P.kernel, P.gamma, P.degree, P.coef0)
+        fr_max = -INFINITY
+        e_max = -INFINITY
+        for j in range(m):                                   # class order, as the reference sums
+            a = A[j, r]
+            stepc = tau if j == y_t else (-tau if j == s_t else 0.0)
+            bt = a * k[r] / k_tt + stepc                     # x_r's projection onto x_t, plus the step
+            term = a * a * k_rr + bt * bt * k_tt - 2.0 * a * bt * k[r]
+            _mc_term_errors(a, k[r], k_rr, k_tt, bt, f[j], tau, ferr[j], eps_K, &e_dist, &e_fr)
+            dist = term if j == 0 else dist + term
+            esum = e_dist if j == 0 else esum + e_dist
+            fr = f[j] - a * k[r] + bt * k_tt                 # f_r^j(x_t)
+            if j == y_t:
+                fy = fr
+                e_y = e_fr
+            else:
+                if fr > fr_max:
+                    fr_max = fr
+                if e_fr > e_max:
+                    e_max = e_fr
+        loss = 1.0 - fy + fr_max
+        if loss < 0.0:
+            loss = 0.0
+        q = 0.5 * dist + C_t * loss
+        work[0, r] = q if isfinite(q) else INFINITY
+        work[1, r] = 2.0 * (0.5 * esum + C_t * (e_y + e_max) + 2.0 * U_ROUND * (fabs(q) + C_t))
+    for r in range(b):
+        if work[0, r] < INFINITY and work[0, r] + work[1, r] < upper:
+            upper = work[0, r] + work[1, r]
+    for r in range(b):
+        if work[0, r] < INFINITY and work[0, r] - work[1, r] <= upper:
+            return r
+    return 0
+
+
+cdef bint _mc_bpas(Params* P, Counters* c, Py_ssize_t m, const Rows* X, Py_ssize_t i, Store* SV, double[:, ::1] A,
+                   double[::1] k, double[::1] f, double[::1] ferr, double[:, ::1] work, Py_ssize_t y_t, Py_ssize_t s,
+                   double w_t, Py_ssize_t step, double* sq_max, double* step_coef, int8_t[::1] update_kind,
+                   int64_t[::1] rem_step, int64_t[::1] rem_index) noexcept nogil:
+    """BPA-S's step (refsvm.online.multiclass.multiclass_bpas): True when x_t is to be appended with
+    +-step_coef (below the budget); a full set's replacement is made here (then False)."""
+    cdef Py_ssize_t j, r, b = c.b
+    cdef double x2, eps_K, loss, k_tt, tau, C_t = P.C * w_t    # PA-I on the weighted loss
+    x2 = rows_self(X, i, KERNEL_LINEAR, 0.0, 0.0, 0.0)       # ||x_t||^2: eps_K of this step's kernel row
+    eps_K = _kernel_value_error(P, x2 if x2 > sq_max[0] else sq_max[0])
+    for j in range(m):
+        ferr[j] = _margin_tolerance(&k[0], &A[j, 0], b, eps_K) if b > 0 else 0.0
+    loss = 1.0 - f[y_t] + f[s]
+    if loss < 0.0:
+        loss = 0.0
+    if not (loss > ferr[y_t] + ferr[s] and C_t > 0.0):      # a loss within rounding of 0 is 0
+        return False
+    k_tt = rows_self(X, i, P.kernel, P.gamma, P.degree, P.coef0)
+    c.kernel_evaluations += 1
+    tau = loss / (2.0 * k_tt)                                # multi-class PA-I step
+    if tau > C_t:
+        tau = C_t
+    step_coef[0] = tau
+    if b < P.budget:
+        return True
+    c.kernel_evaluations += b                                # the k_rr
+    r = _mc_bpas_replacement(P, SV, A, k, f, ferr, work, m, b, y_t, s, k_tt, tau, C_t, eps_K)
+    for j in range(m):
+        A[j, r] = A[j, r] * k[r] / k_tt + (tau if j == y_t else (-tau if j == s else 0.0))
+    if store_set_row(SV, r, X, i) != 0:
+        SV.failed = True
+    if SV.sq[r] > sq_max[0]:
+        sq_max[0] = SV.sq[r]
+    rem_step[c.n_removals] = step
+    rem_index[c.n_removals] = r
+    c.n_removals += 1
+    c.updates += 1
+    update_kind[step] = 1
+    return False
+
+
 cdef void _mc_pass(Params* P, Counters* c, Py_ssize_t m, const Rows* X, const int64_t[::1] y,
                    const int64_t[::1] order, const double[::1] u, Store* SV, double[:, ::1] A, double[::1] k,
                    double[::1] f, int8_t[::1] update_kind, int64_t[::1] n_sv, int64_t[::1] rem_step,
-                   int64_t[::1] rem_index, const double[::1] sw, int64_t[::1] age) noexcept nogil:
+                   int64_t[::1] rem_index, const double[::1] sw, int64_t[::1] age, double[::1] ferr,
+                   double[:, ::1] work) noexcept nogil:
     """The pass of the multi-class learners (refsvm.online.multiclass, line by line)."""
     cdef Py_ssize_t step, i, r, s, j, b, last, y_t
     cdef double w_t, step_coef, scale, a, shrink = 1.0 - P.eta * P.lam, bound = P.eta * P.max_coef
+    cdef double sq_max = 0.0                                 # max ||x||^2 over the SVs held so far
     cdef bint mistake, step_taken, full
+    for j in range(c.b):
+        if SV.sq[j] > sq_max:
+            sq_max = SV.sq[j]
     for step in range(P.n_steps):
         full = False
         i = order[step]
@@ -103,6 +205,9 @@ cdef void _mc_pass(Params* P, Counters* c, Py_ssize_t m, const Rows* X, const in
         else:
             step_taken = mistake
             step_coef = w_t
+        if P.alg == ALG_BPAS:
+            step_taken = _mc_bpas(P, c, m, X, i, SV, A, k, f, ferr, work, y_t, s, w_t, step, &sq_max, &step_coef,
+                                  update_kind, rem_step, rem_index)
         if P.alg == ALG_BOGD and not (step_taken and w_t > 0.0):
             for j in range(m):
                 for r in range(b):
@@ -139,6 +244,8 @@ cdef void _mc_pass(Params* P, Counters* c, Py_ssize_t m, const Rows* X, const in
                 b -= 1
             if store_set_row(SV, b, X, i) != 0:
                 SV.failed = True
+            if SV.sq[b] > sq_max:
+                sq_max = SV.sq[b]
             for j in range(m):
                 A[j, b] = 0.0
             A[y_t, b] = step_coef                            # f^y += c k(x_t, .)
@@ -163,7 +270,8 @@ cdef void _mc_pass(Params* P, Counters* c, Py_ssize_t m, const Rows* X, const in
 
 
 def _run_multiclass(int alg, X, y, order, uniforms, n_classes, budget, kernel, gamma, degree, coef0, eta, sv,
-                    alpha, t0, sample_weight, zero_prediction, state=None, variant="paper", lam=0.0, max_coef=1.0):
+                    alpha, t0, sample_weight, zero_prediction, state=None, variant="paper", lam=0.0, max_coef=1.0,
+                    C=1.0):
     cdef Params P
     cdef Rows R
     cdef Store S
@@ -181,7 +289,7 @@ def _run_multiclass(int alg, X, y, order, uniforms, n_classes, budget, kernel, g
     P.coef0 = coef0
     P.eta = eta
     P.lam = lam
-    P.C = 1.0
+    P.C = C
     P.max_coef = max_coef
     P.t0 = t0
     n0 = 0 if sv is None else n_rows(sv)
@@ -232,8 +340,10 @@ cdef object _mc_prepared(Params* P, const Rows* R, Store* S, object SV, Py_ssize
     cdef int64_t[::1] rsv = rem_step
     cdef int64_t[::1] riv = rem_index
     cdef int64_t[::1] agev = age
+    cdef double[::1] ferrv = np.zeros(m)                 # BPA-S: each score's error bound
+    cdef double[:, ::1] workv = np.zeros((2, cap))       # BPA-S: Q_r and its bound per candidate
     with nogil:
-        _mc_pass(P, &c, m, R, yv, ov, uv, S, Av, kv, fv, ukv, nsv, rsv, riv, swv, agev)
+        _mc_pass(P, &c, m, R, yv, ov, uv, S, Av, kv, fv, ukv, nsv, rsv, riv, swv, agev, ferrv, workv)
     b = c.b
     trace = OnlineRecorder.assemble(c.mistakes, P.n_steps, c.updates, c.kernel_evaluations, update_kind, n_sv,
                                     rem_step[:c.n_removals].copy(), rem_index[:c.n_removals].copy())
@@ -303,3 +413,14 @@ def multiclass_bogd(X, y, order, uniforms, *, n_classes, budget, eta, lam, max_c
     return _run_multiclass(ALG_BOGD, X, y, order, uniforms, n_classes, budget, kernel, gamma, degree, coef0, eta,
                            sv, alpha, t0, weights_as_data(sample_weight, X.shape[0]), zero_prediction, state,
                            variant, lam, max_coef)
+
+
+def multiclass_bpas(X, y, order, *, n_classes, budget, C, kernel, gamma, degree, coef0, sv=None, alpha=None, t0=0,
+                    state=None, sample_weight=None, zero_prediction="mistake"):
+    """Multi-class BPA-S (see :func:`refsvm.online.multiclass_bpas`)."""
+    X, y, order, _ = check_multiclass_arguments(
+        X, y, order, algorithm="bpas", n_classes=n_classes, sv=sv, alpha=alpha, budget=budget, kernel=kernel,
+        gamma=gamma, degree=degree, coef0=coef0, t0=t0, zero_prediction=zero_prediction, C=C)
+    return _run_multiclass(ALG_BPAS, X, y, order, None, n_classes, budget, kernel, gamma, degree, coef0, 1.0,
+                           sv, alpha, t0, weights_as_data(sample_weight, X.shape[0]), zero_prediction, state,
+                           "paper", 0.0, 1.0, C)

@@ -35,9 +35,10 @@ class OnlineKernelClassifier(BudgetedClassifierBase):
     r"""Kernel classifier trained by one of the classic online learners.
 
     Multi-class targets (more than two classes) are taken by ``"perceptron"``,
-    ``"rbp"``, ``"ogd"``, ``"forgetron"`` and ``"bogd"``: the multi-prototype
-    protocol of Lu et al. (2016, section 5), one expansion per class over one shared SV set, the true class
-    and the highest-scoring wrong class updated (:mod:`refsvm.online.multiclass`;
+    ``"rbp"``, ``"ogd"``, ``"forgetron"``, ``"bogd"`` and ``"bpas"``: the
+    multi-prototype protocol of Lu et al. (2016, section 5), one expansion per
+    class over one shared SV set, the true class and the highest-scoring wrong
+    class updated (:mod:`refsvm.online.multiclass`;
     ``alpha_`` then has one column per class, ``budget`` counts shared SVs).  The
     other learners are binary only.
 

@@ -13,7 +13,7 @@ weights as data, the pass and its :class:`~refsvm.online.common.OnlineRecorder`)
 :mod:`.perceptrons` the mistake-driven learners (perceptron, RBP, Forgetron),
 :mod:`.gradient` the hinge-loss gradient learners (OGD, BOGD),
 :mod:`.projection` the Projectrons, :mod:`.passive_aggressive` BPA-S,
-:mod:`.multiclass` the multi-class Perceptron, RBP, OGD, Forgetron and BOGD (Lu et al. 2016,
+:mod:`.multiclass` the multi-class Perceptron, RBP, OGD, Forgetron, BOGD and BPA-S (Lu et al. 2016,
 section 5: one shared SV set, the true class and the rival updated).  Every
 name is importable from ``refsvm.online``.
 
@@ -105,8 +105,8 @@ Trace (both paths):
 from .common import (ALGORITHMS, ADDED, NO_UPDATE, PROJECTED, OnlineOptions, OnlineRecorder, OnlineResult,
                      OnlineRun, begin, is_mistake, projectron_U)
 from .gradient import bogd, ogd
-from .multiclass import (MULTICLASS_ALGORITHMS, multiclass_bogd, multiclass_forgetron, multiclass_ogd,
-                         multiclass_perceptron, multiclass_rbp)
+from .multiclass import (MULTICLASS_ALGORITHMS, multiclass_bogd, multiclass_bpas, multiclass_forgetron,
+                         multiclass_ogd, multiclass_perceptron, multiclass_rbp)
 from .passive_aggressive import bpas
 from .perceptrons import forgetron, forgetron_shrink, perceptron, rbp
 from .projection import projectron
@@ -114,4 +114,4 @@ from .projection import projectron
 __all__ = ["ALGORITHMS", "OnlineResult", "OnlineOptions", "OnlineRecorder", "is_mistake", "projectron_U",
            "perceptron", "ogd", "rbp", "forgetron_shrink", "forgetron", "projectron", "bpas", "bogd",
            "MULTICLASS_ALGORITHMS", "multiclass_perceptron", "multiclass_rbp", "multiclass_ogd",
-           "multiclass_forgetron", "multiclass_bogd"]
+           "multiclass_forgetron", "multiclass_bogd", "multiclass_bpas"]

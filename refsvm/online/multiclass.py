@@ -26,10 +26,11 @@ released code (jingcoco/Online-Kernel-Learning, ``multiclass/perceptron.m``,
 * OGD: when the multi-class hinge loss ``max(0, 1 - gamma_t)`` is positive (eq. 9),
   add ``x_t`` with ``+eta`` for ``y_t`` and ``-eta`` for ``s_t``.
 
-Forgetron and BOGD (:func:`multiclass_forgetron`, :func:`multiclass_bogd`): the
-default (``variant="paper"``) is the binary paper's rule lifted by this protocol; the
-authors' ``multiclass/forgetron.m`` and ``multiclass/BOGD.m`` depart from it, and
-``variant="authors"`` takes their reading (each function's docstring says where).
+Forgetron, BOGD and BPA-S (:func:`multiclass_forgetron`, :func:`multiclass_bogd`,
+:func:`multiclass_bpas`): the default (``variant="paper"``) is the binary paper's rule
+lifted by this protocol; the authors' ``multiclass/forgetron.m`` and ``BOGD.m`` depart
+from it, and ``variant="authors"`` takes their reading (each function's docstring says
+where; ``BPAs.m`` is the lifted rule for the Gaussian kernel, so BPA-S has no variant).
 
 The code keeps one list per class and stores an id twice (once per class it
 enters); one shared SV with two nonzero coefficients is the same model and the
@@ -55,11 +56,13 @@ from ..kernels import Kernel
 from ..ogd import _check_labels, rival_class
 from ..sparse import n_rows
 from ..validation import _check_warm_start, check_int, check_online_arguments, weights_as_data
-from .common import ADDED, OnlineOptions, OnlineRecorder, OnlineResult, OnlineRun
+from ..constants import UNIT_ROUNDOFF
+from .common import ADDED, OnlineOptions, OnlineRecorder, OnlineResult, OnlineRun, margin_tolerance
+from .passive_aggressive import bpas_term_errors, least_objective
 from .perceptrons import forgetron_shrink, forgetron_state
 
 #: The learners with a multi-class form here (the estimator's multi-class branch accepts these).
-MULTICLASS_ALGORITHMS = ("perceptron", "rbp", "ogd", "forgetron", "bogd")
+MULTICLASS_ALGORITHMS = ("perceptron", "rbp", "ogd", "forgetron", "bogd", "bpas")
 
 
 def check_multiclass_arguments(X, y, order, uniforms=None, *, algorithm, n_classes, sv, alpha, budget=None,
@@ -129,6 +132,10 @@ class MulticlassRun(OnlineRun):
         k = self.kernel.row(self.SV[:self.b], x)
         self.rec.kernel_values(self.b)
         return np.array([float(np.sum(k * self.A[:self.b, r])) for r in range(self.m)]), k
+
+    def class_tolerances(self, k, eps_K):
+        """:func:`refsvm.online.common.margin_tolerance` of each class's score (m,): its error bound."""
+        return np.array([margin_tolerance(k, self.A[:self.b, r], eps_K) for r in range(self.m)])
 
     def result(self, state):
         out = super().result(state)
@@ -336,3 +343,79 @@ def bogd_discard(run, age, step, authors, shrink):
     B = run.b
     drop_slot(run, age, int(np.argmin(age[:B])) if authors else run.random_slot(step), step)
     return B * shrink / (B - 1)
+
+
+def multiclass_bpas(X, y, order, *, n_classes, budget, C, kernel, gamma, degree, coef0, sv=None, alpha=None, t0=0,
+                    state=None, sample_weight=None, zero_prediction="mistake"):
+    """Multi-class BPA-S on the shared set (Wang & Vucetic 2010 lifted by section 5's protocol; Lu et
+    al.'s ``multiclass/BPAs.m``).
+
+    With the hinge loss ``l_t = max(0, 1 - f^{y_t} + f^{s_t}) > 0`` (eq. 9): the multi-class PA-I step
+    ``tau_t = min(C s_t, l_t / (2 k(x_t, x_t)))`` (the update ``+tau`` for ``y_t``, ``-tau`` for ``s_t``
+    has squared norm ``2 tau^2 k_tt``; Crammer et al. 2006).  Below the budget add ``x_t`` with it.
+    With B shared SVs, every candidate ``r`` is removed and its coefficient vector projected onto
+    ``x_t``, ``beta_r = a_r k_rt / k_tt + tau (e_{y_t} - e_{s_t})``; the ``r`` least in
+    ``Q_r = 1/2 ||f_r - f_t||^2 + C s_t l(f_r; x_t, y_t)`` (``||.||^2`` summed over the classes, the
+    loss of eq. 9 with the rival of ``f_r``) is replaced by ``(x_t, beta_r)``
+    (:func:`bpas_replacement`).
+
+    ``BPAs.m`` takes ``tau = min(C, l_t / 2)``, ``beta_r = a_r k_rt + ...`` and ``||f_r - f_t||^2 =
+    |a_r|^2 + |beta_r|^2 - 2 a_r . beta_r k_rt``: this rule for ``k(x, x) = 1`` (the Gaussian kernel it
+    runs), so no ``variant``.  Decisions on computed numbers, both paths: the step is taken iff ``l_t``
+    exceeds the error bound of ``f^{y_t} - f^{s_t}`` (a step leaves the margin at exactly 1, so a
+    repeated row meets rounding noise), candidates within their rounding bounds of the least ``Q_r``
+    tie and the lowest slot wins (as the binary :func:`refsvm.online.bpas`).  ``zero_prediction``
+    changes only the mistake count.  Weight ``s_t = 0``: no step.
+    """
+    run, o, rec = begin_multiclass("bpas", X, y, order, kernel, gamma, degree, coef0, n_classes=n_classes, sv=sv,
+                                   alpha=alpha, t0=t0, sample_weight=sample_weight, zero_prediction=zero_prediction,
+                                   budget=budget, C=C)
+    for step, x_t, y_t, w_t in run.examples():
+        C_t = C * w_t                                      # PA-I on the weighted loss
+        f_t, k_t = run.f(x_t)                              # eq. 8
+        s_t, mistake = multiclass_decision(f_t, y_t, o.zero_prediction)   # eq. 9
+        rec.mistake(mistake)
+        eps_K = run.kernel_error(x_t)                      # one kernel value's error bound
+        f_err = run.class_tolerances(k_t, eps_K)           # each score's error bound
+        loss = max(0.0, 1.0 - f_t[y_t] + f_t[s_t])
+        if loss > f_err[y_t] + f_err[s_t] and C_t > 0.0:   # a loss within rounding of 0 is 0
+            k_tt = run.k_tt(x_t)
+            tau = min(C_t, loss / (2.0 * k_tt))            # multi-class PA-I step
+            rec.update(step, ADDED)
+            step_vec = two_class_step(run.m, y_t, s_t, tau)
+            if run.b < budget:
+                run.append(x_t, step_vec)
+            else:
+                r, beta = bpas_replacement(run, k_t, f_t, f_err, y_t, step_vec, k_tt, tau, C_t, eps_K)
+                run.replace(r, x_t, beta, step)            # x_r's projection and the step, in its slot
+    return run.result({})
+
+
+def bpas_replacement(run, k, f_t, f_err, y_t, step_vec, k_tt, tau, C_t, eps_K):
+    """``(r, beta_r)``: the candidate of :func:`multiclass_bpas` with the least ``Q_r`` (ties within
+    the rounding bounds: the lowest slot, :func:`refsvm.online.passive_aggressive.least_objective`).
+
+    ``||f_r - f_t||^2`` sums the classes' ``a^2 k_rr + beta^2 k_tt - 2 a beta k_rt`` in class order
+    (both paths).  Error bound of ``Q_r``: each class's terms bounded as the binary BPA-S's
+    (:func:`refsvm.online.passive_aggressive.bpas_term_errors`; ``tau`` in every class's ``beta``
+    bound, above the truth for the classes the step leaves alone), the loss's by ``e_fr`` of ``y_t``
+    plus the largest of the others, doubled with the ``2 u (|Q_r| + C_t)`` of the last operations
+    (the binary :func:`refsvm.online.passive_aggressive.bpas_tie_tolerance`).
+    """
+    k_rr = run.k_rr()[:, None]
+    a, kc = run.A[:run.b], k[:, None]
+    beta = a * kc / k_tt + step_vec                        # x_r's projection onto x_t, plus the step
+    terms = a * a * k_rr + beta * beta * k_tt - 2.0 * a * beta * kc
+    f_r = f_t - a * kc + beta * k_tt                       # f_r^c(x_t), every class
+    others = np.delete(np.arange(run.m), y_t)
+    loss = np.maximum(0.0, 1.0 - f_r[:, y_t] + np.max(f_r[:, others], axis=1))
+    e_dist, e_fr = bpas_term_errors(a, kc, k_rr, k_tt, beta, f_t, tau, f_err, eps_K)
+    dist, e_sum = terms[:, 0].copy(), e_dist[:, 0].copy()
+    for c in range(1, run.m):                              # class order (the twin sums alike)
+        dist += terms[:, c]
+        e_sum += e_dist[:, c]
+    Q = 0.5 * dist + C_t * loss
+    tol = 2.0 * (0.5 * e_sum + C_t * (e_fr[:, y_t] + np.max(e_fr[:, others], axis=1))
+                 + 2.0 * UNIT_ROUNDOFF * (np.abs(Q) + C_t))
+    r = least_objective(Q, tol)
+    return r, beta[r].copy()

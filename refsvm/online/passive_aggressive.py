@@ -80,13 +80,21 @@ def bpas_tie_tolerance(a, k, k_rr, k_tt, beta, f_t, Q, tau, C_t, f_err, eps_K):
     times the second, plus ``2 u (|Q_r| + C_t)``.  Twice the total covers the two paths' inputs
     (coefficients, kernel values) a few ulps apart.
     """
+    e_dist, e_fr = bpas_term_errors(a, k, k_rr, k_tt, beta, f_t, tau, f_err, eps_K)
+    return 2.0 * (0.5 * e_dist + C_t * e_fr + 2.0 * UNIT_ROUNDOFF * (np.abs(Q) + C_t))
+
+
+def bpas_term_errors(a, k, k_rr, k_tt, beta, f_t, tau, f_err, eps_K):
+    """``(e_dist, e_fr)``: the first-order bounds of :func:`bpas_tie_tolerance` on the computed
+    ``a^2 k_rr + beta^2 k_tt - 2 a beta k_rt`` and ``f_r(x_t) = f_t - a k_rt + beta k_tt`` (elementwise:
+    the multi-class BPA-S, :func:`refsvm.online.multiclass.multiclass_bpas`, passes one column per class)."""
     u = UNIT_ROUNDOFF
     P, B, k = np.abs(a), np.abs(beta), np.abs(k)
     d_b = 3.0 * u * (P * k / k_tt + tau) + eps_K * P * (1.0 + k / k_tt) / k_tt
     e_dist = 5.0 * u * (P * P * k_rr + B * B * k_tt + 2.0 * P * B * k) + eps_K * (P + B) * (P + B) \
         + 2.0 * (B * k_tt + P * k) * d_b
-    e_fr = f_err + 3.0 * u * (abs(f_t) + P * k + B * k_tt) + eps_K * (P + B) + k_tt * d_b
-    return 2.0 * (0.5 * e_dist + C_t * e_fr + 2.0 * u * (np.abs(Q) + C_t))
+    e_fr = f_err + 3.0 * u * (np.abs(f_t) + P * k + B * k_tt) + eps_K * (P + B) + k_tt * d_b
+    return e_dist, e_fr
 
 
 def least_objective(Q, tol):

@@ -71,10 +71,10 @@ def test_bad_parameters_name_themselves(params, name):
 
 def test_multiclass_refused():
     """Learners without a multi-class form refuse a multi-class target (perceptron, RBP, OGD, Forgetron,
-    BOGD take it: tests/online/test_multiclass.py, test_multiclass_budget.py)."""
+    BOGD, BPA-S take it: tests/online/test_multiclass.py, test_multiclass_budget.py)."""
     X = np.random.default_rng(0).normal(size=(30, 2))
     with pytest.raises(ValueError, match="binary"):
-        OnlineKernelClassifier("bpas").fit(X, np.arange(30) % 3)
+        OnlineKernelClassifier("projectron").fit(X, np.arange(30) % 3)
 
 
 def expected_failed_checks(estimator):

@@ -211,6 +211,6 @@ def test_estimator_multiclass():
         assert set(fits[0].predict(X)) <= {"a", "b", "c"}
         assert (fits[0].predict(X) == y).mean() > 0.6
     assert fits[0].alpha_.shape[0] <= 150
-    for algorithm in ("bpas", "projectron"):
+    for algorithm in ("projectron", "projectron++"):
         with pytest.raises(ValueError, match="Only binary classification is supported for algorithm.*'perceptron', 'rbp', 'ogd'"):
             OnlineKernelClassifier(algorithm).fit(X, y)

@@ -35,6 +35,7 @@ BUDGETS = [
     ("refsvm.online", "multiclass_rbp", 16),
     ("refsvm.online", "multiclass_forgetron", 25),
     ("refsvm.online", "multiclass_bogd", 25),
+    ("refsvm.online", "multiclass_bpas", 25),
 ]
 
 
