@@ -187,18 +187,24 @@ def _refuse_regression_target(arg, labels, n):
                           f"target, not classes; {advice}")
 
 
-#: ``refsvm train --solver`` values that train binary classifiers only (the online baselines, until their
-#: multi-class versions exist); ``--help`` says so.
-BINARY_ONLY = tuple(name for name, solver in SOLVERS.items() if solver.estimator == "OnlineKernelClassifier")
+def _binary_only():
+    """``refsvm train --solver`` values that train binary classifiers only: the online baselines without a
+    multi-class version (:data:`refsvm.online.MULTICLASS_ALGORITHMS` lists those with one); ``--help`` says so."""
+    from ..online import MULTICLASS_ALGORITHMS
+    return tuple(name for name, solver in SOLVERS.items() if solver.estimator == "OnlineKernelClassifier"
+                 and solver.params.get("algorithm") not in MULTICLASS_ALGORITHMS)
+
+
+BINARY_ONLY = _binary_only()
 
 
 def _check_binary(y, args):
     """A target with more than two classes given to a binary-only solver: one line, exit status 1."""
     k = np.unique(y).size
     if k > 2:
-        raise _FileError(f"{args.data}: {k} classes, but --solver {args.solver} is a binary classifier (the online "
-                         f"baselines have no multi-class version yet); for {k} classes use --solver bsgd, bsca, "
-                         "sbp, fogd or nogd")
+        others = ", ".join(name for name in SOLVERS if name not in BINARY_ONLY)
+        raise _FileError(f"{args.data}: {k} classes, but --solver {args.solver} is a binary classifier (it has no "
+                         f"multi-class version yet); for {k} classes use --solver {others}")
 
 
 def _check_model_path(arg):

@@ -67,7 +67,7 @@ def _refuse_unused_options(args):
 def _cmd_train_online(args):
     """``refsvm train --solver perceptron|ogd|rbp|forgetron|projectron|projectron++|bpas|bogd``."""
     _check_model_path(args.model)  # before training, not after
-    args.binary_only = True        # the baselines are binary classifiers
+    args.binary_only = args.solver in BINARY_ONLY    # the baselines without a multi-class version
     given = {name: getattr(args, name) for name in ("eta", "lam", "C", "max_coef")
              if getattr(args, name) is not None and getattr(args, name) != args.subparser.get_default(name)}
 
@@ -184,8 +184,9 @@ def add_parser(sub):
     train = sub.add_parser("train", help="train a budgeted kernel machine (--solver) on a LIBSVM file, save the model",
                            description="Train a solver (--solver, default bsgd) on DATA and save the model to MODEL "
                                        "(.npz). An option the solver does not use is an error. Solvers: "
-                                       + solvers + ". The online baselines (" + ", ".join(BINARY_ONLY)
-                                       + ") are binary classifiers: DATA must have two classes.",
+                                       + solvers + ". The online baselines " + ", ".join(BINARY_ONLY)
+                                       + " are binary classifiers (DATA must have two classes); the other "
+                                         "solvers take multi-class data.",
                            formatter_class=_HelpFormatter)
     train.add_argument("data", metavar="DATA", help="LIBSVM file (or data set name, see REFSVM_DATA)")
     train.add_argument("model", metavar="MODEL", help="output model file (.npz)")

@@ -113,20 +113,28 @@ def test_standardize_with_an_online_solver_round_trips(unscaled, tmp_path, capsy
 # ------------------------------------------------------------------------------ binary-only baselines
 
 
-@pytest.mark.parametrize("solver", ["bogd", "perceptron", "projectron++"])
+@pytest.mark.parametrize("solver", ["projectron", "projectron++"])
 def test_baseline_on_multiclass_data_is_one_line(three_classes, tmp_path, capsys, solver):
     assert run(["train", str(three_classes), str(tmp_path / "m.npz"), "--solver", solver]) == 1
     err = capsys.readouterr().err
     assert "usage:" not in err
     line = one_line(err)
     assert f"3 classes, but --solver {solver} is a binary classifier" in line
+    assert "--solver bsgd" in line and "perceptron" in line      # names the solvers that take them
 
 
-def test_help_says_the_baselines_are_binary(capsys):
+@pytest.mark.parametrize("solver", ["bogd", "perceptron", "bpas"])
+def test_baselines_with_a_multiclass_version_train_on_three_classes(three_classes, tmp_path, solver):
+    model = tmp_path / "m.npz"
+    assert run(["train", str(three_classes), str(model), "--solver", solver]) == 0
+    assert refsvm.load(model).classes_.size == 3
+
+
+def test_help_says_which_baselines_are_binary(capsys):
     with pytest.raises(SystemExit):
         main(["train", "--help"])
     text = " ".join(capsys.readouterr().out.split())
-    assert "projectron++, bpas, bogd) are binary classifiers" in text
+    assert "The online baselines projectron, projectron++ are binary classifiers" in text
 
 
 # ------------------------------------------------------------------------------ SBP
