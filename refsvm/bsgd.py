@@ -49,6 +49,7 @@ import numpy as np
 from .budget import MaintenanceOptions, MaintenanceRecorder, find_duplicate, maintenance_event, new_model
 from .kernels import Kernel
 from .sparse import is_sparse, n_rows
+from .online.common import kernel_value_error, margin_tolerance
 from .validation import check_bsgd_arguments, weights_as_data
 
 LEARNING_RATES = ("pegasos", "norma", "perceptron")
@@ -148,13 +149,15 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
     SV, A, b = new_model(o.capacity(sv, len(order)), X, o.c, sv, alpha)   # Alg. 1, line 2: b = 0, w_1 = 0
     w0 = np.zeros(o.c) if bias is None else np.array(bias, dtype=np.float64)
     rec = BSGDRecorder(len(order), X, o)
+    eps_K = kernel_value_error(X, sv, o.kernel)               # the kernel values' error bound (mistake counter)
     t = t0
     for step, i in enumerate(order):                          # Alg. 1, line 3
         t += 1
         x_t, y_t, s_t = X[i], int(y[i]), float(s[i])          # Alg. 1, line 4 (s_t: the example's weight)
         eta_t = learning_rate_at(o.learning_rate, t, o.lam, o.eta)
-        f = o.kernel.row(SV[:b], x_t) @ A[:b] + w0            # f_t(x_t) = sum_j alpha_j k(x_j, x_t) (+ bias), with w_t
-        violates, mistake, r_t = hinge_loss_positive(f, y_t)
+        k_t = o.kernel.row(SV[:b], x_t)                       # k(x_j, x_t) for the SVs
+        f = k_t @ A[:b] + w0                                  # f_t(x_t) = sum_j alpha_j k(x_j, x_t) (+ bias), with w_t
+        violates, mistake, r_t = hinge_loss_positive(f, y_t, score_tolerance(k_t, A[:b], w0, eps_K))
         rec.margin(SV, b, x_t, mistake)
         A[:b] *= 1.0 - eta_t * o.lam                          # Alg. 1, line 5
         if violates and s_t > 0.0:                            # Alg. 1, line 6 (weighted: s_t l > 0)
@@ -180,19 +183,29 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
 # the lines of Algorithm 1 that are helpers, and the options
 # ----------------------------------------------------------------------------
 
-def hinge_loss_positive(f, y_t):
+def hinge_loss_positive(f, y_t, tol=0.0):
     """Alg. 1, line 6: ``l(w_t; (x_t, y_t)) > 0`` from the scores ``f = f_t(x_t)``.
 
     Returns ``(loss > 0, mistake, r_t)``: binary (one score) the hinge loss of eq. (1),
     multi-class the loss of eq. (11) with ``r_t = argmax_{i != y_t} f^(i)(x_t)``
-    (-1 for binary); ``mistake`` is the online error (diagnostics, not a paper line).
+    (-1 for binary); ``mistake`` is the online error (diagnostics, not a paper line):
+    ``y_t f <= tol``, multi-class ``f_r >= f_y - tol``, ``tol`` the scores' error bound
+    (:func:`score_tolerance`; a margin within rounding of 0 is 0).  The loss is decided exactly.
     """
     if f.shape[0] == 1:
-        return y_t * f[0] < 1.0, y_t * f[0] <= 0.0, -1       # hinge loss l(w_t; (x_t, y_t)) > 0
+        return y_t * f[0] < 1.0, y_t * f[0] <= tol, -1       # hinge loss l(w_t; (x_t, y_t)) > 0
     others = f.copy()
     others[y_t] = -np.inf
     r_t = int(np.argmax(others))                              # r_t = argmax_{i != y_t} f^(i)(x_t), eq. 11
-    return 1.0 + f[r_t] - f[y_t] > 0.0, f[r_t] >= f[y_t], r_t   # multi-class hinge loss (11) > 0
+    return 1.0 + f[r_t] - f[y_t] > 0.0, f[r_t] >= f[y_t] - tol, r_t   # multi-class hinge loss (11) > 0
+
+
+def score_tolerance(k_t, A, w0, eps_K):
+    """The mistake counter's tolerance of ``f = k_t' A + w0``: :func:`refsvm.online.common.margin_tolerance`
+    with the bias one more term of kernel value 1, the sums over all columns (bounding the sum of two
+    scores' tolerances, a multi-class margin); ``eps_K`` bounds one kernel value's error.  Both paths
+    (the twin: ``refsvm._fast.tolerance.score_tolerance``)."""
+    return margin_tolerance(np.append(k_t, 1.0)[:, None], np.vstack([A, w0]), eps_K)
 
 
 def coefficient(eta_t, y_t, s_t, r_t, c):

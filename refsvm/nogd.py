@@ -79,7 +79,9 @@ from .kernels import Kernel
 from .sparse import n_rows, new_sv_storage
 from .ogd import (OGDOptions, OGDRecorder, OGDResult, check_average_state, check_ogd_data, check_weights,
                   rival_class)
+from .constants import UNIT_ROUNDOFF
 from .online import is_mistake
+from .online.common import kernel_value_error, margin_tolerance
 from .validation import check_gaussian_rows, check_int, check_positive, check_sparse_rows, weights_as_data
 
 #: Default relative cutoff of the eigenvalues kept at the switch.
@@ -211,17 +213,29 @@ def initial_model(X, options, sv, alpha, n_steps):
     return SV, A, b
 
 
-def negative_gradient(options, f, y_t, eta_t, rec):
+def feature_error(projection, eps_K):
+    """``eps_z``: a bound of the error of one Nystrom feature ``z_i = sum_j P_ij k_j`` (the mistake
+    counter's tolerance in the linear phase; both paths call this).  Error bound: ``B`` products summed
+    in any order err by at most ``(B + 2) u sum_j |P_ij k_j|``, each Gaussian ``|k_j| <= 1 + eps_K``,
+    and each ``k_j`` by at most ``eps_K``: ``((B + 2) u (1 + eps_K) + eps_K) max_i sum_j |P_ij|``."""
+    P = np.asarray(projection)
+    if P.size == 0:
+        return 0.0
+    return float(((P.shape[1] + 2) * UNIT_ROUNDOFF * (1.0 + eps_K) + eps_K) * np.max(np.sum(np.abs(P), axis=1)))
+
+
+def negative_gradient(options, f, y_t, eta_t, rec, tol=0.0):
     """The loss of ``f`` for ``y_t`` and the step's coefficient ``beta = -eta_t grad l`` (c,), in both
     phases: ``(loss is nonzero, beta)``.  Alg. 2 (hinge), Alg. 4 (eq. 9; ``+eta`` for the true class,
     ``-eta`` for the highest-scoring wrong one, eq. 10-13), Alg. 6 (squared loss, nonzero means
-    ``> epsilon``).  The online mistake or loss goes to the recorder ``rec``."""
+    ``> epsilon``).  The online mistake or loss goes to the recorder ``rec`` (``tol``: the scores' error
+    bound; a margin within it of 0 is 0, :func:`refsvm.online.common.margin_tolerance`)."""
     if options.task == "binary":
-        rec.mistake(is_mistake(y_t, f[0], options.zero_prediction))   # as FOGD (refsvm.online.is_mistake)
+        rec.mistake(is_mistake(y_t, f[0], options.zero_prediction, tol))   # as FOGD (refsvm.online.is_mistake)
         return y_t * f[0] < 1.0, np.array([eta_t * y_t])              # hinge loss > 0
     if options.task == "multiclass":
         s_t = rival_class(f, y_t)                             # eq. 9: highest-scoring wrong class
-        rec.mistake(f[s_t] >= f[y_t])
+        rec.mistake(f[s_t] >= f[y_t] - tol)
         beta = np.zeros(options.c)
         beta[y_t] = eta_t                                     # eq. 10 / 12
         beta[s_t] = -eta_t                                    # eq. 11 / 13
@@ -298,6 +312,7 @@ def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0,
     s = weights_as_data(sample_weight, X.shape[0])
     SV, A, b = initial_model(X, o, sv, alpha, len(order))     # Alg. 2, line 2: S_1 = {}, f_1 = 0
     rec = NOGDRecorder(len(order), o.task)
+    eps_K = kernel_value_error(X, sv, o.kernel)               # the kernel values' error bound (mistake counter)
     for step, i in enumerate(order):                          # Alg. 2, line 3 (while |S_t| < B), then line 14
         x_t, y_t, eta_t = X[i], y[i], o.eta * s[i]            # Alg. 2, line 4 / line 15 (the step: eta s_t)
         k_t = o.kernel.row(SV[:b], x_t)                       # k(x_t, x_j) for the SVs (lines 5, 16)
@@ -305,9 +320,11 @@ def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0,
         if projection is not None:
             z = projection @ k_t                              # Alg. 2, line 16: z(x_t)
             f = z @ W                                         # Alg. 2, line 17
+            tol = margin_tolerance(z[:, None], W, feature_error(projection, eps_K))   # f's error bound
         else:
             f = k_t @ A[:b]                                   # Alg. 2, line 5: f_t(x_t)
-        nonzero, beta = negative_gradient(o, f, y_t, eta_t, rec)   # loss, beta = -eta s_t grad l
+            tol = margin_tolerance(k_t[:, None], A[:b], eps_K)   # f's error bound
+        nonzero, beta = negative_gradient(o, f, y_t, eta_t, rec, tol)   # loss, beta = -eta s_t grad l
         if not nonzero or eta_t == 0.0:                       # s_t = 0: weighted loss 0
             continue
         rec.update(step)

@@ -34,8 +34,9 @@ inside a chunk.
 import numpy as np
 import scipy.sparse as sp
 
-from refsvm.nogd import (EIG_TOL, NOGDOptions, NOGDRecorder, check_nogd_state, initial_weights, nogd_result,
-                         nystrom_map)
+from refsvm.nogd import (EIG_TOL, NOGDOptions, NOGDRecorder, check_nogd_state, feature_error, initial_weights,
+                         nogd_result, nystrom_map)
+from refsvm.online.common import kernel_value_error
 from refsvm.ogd import check_average_state, check_ogd_data
 from refsvm.validation import weights_as_data
 
@@ -44,27 +45,29 @@ from libc.stdint cimport int8_t, int64_t
 from refsvm._fast.kernels cimport KERNEL_RBF
 from refsvm._fast.sparse cimport (Rows, Store, rows_init, store_export, store_fill, store_free, store_init,
                                   store_kernel_row, store_set_row)
-from refsvm._fast.ogd_core cimport (TASK_BINARY, TASK_BINARY_POSITIVE, TASK_MULTI, binary_mistake,
+from refsvm._fast.ogd_core cimport (TASK_BINARY, TASK_BINARY_POSITIVE, TASK_MULTI, counted_mistake,
                                     refsvm_phases, rival_class, scores, task_code)
 
 
 cdef inline int loss_step(int task, const double* f, Py_ssize_t c, double yv, double eta,
                           double epsilon, int64_t* mistakes, double* loss_sum,
-                          double* beta) noexcept nogil:
+                          double* beta, const double* k, const double* A, Py_ssize_t n,
+                          double eps) noexcept nogil:
     """Online counters; returns 1 if the loss is "nonzero" and sets ``beta = -eta grad``.
 
-    ``eta`` is the example's step ``eta s_t``; 0 (weight 0): never "nonzero"."""
+    ``eta`` is the example's step ``eta s_t``; 0 (weight 0): never "nonzero".  ``f = k'A`` (``n``
+    terms, each ``k_j`` within ``eps``): the mistake counter's tolerance (``counted_mistake``)."""
     cdef Py_ssize_t y_t, s_t, r
     cdef double loss
     if task == TASK_BINARY or task == TASK_BINARY_POSITIVE:
-        if binary_mistake(task, yv, f[0]):
+        if counted_mistake(task, f, c, yv, -1, k, A, n, eps, 0.0):
             mistakes[0] += 1
         beta[0] = eta * yv
         return yv * f[0] < 1.0 and eta != 0.0                 # hinge loss > 0
     if task == TASK_MULTI:
         y_t = <Py_ssize_t>yv
         s_t = rival_class(f, c, y_t)                          # eq. 9
-        if f[s_t] >= f[y_t]:
+        if counted_mistake(task, f, c, yv, s_t, k, A, n, eps, 0.0):
             mistakes[0] += 1
         for r in range(c):
             beta[r] = 0.0
@@ -83,15 +86,17 @@ cdef Py_ssize_t _kernel_phase(const Rows* X, const double[::1] yv, const int64_t
                               double[::1] krow, double[::1] f, double[::1] beta,
                               int8_t[::1] updated, int8_t[::1] added, int64_t* mistakes,
                               double* loss_sum, int64_t* kernel_evaluations,
-                              const double[::1] sw) noexcept nogil:
-    """Alg. 2, lines 3-9 from ``order[start]``; returns the step that completed the budget or -1."""
+                              const double[::1] sw, double eps_K) noexcept nogil:
+    """Alg. 2, lines 3-9 from ``order[start]``; returns the step that completed the budget or -1
+    (``eps_K``: the kernel values' error bound, :func:`refsvm.nogd.kernel_value_error`)."""
     cdef Py_ssize_t step, i, r, c = A.shape[1]
     for step in range(start, order.shape[0]):
         i = order[step]
         store_kernel_row(SV, b[0], X, i, KERNEL_RBF, gamma, 3.0, 0.0, &krow[0])
         kernel_evaluations[0] += b[0]
         scores(&A[0, 0], b[0], c, &krow[0], &f[0])            # Alg. 2, line 5: f_t(x_t)
-        if not loss_step(task, &f[0], c, yv[i], eta * sw[i], epsilon, mistakes, loss_sum, &beta[0]):
+        if not loss_step(task, &f[0], c, yv[i], eta * sw[i], epsilon, mistakes, loss_sum, &beta[0],
+                         &krow[0], &A[0, 0], b[0], eps_K):
             continue
         updated[step] = 1
         if store_set_row(SV, b[0], X, i) != 0:                # Alg. 2, lines 6-7
@@ -112,9 +117,10 @@ cdef void _linear_phase(const Rows* X, const double[::1] yv, const int64_t[::1] 
                         double[::1] krow, double[::1] z, double[::1] f, double[::1] beta,
                         int8_t[::1] updated, int64_t* mistakes, double* loss_sum,
                         int64_t* kernel_evaluations, const double[::1] sw,
-                        const double[:, ::1] PT, Py_ssize_t* nz, double* W_sum) noexcept nogil:
+                        const double[:, ::1] PT, Py_ssize_t* nz, double* W_sum, double eps_z) noexcept nogil:
     """Alg. 2, lines 14-19 from ``order[start]``.  ``PT`` (B, k): the projection transposed;
-    ``W_sum`` (k, c) or NULL: the averaged variant's sum."""
+    ``W_sum`` (k, c) or NULL: the averaged variant's sum; ``eps_z``: the features' error bound
+    (:func:`refsvm.nogd.feature_error`)."""
     cdef Py_ssize_t step, i, j, r, c = W.shape[1]
     cdef Py_ssize_t k = P.shape[0]
     for step in range(start, order.shape[0]):
@@ -123,7 +129,8 @@ cdef void _linear_phase(const Rows* X, const double[::1] yv, const int64_t[::1] 
         kernel_evaluations[0] += B
         refsvm_phases(&PT[0, 0], k, B, &krow[0], &z[0], nz)    # Alg. 2, line 16: z(x_t) = sum_j k_j P[:, j]
         scores(&W[0, 0], k, c, &z[0], &f[0])                  # Alg. 2, line 17
-        if not loss_step(task, &f[0], c, yv[i], eta * sw[i], epsilon, mistakes, loss_sum, &beta[0]):
+        if not loss_step(task, &f[0], c, yv[i], eta * sw[i], epsilon, mistakes, loss_sum, &beta[0],
+                         &z[0], &W[0, 0], k, eps_z):
             continue
         updated[step] = 1
         for j in range(k):                                    # Alg. 2, line 18
@@ -144,6 +151,7 @@ def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0,
     sv, alpha, projection, W = check_nogd_state(X, o, sv, alpha, projection, W)
     W_sum = check_average_state(o.average, W_sum, W)
     sw = weights_as_data(sample_weight, X.shape[0])           # eta * 1.0 == eta
+    cdef double eps_K = kernel_value_error(X, sv, o.kernel)   # the mistake counter's tolerance, as refsvm.nogd
     cdef int code = task_code(o)
     cdef Py_ssize_t c = o.c, B = o.budget, d = X.shape[1], n_sv = 0
     cdef Py_ssize_t n = order.shape[0], switch = -1, j
@@ -178,7 +186,7 @@ def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0,
         if not linear and n > 0:
             switch = _kernel_phase(&R, yv, order, 0, code, B, g, o.eta, o.epsilon,
                                    &S, A, &n_sv, krow, f, beta, updated, added, &mistakes, &loss_sum,
-                                   &kernel_evaluations, sw)
+                                   &kernel_evaluations, sw, eps_K)
             if S.failed:
                 raise MemoryError("could not allocate a sparse support vector")
             if switch >= 0:
@@ -204,7 +212,7 @@ def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0,
             _linear_phase(&R, yv, order, start, code, g, o.eta, o.epsilon,
                           &S, B, projection, W, krow, z, f, beta, updated, &mistakes, &loss_sum,
                           &kernel_evaluations, sw, np.ascontiguousarray(projection.T), &nzv[0],
-                          NULL if W_sum is None else &wsum[0, 0])
+                          NULL if W_sum is None else &wsum[0, 0], feature_error(projection, eps_K))
         sv_out = (store_export(&S, n_sv) if sparse else SV[:n_sv].copy()) if n_sv else None
     finally:
         store_free(&S)

@@ -22,6 +22,7 @@ from libc.math cimport INFINITY
 from libc.stdint cimport int32_t, int64_t
 
 from refsvm._fast.kernels cimport pw_dot
+from refsvm._fast.tolerance cimport binary_mistake_within, rival_mistake_within
 
 cdef enum:
     TASK_BINARY = 0
@@ -119,24 +120,32 @@ cdef inline Py_ssize_t rival_class(const double* f, Py_ssize_t c, Py_ssize_t y_t
     return s_t
 
 
-cdef inline bint binary_mistake(int task, double yv, double f) noexcept nogil:
-    """``y f <= 0`` (zero_prediction="mistake") or ``sign(f) != y`` with ``sign(0) = +1`` ("positive")."""
-    if task == TASK_BINARY_POSITIVE:
-        return f < 0.0 if yv > 0.0 else f >= 0.0
-    return yv * f <= 0.0
+cdef inline bint counted_mistake(int task, const double* f, Py_ssize_t c, double yv, Py_ssize_t s_t,
+                                 const double* z, const double* W, Py_ssize_t n_rows, double eps,
+                                 double extra) noexcept nogil:
+    """The online mistake of the scores ``f = W'z`` (``n_rows`` terms, each ``z_i`` within ``eps``):
+    binary ``y f <= tol`` (zero_prediction="mistake") or ``sign(f) != y`` with ``sign(0) = +1`` and ``f``
+    within ``tol`` of 0 read as 0 ("positive"); multi-class ``f[s_t] >= f[y] - tol`` (the rival ``s_t``);
+    ``tol``: :func:`refsvm._fast.tolerance.score_tolerance` (refsvm.online.common.margin_tolerance)
+    ``+ extra`` (the weights' drift, :func:`refsvm._fast.tolerance.weight_drift`)."""
+    if task == TASK_MULTI:
+        return rival_mistake_within(f[s_t], f[<Py_ssize_t>yv], z, W, n_rows, c, NULL, eps, extra)
+    return binary_mistake_within(task == TASK_BINARY_POSITIVE, yv, f[0], z, W, n_rows, NULL, eps, extra)
 
 
 cdef inline Py_ssize_t ogd_step(int task, double* W, Py_ssize_t n_rows, Py_ssize_t c, const double* z,
                          double* f, double yv, double eta, double epsilon,
-                         int64_t* mistakes, double* loss_sum) noexcept nogil:
+                         int64_t* mistakes, double* loss_sum, double eps_z, double drift) noexcept nogil:
     """Loss, online counters and the linear update for one step; returns 1 if updated.
 
-    ``eta`` is the example's step ``eta s_t`` (weight ``s_t``); 0 (weight 0): no update."""
+    ``eta`` is the example's step ``eta s_t`` (weight ``s_t``); 0 (weight 0): no update.  ``eps_z``:
+    a bound of each feature's error, ``drift`` the weights' (the mistake counter's tolerance,
+    :func:`counted_mistake`)."""
     cdef Py_ssize_t y_t, s_t
     cdef double loss
     scores(W, n_rows, c, z, f)                                # Alg. 1, line 7
     if task == TASK_BINARY or task == TASK_BINARY_POSITIVE:
-        if binary_mistake(task, yv, f[0]):
+        if counted_mistake(task, f, c, yv, -1, z, W, n_rows, eps_z, drift):
             mistakes[0] += 1
         if yv * f[0] < 1.0 and eta != 0.0:                    # Alg. 1, line 9
             axpy_column(W, n_rows, c, 0, eta * yv, z)         # Alg. 1, line 10
@@ -145,7 +154,7 @@ cdef inline Py_ssize_t ogd_step(int task, double* W, Py_ssize_t n_rows, Py_ssize
     if task == TASK_MULTI:
         y_t = <Py_ssize_t>yv
         s_t = rival_class(f, c, y_t)                          # eq. 9
-        if f[s_t] >= f[y_t]:
+        if counted_mistake(task, f, c, yv, s_t, z, W, n_rows, eps_z, drift):
             mistakes[0] += 1
         if 1.0 - f[y_t] + f[s_t] > 0.0 and eta != 0.0:
             axpy_column(W, n_rows, c, y_t, eta, z)            # eq. 10
