@@ -8,8 +8,8 @@ header of ``key value...`` lines, then a line ``SV`` and one line per support ve
 
 - ``svm_type`` (``c_svc`` or ``nu_svc``: classification; the regression and one-class
   types are refused), ``kernel_type`` (``linear``, ``rbf`` ``exp(-gamma |u-v|^2)``,
-  ``poly`` ``(gamma u.v + coef0)^degree`` -- refsvm's kernels exactly; ``sigmoid`` and
-  ``precomputed`` are refused), ``degree``, ``gamma``, ``coef0`` (as the kernel needs),
+  ``polynomial`` ``(gamma u.v + coef0)^degree`` -- refsvm's ``"linear"``, ``"rbf"`` and
+  ``"poly"`` exactly; ``sigmoid`` and ``precomputed`` are refused), ``degree``, ``gamma``, ``coef0`` (as the kernel needs),
   ``nr_class``, ``total_sv``, ``rho`` (one per pair of classes), ``label`` (the class labels,
   integers), ``nr_sv`` (support vectors per class, summing to ``total_sv``); ``probA``,
   ``probB`` and ``prob_density_marks`` (probability outputs) are read and ignored.
@@ -74,6 +74,8 @@ BUDGETEDSVM_KERNELS = {0: "rbf", 2: "poly", 3: "linear"}
 _BUDGETEDSVM_HEADER = ("ALGORITHM", "DIMENSION", "NUMBER_OF_CLASSES", "LABELS", "NUMBER_OF_WEIGHTS",
                        "BIAS_TERM", "KERNEL_FUNCTION", "KERNEL_GAMMA_PARAM", "KERNEL_DEGREE_PARAM",
                        "KERNEL_COEF_PARAM")
+#: LIBSVM's kernel_type names of refsvm's kernels.
+LIBSVM_KERNELS = {"linear": "linear", "rbf": "rbf", "poly": "polynomial"}
 _LIBSVM_KEYS = ("svm_type", "kernel_type", "degree", "gamma", "coef0", "nr_class", "total_sv", "rho",
                 "label", "probA", "probB", "prob_density_marks", "nr_sv")
 
@@ -232,7 +234,7 @@ def write_libsvm_model(model_or_estimator, path):
             "binary machines; write it with write_budgetedsvm_model or BudgetedModel.save")
     neg, pos = _integer_labels(m.classes, "LIBSVM")
     coef = m.coef[:, 0]
-    head = ["svm_type c_svc", f"kernel_type {m.kernel}"]
+    head = ["svm_type c_svc", f"kernel_type {LIBSVM_KERNELS[m.kernel]}"]
     if m.kernel == "poly":
         head.append(f"degree {int(m.degree)}")
     if m.kernel in ("rbf", "poly"):
@@ -292,10 +294,11 @@ def read_libsvm_model(path, n_features=None):
     if svm_type not in ("c_svc", "nu_svc"):
         raise lines.error(header["svm_type"][1], f"svm_type {svm_type} is not a classifier; refsvm reads "
                                                  "c_svc and nu_svc models")
-    kernel = _field(lines, header, "kernel_type", kind=str, end=sv_line)
-    if kernel not in ("linear", "rbf", "poly"):
-        raise lines.error(header["kernel_type"][1], f"kernel_type {kernel} has no refsvm kernel (refsvm: "
-                                                    "linear, rbf, poly)")
+    name = _field(lines, header, "kernel_type", kind=str, end=sv_line)
+    kernel = {v: k for k, v in LIBSVM_KERNELS.items()}.get(name)
+    if kernel is None:
+        raise lines.error(header["kernel_type"][1], f"kernel_type {name} has no refsvm kernel (LIBSVM's names of "
+                                                    "refsvm's kernels: linear, rbf, polynomial)")
     nr_class = _field(lines, header, "nr_class", kind=int, end=sv_line)
     if nr_class != 2:
         raise lines.error(header["nr_class"][1], f"nr_class {nr_class}: LIBSVM's multi-class models are "

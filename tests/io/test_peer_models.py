@@ -119,7 +119,7 @@ def brute_kernel(sv, x, head):
     kind = head["kernel_type"][0]
     if kind == "linear":
         return dot
-    if kind == "poly":
+    if kind == "polynomial":                              # LIBSVM's name (svm.cpp's kernel_type_table)
         return (float(head["gamma"][0]) * dot + float(head["coef0"][0])) ** int(head["degree"][0])
     dist = sum(x * x) - 2 * dot + sum(v * v for v in sv.values())
     return np.exp(-float(head["gamma"][0]) * dist)
@@ -187,7 +187,8 @@ def test_model_of_sklearn_svc_predicts_as_svc(tmp_path, data, kernel):
     svc = SVC(kernel=kernel, C=10.0, gamma=3.0, degree=3, coef0=0.5).fit(Xtr, y[:200])
     # LIBSVM's own convention: label[0] is predicted when sum coef k - rho > 0; scikit-learn negates
     # dual_coef_ and intercept_ of binary models so that a positive decision means classes_[1].
-    head = ["svm_type c_svc", f"kernel_type {kernel}", "degree 3", "gamma 3.0", "coef0 0.5", "nr_class 2",
+    name = {"poly": "polynomial"}.get(kernel, kernel)                # LIBSVM's kernel_type names
+    head = ["svm_type c_svc", f"kernel_type {name}", "degree 3", "gamma 3.0", "coef0 0.5", "nr_class 2",
             f"total_sv {len(svc.support_)}", f"rho {float(svc.intercept_[0])!r}",
             f"label {svc.classes_[0]} {svc.classes_[1]}", f"nr_sv {svc.n_support_[0]} {svc.n_support_[1]}", "SV"]
     body = [f"{-float(a)!r} " + " ".join(f"{j + 1}:{float(v)!r}" for j, v in enumerate(sv))
