@@ -332,3 +332,19 @@ def test_toolbox_style_two_class_file(tmp_path):
     scores = K @ alpha
     np.testing.assert_allclose(model.decision_function(X), scores[:, 1] - scores[:, 0], rtol=1e-12, atol=1e-12)
     np.testing.assert_array_equal(model.predict(X), np.array([1, -1])[np.argmax(scores, axis=1)])
+
+
+def test_models_the_formats_cannot_hold_are_refused_by_convert(tmp_path, data, binary, capsys):
+    """A random-feature model and a model of standardised features have no LIBSVM / BudgetedSVM form."""
+    from refsvm import FOGDClassifier
+    from refsvm.io.model_file import add_standardization
+
+    X, y = data
+    FOGDClassifier(n_components=20, random_state=0).fit(X, y).save(tmp_path / "fogd.npz")
+    assert main(["convert", str(tmp_path / "fogd.npz"), str(tmp_path / "o"), "--to", "libsvm"]) == 1
+    assert "fogd.npz" in capsys.readouterr().err
+    binary.save(tmp_path / "std.npz")
+    add_standardization(tmp_path / "std.npz", X.mean(axis=0), X.std(axis=0))
+    assert main(["convert", str(tmp_path / "std.npz"), str(tmp_path / "o"), "--to", "budgetedsvm"]) == 1
+    assert "standardised" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()
