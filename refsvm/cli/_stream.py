@@ -70,6 +70,14 @@ def train_stream(args, build, report):
         raise ValueError(f"{args.data}: has only one class ({labels[0]:g}); a classifier needs at least 2")
     if getattr(args, "binary_only", False) and labels.size != 2:
         raise ValueError(f"--solver {args.solver} is a binary classifier; {args.data} has {labels.size} classes")
+    test_summary = None
+    if args.test is not None:                 # its width checked before training, not after
+        from ..io.libsvm import _checked_width
+
+        test_summary = scan_libsvm(_file(args.test), chunk_rows=args.chunk_rows, zero_based=args.zero_based,
+                                   labels=False)
+        _checked_width(args.test, test_summary.n_features, test_summary.highest, summary.n_features,
+                       getattr(args, "pad_features", False), f"the training data ({args.data})")
     shape = _Shape(summary.n_rows, summary.n_features)
     est = build(shape)
     if not callable(getattr(est, "partial_fit", None)):
@@ -86,7 +94,7 @@ def train_stream(args, build, report):
     accuracy, _ = streamed_accuracy(est, path, args, args.chunk_rows, summary=summary)
     print(f"training accuracy: {accuracy:.4f} (streamed)")
     if args.test is not None:
-        accuracy, rows = streamed_accuracy(est, _file(args.test), args, args.chunk_rows,
+        accuracy, rows = streamed_accuracy(est, args.test, args, args.chunk_rows, summary=test_summary,
                                            n_features=summary.n_features,
                                            n_features_of=f"the training data ({args.data})")
         print(f"test accuracy:     {accuracy:.4f} ({rows} examples, streamed)")

@@ -69,3 +69,17 @@ def test_bad_line_named(tmp_path, train_file, capsys):
     assert main(["train", str(train_file), str(tmp_path / "m.npz"), "--stream", "--chunk-rows", "16",
                  "--quiet"]) == 1
     assert f"{train_file}, line 121: " in capsys.readouterr().err
+
+
+def test_test_file_width_checked_before_training(tmp_path, train_file, capsys):
+    wide = tmp_path / "wide.txt"
+    wide.write_text("1 1:0.5 9:1\n-1 2:1\n")
+    model = tmp_path / "m.npz"
+    assert main(["train", str(train_file), str(model), "--stream", "--test", str(wide), "--quiet"]) == 1
+    assert "has 9 features (highest index 9), but the training data" in capsys.readouterr().err
+    assert not model.exists()
+    narrow = tmp_path / "narrow.txt"
+    narrow.write_text("1 1:0.5\n-1 2:1\n")
+    assert main(["train", str(train_file), str(model), "--stream", "--test", str(narrow), "--pad-features",
+                 "--quiet"]) == 0
+    assert "test accuracy:" in capsys.readouterr().out
