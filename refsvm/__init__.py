@@ -25,6 +25,7 @@ _PUBLIC = {
     "BudgetedSVC": ("refsvm.estimators", "BudgetedSVC"),
     "BSCAClassifier": ("refsvm.estimators", "BSCAClassifier"),
     "OnlineKernelClassifier": ("refsvm.estimators", "OnlineKernelClassifier"),
+    "OnlineKernelRegressor": ("refsvm.estimators.online_regression", "OnlineKernelRegressor"),
     "SBPClassifier": ("refsvm.estimators", "SBPClassifier"),
     "FOGDClassifier": ("refsvm.estimators", "FOGDClassifier"),
     "FOGDRegressor": ("refsvm.estimators", "FOGDRegressor"),
@@ -44,7 +45,7 @@ __all__ = ["BudgetedSVC", "BudgetedModel", "load_libsvm", "__version__"]
 __all__ += ["SBPClassifier"]
 __all__ += ["BSCAClassifier"]
 __all__ += ["FOGDClassifier", "FOGDRegressor", "NOGDClassifier", "NOGDRegressor"]
-__all__ += ["OnlineKernelClassifier"]
+__all__ += ["OnlineKernelClassifier", "OnlineKernelRegressor"]
 __all__ += ["load"]
 __all__ += ["fit_stream", "iter_libsvm"]
 __all__ += ["export_trace", "compare_traces"]

@@ -1,0 +1,189 @@
+# Regression OGD, RBP and BOGD (Lu et al. 2016, section 7.4): the compiled mirror of
+# refsvm.online.regression (included at the end of online.pyx; same functions, same signatures, same
+# OnlineResult and trace; the rules and their sources are in the reference module).  Same list
+# operations as the reference (append, remove(p) = the last SV moves into slot p), f summed in numpy's
+# pairwise order (pw_dot), the tube decision |y - f| > epsilon with the reference's tolerance.
+
+from refsvm.online.regression import check_regression_arguments
+
+cdef enum:
+    REG_OGD = 0
+    REG_RBP = 1
+    REG_BOGD = 2
+
+
+cdef Py_ssize_t _reg_pass(Params* P, Counters* c, int alg, double epsilon, const Rows* X, const double[::1] y,
+                          const int64_t[::1] order, const double[::1] u, Store* SV, double[::1] A,
+                          int64_t[::1] age, double[::1] k, int8_t[::1] update_kind, int64_t[::1] n_sv,
+                          int64_t[::1] rem_step, int64_t[::1] rem_index, const double[::1] sw,
+                          double* loss_sum) noexcept nogil:
+    """The pass of refsvm.online.regression (one loop for the three learners)."""
+    cdef Py_ssize_t step, i, j, r, b, d = P.d
+    cdef double f, y_t, s_t, delta, tol, x2, eps_K, s, scale, step_coef
+    cdef double shrink = 1.0 - P.eta * P.lam, bound = P.eta * P.max_coef
+    cdef double sq_max = 0.0                                 # max ||x||^2 over the SVs held so far
+    cdef bint outside
+    for j in range(c.b):
+        if SV.sq[j] > sq_max:
+            sq_max = SV.sq[j]
+    for step in range(P.n_steps):
+        i = order[step]
+        y_t = y[i]
+        s_t = sw[i]
+        b = c.b
+        if b > 0:
+            store_kernel_row(SV, b, X, i, P.kernel, P.gamma, P.degree, P.coef0, &k[0])
+        c.kernel_evaluations += b
+        f = pw_dot(&k[0], &A[0], b) if b > 0 else 0.0       # f_t(x_t), numpy's pairwise order
+        delta = y_t - f
+        loss_sum[0] += delta * delta                          # squared loss, before the update
+        tol = 0.0
+        if b > 0:                                             # refsvm.online.regression.residual_tolerance
+            x2 = rows_self(X, i, KERNEL_LINEAR, 0.0, 0.0, 0.0)
+            eps_K = _kernel_value_error(P, x2 if x2 > sq_max else sq_max)
+            tol = _margin_tolerance(&k[0], &A[0], b, eps_K) + 2.0 * U_ROUND * (fabs(y_t) + fabs(f))
+        outside = fabs(delta) > epsilon + tol                 # |delta_t| > epsilon
+        if outside:
+            c.mistakes += 1
+        if outside and s_t > 0.0:
+            c.updates += 1
+            update_kind[step] = 1
+            if alg == REG_RBP:
+                step_coef = P.eta * s_t * (1.0 if delta > 0.0 else -1.0)
+            else:
+                step_coef = P.eta * s_t * delta
+            if alg == REG_RBP and b == P.budget:              # discard a random SV
+                r = <Py_ssize_t> (u[step] * b)
+                if r > b - 1:
+                    r = b - 1
+                _swap_remove(SV, A, age, r, b - 1, d)
+                rem_step[c.n_removals] = step
+                rem_index[c.n_removals] = r
+                c.n_removals += 1
+                b -= 1
+            elif alg == REG_BOGD and b < P.budget:
+                for j in range(b):
+                    A[j] *= shrink                            # (1 - eta lam) f_t
+            elif alg == REG_BOGD:
+                r = <Py_ssize_t> (u[step] * b)                # uniform sampling
+                if r > b - 1:
+                    r = b - 1
+                scale = b * shrink / (b - 1)                  # unbiased rescaling, with the shrink
+                _swap_remove(SV, A, age, r, b - 1, d)
+                rem_step[c.n_removals] = step
+                rem_index[c.n_removals] = r
+                c.n_removals += 1
+                b -= 1
+                for j in range(b):
+                    s = scale * fabs(A[j])
+                    if s > bound:
+                        s = bound
+                    if A[j] > 0.0:
+                        A[j] = s
+                    elif A[j] < 0.0:
+                        A[j] = -s
+                    else:
+                        A[j] = 0.0
+            if store_set_row(SV, b, X, i) != 0:               # append (x_t, step_coef)
+                SV.failed = True
+            if SV.sq[b] > sq_max:
+                sq_max = SV.sq[b]
+            A[b] = step_coef
+            b += 1
+        elif alg == REG_BOGD:
+            for j in range(b):
+                A[j] *= shrink
+        c.b = b
+        n_sv[step] = b
+    return P.n_steps
+
+
+def _reg_run(int alg, X, y, order, uniforms, budget, kernel, gamma, degree, coef0, eta, lam, max_coef, epsilon,
+             sv, alpha, t0, sample_weight):
+    cdef Params P
+    cdef Counters c
+    cdef double loss = 0.0
+    P.alg = -1
+    P.zero_positive = False
+    P.authors = False
+    P.U = 0.0
+    P.kernel = kernel_code(kernel)
+    P.plusplus = False
+    P.n_steps = order.shape[0]
+    P.d = X.shape[1]
+    P.budget = -1 if budget is None else int(budget)
+    P.gamma = gamma
+    P.degree = degree
+    P.coef0 = coef0
+    P.eps_K = 0.0
+    P.eta = eta
+    P.lam = lam
+    P.C = 1.0
+    P.max_coef = max_coef
+    P.t0 = t0
+    n0 = 0 if sv is None else n_rows(sv)
+    cap = capacity_for(n0, P.n_steps, budget)
+    sparse = sp.issparse(X)
+    SV = None if sparse else np.zeros((cap, P.d))
+    A = np.zeros(cap)
+    age = np.zeros(cap, dtype=np.int64)
+    k = np.zeros(cap)
+    u = np.zeros(P.n_steps) if uniforms is None else uniforms
+    update_kind = np.zeros(P.n_steps, dtype=np.int8)
+    n_sv = np.zeros(P.n_steps, dtype=np.int64)
+    rem_step = np.zeros(P.n_steps, dtype=np.int64)
+    rem_index = np.zeros(P.n_steps, dtype=np.int64)
+    cdef Rows R
+    cdef Store S
+    rows_init(&R, X)
+    store_init(&S, SV, cap, P.d, sparse)
+    try:
+        if n0:
+            store_fill(&S, sv)
+            A[:n0] = np.asarray(alpha, dtype=np.float64).reshape(-1)
+        c.b = n0
+        c.mistakes = c.updates = c.kernel_evaluations = 0
+        c.n_removals = 0
+        _reg_pass(&P, &c, alg, epsilon, &R, y, order, u, &S, A, age, k, update_kind, n_sv, rem_step, rem_index,
+                  sample_weight, &loss)
+        if S.failed:
+            raise MemoryError("could not allocate a sparse support vector")
+        b = c.b
+        trace = OnlineRecorder.assemble(c.mistakes, P.n_steps, c.updates, c.kernel_evaluations, update_kind, n_sv,
+                                        rem_step[:c.n_removals].copy(), rem_index[:c.n_removals].copy())
+        trace["squared_loss"] = float(loss)
+        return OnlineResult(sv=store_export(&S, b) if S.sparse else SV[:b].copy(),
+                            alpha=A[:b].reshape(-1, 1).copy(), bias=np.zeros(1), t=int(t0 + P.n_steps), state={},
+                            trace=trace)
+    finally:
+        store_free(&S)
+
+
+def regression_ogd(X, y, order, *, eta, epsilon, kernel, gamma, degree, coef0, sv=None, alpha=None, t0=0,
+                   state=None, sample_weight=None):
+    """Regression OGD (see :func:`refsvm.online.regression.regression_ogd`)."""
+    X, y, order, _ = check_regression_arguments(
+        X, y, order, algorithm="ogd", epsilon=epsilon, eta=eta, sv=sv, alpha=alpha, kernel=kernel, gamma=gamma,
+        degree=degree, coef0=coef0, t0=t0)
+    return _reg_run(REG_OGD, X, y, order, None, None, kernel, gamma, degree, coef0, eta, 0.0, 1.0, epsilon, sv,
+                    alpha, t0, weights_as_data(sample_weight, X.shape[0]))
+
+
+def regression_rbp(X, y, order, uniforms, *, budget, eta, epsilon, kernel, gamma, degree, coef0, sv=None,
+                   alpha=None, t0=0, state=None, sample_weight=None):
+    """Regression RBP (see :func:`refsvm.online.regression.regression_rbp`)."""
+    X, y, order, uniforms = check_regression_arguments(
+        X, y, order, uniforms, algorithm="rbp", epsilon=epsilon, eta=eta, sv=sv, alpha=alpha, budget=budget,
+        kernel=kernel, gamma=gamma, degree=degree, coef0=coef0, t0=t0)
+    return _reg_run(REG_RBP, X, y, order, uniforms, budget, kernel, gamma, degree, coef0, eta, 0.0, 1.0, epsilon,
+                    sv, alpha, t0, weights_as_data(sample_weight, X.shape[0]))
+
+
+def regression_bogd(X, y, order, uniforms, *, budget, eta, lam, max_coef, epsilon, kernel, gamma, degree, coef0,
+                    sv=None, alpha=None, t0=0, state=None, sample_weight=None):
+    """Regression BOGD (see :func:`refsvm.online.regression.regression_bogd`)."""
+    X, y, order, uniforms = check_regression_arguments(
+        X, y, order, uniforms, algorithm="bogd", epsilon=epsilon, eta=eta, sv=sv, alpha=alpha, budget=budget,
+        kernel=kernel, gamma=gamma, degree=degree, coef0=coef0, t0=t0, lam=lam, max_coef=max_coef)
+    return _reg_run(REG_BOGD, X, y, order, uniforms, budget, kernel, gamma, degree, coef0, eta, lam, max_coef,
+                    epsilon, sv, alpha, t0, weights_as_data(sample_weight, X.shape[0]))
