@@ -708,3 +708,4 @@ def bogd(X, y, order, uniforms, *, budget, eta, lam, max_coef, kernel, gamma, de
 
 
 include "online_multiclass.pxi"
+include "online_regression.pxi"
