@@ -113,21 +113,6 @@ class OnlineKernelRegressor(_RegressorBase):
             state = self._current_state()
         return self
 
-    def partial_fit(self, X, y, sample_weight=None):
-        """One pass over ``(X, y)``, continuing the current model."""
-        params = self._algorithm_params()
-        first = not hasattr(self, "sv_")
-        X, y = self._check_X_y(X, y, reset=first)
-        if first:
-            self.gamma_ = self._resolve_gamma(X)
-            self._rng = self._make_rng()
-            self.t_ = 0
-            self.trace_ = []
-        params = self._with_fitted_params(params)
-        params["sample_weight"] = self._weights(X, sample_weight)
-        self._one_pass(X, y, params, self._initial_state() if first else self._current_state())
-        return self
-
     def predict(self, X):
         """``f(x) = sum_j alpha_j k(x_j, x)`` for the rows of ``X``."""
         check_is_fitted(self, "sv_")
