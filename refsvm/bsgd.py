@@ -49,7 +49,8 @@ import numpy as np
 from .budget import MaintenanceOptions, MaintenanceRecorder, find_duplicate, maintenance_event, new_model
 from .kernels import Kernel
 from .sparse import is_sparse, n_rows
-from .online.common import kernel_value_error, margin_tolerance
+from .online.common import margin_tolerance
+from .tolerance import KernelErrorBound
 from .validation import check_bsgd_arguments, weights_as_data
 
 LEARNING_RATES = ("pegasos", "norma", "perceptron")
@@ -149,7 +150,7 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
     SV, A, b = new_model(o.capacity(sv, len(order)), X, o.c, sv, alpha)   # Alg. 1, line 2: b = 0, w_1 = 0
     w0 = np.zeros(o.c) if bias is None else np.array(bias, dtype=np.float64)
     rec = BSGDRecorder(len(order), X, o)
-    eps_K = kernel_value_error(X, sv, o.kernel)               # the kernel values' error bound (mistake counter)
+    kernel_error = KernelErrorBound(X.shape[1], sv, o.kernel)   # the kernel values' (the mistake counter's)
     t = t0
     for step, i in enumerate(order):                          # Alg. 1, line 3
         t += 1
@@ -157,7 +158,7 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
         eta_t = learning_rate_at(o.learning_rate, t, o.lam, o.eta)
         k_t = o.kernel.row(SV[:b], x_t)                       # k(x_j, x_t) for the SVs
         f = k_t @ A[:b] + w0                                  # f_t(x_t) = sum_j alpha_j k(x_j, x_t) (+ bias), with w_t
-        violates, mistake, r_t = hinge_loss_positive(f, y_t, score_tolerance(k_t, A[:b], w0, eps_K))
+        violates, mistake, r_t = hinge_loss_positive(f, y_t, score_tolerance(k_t, A[:b], w0, kernel_error.at(x_t)))
         rec.margin(SV, b, x_t, mistake)
         A[:b] *= 1.0 - eta_t * o.lam                          # Alg. 1, line 5
         if violates and s_t > 0.0:                            # Alg. 1, line 6 (weighted: s_t l > 0)

@@ -62,6 +62,7 @@ Reading of the pseudo-code (see also ``docs/ogd.rst``):
   the averaging is offered here.)
 """
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -72,6 +73,7 @@ from .ogd import (OGDOptions, OGDRecorder, OGDResult, check_average_state, check
 from .constants import UNIT_ROUNDOFF
 from .online import is_mistake
 from .online.common import margin_tolerance
+from .tolerance import SINCOS_ERROR, RowNormBound, feature_error
 from .validation import weights_as_data
 
 
@@ -104,17 +106,18 @@ class WeightDrift:
     """The mistake counter's error bound of a linear score ``f = W'z`` whose weights were summed online.
 
     ``W`` is the sum of the steps ``a_t z(x_t)``, and its rounding and the features' error (``eps_z``
-    each, ``|z_i| <= z_max``) accumulate: with ``G`` the sum of the ``|a_t|`` of this call's ``m``
-    moves and ``w0_max = max|W|`` at its start, each entry of ``W`` is within ``G (eps_z + u z_max) +
-    m u (w0_max + G z_max)`` of its exact value (:func:`weight_drift`).  :meth:`tolerance`:
-    :func:`refsvm.online.common.margin_tolerance` of the dot product plus that drift's effect.  The
-    drift the weights carry in from the ``t0`` steps of earlier calls (chunks, epochs: the same step
-    ``eta`` and weights) is covered by starting from ``G = eta max(s) t0`` and ``m = t0`` (a run starts
-    from ``W = 0``, Alg. 1, line 2).
+    each, :func:`refsvm.tolerance.feature_error` of the rows seen so far, ``|z_i| <= z_max``)
+    accumulate: with ``G`` the sum of the ``|a_t|`` of the ``m`` moves and ``w0_max = max|W|`` at the
+    call's start, each entry of ``W`` is within ``G (eps_z + u z_max) + m u (w0_max + G z_max)`` of
+    its exact value (:func:`weight_drift`).  :meth:`tolerance`: :func:`refsvm.online.common.margin_tolerance`
+    of the dot product plus that drift's effect.  The drift the weights carry in from the ``t0``
+    steps of earlier calls (chunks, epochs: the same step ``eta`` and weights) is covered by starting
+    from ``G = eta max(s) t0`` and ``m = t0`` (a run starts from ``W = 0``, Alg. 1, line 2).
     """
 
-    def __init__(self, eps_z, z_max, W, step_sum=0.0, n_moves=0):
-        self.eps_z, self.z_max = eps_z, z_max
+    def __init__(self, u_max, d, scale, W, step_sum=0.0, n_moves=0):
+        self.u_max, self.d, self.scale, self.rows = u_max, d, scale, RowNormBound()
+        self.z_max = float(scale * (1.0 + SINCOS_ERROR + 4.0 * UNIT_ROUNDOFF))   # |z_i| on both paths
         self.w0_max = float(np.max(np.abs(W))) if W.size else 0.0
         self.step_sum, self.n_moves = float(step_sum), int(n_moves)
 
@@ -123,17 +126,19 @@ class WeightDrift:
         """The drift bound of a call from its directions ``U``, rows ``X``, weights ``W`` at the start,
         options (``eta``, ``normalize``), example weights ``s`` and steps before it ``t0`` (both paths)."""
         s_max = float(np.max(s)) if len(s) else 0.0
-        return cls(feature_error(U, X, options.normalize), feature_bound(len(U), options.normalize), W,
-                   options.eta * s_max * int(t0), int(t0))
+        u_max = math.sqrt(float(np.max(np.einsum("ij,ij->i", U, U))))
+        scale = 1.0 / math.sqrt(U.shape[0]) if options.normalize else 1.0
+        return cls(u_max, X.shape[1], scale, W, options.eta * s_max * int(t0), int(t0))
 
     def move(self, step_size):
         self.step_sum += abs(step_size)
         self.n_moves += 1
 
-    def tolerance(self, z, W):
-        """The tolerance of the scores ``z'W`` (over all columns: any two scores' sum)."""
-        return margin_tolerance(z[:, None], W, self.eps_z) + weight_drift(
-            self.step_sum, self.n_moves, self.eps_z, self.z_max, self.w0_max, W.shape[0])
+    def tolerance(self, z, W, x_t):
+        """The tolerance of the scores ``z'W`` of row ``x_t`` (over all columns: any two scores' sum)."""
+        eps_z = feature_error(self.u_max, self.d, self.rows.see(x_t), self.scale)
+        return margin_tolerance(z[:, None], W, eps_z) + weight_drift(
+            self.step_sum, self.n_moves, eps_z, self.z_max, self.w0_max, W.shape[0])
 
 
 def weight_drift(step_sum, n_moves, eps_z, z_max, w0_max, n_rows):
@@ -145,12 +150,6 @@ def weight_drift(step_sum, n_moves, eps_z, z_max, w0_max, n_rows):
     return 4.0 * n_rows * z_max * drift
 
 
-def feature_bound(D, normalize):
-    """``z_max``: a bound of ``|z_i|`` on both paths (1, or ``1/sqrt(D)`` normalised, plus the error)."""
-    scale = 1.0 / np.sqrt(D) if normalize else 1.0
-    return float(scale * (1.0 + SINCOS_ERROR + 4.0 * UNIT_ROUNDOFF))
-
-
 def check_fogd_data(X, y, order, U, t0, options):
     """:func:`refsvm.ogd.check_ogd_data` and the directions ``U`` (D, d), C-contiguous float64;
     returns ``(X, y, order, U)`` (both twins call this)."""
@@ -159,28 +158,6 @@ def check_fogd_data(X, y, order, U, t0, options):
     if U.ndim != 2 or U.shape[1] != X.shape[1] or U.shape[0] < 1:
         raise ValueError(f"U must have shape (D, {X.shape[1]}) with D >= 1; got {U.shape}")
     return X, y, order, U
-
-
-SINCOS_ERROR = 4.5e-16
-"""The compiled feature map's sin / cos against libm's, absolute, for phases up to 2^18 (fastmath.h;
-libm itself beyond; tests/ogd/test_sincos.py)."""
-
-
-def feature_error(U, X, normalize):
-    """``eps_z``: a bound of the difference between the paths of one feature ``z_i(x_t)`` for the rows
-    of ``X`` (the mistake counter's tolerance, :func:`refsvm.online.common.margin_tolerance`; both
-    paths call this).
-
-    Error bound: a phase ``p_i = u_i'x`` (``d`` products, any order) is within ``(d + 1) u sum_k
-    |U_ik x_k| <= (d + 1) u ||u_i||_1 max|x|`` of exact on each path, twice that between them; sin
-    and cos are 1-Lipschitz, the compiled ones within :data:`SINCOS_ERROR` of libm's, and the scale
-    ``1/sqrt(D)`` adds one rounding (``2 u``, both paths).
-    """
-    data = X.data if sp.issparse(X) else np.asarray(X)
-    x_max = float(np.max(np.abs(data))) if data.size else 0.0
-    phase = 2.0 * (X.shape[1] + 1) * UNIT_ROUNDOFF * float(np.max(np.sum(np.abs(U), axis=1))) * x_max
-    scale = 1.0 / np.sqrt(U.shape[0]) if normalize else 1.0
-    return float(scale * (SINCOS_ERROR + phase + 2.0 * UNIT_ROUNDOFF))
 
 
 def fourier_map(U, x_t, normalize, z):
@@ -261,13 +238,13 @@ def fogd(X, y, order, *, task, n_classes, U, eta, epsilon=0.0, normalize=False, 
         fourier_map(U, x_t, o.normalize, z)                   # Alg. 1, line 6: z(x_t)
         f = z @ W                                             # Alg. 1, line 7: w_t' z(x_t)
         if o.task == "binary":
-            rec.mistake(is_mistake(y_t, f[0], o.zero_prediction, rec.drift.tolerance(z, W)))   # sgn wrong
+            rec.mistake(is_mistake(y_t, f[0], o.zero_prediction, rec.drift.tolerance(z, W, x_t)))   # sgn wrong
             if y_t * f[0] < 1.0 and eta_t != 0.0:             # Alg. 1, line 9: hinge loss > 0 (s_t = 0: none)
                 W[:, 0] += eta_t * y_t * z                    # Alg. 1, line 10
                 rec.update(step, eta_t)
         elif o.task == "multiclass":
             s_t = rival_class(f, y_t)                         # eq. 9: highest-scoring wrong class
-            rec.mistake(f[s_t] >= f[y_t] - rec.drift.tolerance(z, W))   # eq. 8 prediction wrong
+            rec.mistake(f[s_t] >= f[y_t] - rec.drift.tolerance(z, W, x_t))   # eq. 8 prediction wrong
             if 1.0 - f[y_t] + f[s_t] > 0.0 and eta_t != 0.0:  # Alg. 3: loss (9) > 0
                 W[:, y_t] += eta_t * z                        # eq. 10
                 W[:, s_t] -= eta_t * z                        # eq. 11

@@ -81,7 +81,8 @@ from .ogd import (OGDOptions, OGDRecorder, OGDResult, check_average_state, check
                   rival_class)
 from .constants import UNIT_ROUNDOFF
 from .online import is_mistake
-from .online.common import kernel_value_error, margin_tolerance
+from .online.common import margin_tolerance
+from .tolerance import KernelErrorBound
 from .validation import check_gaussian_rows, check_int, check_positive, check_sparse_rows, weights_as_data
 
 #: Default relative cutoff of the eigenvalues kept at the switch.
@@ -312,7 +313,7 @@ def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0,
     s = weights_as_data(sample_weight, X.shape[0])
     SV, A, b = initial_model(X, o, sv, alpha, len(order))     # Alg. 2, line 2: S_1 = {}, f_1 = 0
     rec = NOGDRecorder(len(order), o.task)
-    eps_K = kernel_value_error(X, sv, o.kernel)               # the kernel values' error bound (mistake counter)
+    kernel_error = KernelErrorBound(X.shape[1], sv, o.kernel)   # the kernel values' (the mistake counter's)
     for step, i in enumerate(order):                          # Alg. 2, line 3 (while |S_t| < B), then line 14
         x_t, y_t, eta_t = X[i], y[i], o.eta * s[i]            # Alg. 2, line 4 / line 15 (the step: eta s_t)
         k_t = o.kernel.row(SV[:b], x_t)                       # k(x_t, x_j) for the SVs (lines 5, 16)
@@ -320,10 +321,10 @@ def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0,
         if projection is not None:
             z = projection @ k_t                              # Alg. 2, line 16: z(x_t)
             f = z @ W                                         # Alg. 2, line 17
-            tol = margin_tolerance(z[:, None], W, feature_error(projection, eps_K))   # f's error bound
+            tol = margin_tolerance(z[:, None], W, feature_error(projection, kernel_error.at(x_t)))   # f's
         else:
             f = k_t @ A[:b]                                   # Alg. 2, line 5: f_t(x_t)
-            tol = margin_tolerance(k_t[:, None], A[:b], eps_K)   # f's error bound
+            tol = margin_tolerance(k_t[:, None], A[:b], kernel_error.at(x_t))   # f's error bound
         nonzero, beta = negative_gradient(o, f, y_t, eta_t, rec, tol)   # loss, beta = -eta s_t grad l
         if not nonzero or eta_t == 0.0:                       # s_t = 0: weighted loss 0
             continue

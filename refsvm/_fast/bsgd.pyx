@@ -59,7 +59,7 @@ from refsvm.sparse import canonical_csr, n_rows
 from refsvm.validation import check_sample_weight
 from refsvm.budget import LOOKUP_SOLVERS, MAINTENANCE, merge_solver_eps
 from refsvm._fast.budget import _SOLVER_CODES
-from refsvm.online.common import kernel_value_error
+from refsvm.online.common import _max_sq_norm as max_sq_norm
 
 from libc.math cimport sqrt
 from libc.string cimport memset
@@ -67,8 +67,8 @@ from libc.stdint cimport int8_t, int64_t
 from refsvm._fast.common cimport (ERR_INTERRUPTED, ERR_NONE, ERR_SINGULAR, MAINT_MERGE, MAINT_PROJECTION,
                                   MAINT_REMOVAL, _now, interrupted)
 
-from refsvm._fast.tolerance cimport binary_mistake_within, rival_mistake_within
-from refsvm._fast.kernels cimport (KERNEL_RBF, code_of, kernel_code, kernel_row_into, kernel_self,
+from refsvm._fast.tolerance cimport binary_mistake_within, kernel_value_error_at, rival_mistake_within
+from refsvm._fast.kernels cimport (KERNEL_LINEAR, KERNEL_RBF, code_of, kernel_code, kernel_row_into, kernel_self,
                                    kernel_value, pw_dot)
 from refsvm._fast.sparse cimport (ERR_NOMEM, Rows, Store, rows_init, rows_self, store_export, store_fill,
                                   store_find_row, store_free, store_init, store_kernel, store_kernel_row,
@@ -229,7 +229,7 @@ cdef struct Params:
     Py_ssize_t refresh_every   # projection: recompute Kinv from scratch every this many appends
     int refine_steps           # projection: iterative-refinement steps per event
     const double* sample_weight  # weight of X[i] (NULL: all 1)
-    double eps_K           # the kernel values' error bound (the mistake counter's tolerance, refsvm.bsgd)
+    double sq_max          # max ||sv||^2 of the SVs given (the mistake counter's, refsvm.tolerance.KernelErrorBound)
 
 
 cdef struct State:
@@ -291,6 +291,7 @@ cdef int _bsgd_pass(const Params* P, State* st,
     cdef int64_t y_t
     cdef double eta_t, yf, factor, best, wd, start, elapsed, s, norm_w, s_t
     cdef bint violates, refresh, need_norm = True
+    cdef double M = P.sq_max, eps_K                           # the mistake counter's (refsvm.tolerance)
 
     for step in range(P.n_steps):                             # Alg. 1, line 3
         if interrupted(step):                                 # let Ctrl-C through on long passes
@@ -314,10 +315,14 @@ cdef int _bsgd_pass(const Params* P, State* st,
                 st.kernel_entries += X.indptr[i + 1] - X.indptr[i]
             else:
                 st.kernel_entries += b * d
+        s = rows_self(X, i, KERNEL_LINEAR, 0.0, 0.0, 0.0)     # ||x_t||^2 into M, then eps_K (KernelErrorBound.at)
+        if s > M:
+            M = s
+        eps_K = kernel_value_error_at(P.kernel, d, P.gamma, P.degree, P.coef0, M)
         if P.binary:
             f[0] = (pw_dot(&k_t[0], &A[0, 0], b) if b > 0 else 0.0) + w0[0]
             yf = <double> y_t * f[0]
-            st.mistakes += binary_mistake_within(False, <double> y_t, f[0], &k_t[0], &A[0, 0], b, &w0[0], P.eps_K, 0.0)
+            st.mistakes += binary_mistake_within(False, <double> y_t, f[0], &k_t[0], &A[0, 0], b, &w0[0], eps_K, 0.0)
             violates = yf < 1.0 and s_t > 0.0                 # hinge loss l(w_t; (x_t, y_t)) > 0, weighted: s_t l > 0
             beta[0] = eta_t * <double> y_t * s_t              # eq. 4, scaled by the weight
         else:
@@ -335,7 +340,7 @@ cdef int _bsgd_pass(const Params* P, State* st,
                 if r != y_t and (r_t < 0 or f[r] > best):
                     r_t = r
                     best = f[r]
-            st.mistakes += rival_mistake_within(f[r_t], f[y_t], &k_t[0], &A[0, 0], b, c, &w0[0], P.eps_K, 0.0)
+            st.mistakes += rival_mistake_within(f[r_t], f[y_t], &k_t[0], &A[0, 0], b, c, &w0[0], eps_K, 0.0)
             violates = (1.0 + f[r_t]) - f[y_t] > 0.0 and s_t > 0.0   # multi-class hinge loss (11) > 0, weighted: s_t l > 0
             for r in range(c):
                 beta[r] = 0.0
@@ -531,7 +536,7 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
     P.refresh_every = _refresh_every if _refresh_every > 0 else max(P.budget, 1)
     P.refine_steps = _refine_steps
     P.keep_K = P.keep_Kinv or P.lr == LR_PERCEPTRON
-    P.eps_K = kernel_value_error(X, sv, opts.kernel)          # the mistake counter's tolerance, as refsvm.bsgd
+    P.sq_max = max_sq_norm(sv)                                # the mistake counter's, as refsvm.bsgd
     cdef const double[::1] swv
     P.sample_weight = NULL
     if sample_weight is not None and sample_weight.shape[0] > 0:

@@ -30,22 +30,29 @@ from libc.math cimport fabs, sqrt
 from libc.stdint cimport int8_t, int64_t
 
 from refsvm._fast.ogd_core cimport TASK_REGRESSION, feature_map_row, scores, ogd_step, sincos_block, task_code
-from refsvm._fast.tolerance cimport weight_drift
-from refsvm._fast.sparse cimport Rows, rows_init
+from refsvm._fast.kernels cimport KERNEL_LINEAR
+from refsvm._fast.tolerance cimport feature_error, weight_drift
+from refsvm._fast.sparse cimport Rows, rows_init, rows_self
 
 cdef void _fogd_pass(const Rows* X, const double[::1] yv, const int64_t[::1] order,
                      int task, const double[:, ::1] UT, double eta, double epsilon, double scale,
                      double[:, ::1] W, double[::1] p, double[::1] z, double[::1] f,
                      int8_t[::1] updated, int64_t* mistakes, double* loss_sum,
-                     const double[::1] sw, Py_ssize_t[::1] nz, double* W_sum, double eps_z,
+                     const double[::1] sw, Py_ssize_t[::1] nz, double* W_sum, double u_max,
                      double z_max, double w0_max, double step_sum, long long n_moves) noexcept nogil:
-    """The pass; ``eps_z``, ``z_max``, ``w0_max``, ``step_sum`` (G), ``n_moves`` (m): the mistake
-    counter's drift bound (refsvm.fogd.WeightDrift), G and m updated here."""
+    """The pass; ``u_max``, ``z_max``, ``w0_max``, ``step_sum`` (G), ``n_moves`` (m): the mistake
+    counter's drift bound (refsvm.fogd.WeightDrift), G, m and ``M`` (the rows' largest squared
+    norm) updated here."""
     cdef Py_ssize_t step, i, k
     cdef Py_ssize_t D = UT.shape[1], c = W.shape[1], n_rows = W.shape[0]
+    cdef double M = 0.0, s, eps_z
     for step in range(order.shape[0]):                        # Alg. 1, line 4
         i = order[step]
         feature_map_row(&UT[0, 0], D, X, i, scale, &p[0], &z[0], &nz[0])     # Alg. 1, line 6
+        s = rows_self(X, i, KERNEL_LINEAR, 0.0, 0.0, 0.0)     # ||x_t||^2 into M (WeightDrift.tolerance)
+        if s > M:
+            M = s
+        eps_z = feature_error(u_max, X.d, M, scale)
         updated[step] = <int8_t>ogd_step(task, &W[0, 0], n_rows, c, &z[0], &f[0], yv[i],
                                          eta * sw[i], epsilon, mistakes, loss_sum, eps_z,   # step eta s_t
                                          weight_drift(step_sum, n_moves, eps_z, z_max, w0_max, n_rows))
@@ -84,7 +91,7 @@ def fogd(X, y, order, *, task, n_classes, U, eta, epsilon=0.0, normalize=False, 
     if X.shape[0] > 0 and order.shape[0] > 0:
         _fogd_pass(&R, yv, order, code, np.ascontiguousarray(U.T), o.eta, o.epsilon, scale, W, p, z, f,
                    updated, &mistakes, &loss_sum, sw, np.empty(max(X.shape[1], 1), dtype=np.intp),
-                   NULL if W_sum is None else &Ws[0, 0], drift.eps_z, drift.z_max, drift.w0_max,
+                   NULL if W_sum is None else &Ws[0, 0], drift.u_max, drift.z_max, drift.w0_max,
                    drift.step_sum, drift.n_moves)
     rec = FOGDRecorder.from_counts(order.shape[0], o.task, flags={"updated": updated}, mistakes=mistakes,
                                    squared_loss_sum=loss_sum)

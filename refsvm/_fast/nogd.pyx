@@ -34,19 +34,28 @@ inside a chunk.
 import numpy as np
 import scipy.sparse as sp
 
-from refsvm.nogd import (EIG_TOL, NOGDOptions, NOGDRecorder, check_nogd_state, feature_error, initial_weights,
-                         nogd_result, nystrom_map)
-from refsvm.online.common import kernel_value_error
+from refsvm.nogd import (EIG_TOL, NOGDOptions, NOGDRecorder, check_nogd_state, initial_weights, nogd_result,
+                         nystrom_map)
+from refsvm.online.common import _max_sq_norm as max_sq_norm
 from refsvm.ogd import check_average_state, check_ogd_data
 from refsvm.validation import weights_as_data
 
 from libc.stdint cimport int8_t, int64_t
 
-from refsvm._fast.kernels cimport KERNEL_RBF
-from refsvm._fast.sparse cimport (Rows, Store, rows_init, store_export, store_fill, store_free, store_init,
+from refsvm._fast.kernels cimport KERNEL_LINEAR, KERNEL_RBF
+from refsvm._fast.tolerance cimport kernel_value_error_at, nystrom_feature_error
+from refsvm._fast.sparse cimport (Rows, Store, rows_init, rows_self, store_export, store_fill, store_free, store_init,
                                   store_kernel_row, store_set_row)
 from refsvm._fast.ogd_core cimport (TASK_BINARY, TASK_BINARY_POSITIVE, TASK_MULTI, counted_mistake,
                                     refsvm_phases, rival_class, scores, task_code)
+
+
+cdef inline double _kernel_error(const Rows* X, Py_ssize_t i, double gamma, double* M) noexcept nogil:
+    """``M <- max(M, ||x_i||^2)``, then ``eps_K`` (:class:`refsvm.tolerance.KernelErrorBound`, Gaussian)."""
+    cdef double s = rows_self(X, i, KERNEL_LINEAR, 0.0, 0.0, 0.0)
+    if s > M[0]:
+        M[0] = s
+    return kernel_value_error_at(KERNEL_RBF, X.d, gamma, 3.0, 0.0, M[0])
 
 
 cdef inline int loss_step(int task, const double* f, Py_ssize_t c, double yv, double eta,
@@ -86,9 +95,9 @@ cdef Py_ssize_t _kernel_phase(const Rows* X, const double[::1] yv, const int64_t
                               double[::1] krow, double[::1] f, double[::1] beta,
                               int8_t[::1] updated, int8_t[::1] added, int64_t* mistakes,
                               double* loss_sum, int64_t* kernel_evaluations,
-                              const double[::1] sw, double eps_K) noexcept nogil:
+                              const double[::1] sw, double* M) noexcept nogil:
     """Alg. 2, lines 3-9 from ``order[start]``; returns the step that completed the budget or -1
-    (``eps_K``: the kernel values' error bound, :func:`refsvm.nogd.kernel_value_error`)."""
+    (``M``: the largest squared norm of the SVs given and the rows seen, the mistake counter's)."""
     cdef Py_ssize_t step, i, r, c = A.shape[1]
     for step in range(start, order.shape[0]):
         i = order[step]
@@ -96,7 +105,7 @@ cdef Py_ssize_t _kernel_phase(const Rows* X, const double[::1] yv, const int64_t
         kernel_evaluations[0] += b[0]
         scores(&A[0, 0], b[0], c, &krow[0], &f[0])            # Alg. 2, line 5: f_t(x_t)
         if not loss_step(task, &f[0], c, yv[i], eta * sw[i], epsilon, mistakes, loss_sum, &beta[0],
-                         &krow[0], &A[0, 0], b[0], eps_K):
+                         &krow[0], &A[0, 0], b[0], _kernel_error(X, i, gamma, M)):
             continue
         updated[step] = 1
         if store_set_row(SV, b[0], X, i) != 0:                # Alg. 2, lines 6-7
@@ -117,10 +126,11 @@ cdef void _linear_phase(const Rows* X, const double[::1] yv, const int64_t[::1] 
                         double[::1] krow, double[::1] z, double[::1] f, double[::1] beta,
                         int8_t[::1] updated, int64_t* mistakes, double* loss_sum,
                         int64_t* kernel_evaluations, const double[::1] sw,
-                        const double[:, ::1] PT, Py_ssize_t* nz, double* W_sum, double eps_z) noexcept nogil:
+                        const double[:, ::1] PT, Py_ssize_t* nz, double* W_sum, double* M,
+                        double p_max) noexcept nogil:
     """Alg. 2, lines 14-19 from ``order[start]``.  ``PT`` (B, k): the projection transposed;
-    ``W_sum`` (k, c) or NULL: the averaged variant's sum; ``eps_z``: the features' error bound
-    (:func:`refsvm.nogd.feature_error`)."""
+    ``W_sum`` (k, c) or NULL: the averaged variant's sum; ``M`` as in :func:`_kernel_phase`,
+    ``p_max = max_i sum_j |P_ij|`` (the features' error bound, :func:`refsvm.nogd.feature_error`)."""
     cdef Py_ssize_t step, i, j, r, c = W.shape[1]
     cdef Py_ssize_t k = P.shape[0]
     for step in range(start, order.shape[0]):
@@ -130,7 +140,7 @@ cdef void _linear_phase(const Rows* X, const double[::1] yv, const int64_t[::1] 
         refsvm_phases(&PT[0, 0], k, B, &krow[0], &z[0], nz)    # Alg. 2, line 16: z(x_t) = sum_j k_j P[:, j]
         scores(&W[0, 0], k, c, &z[0], &f[0])                  # Alg. 2, line 17
         if not loss_step(task, &f[0], c, yv[i], eta * sw[i], epsilon, mistakes, loss_sum, &beta[0],
-                         &z[0], &W[0, 0], k, eps_z):
+                         &z[0], &W[0, 0], k, nystrom_feature_error(B, _kernel_error(X, i, gamma, M), p_max)):
             continue
         updated[step] = 1
         for j in range(k):                                    # Alg. 2, line 18
@@ -151,7 +161,7 @@ def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0,
     sv, alpha, projection, W = check_nogd_state(X, o, sv, alpha, projection, W)
     W_sum = check_average_state(o.average, W_sum, W)
     sw = weights_as_data(sample_weight, X.shape[0])           # eta * 1.0 == eta
-    cdef double eps_K = kernel_value_error(X, sv, o.kernel)   # the mistake counter's tolerance, as refsvm.nogd
+    cdef double M = max_sq_norm(sv)                           # the mistake counter's, as refsvm.nogd
     cdef int code = task_code(o)
     cdef Py_ssize_t c = o.c, B = o.budget, d = X.shape[1], n_sv = 0
     cdef Py_ssize_t n = order.shape[0], switch = -1, j
@@ -186,7 +196,7 @@ def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0,
         if not linear and n > 0:
             switch = _kernel_phase(&R, yv, order, 0, code, B, g, o.eta, o.epsilon,
                                    &S, A, &n_sv, krow, f, beta, updated, added, &mistakes, &loss_sum,
-                                   &kernel_evaluations, sw, eps_K)
+                                   &kernel_evaluations, sw, &M)
             if S.failed:
                 raise MemoryError("could not allocate a sparse support vector")
             if switch >= 0:
@@ -212,7 +222,8 @@ def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0,
             _linear_phase(&R, yv, order, start, code, g, o.eta, o.epsilon,
                           &S, B, projection, W, krow, z, f, beta, updated, &mistakes, &loss_sum,
                           &kernel_evaluations, sw, np.ascontiguousarray(projection.T), &nzv[0],
-                          NULL if W_sum is None else &wsum[0, 0], feature_error(projection, eps_K))
+                          NULL if W_sum is None else &wsum[0, 0], &M,
+                          float(np.max(np.sum(np.abs(projection), axis=1))) if projection.size else 0.0)
         sv_out = (store_export(&S, n_sv) if sparse else SV[:n_sv].copy()) if n_sv else None
     finally:
         store_free(&S)

@@ -12,7 +12,31 @@ decisions on computed numbers"); the tolerance is computed only when it can chan
 """
 
 from libc.float cimport DBL_EPSILON
-from libc.math cimport fabs
+from libc.math cimport fabs, pow, sqrt
+
+from refsvm._fast.kernels cimport KERNEL_LINEAR, KERNEL_RBF
+
+cdef inline double kernel_value_error_at(int kernel, Py_ssize_t d, double gamma, double degree, double coef0,
+                                         double M) noexcept nogil:
+    """``refsvm.sbp._kernel_value_error``'s expression (:func:`refsvm.online.common.kernel_value_error_at`)
+    for rows of ``d`` features and squared norms at most ``M``."""
+    cdef double u = 0.5 * DBL_EPSILON
+    if kernel == KERNEL_LINEAR:
+        return (d + 2) * u * M
+    if kernel == KERNEL_RBF:
+        return u * (2.0 + 2.0 * (d + 2) * gamma * M)
+    return degree * (d + 3) * u * pow(fabs(gamma) * M + fabs(coef0), degree)
+
+
+cdef inline double feature_error(double u_max, Py_ssize_t d, double M, double scale) noexcept nogil:
+    """:func:`refsvm.tolerance.feature_error` (the same expression; 4.5e-16: ``SINCOS_ERROR``)."""
+    cdef double u = 0.5 * DBL_EPSILON
+    return scale * (4.5e-16 + 2.0 * (d + 1) * u * u_max * sqrt(M) + 2.0 * u)
+
+
+cdef inline double nystrom_feature_error(Py_ssize_t B, double eps_K, double p_max) noexcept nogil:
+    """:func:`refsvm.nogd.feature_error` (the same expression; ``p_max = max_i sum_j |P_ij|``)."""
+    return ((B + 2) * (0.5 * DBL_EPSILON) * (1.0 + eps_K) + eps_K) * p_max
 
 
 cdef inline double margin_tolerance(Py_ssize_t n, double s_ak, double s_a, double eps) noexcept nogil:

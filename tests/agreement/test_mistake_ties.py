@@ -25,6 +25,7 @@ from refsvm._fast import fogd as fast_fogd
 from refsvm.constants import UNIT_ROUNDOFF
 from refsvm.kernels import Kernel
 from refsvm.online.common import kernel_value_error, margin_tolerance
+from refsvm.tolerance import feature_error
 
 # seeds of benchmarks/bench_agreement.py whose mistakes counter parted (issue 29): FOGD, NOGD, NOGD
 PARTED_SEEDS = (12582, 3792, 17367)
@@ -124,8 +125,8 @@ def test_fogd_feature_error_bounds_mpmath(normalize):
     D, d = 16, 5
     U = rng.normal(size=(D, d)) * 3.0
     X = rng.normal(size=(20, d)) * 20.0
-    eps_z = ref_fogd.feature_error(U, X, normalize)
     scale = 1.0 / np.sqrt(D) if normalize else 1.0
+    eps_z = feature_error(np.sqrt(np.max(np.sum(U * U, axis=1))), d, np.max(np.sum(X * X, axis=1)), scale)
     Z_fast = fast_fogd.decision_values(X, U, np.eye(2 * D), normalize)     # W = I: the features exactly
     z = np.empty(2 * D)
     for t in range(X.shape[0]):
@@ -136,9 +137,9 @@ def test_fogd_feature_error_bounds_mpmath(normalize):
                 exact = exact * (mpmath.mpf(1) / mpmath.sqrt(D) if normalize else 1)
                 for got in (z_ref[j], Z_fast[t, j]):
                     assert abs(mpmath.mpf(float(got)) - exact) <= eps_z / 2, (t, j, float(got), eps_z)
-    drift = ref_fogd.WeightDrift(eps_z, ref_fogd.feature_bound(D, normalize), np.zeros((2 * D, 1)))
-    assert drift.tolerance(z, np.zeros((2 * D, 1))) == 0.0
-    assert ref_fogd.feature_bound(D, normalize) >= scale
+    drift = ref_fogd.WeightDrift(1.0, d, scale, np.zeros((2 * D, 1)))
+    assert drift.tolerance(z, np.zeros((2 * D, 1)), X[0]) == 0.0
+    assert drift.z_max >= scale
 
 
 def test_margin_tolerance_sums_all_columns():
