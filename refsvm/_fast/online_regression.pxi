@@ -1,4 +1,4 @@
-# Regression OGD, RBP and BOGD (Lu et al. 2016, section 7.4): the compiled mirror of
+# Regression OGD, RBP, BOGD and Norma (Lu et al. 2016, section 7.4): the compiled mirror of
 # refsvm.online.regression (included at the end of online.pyx; same functions, same signatures, same
 # OnlineResult and trace; the rules and their sources are in the reference module).  Same list
 # operations as the reference (append, remove(p) = the last SV moves into slot p), f summed in numpy's
@@ -10,16 +10,17 @@ cdef enum:
     REG_OGD = 0
     REG_RBP = 1
     REG_BOGD = 2
+    REG_NORMA = 3
 
 
-cdef Py_ssize_t _reg_pass(Params* P, Counters* c, int alg, double epsilon, const Rows* X, const double[::1] y,
+cdef Py_ssize_t _reg_pass(Params* P, Counters* c, int alg, double* eps_io, double nu, const Rows* X, const double[::1] y,
                           const int64_t[::1] order, const double[::1] u, Store* SV, double[::1] A,
                           int64_t[::1] age, double[::1] k, int8_t[::1] update_kind, int64_t[::1] n_sv,
                           int64_t[::1] rem_step, int64_t[::1] rem_index, const double[::1] sw,
                           double* loss_sum) noexcept nogil:
     """The pass of refsvm.online.regression (one loop for the three learners)."""
     cdef Py_ssize_t step, i, j, r, b, d = P.d
-    cdef double f, y_t, s_t, delta, tol, x2, eps_K, s, scale, step_coef
+    cdef double f, y_t, s_t, delta, tol, x2, eps_K, s, scale, step_coef, epsilon = eps_io[0]
     cdef double shrink = 1.0 - P.eta * P.lam, bound = P.eta * P.max_coef
     cdef double sq_max = 0.0                                 # max ||x||^2 over the SVs held so far
     cdef bint outside
@@ -45,10 +46,14 @@ cdef Py_ssize_t _reg_pass(Params* P, Counters* c, int alg, double epsilon, const
         outside = fabs(delta) > epsilon + tol                 # |delta_t| > epsilon
         if outside:
             c.mistakes += 1
+        if alg == REG_NORMA:
+            for j in range(b):
+                A[j] *= shrink                                # (1 - eta lam) f_t, every step
+            epsilon += P.eta * (s_t - nu) if outside else -(P.eta * nu)   # the tube's gradient step
         if outside and s_t > 0.0:
             c.updates += 1
             update_kind[step] = 1
-            if alg == REG_RBP:
+            if alg == REG_RBP or alg == REG_NORMA:
                 step_coef = P.eta * s_t * (1.0 if delta > 0.0 else -1.0)
             else:
                 step_coef = P.eta * s_t * delta
@@ -95,14 +100,16 @@ cdef Py_ssize_t _reg_pass(Params* P, Counters* c, int alg, double epsilon, const
                 A[j] *= shrink
         c.b = b
         n_sv[step] = b
+    eps_io[0] = epsilon
     return P.n_steps
 
 
 def _reg_run(int alg, X, y, order, uniforms, budget, kernel, gamma, degree, coef0, eta, lam, max_coef, epsilon,
-             sv, alpha, t0, sample_weight):
+             sv, alpha, t0, sample_weight, double nu=0.0):
     cdef Params P
     cdef Counters c
     cdef double loss = 0.0
+    cdef double eps = epsilon
     P.alg = -1
     P.zero_positive = False
     P.authors = False
@@ -144,7 +151,7 @@ def _reg_run(int alg, X, y, order, uniforms, budget, kernel, gamma, degree, coef
         c.b = n0
         c.mistakes = c.updates = c.kernel_evaluations = 0
         c.n_removals = 0
-        _reg_pass(&P, &c, alg, epsilon, &R, y, order, u, &S, A, age, k, update_kind, n_sv, rem_step, rem_index,
+        _reg_pass(&P, &c, alg, &eps, nu, &R, y, order, u, &S, A, age, k, update_kind, n_sv, rem_step, rem_index,
                   sample_weight, &loss)
         if S.failed:
             raise MemoryError("could not allocate a sparse support vector")
@@ -153,7 +160,8 @@ def _reg_run(int alg, X, y, order, uniforms, budget, kernel, gamma, degree, coef
                                         rem_step[:c.n_removals].copy(), rem_index[:c.n_removals].copy())
         trace["squared_loss"] = float(loss)
         return OnlineResult(sv=store_export(&S, b) if S.sparse else SV[:b].copy(),
-                            alpha=A[:b].reshape(-1, 1).copy(), bias=np.zeros(1), t=int(t0 + P.n_steps), state={},
+                            alpha=A[:b].reshape(-1, 1).copy(), bias=np.zeros(1), t=int(t0 + P.n_steps),
+                            state={"epsilon": eps} if alg == REG_NORMA else {},
                             trace=trace)
     finally:
         store_free(&S)
@@ -187,3 +195,14 @@ def regression_bogd(X, y, order, uniforms, *, budget, eta, lam, max_coef, epsilo
         kernel=kernel, gamma=gamma, degree=degree, coef0=coef0, t0=t0, lam=lam, max_coef=max_coef)
     return _reg_run(REG_BOGD, X, y, order, uniforms, budget, kernel, gamma, degree, coef0, eta, lam, max_coef,
                     epsilon, sv, alpha, t0, weights_as_data(sample_weight, X.shape[0]))
+
+
+def regression_norma(X, y, order, *, eta, lam, nu, epsilon, kernel, gamma, degree, coef0, sv=None, alpha=None,
+                     t0=0, state=None, sample_weight=None):
+    """Norma with an adaptive tube (see :func:`refsvm.online.regression.regression_norma`)."""
+    X, y, order, _ = check_regression_arguments(
+        X, y, order, algorithm="norma", epsilon=epsilon, eta=eta, sv=sv, alpha=alpha, kernel=kernel, gamma=gamma,
+        degree=degree, coef0=coef0, t0=t0, lam=lam, nu=nu)
+    return _reg_run(REG_NORMA, X, y, order, None, None, kernel, gamma, degree, coef0, eta, lam, 1.0,
+                    float((state or {}).get("epsilon", epsilon)), sv, alpha, t0,
+                    weights_as_data(sample_weight, X.shape[0]), nu)

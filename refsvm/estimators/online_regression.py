@@ -29,10 +29,12 @@ class OnlineKernelRegressor(_RegressorBase):
     ``"rbp"``       random removal at B SVs, add ``x_t`` with ``eta sign(y - f)``   ``budget``, ``eta``
     ``"bogd"``      shrink; uniform removal with rescaling at B; ``eta (y - f)``    ``budget``, ``eta``, ``lam``,
                                                                                     ``max_coef``
+    ``"norma"``     shrink; add ``x_t`` with ``eta sign(y - f)``; adaptive tube       ``eta``, ``lam``, ``nu``,
+                    (``epsilon`` the initial one)                                   ``epsilon``
     ==============  ==============================================================  =========================
 
     Defaults follow Lu et al.'s section 7.4.1: ``budget=30``, ``epsilon=0.1``, ``eta=0.1`` (their
-    validated step, "about 0.1").  ``sample_weight`` scales the step of each example.  ``backend``:
+    validated step, "about 0.1").  ``nu=0.5`` is our choice (the paper does not give Norma's ``nu``).  ``sample_weight`` scales the step of each example.  ``backend``:
     ``"fast"`` (compiled) or ``"python"`` (reference); both give the same model.  Fitted attributes:
     ``sv_``, ``alpha_`` (n_sv, 1), ``gamma_``, ``t_``, ``trace_`` (one trace per pass).
     """
@@ -40,7 +42,7 @@ class OnlineKernelRegressor(_RegressorBase):
     _sparse_rows = True                                   # CSR rows go to the learner as they are
 
     def __init__(self, algorithm="ogd", budget=30, gamma="scale", kernel="rbf", degree=3, coef0=0.0, eta=0.1,
-                 epsilon=0.1, lam=0.0, max_coef=10.0, epochs=1, shuffle=True, backend="fast", random_state=None,
+                 epsilon=0.1, lam=0.0, max_coef=10.0, nu=0.5, epochs=1, shuffle=True, backend="fast", random_state=None,
                  verbose=0):
         self.algorithm = algorithm
         self.budget = budget
@@ -52,6 +54,7 @@ class OnlineKernelRegressor(_RegressorBase):
         self.epsilon = epsilon
         self.lam = lam
         self.max_coef = max_coef
+        self.nu = nu
         self.epochs = epochs
         self.shuffle = shuffle
         self.backend = backend
@@ -71,16 +74,19 @@ class OnlineKernelRegressor(_RegressorBase):
                   "coef0": float(self.coef0)}
         if self.algorithm in ("rbp", "bogd"):
             params["budget"] = check_budget(self.budget)
-        if self.algorithm == "bogd":
+        if self.algorithm in ("bogd", "norma"):
             params["lam"] = check_positive(self.lam, "lam", allow_zero=True)
+        if self.algorithm == "bogd":
             params["max_coef"] = check_positive(self.max_coef, "max_coef")
+        if self.algorithm == "norma":
+            params["nu"] = check_positive(self.nu, "nu", allow_zero=True)
         return params
 
     def _initial_state(self):
-        return None, None
+        return None, None, None
 
     def _current_state(self):
-        return self.sv_, self.alpha_
+        return self.sv_, self.alpha_, self.state_
 
     def _one_pass(self, X, y, params, state):
         """One pass over ``(X, y)`` in a shuffled (or the given) order, continuing from ``state``."""
@@ -88,9 +94,9 @@ class OnlineKernelRegressor(_RegressorBase):
         order = self._rng.permutation(n).astype(np.int64) if self.shuffle else np.arange(n, dtype=np.int64)
         learner = getattr(get_module("online", self.backend), f"regression_{self.algorithm}")
         args = (self._rng.random(n),) if self.algorithm in ("rbp", "bogd") else ()
-        sv, alpha = state
-        result = learner(X, y, order, *args, sv=sv, alpha=alpha, t0=self.t_, **params)
-        self.sv_, self.alpha_ = result.sv, result.alpha
+        sv, alpha, learner_state = state
+        result = learner(X, y, order, *args, sv=sv, alpha=alpha, t0=self.t_, state=learner_state, **params)
+        self.sv_, self.alpha_, self.state_ = result.sv, result.alpha, result.state
         self.model_ = BudgetedModel(support_vectors=result.sv, coef=result.alpha, kernel=self.kernel,
                                     gamma=float(self.gamma_), degree=int(self.degree), coef0=float(self.coef0))
         self.t_ = result.t

@@ -21,6 +21,12 @@ where the paper is silent.  Every learner, at step ``t``:
 * RBP (``RBP.m``): adds ``x_t`` with ``eta s_t sign(delta_t)`` (the perceptron-type
   step, the subgradient of the epsilon-insensitive loss); with B SVs it first
   discards one chosen uniformly at random (slot ``floor(u_t B)``, as binary RBP);
+* Norma (``Epsilon.m``; Kivinen, Smola & Williamson's NORMA with the nu-insensitive
+  loss): every step shrinks ``f <- (1 - eta lam) f``; outside the tube add ``x_t`` with
+  ``eta s_t sign(delta_t)`` and widen the tube, ``epsilon += eta (s_t - nu)``; inside
+  narrow it, ``epsilon -= eta nu`` (the gradient of ``s_t max(0, |delta| - epsilon) +
+  nu epsilon`` in ``epsilon``; ``s_t = 1`` is the code's ``(1 - nu) eta``).  No budget;
+  ``state["epsilon"]`` carries the tube to the next call;
 * BOGD: every step shrinks ``f <- (1 - eta lam) f``; an update adds ``x_t`` with
   ``eta s_t delta_t``; with B SVs it first discards the SV in slot ``floor(u_t B)``
   and rescales the others by ``B (1 - eta lam) / (B - 1)``, each clipped to
@@ -45,7 +51,7 @@ from ..validation import check_online_arguments, check_positive, weights_as_data
 from .common import ADDED, OnlineOptions, OnlineRecorder, OnlineRun
 
 #: The regression learners here, by name.
-REGRESSION_ALGORITHMS = ("ogd", "rbp", "bogd")
+REGRESSION_ALGORITHMS = ("ogd", "rbp", "bogd", "norma")
 
 
 def check_regression_arguments(X, y, order, uniforms=None, *, algorithm, epsilon, eta, sv, alpha, budget=None,
@@ -55,9 +61,16 @@ def check_regression_arguments(X, y, order, uniforms=None, *, algorithm, epsilon
     ``(X, y, order, uniforms)`` with ``y`` float64."""
     if algorithm not in REGRESSION_ALGORITHMS:
         raise ValueError(f"algorithm must be one of {REGRESSION_ALGORITHMS} for regression; got {algorithm!r}")
+    nu = rest.pop("nu", None)
+    if algorithm == "norma":
+        check_positive(rest.pop("lam"), "lam", allow_zero=True)
+        check_positive(nu, "nu", allow_zero=True)
+        if nu > 1.0:
+            raise ValueError(f"nu must lie in [0, 1]; got {nu}")
     X, _, order, uniforms = check_online_arguments(
-        X, np.ones(X.shape[0] if hasattr(X, "shape") else len(X)), order, uniforms, algorithm=algorithm, sv=sv,
-        alpha=alpha, budget=budget, eta=None if algorithm == "rbp" else eta, **rest)
+        X, np.ones(X.shape[0] if hasattr(X, "shape") else len(X)), order, uniforms,
+        algorithm="ogd" if algorithm == "norma" else algorithm, sv=sv, alpha=alpha, budget=budget,
+        eta=None if algorithm == "rbp" else eta, **rest)
     y = np.ascontiguousarray(np.asarray(y, dtype=np.float64).reshape(-1))
     if y.shape[0] != X.shape[0]:
         raise ValueError(f"y must hold one target per row of X ({X.shape[0]}); got {y.shape[0]}")
@@ -121,6 +134,7 @@ def begin_regression(algorithm, X, y, order, kernel, gamma, degree, coef0, *, ep
     X, y, order, uniforms = check_regression_arguments(
         X, y, order, uniforms, algorithm=algorithm, epsilon=epsilon, eta=eta, sv=sv, alpha=alpha, budget=budget,
         kernel=kernel, gamma=gamma, degree=degree, coef0=coef0, t0=t0, **hyperparameters)
+    hyperparameters.pop("nu", None)
     options = OnlineOptions(algorithm, Kernel(kernel, gamma, degree, coef0), budget=budget, eta=eta,
                             **hyperparameters)
     rec = RegressionRecorder(len(order))
@@ -186,3 +200,23 @@ def regression_bogd(X, y, order, uniforms, *, budget, eta, lam, max_coef, epsilo
         else:
             run.A[:run.b] *= shrink
     return run.result({})
+
+
+def regression_norma(X, y, order, *, eta, lam, nu, epsilon, kernel, gamma, degree, coef0, sv=None, alpha=None,
+                     t0=0, state=None, sample_weight=None):
+    """NORMA for regression with an adaptive tube (Lu et al.'s ``regression/Epsilon.m``, their "Norma"):
+    every step ``f <- (1 - eta lam) f``; when ``|delta_t| > epsilon_t`` add ``x_t`` with
+    ``eta s_t sign(delta_t)`` and ``epsilon += eta (s_t - nu)``, else ``epsilon -= eta nu``.
+    ``epsilon`` is the initial tube; ``state["epsilon"]`` (if given) continues the previous call's."""
+    run, o, rec = begin_regression("norma", X, y, order, kernel, gamma, degree, coef0, epsilon=epsilon, eta=eta,
+                                   sv=sv, alpha=alpha, t0=t0, sample_weight=sample_weight, lam=lam, nu=nu)
+    eps = float((state or {}).get("epsilon", epsilon))
+    shrink = 1.0 - eta * lam
+    for step, x_t, y_t, s_t in run.examples():
+        delta, outside = run.residual(x_t, y_t, eps)
+        run.A[:run.b] *= shrink                            # (1 - eta lam) f_t: the regulariser's step
+        if outside and s_t > 0.0:
+            run.append(x_t, eta * s_t * (1.0 if delta > 0.0 else -1.0))   # - eta * subgradient in f
+            rec.update(step, ADDED)
+        eps += eta * (s_t - nu) if outside else -(eta * nu)   # - eta * gradient in epsilon
+    return run.result({"epsilon": eps})

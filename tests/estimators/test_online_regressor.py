@@ -1,4 +1,4 @@
-"""Estimators: OnlineKernelRegressor (regression OGD, RBP, BOGD): both backends, continuation, bad options."""
+"""Estimators: OnlineKernelRegressor (regression OGD, RBP, BOGD, Norma): both backends, continuation, bad options."""
 
 import numpy as np
 import pytest
@@ -13,7 +13,7 @@ def _data(n=120, seed=0):
     return X, np.sin(X[:, 0]) + 0.1 * rng.normal(size=n)
 
 
-@pytest.mark.parametrize("algorithm", ["ogd", "rbp", "bogd"])
+@pytest.mark.parametrize("algorithm", ["ogd", "rbp", "bogd", "norma"])
 def test_backends_and_csr_agree(algorithm):
     X, y = _data()
     fits = [OnlineKernelRegressor(algorithm=algorithm, backend=b, lam=0.01, epochs=2, random_state=3).fit(Z, y)
@@ -35,9 +35,10 @@ def test_partial_fit_continues_fit():
 
 
 @pytest.mark.parametrize("param,value", [("algorithm", "forgetron"), ("eta", 0.0), ("epsilon", -0.1),
-                                         ("budget", 1), ("backend", "gpu"), ("max_coef", 0.0)])
+                                         ("budget", 1), ("backend", "gpu"), ("max_coef", 0.0),
+                                         ("nu", -0.5)])
 def test_bad_option_names_the_parameter(param, value):
     X, y = _data(20)
-    kw = {"algorithm": "bogd", param: value} if param != "algorithm" else {param: value}
+    kw = {"algorithm": "norma" if param == "nu" else "bogd", param: value}
     with pytest.raises(ValueError, match=param):
         OnlineKernelRegressor(**kw).fit(X, y)

@@ -1,4 +1,4 @@
-"""Estimators: scikit-learn's estimator checks for OnlineKernelRegressor (regression OGD, RBP, BOGD).
+"""Estimators: scikit-learn's estimator checks for OnlineKernelRegressor (regression OGD, RBP, BOGD, Norma).
 
 ``expected_failed_checks`` lists the checks it is known to fail, with the reason;
 ``xfail_strict=True`` keeps the list honest.  RBP and BOGD declare the ``poor_score``
@@ -25,6 +25,7 @@ ESTIMATORS = [
     OnlineKernelRegressor(algorithm="ogd", random_state=0, backend="python"),
     OnlineKernelRegressor(algorithm="rbp", random_state=0, epochs=2),
     OnlineKernelRegressor(algorithm="bogd", lam=0.01, random_state=0, epochs=2),
+    OnlineKernelRegressor(algorithm="norma", lam=0.01, random_state=0, epochs=2),
 ]
 
 

@@ -1,5 +1,5 @@
 """Online regression baselines (refsvm.online.regression): both paths agree, and single updates match a
-brute-force recomputation of the rules of Lu et al.'s regression code (OGD.m, RBP.m) and of BOGD."""
+brute-force recomputation of the rules of Lu et al.'s regression code (OGD.m, RBP.m, Epsilon.m) and of BOGD."""
 
 import numpy as np
 import pytest
@@ -26,12 +26,13 @@ def _data(seed=0, n=50, d=4):
 
 def _call(module, name, X, y, order, u, **kw):
     fn = getattr(module, name)
-    return fn(X, y, order, u, **kw) if name != "regression_ogd" else fn(X, y, order, **kw)
+    return fn(X, y, order, **kw) if name in ("regression_ogd", "regression_norma") else fn(X, y, order, u, **kw)
 
 
 CASES = [("regression_ogd", dict(eta=0.2, epsilon=0.1)),
          ("regression_rbp", dict(budget=8, eta=0.2, epsilon=0.1)),
-         ("regression_bogd", dict(budget=8, eta=0.2, lam=0.05, max_coef=1.0, epsilon=0.1))]
+         ("regression_bogd", dict(budget=8, eta=0.2, lam=0.05, max_coef=1.0, epsilon=0.1)),
+         ("regression_norma", dict(eta=0.2, lam=0.05, nu=0.3, epsilon=0.1))]
 
 
 @pytest.mark.parametrize("name,kw", CASES)
@@ -55,7 +56,8 @@ def test_both_paths_agree(name, kw, kernel, csr, weighted):
     np.testing.assert_array_equal(a.trace["removal_index"], b.trace["removal_index"])
     assert abs(a.trace["squared_loss"] - b.trace["squared_loss"]) <= 1e-9 * max(1.0, a.trace["squared_loss"])
     assert a.trace["updates"] > 0
-    if name != "regression_ogd":
+    assert a.state == b.state
+    if name in ("regression_rbp", "regression_bogd"):
         assert a.trace["removals"] > 0 and a.sv.shape[0] == kw["budget"]
 
 
@@ -66,8 +68,9 @@ def test_continuing_equals_one_call(module, name, kw):
     whole = _call(module, name, X, y, order, u, **kw, **KERNELS[0])
     h = order.size // 2
     first = _call(module, name, X, y, order[:h], u[:h], **kw, **KERNELS[0])
-    second = _call(module, name, X, y, order[h:], u[h:], sv=first.sv, alpha=first.alpha, t0=first.t, **kw,
-                   **KERNELS[0])
+    second = _call(module, name, X, y, order[h:], u[h:], sv=first.sv, alpha=first.alpha, t0=first.t,
+                   state=first.state, **kw, **KERNELS[0])
+    assert second.state == whole.state
     np.testing.assert_allclose(second.alpha, whole.alpha, rtol=0, atol=1e-12)
 
 
@@ -75,12 +78,17 @@ def _rbf(a, b, gamma=0.5):
     return float(np.exp(-gamma * np.sum((a - b) ** 2)))
 
 
-def _brute_step(name, sv, alpha, x, y_t, u_t, s_t, eta=0.2, epsilon=0.1, budget=3, lam=0.05, max_coef=1.0):
+def _brute_step(name, sv, alpha, x, y_t, u_t, s_t, eta=0.2, epsilon=0.1, budget=3, lam=0.05, max_coef=1.0, nu=0.3):
     """One step recomputed from the rules, on explicit lists (no shared code with the module)."""
     sv, alpha = [r.copy() for r in sv], list(alpha)
     f = sum(a * _rbf(v, x) for v, a in zip(sv, alpha))
     delta = y_t - f
     shrink = 1.0 - eta * lam
+    if name == "regression_norma":                        # Epsilon.m: shrink, then the test
+        alpha = [shrink * a for a in alpha]
+        if abs(delta) <= epsilon:
+            return sv, alpha, epsilon - nu * eta
+        return sv + [x], alpha + [eta * s_t * np.sign(delta)], epsilon + (s_t - nu) * eta
     if abs(delta) <= epsilon:
         if name == "regression_bogd":
             alpha = [shrink * a for a in alpha]
@@ -103,8 +111,8 @@ def _brute_step(name, sv, alpha, x, y_t, u_t, s_t, eta=0.2, epsilon=0.1, budget=
 
 
 @pytest.mark.parametrize("module", [ref, fast], ids=["python", "fast"])
-@pytest.mark.parametrize("name", ["regression_ogd", "regression_rbp", "regression_bogd"])
-@pytest.mark.parametrize("y_t", [2.5, -2.5, 0.0])
+@pytest.mark.parametrize("name", ["regression_ogd", "regression_rbp", "regression_bogd", "regression_norma"])
+@pytest.mark.parametrize("y_t", [2.5, -2.5, 0.0, 0.6, 0.4])   # 0.4: inside the tube
 def test_one_step_matches_brute_force(module, name, y_t):
     """A full model of B = 3 SVs, one more example: SVs and coefficients as recomputed by hand."""
     rng = np.random.default_rng(3)
@@ -114,15 +122,19 @@ def test_one_step_matches_brute_force(module, name, y_t):
     X = np.vstack(sv + [x])
     y = np.array([0.0, 0.0, 0.0, y_t])
     kw = dict(eta=0.2, epsilon=0.1, kernel="rbf", gamma=0.5, degree=3, coef0=0.0)
-    if name != "regression_ogd":
+    if name in ("regression_rbp", "regression_bogd"):
         kw["budget"] = 3
     if name == "regression_bogd":
         kw.update(lam=0.05, max_coef=1.0)
+    if name == "regression_norma":
+        kw.update(lam=0.05, nu=0.3)
     u = np.array([0.4])
     w = np.array([1.0, 1.0, 1.0, 1.5])
     res = _call(module, name, X, y, np.array([3]), u, sv=np.vstack(sv), alpha=np.array(alpha).reshape(-1, 1),
                 sample_weight=w, **kw)
-    sv_b, alpha_b = _brute_step(name, sv, alpha, x, y_t, 0.4, 1.5)
+    sv_b, alpha_b, *eps = _brute_step(name, sv, alpha, x, y_t, 0.4, 1.5)
+    if eps:
+        assert res.state["epsilon"] == pytest.approx(eps[0], rel=1e-14)
     np.testing.assert_allclose(res.sv, np.vstack(sv_b), rtol=0, atol=0)
     np.testing.assert_allclose(res.alpha[:, 0], alpha_b, rtol=1e-13, atol=1e-15)
 
@@ -142,15 +154,17 @@ def test_bad_arguments_name_the_parameter(module):
 
 
 @pytest.mark.parametrize("module", [ref, fast], ids=["python", "fast"])
-@pytest.mark.parametrize("name", ["regression_ogd", "regression_rbp", "regression_bogd"])
+@pytest.mark.parametrize("name", ["regression_ogd", "regression_rbp", "regression_bogd", "regression_norma"])
 def test_tube_boundary(module, name):
     """|y - f| = epsilon is inside the tube (no update, the code's ``abs(delt) > epsl``); just above is outside."""
     X = np.array([[0.0, 1.0], [1.0, 0.0]])
     kw = dict(eta=0.2, epsilon=0.25, kernel="rbf", gamma=0.5, degree=3, coef0=0.0)
-    if name != "regression_ogd":
+    if name in ("regression_rbp", "regression_bogd"):
         kw["budget"] = 2
     if name == "regression_bogd":
         kw.update(lam=0.0, max_coef=1.0)
+    if name == "regression_norma":
+        kw.update(lam=0.0, nu=0.5)
     u = np.array([0.5])
     on = _call(module, name, X, np.array([-0.25, 0.0]), np.array([0]), u, **kw)      # empty model: f = 0
     assert on.trace["updates"] == 0 and on.sv.shape[0] == 0

@@ -39,6 +39,7 @@ BUDGETS = [
     ("refsvm.online", "regression_ogd", 16),
     ("refsvm.online", "regression_rbp", 16),
     ("refsvm.online", "regression_bogd", 25),
+    ("refsvm.online", "regression_norma", 16),
 ]
 
 
