@@ -38,6 +38,48 @@ def blobs(n=300, n_classes=3, seed=0):
     return X, y.astype(np.int64)
 
 
+def spiral_with_duplicates(seed, n=100, n_dup=49):
+    """Two interleaved spirals (n rows) plus ``n_dup`` of their rows repeated exactly."""
+    rng = np.random.default_rng(seed)
+    t = rng.uniform(0.5, 3.0 * np.pi, n)
+    label = rng.integers(0, 2, n)
+    r = t / (3.0 * np.pi)
+    X = np.c_[r * np.cos(t + np.pi * label), r * np.sin(t + np.pi * label)] + 0.02 * rng.normal(size=(n, 2))
+    idx = np.random.default_rng(seed + 100).choice(n, n_dup)
+    return np.r_[X, X[idx]], (2 * np.r_[label, label[idx]] - 1).astype(np.int64)
+
+
+def multiclass_problem(seed, n, n_classes=4):
+    """``n`` 2-D normal rows, labels in 0..n_classes-1, a visiting order and ``n`` uniforms (one
+    generator ``seed``, drawn in that order)."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 2))
+    y = rng.integers(0, n_classes, n)
+    return X, y, rng.permutation(n).astype(np.int64), rng.random(n)
+
+
+def duplicate_rows_problem(rng, n_classes=5):
+    """70 sparse-ish 5-D rows plus 30 of them repeated, labels in 0..n_classes-1 and example
+    weights, some 0 (drawn from ``rng``, which the caller goes on using)."""
+    base = rng.normal(size=(70, 5)) * (rng.random((70, 5)) < 0.6)
+    X = np.vstack([base, base[:30]])
+    y = rng.integers(0, n_classes, X.shape[0])
+    return X, y, rng.choice([0.0, 0.5, 1.0, 2.0], size=X.shape[0])
+
+
+def assert_multiclass_paths_agree(a, b, sparse):
+    """Two multi-class results (reference ``a``, compiled ``b``): the same counts and discrete
+    traces, the same SVs, coefficients within 1e-9."""
+    for key in ("mistakes", "updates", "removals", "kernel_evaluations"):
+        assert a.trace[key] == b.trace[key], key
+    for key in ("update_kind", "n_sv", "removal_step", "removal_index"):
+        np.testing.assert_array_equal(a.trace[key], b.trace[key], err_msg=key)
+    sva, svb = (a.sv.toarray(), b.sv.toarray()) if sparse else (a.sv, b.sv)
+    np.testing.assert_array_equal(sva, svb)
+    assert a.alpha.shape == b.alpha.shape == (sva.shape[0], a.alpha.shape[1])
+    np.testing.assert_allclose(a.alpha, b.alpha, rtol=0, atol=1e-9)
+
+
 def run_passes(module, X, y, orders, kw):
     """Run one pass per order, continuing model and t; returns the list of results."""
     sv = alpha = bias = None

@@ -18,6 +18,7 @@ import scipy.sparse as sp
 from refsvm import OnlineKernelClassifier
 from refsvm import online as ref
 from refsvm._fast import online as fast
+from _helpers import assert_multiclass_paths_agree, duplicate_rows_problem, multiclass_problem
 
 LIN = dict(kernel="linear", gamma=1.0, degree=1, coef0=0.0)
 X3, Y3, O3 = np.array([[1.0], [2.0], [-1.0]]), np.array([0, 1, 2]), np.arange(3, dtype=np.int64)
@@ -135,11 +136,7 @@ def _per_class(X, y, order, m, gamma, algorithm, variant, budget, uniforms=None,
 @pytest.mark.parametrize("algorithm", ["forgetron", "bogd"])
 @pytest.mark.parametrize("variant", ["paper", "authors"])
 def test_per_class_simulation(algorithm, variant):
-    rng = np.random.default_rng(4)
-    X = rng.normal(size=(60, 2))
-    y = rng.integers(0, 4, 60)
-    order = rng.permutation(60).astype(np.int64)
-    u = rng.random(60)
+    X, y, order, u = multiclass_problem(4, 60)
     extra = dict(eta=0.4, lam=0.1, max_coef=0.7) if algorithm == "bogd" else {}
     mistakes, kinds, sv, alpha, Q = _per_class(X, y, order, 4, 0.7, algorithm, variant, 6, uniforms=u, **extra)
     for mod in (ref, fast):
@@ -183,10 +180,7 @@ def test_two_classes_is_the_binary_forgetron(variant):
 def test_paths_agree(algorithm, variant, sparse, zero_prediction, kernel):
     """Three passes continuing each other (state handed on), duplicate rows, weights (some 0)."""
     rng = np.random.default_rng(12)
-    base = rng.normal(size=(70, 5)) * (rng.random((70, 5)) < 0.6)
-    X = np.vstack([base, base[:30]])
-    y = rng.integers(0, 5, X.shape[0])
-    w = rng.choice([0.0, 0.5, 1.0, 2.0], size=X.shape[0])
+    X, y, w = duplicate_rows_problem(rng)
     Xin = sp.csr_matrix(X) if sparse else X
     extra = dict(budget=12, n_classes=5, kernel=kernel, gamma=0.3, degree=2, coef0=1.0, sample_weight=w,
                  zero_prediction=zero_prediction)
@@ -208,13 +202,7 @@ def test_paths_agree(algorithm, variant, sparse, zero_prediction, kernel):
             r = res[mod]
             carry[mod] = dict(sv=r.sv, alpha=r.alpha, t0=r.t, state=r.state)
         a, b = res[ref], res[fast]
-        for key in ("mistakes", "updates", "removals", "kernel_evaluations"):
-            assert a.trace[key] == b.trace[key], key
-        for key in ("update_kind", "n_sv", "removal_step", "removal_index"):
-            np.testing.assert_array_equal(a.trace[key], b.trace[key], err_msg=key)
-        sva, svb = (a.sv.toarray(), b.sv.toarray()) if sparse else (a.sv, b.sv)
-        np.testing.assert_array_equal(sva, svb)
-        np.testing.assert_allclose(a.alpha, b.alpha, rtol=0, atol=1e-9)
+        assert_multiclass_paths_agree(a, b, sparse)
         np.testing.assert_array_equal(a.state.get("age"), b.state.get("age"))
         if algorithm == "forgetron":
             assert a.state["M"] == b.state["M"]

@@ -16,21 +16,10 @@ import scipy.sparse as sp
 
 import refsvm.online as ref
 from refsvm import OnlineKernelClassifier
-from _helpers import checkerboard, kern
+from _helpers import checkerboard, kern, spiral_with_duplicates
 
 fast = pytest.importorskip("refsvm._fast.online")
 U = 2.0 ** -53
-
-
-def spiral_with_duplicates(seed, n=100, n_dup=49):
-    """Two interleaved spirals (n rows) plus ``n_dup`` of their rows repeated exactly."""
-    rng = np.random.default_rng(seed)
-    t = rng.uniform(0.5, 3.0 * np.pi, n)
-    label = rng.integers(0, 2, n)
-    r = t / (3.0 * np.pi)
-    X = np.c_[r * np.cos(t + np.pi * label), r * np.sin(t + np.pi * label)] + 0.02 * rng.normal(size=(n, 2))
-    idx = np.random.default_rng(seed + 100).choice(n, n_dup)
-    return np.r_[X, X[idx]], (2 * np.r_[label, label[idx]] - 1).astype(np.int64)
 
 
 def repeated_row(seed, n=120, copies=30):

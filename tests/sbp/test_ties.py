@@ -20,18 +20,7 @@ import scipy.sparse as sp
 import refsvm._fast.sbp as fast_sbp
 import refsvm.sbp as ref_sbp
 from refsvm import SBPClassifier
-from _helpers import kern
-
-
-def spiral_with_duplicates(seed, n=100, n_dup=49):
-    """Two interleaved spirals (n rows) plus ``n_dup`` of their rows repeated exactly."""
-    rng = np.random.default_rng(seed)
-    t = rng.uniform(0.5, 3.0 * np.pi, n)
-    label = rng.integers(0, 2, n)
-    r = t / (3.0 * np.pi)
-    X = np.c_[r * np.cos(t + np.pi * label), r * np.sin(t + np.pi * label)] + 0.02 * rng.normal(size=(n, 2))
-    idx = np.random.default_rng(seed + 100).choice(n, n_dup)
-    return np.r_[X, X[idx]], (2 * np.r_[label, label[idx]] - 1).astype(np.int64)
+from _helpers import kern, spiral_with_duplicates
 
 
 # seeds and nu where the plain test c_j < level parted the paths (3-16 predictions of 149)
