@@ -12,14 +12,8 @@ from refsvm.cli import main
 
 
 @pytest.fixture
-def train_file(tmp_path):
-    rng = np.random.default_rng(5)
-    X = rng.uniform(-1, 1, size=(150, 3))
-    y = np.where(X[:, 0] * X[:, 1] > 0, 1, -1)
-    path = tmp_path / "train.txt"
-    path.write_text("".join(f"{label} " + " ".join(f"{j + 1}:{v:.17g}" for j, v in enumerate(row)) + "\n"
-                            for row, label in zip(X, y)))
-    return path
+def train_file(xor_libsvm_file):
+    return xor_libsvm_file(n=150, d=3, seed=5)
 
 
 def _arrays(path):

@@ -14,14 +14,8 @@ from refsvm.stream import fit_stream
 
 
 @pytest.fixture
-def train_file(tmp_path):
-    rng = np.random.default_rng(3)
-    X = rng.uniform(-1, 1, size=(200, 4))
-    y = np.where(X[:, 0] * X[:, 1] > 0, 1, -1)
-    path = tmp_path / "train.txt"
-    path.write_text("".join(f"{label} " + " ".join(f"{j + 1}:{v:.17g}" for j, v in enumerate(row)) + "\n"
-                            for row, label in zip(X, y)))
-    return path
+def train_file(xor_libsvm_file):
+    return xor_libsvm_file(n=200, d=4, seed=3)
 
 
 def test_train_and_predict_streamed(tmp_path, train_file, capsys):
