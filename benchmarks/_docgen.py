@@ -46,6 +46,15 @@ def value(name):
     return register
 
 
+def register_machine(name, stem, commit_key):
+    """Register the inline value NAME: "<cpu>, commit <commit>" from the ``machine`` record of the results
+    file STEM (the commit under its key COMMIT_KEY)."""
+    def _machine():
+        m = load(stem)["machine"]
+        return f"{m['cpu']}, commit {m[commit_key]}"
+    value(name)(_machine)
+
+
 def load(stem):
     """The results file ``benchmarks/results/<stem>.json``, its provenance noted for the footer."""
     data = json.loads((RESULTS / f"{stem}.json").read_text())

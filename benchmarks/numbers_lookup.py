@@ -9,7 +9,7 @@ paper's comparison; ``csr``: CSR input), ``<field>`` one of :data:`FIELDS` (``sa
 kernel block; ``merge-s``: merging seconds).
 """
 
-from _docgen import load, span, value
+from _docgen import load, register_machine, span, value
 
 RUNS = {"pruned": "bench_lookup", "plain": "bench_lookup_plain_gss", "csr": "bench_lookup_csr"}
 SOLVERS = ("gss", "gss-precise", "lookup-h", "lookup-wd")
@@ -52,15 +52,8 @@ for _tag, _sets in DATASETS.items():
 _register("lk.pruned.near.lookup-wd.save-total", "pruned", "lookup-wd", "save-total", ("ijcnn1", "w8a", "phishing"))
 
 
-def _register_machine(tag):
-    @value(f"lk.{tag}.machine")
-    def _machine():
-        m = load(RUNS[tag])["machine"]
-        return f"{m['cpu']}, commit {m['git_head']}"
-
-
 for _tag in RUNS:
-    _register_machine(_tag)
+    register_machine(f"lk.{_tag}.machine", RUNS[_tag], "git_head")
 
 
 @value("lk.gss-pruning.a9a.B500.merge-ratio")

@@ -9,7 +9,7 @@ maintenance events per step, percent), ``machine`` (CPU and commit of the run). 
 and both visiting schemes (uniform draws, permutation) unless a budget is named.
 """
 
-from _docgen import load, renderer, span, table, value
+from _docgen import load, register_machine, renderer, span, table, value
 
 SPEED = {"gss": "bench_bsca_speed_gss", "gss-plain": "bench_bsca_speed_gss_no_pruning",
          "wd": "bench_bsca_speed_lookup_wd"}
@@ -52,15 +52,8 @@ for _tag in SPEED:
                 _register(_tag, _ds, _b, _m)
 
 
-def _register_machine(tag):
-    @value(f"bsca.{tag}.machine")
-    def _machine():
-        m = load(SPEED[tag])["machine"]
-        return f"{m['cpu']}, commit {m['git']}"
-
-
 for _tag in SPEED:
-    _register_machine(_tag)
+    register_machine(f"bsca.{_tag}.machine", SPEED[_tag], "git")
 
 
 # --- bench_bsca's accuracy curves (docs/bsca.rst, "Benchmark") -------------------------------------------------
