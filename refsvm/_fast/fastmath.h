@@ -11,6 +11,7 @@
  *   5. The FOGD / NOGD feature map: refsvm_sincos_block, refsvm_axpy, refsvm_phases,
  *      refsvm_phases_sparse (ogd_core.pxd).
  *   6. The sign flags of merge candidates: refsvm_sign_flags (budget.pyx: sign_flags).
+ *   7. The Projectron's triangular solves: refsvm_forward_solve, refsvm_backward_solve (online.pyx).
  *
  * The extension is built with -ffp-contract=off, so no clone fuses a multiply and an add: every
  * clone computes the same IEEE operations in the same order and gives bitwise the same results.
@@ -311,6 +312,74 @@ static REFSVM_MULTIVERSION Py_ssize_t refsvm_sign_flags(const double* a, const d
         same += (Py_ssize_t)(p >= 0.0);
     }
     return same;
+}
+
+/* ---- 7. the Projectron's triangular solves ---- */
+/* M: the Projectron's factor buffer (online.pyx _factor_buffer; rows of ld doubles) with L in its
+ * lower triangle and L' in its strict upper triangle, so row j holds row j of L left of the
+ * diagonal and column j of L right of it; dinv[j] = 1 / L[j][j].
+ *
+ * refsvm_forward_solve: z <- L^{-1} z (b entries), column-oriented: z_j = z[j] dinv[j], then
+ * z[l] -= L[l][j] z_j for l > j, so each z[l] gets its products for j = 0, 1, .. in that order.
+ * refsvm_backward_solve: d <- L^{-T} d, column-oriented for L' (row j of L): d_j = d[j] dinv[j],
+ * then d[l] -= L[j][l] d_j for l < j, j from the last down; returns ||d||_1 of the result (each
+ * entry added when final, from the last).
+ *
+ * Both go by blocks of four columns: the block's triangle one column at a time, then the entries
+ * outside the block in one sweep of four columns (REFSVM_ADD_FOUR_ROWS with a = -z_j: y + (-z) x
+ * is y - z x exactly), one load and store of each entry per four columns; every entry gets the same
+ * IEEE operations in the same order as in the one-column-at-a-time loops, in every clone. */
+REFSVM_CLONES
+static void refsvm_forward_solve(const double *M, ptrdiff_t ld, const double *dinv, double *z, ptrdiff_t b)
+{
+    ptrdiff_t j0, j1, j, l;
+    for (j0 = 0; j0 < b; j0 = j1) {
+        j1 = j0 + 4 < b ? j0 + 4 : b;
+        for (j = j0; j < j1; j++) {
+            const double *col = M + j * ld;
+            const double zj = z[j] * dinv[j];
+            z[j] = zj;
+            for (l = j + 1; l < j1; l++)
+                z[l] -= col[l] * zj;
+        }
+        if (j1 < b) {                                   /* then the block has four columns */
+            double *out = z + j1;
+            const double a0 = -z[j0], a1 = -z[j0 + 1], a2 = -z[j0 + 2], a3 = -z[j0 + 3];
+            const double *r0 = M + j0 * ld + j1, *r1 = r0 + ld, *r2 = r1 + ld, *r3 = r2 + ld;
+            REFSVM_ADD_FOUR_ROWS(out, b - j1, l, a0, r0, a1, r1, a2, r2, a3, r3);
+        }
+    }
+}
+
+REFSVM_CLONES
+static double refsvm_backward_solve(const double *M, ptrdiff_t ld, const double *dinv, double *d, ptrdiff_t b)
+{
+    ptrdiff_t j0, j1, j, l;
+    double l1 = 0.0;
+    for (j1 = b; j1 > 0; j1 = j0) {
+        j0 = j1 - 1 - (j1 - 1) % 4;                     /* the block [j0, j1), j0 a multiple of 4 */
+        for (j = j1 - 1; j >= j0; j--) {
+            const double *row = M + j * ld;
+            const double dj = d[j] * dinv[j];
+            d[j] = dj;
+            l1 += fabs(dj);
+            for (l = j0; l < j; l++)
+                d[l] -= row[l] * dj;
+        }
+        if (j0 > 0 && j1 - j0 == 4) {
+            const double a0 = -d[j0 + 3], a1 = -d[j0 + 2], a2 = -d[j0 + 1], a3 = -d[j0];
+            const double *r3 = M + j0 * ld, *r2 = r3 + ld, *r1 = r2 + ld, *r0 = r1 + ld;
+            REFSVM_ADD_FOUR_ROWS(d, j0, l, a0, r0, a1, r1, a2, r2, a3, r3);
+        } else if (j0 > 0) {                            /* the last rows' partial block */
+            for (j = j1 - 1; j >= j0; j--) {
+                const double *row = M + j * ld;
+                const double dj = d[j];
+                for (l = 0; l < j0; l++)
+                    d[l] -= row[l] * dj;
+            }
+        }
+    }
+    return l1;
 }
 
 #endif

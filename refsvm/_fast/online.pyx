@@ -12,13 +12,16 @@ Python objects that branches on the learner.  How (not what) differs:
   squared distances bitwise equal to numpy's, ``exp`` within one ulp);
 * ``f_t(x_t)`` is summed in numpy's pairwise order (``pw_dot``, as the
   reference's ``np.sum(k * alpha)``), the Projectron's triangular solves with
-  the Cholesky factor ``L`` in plain loops (numpy: BLAS trsv), so coefficients
+  the Cholesky factor ``L`` in plain column-oriented loops multiplying by the
+  kept ``1 / L[j, j]`` (numpy: BLAS trsv), so coefficients
   agree to rounding, not always bitwise;
   a decision can flip only at an exact tie (``y f = 0``, ``beta = 0`` or equal
   BPA-S objectives) perturbed by those roundings or by the 1-ulp ``exp``
   differences of the kernel rows;
-* the Projectron's factor ``L`` of ``K = L L'`` lives in a square buffer (row
-  ``b`` holds the step's ``z = L^{-1} k_t``, the row an added SV keeps) that doubles when the
+* the Projectron's factor ``L`` of ``K = L L'`` lives in a square buffer with
+  ``L'`` mirrored into its upper triangle (``_factor_buffer``: both solves read
+  contiguous rows; row ``b`` holds the step's ``z = L^{-1} k_t``, the row an
+  added SV keeps, mirrored into column ``b``) that doubles when the
   SV set outgrows it (the loop returns to Python to reallocate, then resumes);
 * ``sample_weight`` (every learner; see the reference module): the loop reads
   ``s_t`` from :func:`refsvm.validation.weights_as_data`, an array of ones when
@@ -219,18 +222,63 @@ cdef inline double _candidate_tolerance(const Params* P, const Store* SV, const 
     return _bpas_tie_tolerance(A[j], k[j], s, k_tt, bj, f, Q[j], tau, C_t, f_err, eps_K)
 
 
-cdef inline void _backward_solve(double[:, ::1] L, double* d, Py_ssize_t b) noexcept nogil:
+cdef extern from "fastmath.h" nogil:
+    void refsvm_forward_solve(const double* M, Py_ssize_t ld, const double* dinv, double* z, Py_ssize_t b)
+    double refsvm_backward_solve(const double* M, Py_ssize_t ld, const double* dinv, double* d, Py_ssize_t b)
+
+
+cdef inline void _forward_solve(const double[:, ::1] M, const double* dinv, double* z,
+                                Py_ssize_t b) noexcept nogil:
+    """``z <- L^{-1} z`` (forward substitution, column-oriented: column ``j`` of ``L`` is read
+    contiguously from row ``j`` of ``M``'s upper triangle, see :func:`_factor_buffer`; multiplied
+    by ``dinv[j] = 1 / L[j, j]``; fastmath.h ``refsvm_forward_solve``, four columns per sweep);
+    backward stable (Higham Thm 8.5, one more rounding per entry for the reciprocal: within the
+    span tolerance's ``(b + 2) u``)."""
+    refsvm_forward_solve(&M[0, 0], M.shape[1], dinv, z, b)
+
+
+cdef inline double _backward_solve(const double[:, ::1] M, const double* dinv, double* d,
+                                   Py_ssize_t b) noexcept nogil:
     """``d <- L^{-T} d`` (backward substitution, column-oriented for ``L'``: row ``j`` of ``L`` is
-    column ``j`` of ``L'``, read contiguously); backward stable (Higham Thm 8.5)."""
-    cdef Py_ssize_t j, l
-    cdef double dj
-    cdef const double* row
-    for j in range(b - 1, -1, -1):
-        row = &L[j, 0]
-        dj = d[j] / row[j]
-        d[j] = dj
-        for l in range(j):
-            d[l] -= row[l] * dj
+    column ``j`` of ``L'``, read contiguously from ``M``'s lower triangle; multiplied by
+    ``dinv[j] = 1 / L[j, j]``; fastmath.h ``refsvm_backward_solve``); backward stable (Higham
+    Thm 8.5).  Returns ``||d||_1`` of the result."""
+    return refsvm_backward_solve(&M[0, 0], M.shape[1], dinv, d, b)
+
+
+def _triangular_solves(L, k):
+    """``(z, d, ||d||_1)`` with ``z = L^{-1} k`` and ``d = L^{-T} z`` as the Projectron's step computes
+    them (the factor buffer of :func:`_factor_buffer` and the two solves; for the tests)."""
+    L = np.asarray(L, dtype=np.float64)
+    b = L.shape[0]
+    M, dinv = _factor_buffer(L, b + 1, b + 1)
+    z = np.array(k, dtype=np.float64)
+    if z.shape != (b,):
+        raise ValueError(f"k must have {b} entries, got shape {z.shape}")
+    z = np.r_[z, 0.0]
+    cdef double[:, ::1] Mv = M
+    cdef double[::1] zv = z
+    cdef double[::1] dv = dinv
+    _forward_solve(Mv, &dv[0], &zv[0], b)
+    d = z.copy()
+    cdef double[::1] d_v = d
+    l1 = _backward_solve(Mv, &dv[0], &d_v[0], b)
+    return z[:b], d[:b], l1
+
+
+def _factor_buffer(L, size, n_dinv):
+    """The Projectron's factor buffer: ``size x size`` with ``L`` in its lower triangle (diagonal
+    included) and ``L'`` in its strict upper triangle (row ``j`` holds row ``j`` of ``L`` left of
+    the diagonal and column ``j`` of ``L`` right of it), so both substitutions read contiguous
+    rows; and ``dinv``, the reciprocals of ``L``'s diagonal (``n_dinv >= size`` entries: the SV
+    capacity, so it never grows)."""
+    n = L.shape[0]
+    M = np.zeros((size, size))
+    M[:n, :n] = np.tril(L) + np.tril(L, -1).T
+    dinv = np.zeros(max(n_dinv, 1))
+    with np.errstate(divide="ignore"):
+        dinv[:n] = 1.0 / np.diagonal(L)
+    return M, dinv
 
 
 cdef inline void _swap_remove(Store* SV, double[::1] A, int64_t[::1] age, Py_ssize_t p,
@@ -242,7 +290,7 @@ cdef inline void _swap_remove(Store* SV, double[::1] A, int64_t[::1] age, Py_ssi
 
 cdef Py_ssize_t _pass(Params* P, Counters* c, const Rows* X, const int64_t[::1] y,
                       const int64_t[::1] order, const double[::1] u, Store* SV, double[::1] A,
-                      int64_t[::1] age, double[:, ::1] L, double[::1] k, double[::1] aux,
+                      int64_t[::1] age, double[:, ::1] L, double[::1] dinv, double[::1] k, double[::1] aux,
                       int8_t[::1] update_kind, int64_t[::1] n_sv, int64_t[::1] rem_step,
                       int64_t[::1] rem_index, Py_ssize_t start, const double[::1] sw) noexcept nogil:
     """Steps ``start ..`` of the pass; returns the step index where it stopped
@@ -355,16 +403,14 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const Rows* X, const int64_t[::1] 
                     return step
                 k_tt = rows_self(X, i, P.kernel, P.gamma, P.degree, P.coef0)
                 c.kernel_evaluations += 1
-                zrow = &L[b, 0]                             # z = L^{-1} k_t into row b of L (forward
-                for j in range(b):                          # substitution, by rows of L)
-                    zrow[j] = (k[j] - pw_dot(&L[j, 0], zrow, j)) / L[j, j]
+                zrow = &L[b, 0]                             # z = L^{-1} k_t into row b of L
+                for j in range(b):
+                    zrow[j] = k[j]
+                _forward_solve(L, &dinv[0], zrow, b)
                 Pk_sq = pw_dot(zrow, zrow, b)               # ||P k_t||^2 = z'z
                 for j in range(b):
                     aux[j] = zrow[j]
-                _backward_solve(L, &aux[0], b)              # d* = L^{-T} z
-                s = 0.0
-                for j in range(b):
-                    s += fabs(aux[j])                       # ||d*||_1
+                s = _backward_solve(L, &dinv[0], &aux[0], b)   # d* = L^{-T} z; s = ||d*||_1
                 delta_sq = k_tt - Pk_sq
                 tol = _span_tolerance(b, k_tt, c.diag_max, s, P.eps_K)
                 in_span = delta_sq <= tol                   # x_t in the span within rounding
@@ -377,6 +423,9 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const Rows* X, const int64_t[::1] 
                         update_kind[step] = 2
                     else:
                         L[b, b] = sqrt(delta_sq)            # L grows by the row [z', delta_t]
+                        dinv[b] = 1.0 / L[b, b]
+                        for j in range(b):
+                            L[j, b] = zrow[j]               # and L' by the column (upper triangle)
                         if k_tt > c.diag_max:
                             c.diag_max = k_tt
                         if store_set_row(SV, b, X, i) != 0:
@@ -569,17 +618,17 @@ cdef object _run_prepared(Params* P, Counters* cp, const Rows* R, Store* S, obje
     c.diag_max = 0.0
     if alg == ALG_PROJECTRON:
         kcap = min(cap, max(64, 2 * n0))
-    L = np.zeros((kcap, kcap))                          # the Projectron's Cholesky factor L of K
+    L0 = np.zeros((0, 0))                              # the Projectron's Cholesky factor L of K
     if alg == ALG_PROJECTRON and n0:
         if "L" in state:
-            L[:n0, :n0] = state["L"]
+            L0 = np.asarray(state["L"], dtype=np.float64)
             c.diag_max = float(state["diag_max"])
         else:                                              # the reference's factorisation, row by row
             from refsvm._fast.kernels import kernel_matrix
             S0 = sv if S.sparse else SV[:n0]
             L0, diag_max = factor_of_matrix(kernel_matrix(S0, S0, kernel, gamma, degree, coef0), P.eps_K)
-            L[:n0, :n0] = L0
             c.diag_max = diag_max
+    L, dinv = _factor_buffer(L0, kcap, cap if alg == ALG_PROJECTRON else 1)   # L and L', 1 / L[j, j]
     k = np.zeros(cap)
     aux = np.zeros(cap)
     u = np.zeros(P.n_steps) if uniforms is None else uniforms
@@ -595,6 +644,7 @@ cdef object _run_prepared(Params* P, Counters* cp, const Rows* R, Store* S, obje
     cdef double[::1] Av = A
     cdef int64_t[::1] agev = age
     cdef double[:, ::1] Kv = L
+    cdef double[::1] dv = dinv
     cdef double[::1] kv = k
     cdef double[::1] auxv = aux
     cdef int8_t[::1] ukv = update_kind
@@ -603,7 +653,7 @@ cdef object _run_prepared(Params* P, Counters* cp, const Rows* R, Store* S, obje
     cdef int64_t[::1] riv = rem_index
     while True:
         with nogil:
-            start = _pass(P, &c, R, yv, ov, uv, S, Av, agev, Kv, kv, auxv, ukv, nsv, rsv, riv, start, swv)
+            start = _pass(P, &c, R, yv, ov, uv, S, Av, agev, Kv, dv, kv, auxv, ukv, nsv, rsv, riv, start, swv)
         if start >= P.n_steps:
             break
         size = min(cap, 2 * L.shape[0])
@@ -615,7 +665,7 @@ cdef object _run_prepared(Params* P, Counters* cp, const Rows* R, Store* S, obje
     if alg == ALG_FORGETRON:
         out_state = {"Q": float(c.Q), "M": int(c.M), "age": age[:b].copy()}
     elif alg == ALG_PROJECTRON:
-        out_state = {"L": L[:b, :b].copy(), "diag_max": float(c.diag_max)}
+        out_state = {"L": np.tril(L[:b, :b]), "diag_max": float(c.diag_max)}
     else:
         out_state = {}
     trace = OnlineRecorder.assemble(c.mistakes, P.n_steps, c.updates, c.kernel_evaluations, update_kind, n_sv,
