@@ -47,6 +47,13 @@ def kernel_block_seconds(X, budget, gamma, repeats):
     return min(times[1:])
 
 
+def add_options(parser, type, **defaults):
+    """Add to ``parser`` one ``--name`` option per keyword (underscores written as dashes), of type
+    ``type``, its default the keyword's value (kept as given: argparse converts only typed values)."""
+    for name, default in defaults.items():
+        parser.add_argument("--" + name.replace("_", "-"), type=type, default=default)
+
+
 def print_run_header(script, argv):
     """Print the ``command:`` and ``machine:`` lines of a benchmark's output.
 

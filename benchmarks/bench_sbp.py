@@ -50,7 +50,7 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 
 import numpy as np  # noqa: E402
 
-from _common import SHARED_NOTE, cpu_model, run_times, write_json  # noqa: E402
+from _common import SHARED_NOTE, add_options, cpu_model, run_times, write_json  # noqa: E402
 
 #: What a run exercises (the fingerprint of its results: refsvm._provenance).
 MODULES = ["refsvm.sbp", "refsvm.sbp_nu", "refsvm._fast.sbp", "refsvm.estimators", "refsvm.bsgd", "refsvm._fast.bsgd",
@@ -202,12 +202,8 @@ def plot(result, path):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--part", choices=["curves", "speed", "all"], default="all")
-    parser.add_argument("--a9a-n", type=int, default=4000)
-    parser.add_argument("--mnist-n", type=int, default=2000)
-    parser.add_argument("--n-test", type=int, default=4000)
-    parser.add_argument("--seeds", type=int, default=3)
-    parser.add_argument("--python-iterations", type=int, default=10)
-    parser.add_argument("--fast-iterations", type=int, default=200)
+    add_options(parser, int, a9a_n=4000, mnist_n=2000, n_test=4000, seeds=3, python_iterations=10,
+                fast_iterations=200)
     parser.add_argument("--json", default=None)
     parser.add_argument("--png", default=None)
     parser.add_argument("--replot", metavar="JSON", default=None,

@@ -35,7 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
-from _common import SHARED_NOTE, print_run_header, write_json
+from _common import SHARED_NOTE, add_options, print_run_header, write_json
 
 #: What a run exercises (the fingerprint of its results: refsvm._provenance).
 MODULES = ["refsvm.io.datasets", "refsvm.sparse", "refsvm._fast.sparse", "refsvm.estimators", "refsvm.bsgd",
@@ -235,16 +235,10 @@ def render_real(rows):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--parts", default="synthetic,real")
-    ap.add_argument("--n", type=int, default=30000)
-    ap.add_argument("--n-test", type=int, default=5000)
-    ap.add_argument("--d", type=int, default=1_000_000)
-    ap.add_argument("--nnz", type=int, default=60)
-    ap.add_argument("--budget", type=int, default=200)
-    ap.add_argument("--seed", type=int, default=0)
+    add_options(ap, int, n=30000, n_test=5000, d=1_000_000, nnz=60, budget=200, seed=0)
     ap.add_argument("--solvers", nargs="+", default=list(SOLVERS), choices=SOLVERS)
     ap.add_argument("--datasets", nargs="+", default=list(REAL), choices=sorted(REAL))
-    ap.add_argument("--real-budget", type=int, default=100)
-    ap.add_argument("--repeats", type=int, default=3)
+    add_options(ap, int, real_budget=100, repeats=3)
     ap.add_argument("--budgetedsvm", help="directory with budgetedsvm-train / budgetedsvm-predict")
     ap.add_argument("--case", choices=SOLVERS, help=argparse.SUPPRESS)
     ap.add_argument("--json")

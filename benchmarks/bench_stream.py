@@ -35,7 +35,7 @@ import time
 
 import numpy as np
 
-from _common import SHARED_NOTE, print_run_header, write_json
+from _common import SHARED_NOTE, add_options, print_run_header, write_json
 
 #: What a run exercises (the fingerprint of its results: refsvm._provenance).
 MODULES = ["refsvm.io.libsvm", "refsvm.io.stream", "refsvm.stream", "refsvm.estimators", "refsvm.bsgd",
@@ -105,11 +105,7 @@ def run_case(args):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--size-mb", type=float, default=500)
-    ap.add_argument("--d", type=int, default=20)
-    ap.add_argument("--budget", type=int, default=500)
-    ap.add_argument("--sample", type=int, default=100_000)
-    ap.add_argument("--chunk-rows", type=int, default=10_000)
-    ap.add_argument("--seed", type=int, default=0)
+    add_options(ap, int, d=20, budget=500, sample=100_000, chunk_rows=10_000, seed=0)
     ap.add_argument("--dir", default="/tmp")
     ap.add_argument("--cases", nargs="+", default=list(CASES), choices=CASES)
     ap.add_argument("--case", choices=CASES, help=argparse.SUPPRESS)
