@@ -54,6 +54,23 @@ def add_options(parser, type, **defaults):
         parser.add_argument("--" + name.replace("_", "-"), type=type, default=default)
 
 
+def parse_or_run_case(parser, argv, cases, run_case, script):
+    """The arguments of a benchmark that measures each case in a process of its own (it calls itself
+    with the hidden ``--case``): adds ``--case`` (one of ``cases``) and ``--json PATH`` to ``parser``
+    and parses ``argv``.  In the child (``--case`` given) runs ``run_case(args)`` and returns None; in
+    the parent prints the run header of ``script`` (:func:`print_run_header`) and returns the arguments."""
+    import argparse
+
+    parser.add_argument("--case", choices=cases, help=argparse.SUPPRESS)
+    parser.add_argument("--json")
+    args = parser.parse_args(argv)
+    if args.case:
+        run_case(args)
+        return None
+    print_run_header(script, argv)
+    return args
+
+
 def print_run_header(script, argv):
     """Print the ``command:`` and ``machine:`` lines of a benchmark's output.
 

@@ -35,7 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
-from _common import SHARED_NOTE, add_options, print_run_header, write_json
+from _common import SHARED_NOTE, add_options, parse_or_run_case, write_json
 
 #: What a run exercises (the fingerprint of its results: refsvm._provenance).
 MODULES = ["refsvm.io.datasets", "refsvm.sparse", "refsvm._fast.sparse", "refsvm.estimators", "refsvm.bsgd",
@@ -240,13 +240,9 @@ def main(argv=None):
     ap.add_argument("--datasets", nargs="+", default=list(REAL), choices=sorted(REAL))
     add_options(ap, int, real_budget=100, repeats=3)
     ap.add_argument("--budgetedsvm", help="directory with budgetedsvm-train / budgetedsvm-predict")
-    ap.add_argument("--case", choices=SOLVERS, help=argparse.SUPPRESS)
-    ap.add_argument("--json")
-    args = ap.parse_args(argv)
-    if args.case:
-        run_case(args)
+    args = parse_or_run_case(ap, argv, SOLVERS, run_case, "benchmarks/bench_sparse.py")
+    if args is None:
         return 0
-    print_run_header("benchmarks/bench_sparse.py", argv)
     if args.budgetedsvm:
         print(f"peer: BudgetedSVM (djurikom/BudgetedSVM) built outside the repository in {args.budgetedsvm}")
     parts = set(args.parts.split(","))

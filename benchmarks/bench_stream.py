@@ -35,7 +35,7 @@ import time
 
 import numpy as np
 
-from _common import SHARED_NOTE, add_options, print_run_header, write_json
+from _common import SHARED_NOTE, add_options, parse_or_run_case, write_json
 
 #: What a run exercises (the fingerprint of its results: refsvm._provenance).
 MODULES = ["refsvm.io.libsvm", "refsvm.io.stream", "refsvm.stream", "refsvm.estimators", "refsvm.bsgd",
@@ -108,15 +108,11 @@ def main(argv=None):
     add_options(ap, int, d=20, budget=500, sample=100_000, chunk_rows=10_000, seed=0)
     ap.add_argument("--dir", default="/tmp")
     ap.add_argument("--cases", nargs="+", default=list(CASES), choices=CASES)
-    ap.add_argument("--case", choices=CASES, help=argparse.SUPPRESS)
     ap.add_argument("--file", help=argparse.SUPPRESS)
     ap.add_argument("--sample-file", help=argparse.SUPPRESS)
-    ap.add_argument("--json")
-    args = ap.parse_args(argv)
-    if args.case:
-        run_case(args)
+    args = parse_or_run_case(ap, argv, CASES, run_case, "benchmarks/bench_stream.py")
+    if args is None:
         return 0
-    print_run_header("benchmarks/bench_stream.py", argv)
     stem = os.path.join(args.dir, f"refsvm-stream-{args.size_mb:g}MB-d{args.d}-seed{args.seed}")
     path, sample_path, meta_path = stem + ".txt", stem + f"-first{args.sample}.txt", stem + ".json"
     meta = json.load(open(meta_path)) if os.path.exists(meta_path) and os.path.exists(sample_path) else None
