@@ -160,15 +160,19 @@ def _sparse_text_bsgd():
     return f"{r['fit_s']:.1f} s and {r['peak_rss_mib']:.0f} MiB peak memory"
 
 
+def _literal_block(lines, fmt):
+    """``lines`` as printed: a fenced block in Markdown, a ``::`` literal block in rst (indented, blank lines blank)."""
+    if fmt == "md":
+        return "```\n" + "\n".join(lines) + "\n```"
+    return "::\n\n" + "\n".join("   " + line if line else "" for line in lines)
+
+
 @renderer("demo-output")
 def _demo_output(fmt):
     """bench_docs_examples: ``refsvm demo``'s table as printed."""
     out = load("bench_docs_examples")["demo"]["stdout"].strip("\n").splitlines()
     start = next(i for i, line in enumerate(out) if line.startswith("backend"))
-    body = out[start:]
-    if fmt == "md":
-        return "```\n" + "\n".join(body) + "\n```"
-    return "::\n\n" + "\n".join("   " + line if line else "" for line in body)
+    return _literal_block(out[start:], fmt)
 
 
 @value("gamma-example")
@@ -184,10 +188,7 @@ def _progress_lines(fmt):
     """bench_docs_examples: a verbose BSGD pass on ijcnn1, the line at half the pass and the last."""
     lines = [line for line in load("bench_docs_examples")["progress"]["stderr"].splitlines() if line.strip()]
     half = next((line for line in lines if "(50%)" in line), lines[len(lines) // 2])
-    body = [half, lines[-1]]
-    if fmt == "md":
-        return "```\n" + "\n".join(body) + "\n```"
-    return "::\n\n" + "\n".join("   " + line for line in body)
+    return _literal_block([half, lines[-1]], fmt)
 
 
 @renderer("sparse-synthetic-table")
