@@ -26,12 +26,14 @@ need several times over: its matrix alone is ``rows x d x 8`` bytes).
 """
 
 import argparse
+import ast
 import json
 import os
 import resource
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -114,13 +116,14 @@ def main(argv=None):
     if args is None:
         return 0
     stem = os.path.join(args.dir, f"refsvm-stream-{args.size_mb:g}MB-d{args.d}-seed{args.seed}")
-    path, sample_path, meta_path = stem + ".txt", stem + f"-first{args.sample}.txt", stem + ".json"
-    meta = json.load(open(meta_path)) if os.path.exists(meta_path) and os.path.exists(sample_path) else None
+    path, sample_path, meta_path = stem + ".txt", stem + f"-first{args.sample}.txt", stem + ".meta"
+    meta = (ast.literal_eval(Path(meta_path).read_text())
+            if os.path.exists(meta_path) and os.path.exists(sample_path) else None)
     if meta is None:
         start = time.perf_counter()
         rows = generate(path, args.size_mb * 1e6, args.d, args.seed, sample_path, args.sample)
         meta = dict(rows=rows, generate_s=time.perf_counter() - start)
-        json.dump(meta, open(meta_path, "w"))
+        Path(meta_path).write_text(repr(meta))   # a cache of the generated file (not a result: no provenance)
     print(f"data: {path} ({os.path.getsize(path) / 1e6:.0f} MB, {meta['rows']} rows x {args.d} features; "
           f"dense in memory: {meta['rows'] * args.d * 8 / 1e6:.0f} MB), sample {sample_path}", flush=True)
     rows = []
