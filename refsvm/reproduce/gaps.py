@@ -111,6 +111,14 @@ EXPLAINED = {
 for _m in ("remove", "project", "merge"):
     for _b in (100, 500):
         EXPLAINED[("wang2012-table3", f"BPegasos+{_m} B={_b}", "Adult")] = ("parameters", _ADULT_OFFSET)
+for _m in ("remove", "project", "merge"):
+    for _b in (100, 500):
+        EXPLAINED[("wang2012-table5", f"BPegasos+{_m} B={_b}", "Covertype")] = (
+            "data", "the shared covtype.first10000 holds 10,000 of covtype's 581,012 rows (7,500 for training "
+                    "here, about 0.5M in the paper): a budgeted learner's error falls with the stream's length")
+for _b in (100, 500):
+    EXPLAINED[("wang2012-table5", f"BMP+merge B={_b}", "Covertype")] = EXPLAINED[
+        ("wang2012-table5", f"BPegasos+merge B={_b}", "Covertype")]
 for _s in ("GSS-precise", "GSS-standard", "Lookup-h", "Lookup-WD"):
     for _b in (100, 500):
         EXPLAINED[("glasmachers-lookup-table2", f"{_s} B={_b}", "ADULT")] = (
