@@ -61,7 +61,7 @@ from refsvm.budget import LOOKUP_SOLVERS, MAINTENANCE, merge_solver_eps
 from refsvm._fast.budget import _SOLVER_CODES
 from refsvm.online.common import _max_sq_norm as max_sq_norm
 
-from libc.math cimport sqrt
+from libc.math cimport INFINITY, sqrt
 from libc.string cimport memset
 from libc.stdint cimport int8_t, int64_t
 from refsvm._fast.common cimport (ERR_INTERRUPTED, ERR_NONE, ERR_SINGULAR, MAINT_MERGE, MAINT_PROJECTION,
@@ -322,7 +322,8 @@ cdef int _bsgd_pass(const Params* P, State* st,
         if P.binary:
             f[0] = (pw_dot(&k_t[0], &A[0, 0], b) if b > 0 else 0.0) + w0[0]
             yf = <double> y_t * f[0]
-            st.mistakes += binary_mistake_within(False, <double> y_t, f[0], &k_t[0], &A[0, 0], b, &w0[0], eps_K, 0.0)
+            st.mistakes += binary_mistake_within(False, <double> y_t, f[0], &k_t[0], &A[0, 0], b, &w0[0], eps_K,
+                                                 0.0, INFINITY)
             violates = yf < 1.0 and s_t > 0.0                 # hinge loss l(w_t; (x_t, y_t)) > 0, weighted: s_t l > 0
             beta[0] = eta_t * <double> y_t * s_t              # eq. 4, scaled by the weight
         else:
@@ -340,7 +341,8 @@ cdef int _bsgd_pass(const Params* P, State* st,
                 if r != y_t and (r_t < 0 or f[r] > best):
                     r_t = r
                     best = f[r]
-            st.mistakes += rival_mistake_within(f[r_t], f[y_t], &k_t[0], &A[0, 0], b, c, &w0[0], eps_K, 0.0)
+            st.mistakes += rival_mistake_within(f[r_t], f[y_t], &k_t[0], &A[0, 0], b, c, &w0[0], eps_K,
+                                                0.0, INFINITY)
             violates = (1.0 + f[r_t]) - f[y_t] > 0.0 and s_t > 0.0   # multi-class hinge loss (11) > 0, weighted: s_t l > 0
             for r in range(c):
                 beta[r] = 0.0

@@ -26,6 +26,7 @@ from refsvm.fogd import FOGDOptions, FOGDRecorder, WeightDrift, check_fogd_data
 from refsvm.ogd import OGDResult, check_average_state, check_weights
 from refsvm.validation import check_sparse_rows, weights_as_data
 
+from libc.float cimport DBL_EPSILON
 from libc.math cimport fabs, sqrt
 from libc.stdint cimport int8_t, int64_t
 
@@ -39,13 +40,15 @@ cdef void _fogd_pass(const Rows* X, const double[::1] yv, const int64_t[::1] ord
                      double[:, ::1] W, double[::1] p, double[::1] z, double[::1] f,
                      int8_t[::1] updated, int64_t* mistakes, double* loss_sum,
                      const double[::1] sw, Py_ssize_t[::1] nz, double* W_sum, double u_max,
-                     double z_max, double w0_max, double step_sum, long long n_moves) noexcept nogil:
+                     double z_max, double w0_max, double step_sum, long long n_moves, double w_l1) noexcept nogil:
     """The pass; ``u_max``, ``z_max``, ``w0_max``, ``step_sum`` (G), ``n_moves`` (m): the mistake
     counter's drift bound (refsvm.fogd.WeightDrift), G, m and ``M`` (the rows' largest squared
-    norm) updated here."""
+    norm) updated here.  ``w_l1 = sum |W|`` at the start: ``sum |W| <= w_l1 + 2 G n_rows z_max`` (each
+    move adds ``a z`` to at most two columns, growth by rounding within the factor ``1 + 1e-6``)
+    bounds the tolerance (``screen``), so a clear margin skips its sums."""
     cdef Py_ssize_t step, i, k
     cdef Py_ssize_t D = UT.shape[1], c = W.shape[1], n_rows = W.shape[0]
-    cdef double M = 0.0, s, eps_z
+    cdef double M = 0.0, s, eps_z, drift, screen
     for step in range(order.shape[0]):                        # Alg. 1, line 4
         i = order[step]
         feature_map_row(&UT[0, 0], D, X, i, scale, &p[0], &z[0], &nz[0])     # Alg. 1, line 6
@@ -53,9 +56,12 @@ cdef void _fogd_pass(const Rows* X, const double[::1] yv, const int64_t[::1] ord
         if s > M:
             M = s
         eps_z = feature_error(u_max, X.d, M, scale)
+        drift = weight_drift(step_sum, n_moves, eps_z, z_max, w0_max, n_rows)
+        screen = (2.0 * ((n_rows + 2) * (0.5 * DBL_EPSILON) * z_max + eps_z)
+                  * (w_l1 + 2.0 * step_sum * n_rows * z_max) + drift) * (1.0 + 1e-6)
         updated[step] = <int8_t>ogd_step(task, &W[0, 0], n_rows, c, &z[0], &f[0], yv[i],
                                          eta * sw[i], epsilon, mistakes, loss_sum, eps_z,   # step eta s_t
-                                         weight_drift(step_sum, n_moves, eps_z, z_max, w0_max, n_rows))
+                                         drift, screen)
         if updated[step]:
             step_sum += fabs(eta * sw[i]) if task != TASK_REGRESSION else 0.0
             n_moves += 1
@@ -92,7 +98,7 @@ def fogd(X, y, order, *, task, n_classes, U, eta, epsilon=0.0, normalize=False, 
         _fogd_pass(&R, yv, order, code, np.ascontiguousarray(U.T), o.eta, o.epsilon, scale, W, p, z, f,
                    updated, &mistakes, &loss_sum, sw, np.empty(max(X.shape[1], 1), dtype=np.intp),
                    NULL if W_sum is None else &Ws[0, 0], drift.u_max, drift.z_max, drift.w0_max,
-                   drift.step_sum, drift.n_moves)
+                   drift.step_sum, drift.n_moves, float(np.sum(np.abs(W))))
     rec = FOGDRecorder.from_counts(order.shape[0], o.task, flags={"updated": updated}, mistakes=mistakes,
                                    squared_loss_sum=loss_sum)
     return OGDResult(W=W, t=int(t0) + int(order.shape[0]), trace=rec.trace(), W_sum=W_sum)

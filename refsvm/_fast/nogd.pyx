@@ -40,6 +40,7 @@ from refsvm.online.common import _max_sq_norm as max_sq_norm
 from refsvm.ogd import check_average_state, check_ogd_data
 from refsvm.validation import weights_as_data
 
+from libc.math cimport INFINITY
 from libc.stdint cimport int8_t, int64_t
 
 from refsvm._fast.kernels cimport KERNEL_LINEAR, KERNEL_RBF
@@ -69,14 +70,14 @@ cdef inline int loss_step(int task, const double* f, Py_ssize_t c, double yv, do
     cdef Py_ssize_t y_t, s_t, r
     cdef double loss
     if task == TASK_BINARY or task == TASK_BINARY_POSITIVE:
-        if counted_mistake(task, f, c, yv, -1, k, A, n, eps, 0.0):
+        if counted_mistake(task, f, c, yv, -1, k, A, n, eps, 0.0, INFINITY):
             mistakes[0] += 1
         beta[0] = eta * yv
         return yv * f[0] < 1.0 and eta != 0.0                 # hinge loss > 0
     if task == TASK_MULTI:
         y_t = <Py_ssize_t>yv
         s_t = rival_class(f, c, y_t)                          # eq. 9
-        if counted_mistake(task, f, c, yv, s_t, k, A, n, eps, 0.0):
+        if counted_mistake(task, f, c, yv, s_t, k, A, n, eps, 0.0, INFINITY):
             mistakes[0] += 1
         for r in range(c):
             beta[r] = 0.0

@@ -78,22 +78,24 @@ cdef inline double score_tolerance(const double* k, const double* A, Py_ssize_t 
 
 cdef inline bint binary_mistake_within(bint zero_positive, double yv, double f, const double* k,
                                        const double* A, Py_ssize_t n, const double* w0,
-                                       double eps, double extra) noexcept nogil:
+                                       double eps, double extra, double screen) noexcept nogil:
     """:func:`refsvm.online.common.is_mistake` of the score ``f = k' A (+ w0)`` (one column) with
     ``tol`` its :func:`score_tolerance` ``+ extra``: ``y f <= tol``; ``zero_positive`` (sign(0) = +1):
-    ``f < -tol`` for ``y = +1``, ``f >= -tol`` (``y f <= tol``) for ``y = -1``."""
+    ``f < -tol`` for ``y = +1``, ``f >= -tol`` (``y f <= tol``) for ``y = -1``.  ``screen``: an upper
+    bound of ``tol`` (INFINITY: none); a margin beyond it is decided without the sums."""
     cdef double q = yv * f
     if zero_positive and yv > 0.0:
-        return q < 0.0 and q < -(score_tolerance(k, A, n, 1, w0, eps) + extra)
-    return q <= 0.0 or q <= score_tolerance(k, A, n, 1, w0, eps) + extra
+        return q < 0.0 and (q < -screen or q < -(score_tolerance(k, A, n, 1, w0, eps) + extra))
+    return q <= 0.0 or (q <= screen and q <= score_tolerance(k, A, n, 1, w0, eps) + extra)
 
 
 cdef inline bint rival_mistake_within(double f_r, double f_y, const double* k, const double* A,
                                       Py_ssize_t n, Py_ssize_t c, const double* w0, double eps,
-                                      double extra) noexcept nogil:
+                                      double extra, double screen) noexcept nogil:
     """Multi-class: the rival's score ``f_r`` reaches the true class's ``f_y`` within the
-    :func:`score_tolerance` of the scores ``k' A (+ w0)`` ``+ extra``: ``f_r >= f_y - tol``."""
-    return f_r >= f_y or f_r >= f_y - (score_tolerance(k, A, n, c, w0, eps) + extra)
+    :func:`score_tolerance` of the scores ``k' A (+ w0)`` ``+ extra``: ``f_r >= f_y - tol``
+    (``screen`` as in :func:`binary_mistake_within`)."""
+    return f_r >= f_y or (f_y - f_r <= screen and f_r >= f_y - (score_tolerance(k, A, n, c, w0, eps) + extra))
 
 
 cdef inline double weight_drift(double step_sum, long long n_moves, double eps_z, double z_max,
