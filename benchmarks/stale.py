@@ -5,7 +5,9 @@
 Every ``benchmarks/results/*.json`` (or the PATHs given) is read; a result is
 
 - ``stale`` when the SHA-256 over the files of its ``provenance.fingerprint`` (recomputed from
-  today's tree by :func:`refsvm._provenance.fingerprint`) differs from the recorded one: the code
+  today's tree by :func:`refsvm._provenance.fingerprint`) differs from the recorded one in a file
+  that computes numbers (a changed presentation module, ``refsvm._provenance.PRESENTATION_MODULES``:
+  gap reasons, report text, the command line, does not count): the code
   it measured changed (the changed files are listed);
 - ``dirty`` when it was measured with uncommitted changes in those files (commit ``...-dirty``),
   is not stale, and those files still differ from HEAD: no commit reproduces it yet (once they
@@ -38,7 +40,9 @@ def _load_provenance():
     return module
 
 
-fingerprint = _load_provenance().fingerprint
+_PROVENANCE = _load_provenance()
+fingerprint = _PROVENANCE.fingerprint
+presentation_file = _PROVENANCE.presentation_file
 
 
 def status(path):
@@ -58,6 +62,9 @@ def status(path):
         before = recorded.get("per_file")
         changed = ([f for f in recorded["files"] if now["per_file"][f] != before.get(f)] if before else
                    _changed_files(recorded["files"], prov.get("commit", "").removesuffix("-dirty")))
+        # a changed presentation module (gap reasons, report text) leaves the numbers as they were
+        changed = [f for f in changed if not presentation_file(f)]
+    if changed:
         state = "stale"
     elif str(prov.get("commit", "")).endswith("-dirty") and _uncommitted(recorded["files"]):
         state = "dirty"                           # (a -dirty run whose files are committed since: current)

@@ -139,7 +139,20 @@ def source_files(modules, root=None):
     return sorted(str(p) for p in _compile_closure(files, root))
 
 
-def loaded_modules(exclude=("refsvm.cli", "refsvm.plotting", "refsvm._provenance", "refsvm.reproduce.report")):
+#: Modules that format or explain a result but compute none of its numbers: left out of a run's
+#: fingerprint, and a change to them does not make a result stale (``refsvm reproduce --render``
+#: reprints a stored result with today's text and gap reasons).
+PRESENTATION_MODULES = ("refsvm.cli", "refsvm.plotting", "refsvm._provenance", "refsvm.reproduce.report",
+                        "refsvm.reproduce.gaps")
+
+
+def presentation_file(path):
+    """Whether the repository-relative source ``path`` belongs to :data:`PRESENTATION_MODULES`."""
+    dotted = path.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+    return any(dotted == m or dotted.startswith(m + ".") for m in PRESENTATION_MODULES)
+
+
+def loaded_modules(exclude=PRESENTATION_MODULES):
     """The source files (repository-relative paths, compiled modules as dotted names) of the refsvm
     modules this process has imported (what a run such as ``refsvm reproduce`` exercised), less
     ``exclude`` and their submodules (output formatting, not numbers).  A module is taken by its

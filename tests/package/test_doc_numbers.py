@@ -144,6 +144,26 @@ def test_stale_lists_a_result_whose_code_changed(tmp_path, monkeypatch):
     assert stale.main([str(result)]) == 1
 
 
+def test_a_changed_presentation_module_leaves_a_result_current(tmp_path, monkeypatch):
+    # gap reasons and report text are applied when a result is printed (reproduce --render), so a
+    # change there does not make the stored numbers stale; a change to the code that computed them does
+    from refsvm._provenance import with_provenance
+
+    stale = _module("stale")
+    for rel in ("refsvm/reproduce/gaps.py", "refsvm/reproduce/driver.py"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("x = 1\n")
+    result = tmp_path / "r.json"
+    result.write_text(json.dumps(with_provenance(
+        {"rows": [1]}, ["./refsvm/reproduce/gaps.py", "./refsvm/reproduce/driver.py"], command="t", root=tmp_path)))
+    monkeypatch.setattr(stale, "ROOT", tmp_path)
+    (tmp_path / "refsvm/reproduce/gaps.py").write_text("x = 2\n")
+    assert stale.status(result)["status"] in ("current", "dirty")
+    (tmp_path / "refsvm/reproduce/driver.py").write_text("x = 2\n")
+    record = stale.status(result)
+    assert record["status"] == "stale" and record["changed"] == ["refsvm/reproduce/driver.py"]
+
+
 def test_provenance_names_machine_and_compiled_sources():
     from refsvm._provenance import provenance
 
