@@ -63,7 +63,7 @@ def test_explained_rows_name_real_rows_and_documented_reasons():
     assert gap_reason("lu2016-table5", row)[0] == "authors-code"
     row = _row(32.39, 1.29, 29.1, 0.4, algorithm="NOGD")
     reason, text = gap_reason("lu2016-table5", row)
-    assert reason == "unexplained" and "32.39" in text
+    assert reason == "unexplained" and "3.3 points" in text and "0851d27" in text
 
 
 def test_minority_share_of_the_evaluated_labels():
