@@ -286,7 +286,9 @@ _KILLED_RUN = textwrap.dedent("""
 @pytest.mark.parametrize("backend", ["python", "fast"])
 def test_sigkill_after_a_checkpoint_then_resume(backend, tmp_path):
     path = tmp_path / "run.ckpt"
-    proc = subprocess.Popen([sys.executable, "-c", _KILLED_RUN, str(path), backend])
+    # cwd outside the repository: `python -c` puts the working directory first on sys.path, and CI tests
+    # the installed package (the source tree has no compiled modules there)
+    proc = subprocess.Popen([sys.executable, "-c", _KILLED_RUN, str(path), backend], cwd=tmp_path)
     try:
         deadline = time.monotonic() + 120
         while not path.exists() and time.monotonic() < deadline and proc.poll() is None:
