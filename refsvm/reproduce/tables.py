@@ -256,6 +256,13 @@ _W4_ROWS = {"BPegasos+remove": dict(maintenance="removal"), "BPegasos+project": 
             "BPegasos+merge": dict(maintenance="merge"),
             "BMP+merge": dict(maintenance="merge", learning_rate="perceptron", eta=1.0)}
 
+def _errors_from_accuracies(printed, datasets):
+    """The paper column from a table that prints accuracies: ``{(row, data set): (error %, sd, None)}`` from
+    ``printed`` (row -> one ``(accuracy %, sd)`` per entry of ``datasets``)."""
+    return {(label, ds): (100.0 - acc, std, None) for label, values in printed.items()
+            for ds, (acc, std) in zip(datasets, values)}
+
+
 WANG2012_TABLE4 = _register(Table(
     name="wang2012-table4",
     title="Wang, Crammer & Vucetic (2012), JMLR 13, Table 4 (multi-class: DNA, Satimage, USPS, Pendigits, "
@@ -267,8 +274,7 @@ WANG2012_TABLE4 = _register(Table(
                    grid=_W4_GRID, select="cv5", tuned_by=None if row == "BPegasos+merge" else f"BPegasos+merge B={B}")
              for row, kw in _W4_ROWS.items() for B in (100, 500)]
             + [Entry(label, None, note=why) for label, why in _W4_MISSING.items()],
-    paper={(label, ds): (100.0 - acc, std, None) for label, values in _W4_PAPER.items()
-           for ds, (acc, std) in zip(_W4_DATA, values)},
+    paper=_errors_from_accuracies(_W4_PAPER, _W4_DATA),
     seeds=5,
     quick_rows=300,
     note="the common LIBSVM training / test splits, features standardised on the training split (the paper: "
@@ -334,8 +340,7 @@ WANG2012_TABLE5 = _register(Table(
     ],
     entries=[Entry(e.label, e.runner, e.params, grid=e.grid, select=e.select, tuned_by=e.tuned_by, note=e.note)
              for e in WANG2012_TABLE4.entries],
-    paper={(label, ds): (100.0 - acc, std, None) for label, values in _W5_PAPER.items()
-           for ds, (acc, std) in zip(_W5_DATA, values)},
+    paper=_errors_from_accuracies(_W5_PAPER, _W5_DATA),
     seeds=5,
     quick_rows=300,
     note="rows, protocol and parameters as wang2012-table4 (gamma = s / d by 5-fold CV of BPegasos+merge per data "
