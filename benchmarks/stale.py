@@ -13,6 +13,13 @@ Every ``benchmarks/results/*.json`` (or the PATHs given) is read; a result is
   is not stale, and those files still differ from HEAD: no commit reproduces it yet (once they
   are committed as measured, it is current);
 - ``unprovenanced`` when it has no ``provenance`` object (written before the numbers contract);
+- for a ``refsvm reproduce`` result (a ``"table"`` entry), the table modules
+  (``refsvm/reproduce/tables*.py`` and ``spec.py``, ``refsvm._provenance.SPEC_MODULES``) count by the run
+  specification of the rows and data sets the result holds (:func:`refsvm.reproduce.spec.spec_digest`:
+  data sets, runners, parameters, grids; not the paper's numbers or notes): against the digest the run
+  recorded (``provenance.table_spec``), or, for a result written before that record, against the
+  digest of the table modules as committed at its ``commit`` (when the recorded file digests show
+  that those ran), evaluated with today's ``spec_digest``;
 - ``current`` otherwise (listed only with ``--all``).
 
 Exit status 1 when any result is stale, dirty or unprovenanced, else 0.  ``--json`` prints the
@@ -43,6 +50,84 @@ def _load_provenance():
 _PROVENANCE = _load_provenance()
 fingerprint = _PROVENANCE.fingerprint
 presentation_file = _PROVENANCE.presentation_file
+spec_file = _PROVENANCE.spec_file
+_TABLES = {}       # directory -> (spec module, TABLES) of the table modules loaded from it
+_LOADS = __import__("itertools").count()     # a fresh package name per load
+
+
+def _tables_in(directory):
+    """``(spec module, TABLES)`` of the ``refsvm/reproduce`` sources in ``directory``, loaded as a
+    package of their own (its ``__init__`` is not run, nothing else of refsvm is imported); None when
+    they do not load so (e.g. a table module importing from outside ``refsvm/reproduce``)."""
+    import importlib
+    import types
+
+    directory = str(directory)
+    if directory not in _TABLES:
+        name = f"_refsvm_tables_{next(_LOADS)}"
+        package = types.ModuleType(name)
+        package.__path__ = [directory]
+        sys.modules[name] = package
+        try:
+            _TABLES[directory] = (importlib.import_module(name + ".spec"),
+                                  importlib.import_module(name + ".tables").TABLES)
+        except Exception:                        # an old layout: cannot tell, counted as changed
+            _TABLES[directory] = None
+    return _TABLES[directory]
+
+
+def _spec_now(table, algorithms, datasets):
+    """Today's :func:`spec_digest` of ``table``'s ``algorithms`` x ``datasets`` (None: no such table)."""
+    loaded = _tables_in(ROOT / "refsvm" / "reproduce")
+    if loaded is None or table not in loaded[1]:
+        return None
+    return loaded[0].spec_digest(loaded[1][table], algorithms, datasets)
+
+
+def _spec_at(commit, files, recorded, table, algorithms, datasets):
+    """:func:`spec_digest` (today's function) of ``table`` as committed at ``commit``, if the table
+    modules among ``files`` ran as committed there (their ``recorded`` digests match); else None."""
+    import hashlib
+    import subprocess
+    import tarfile
+    import tempfile
+    import io
+
+    try:
+        for rel in files:
+            blob = subprocess.run(["git", "show", f"{commit}:{rel}"], cwd=ROOT, capture_output=True, check=True).stdout
+            if hashlib.sha256(blob).hexdigest()[:16] != recorded.get(rel):
+                return None                      # a dirty run: what ran is in no commit
+        archive = subprocess.run(["git", "archive", commit, "refsvm/reproduce"], cwd=ROOT, capture_output=True,
+                                 check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    tmp = Path(tempfile.mkdtemp(prefix="refsvm-stale-"))
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(tmp, filter="data")
+    old = _tables_in(tmp / "refsvm" / "reproduce")
+    now = _tables_in(ROOT / "refsvm" / "reproduce")
+    if old is None or now is None or table not in old[1]:
+        return None
+    return now[0].spec_digest(old[1][table], algorithms, datasets)
+
+
+def _table_spec_changed(data, prov, spec_changed):
+    """Whether a reproduce result's rows and data sets are specified differently today (see the
+    module docstring); ``spec_changed``: the table modules whose files differ from the fingerprint."""
+    rows = data.get("rows") or []
+    algorithms = sorted({r["algorithm"] for r in rows})
+    datasets = sorted({r["dataset"] for r in rows})
+    now = _spec_now(data["table"], algorithms, datasets)
+    if "table_spec" in prov:
+        return now is None or now != prov["table_spec"]["sha256"]
+    if not spec_changed:
+        return False
+    commit = str(prov.get("commit", "")).removesuffix("-dirty")
+    per_file = prov["fingerprint"].get("per_file") or {}
+    spec_files = [f for f in prov["fingerprint"]["files"] if spec_file(f)]
+    before = _spec_at(commit, spec_files, per_file, data["table"], algorithms, datasets)
+    return before is None or now is None or before != now
 
 
 def status(path):
@@ -64,6 +149,11 @@ def status(path):
                    _changed_files(recorded["files"], prov.get("commit", "").removesuffix("-dirty")))
         # a changed presentation module (gap reasons, report text) leaves the numbers as they were
         changed = [f for f in changed if not presentation_file(f)]
+    if isinstance(data, dict) and "table" in data:   # a reproduce result: its table by specification
+        spec_changed = [f for f in changed if spec_file(f)]
+        changed = [f for f in changed if not spec_file(f)]
+        if _table_spec_changed(data, prov, spec_changed):
+            changed.append(f"table spec of {data['table']}")
     if changed:
         state = "stale"
     elif str(prov.get("commit", "")).endswith("-dirty") and _uncommitted(recorded["files"]):

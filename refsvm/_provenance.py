@@ -43,7 +43,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-__all__ = ["ROOT", "cpu_model", "cpu_extensions", "source_files", "loaded_modules", "fingerprint", "git_commit",
+__all__ = ["ROOT", "SPEC_MODULES", "spec_file", "cpu_model", "cpu_extensions", "source_files", "loaded_modules", "fingerprint", "git_commit",
            "provenance", "with_provenance", "STARTED"]
 
 #: The directory holding the ``refsvm`` package (the repository root in a source checkout).
@@ -146,21 +146,41 @@ PRESENTATION_MODULES = ("refsvm.cli", "refsvm.plotting", "refsvm._provenance", "
                         "refsvm.reproduce.gaps")
 
 
+#: The modules describing ``refsvm reproduce``'s tables: ``refsvm/reproduce/tables*.py`` (one per paper
+#: family) and ``spec.py`` (their dataclasses).  A reproduce result is fingerprinted by the run
+#: specification of the rows and data sets it ran (``provenance.table_spec``,
+#: :func:`refsvm.reproduce.spec.spec_digest`) instead of these files, so that a new table, another
+#: table's change or the paper's column leaves it current.  Matched as name prefixes.
+SPEC_MODULES = ("refsvm.reproduce.spec", "refsvm.reproduce.tables")
+
+
+def _dotted(path):
+    return path.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+
+
 def presentation_file(path):
     """Whether the repository-relative source ``path`` belongs to :data:`PRESENTATION_MODULES`."""
-    dotted = path.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+    dotted = _dotted(path)
     return any(dotted == m or dotted.startswith(m + ".") for m in PRESENTATION_MODULES)
+
+
+def spec_file(path):
+    """Whether the repository-relative source ``path`` is a table-description module
+    (:data:`SPEC_MODULES`)."""
+    return _dotted(path).startswith(SPEC_MODULES)
 
 
 def loaded_modules(exclude=PRESENTATION_MODULES):
     """The source files (repository-relative paths, compiled modules as dotted names) of the refsvm
     modules this process has imported (what a run such as ``refsvm reproduce`` exercised), less
-    ``exclude`` and their submodules (output formatting, not numbers).  A module is taken by its
+    ``exclude`` and their submodules (output formatting, not numbers; with :data:`SPEC_MODULES` in
+    ``exclude``: every module whose name starts with one of them).  A module is taken by its
     ``__file__``, so an alias (``refsvm.datasets`` for ``refsvm.io.datasets``) is its real file."""
     out = set()
     for name, mod in list(sys.modules.items()):
         if not (name == "refsvm" or name.startswith("refsvm.")) or \
-                any(name == e or name.startswith(e + ".") for e in exclude):
+                any(name == e or name.startswith(e + ".") for e in exclude) or \
+                (SPEC_MODULES[0] in exclude and name.startswith(SPEC_MODULES)):
             continue
         try:
             rel = Path(getattr(mod, "__file__", None) or "").resolve().relative_to(ROOT)

@@ -34,11 +34,28 @@ def require_matplotlib():
 def write_json(result, path):
     """The result dict as indented JSON (numpy scalars and arrays as plain numbers and lists), with the
     ``"provenance"`` of the run first (command, commit, machine, fingerprint of the refsvm modules the
-    process imported: :mod:`refsvm._provenance`; ``benchmarks/stale.py`` checks it)."""
-    from refsvm._provenance import loaded_modules, with_provenance
+    process imported: :mod:`refsvm._provenance`; ``benchmarks/stale.py`` checks it).  The table modules
+    are fingerprinted by the run specification of the rows and data sets in ``result``
+    (``provenance.table_spec``: :func:`refsvm.reproduce.spec.spec_digest`), not as files."""
+    from refsvm._provenance import PRESENTATION_MODULES, SPEC_MODULES, loaded_modules, with_provenance
 
+    body = with_provenance(result, loaded_modules(PRESENTATION_MODULES + SPEC_MODULES))
+    body["provenance"]["table_spec"] = table_spec(result)
     with open(path, "w") as f:
-        json.dump(with_provenance(result, loaded_modules()), f, indent=1, default=_json_default)
+        json.dump(body, f, indent=1, default=_json_default)
+
+
+def table_spec(result, tables=None):
+    """``{"table", "algorithms", "datasets", "sha256"}``: the run specification of the rows and data
+    sets of ``result`` in its table (``tables``: name -> Table; None: today's registry)."""
+    from .spec import spec_digest
+
+    if tables is None:
+        from .tables import TABLES as tables
+    algorithms = sorted({row["algorithm"] for row in result.get("rows", [])})
+    datasets = sorted({row["dataset"] for row in result.get("rows", [])})
+    return {"table": result["table"], "algorithms": algorithms, "datasets": datasets,
+            "sha256": spec_digest(tables[result["table"]], algorithms, datasets)}
 
 
 def write_png(result, path, plot=None):

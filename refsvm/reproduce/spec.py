@@ -1,8 +1,21 @@
-"""The description of a paper's table for ``refsvm reproduce``: its data sets, rows and numbers."""
+"""The description of a paper's table for ``refsvm reproduce``: its data sets, rows and numbers.
 
-from dataclasses import dataclass, field
+A table's *run specification* is what decides its numbers: the data sets' fields and the rows'
+runners, parameters and grids (:func:`spec_digest`).  The paper's numbers, titles, notes and errata
+only explain them.  A results file records the digest of the rows and data sets it ran
+(``provenance.table_spec``), so that ``benchmarks/stale.py`` calls it stale when that part of its
+table changes, not when another table in the same module, or the paper's column, does.
+"""
 
-__all__ = ["Entry", "Dataset", "Table"]
+import hashlib
+import json
+import types
+from dataclasses import dataclass, field, fields, is_dataclass
+
+__all__ = ["Entry", "Dataset", "Table", "spec_digest"]
+
+#: Fields that explain a table but do not decide its numbers: left out of :func:`spec_digest`.
+PRESENTATION_FIELDS = frozenset({"title", "metric", "paper", "note", "plot", "errata"})
 
 
 @dataclass
@@ -30,7 +43,8 @@ class Dataset:
 
     label: str                      #: name in the paper
     file: str                       #: stem for refsvm.datasets.load_libsvm
-    protocol: str = "stream"        #: "stream": train+test concatenated, one online pass; "split": train / test
+    protocol: str = "stream"        #: "stream": train+test concatenated, one online pass; "split": train / test;
+    #: "train-stream": one online pass over the training file only (its test file left out)
     standardize: bool = False
     params: dict = field(default_factory=dict)   #: per-data-set parameters (e.g. gamma, C)
     note: str = ""
@@ -68,3 +82,49 @@ class Table:
     def add(self, entry):
         """Register one more row (e.g. ``TABLES["lu2016-table5"].add(Entry("FOGD", "refsvm.x:run", ...))``)."""
         self.entries = [e for e in self.entries if e.label != entry.label] + [entry]
+
+
+def _at_default(obj, f):
+    """Whether dataclass field ``f`` of ``obj`` holds a neutral declared default (None, False, "" or
+    empty: "off", the form a field added later takes); other defaults (a seed, a fraction) count."""
+    from dataclasses import MISSING
+
+    default = f.default if f.default is not MISSING else (
+        f.default_factory() if f.default_factory is not MISSING else MISSING)
+    return default in (None, False, "", {}, []) and getattr(obj, f.name) == default
+
+
+def _canonical(value):
+    """A JSON-able canonical form of a spec value: dataclasses by their run fields, mappings sorted,
+    floats by ``repr``, a function by its code (bytecode, constants, names) and closure values."""
+    if is_dataclass(value) and not isinstance(value, type):   # fields at a neutral default are left out, so
+        return {f.name: _canonical(getattr(value, f.name)) for f in fields(value)   # a field added "off"
+                if f.name not in PRESENTATION_FIELDS and not _at_default(value, f)}  # changes nothing
+    if isinstance(value, dict):
+        return {repr(k) if not isinstance(k, str) else k: _canonical(v) for k, v in sorted(value.items(), key=repr)}
+    if isinstance(value, (list, tuple)):
+        return [_canonical(v) for v in value]
+    if isinstance(value, types.CodeType):
+        return {"code": value.co_code.hex(), "consts": _canonical(list(value.co_consts)), "names": list(value.co_names)}
+    if isinstance(value, types.FunctionType):
+        cells = [c.cell_contents for c in value.__closure__ or ()]
+        return {"function": _canonical(value.__code__), "defaults": _canonical(list(value.__defaults__ or ())),
+                "closure": _canonical(cells)}
+    if isinstance(value, (str, int, bool)) or value is None:
+        return value
+    return repr(value)
+
+
+def spec_digest(table, algorithms=None, datasets=None):
+    """SHA-256 of ``table``'s run specification, restricted to the rows labelled ``algorithms`` (and
+    the rows whose cross-validation they take, ``tuned_by``) and the data sets labelled ``datasets``
+    (None: all).  Left out: :data:`PRESENTATION_FIELDS` and each row's and data set's ``note``."""
+    entries = [e for e in table.entries if algorithms is None or e.label in algorithms]
+    tuners = {getattr(e, "tuned_by", None) for e in entries} - {None}
+    entries += [e for e in table.entries if e.label in tuners and e not in entries]
+    sets = [d for d in table.datasets if datasets is None or d.label in datasets]
+    spec = {"name": table.name, "seeds": table.seeds, "available": table.available,
+            "quick_rows": getattr(table, "quick_rows", 600),
+            "datasets": sorted((_canonical(d) for d in sets), key=lambda d: d["label"]),
+            "entries": sorted((_canonical(e) for e in entries), key=lambda e: e["label"])}
+    return hashlib.sha256(json.dumps(spec, sort_keys=True).encode()).hexdigest()

@@ -179,15 +179,22 @@ def test_provenance_names_machine_and_compiled_sources():
 def test_reproduce_json_carries_provenance(tmp_path):
     import refsvm.datasets  # noqa: F401  (an alias module: fingerprinted by its real file)
     from refsvm.reproduce.report import write_json
+    from refsvm.reproduce.spec import spec_digest
+    from refsvm.reproduce.tables import TABLES
 
+    table = TABLES["wang2012-table4"]
+    row = {"algorithm": table.entries[0].label, "dataset": table.datasets[0].label}
     path = tmp_path / "r.json"
-    write_json({"table": "t", "rows": []}, path)
+    write_json({"table": table.name, "rows": [row]}, path)
     data = json.loads(path.read_text())
-    assert list(data)[0] == "provenance" and data["table"] == "t"
+    assert list(data)[0] == "provenance" and data["table"] == table.name
     files = data["provenance"]["fingerprint"]["files"]
     assert any(f.startswith("refsvm/reproduce/") for f in files)
     assert not any(f.startswith("refsvm/cli/") for f in files)
     assert "refsvm/io/datasets.py" in files
+    # the table modules count by the specification of the rows and data sets run, not as files
+    assert not any(f.startswith(("refsvm/reproduce/tables", "refsvm/reproduce/spec")) for f in files)
+    assert data["provenance"]["table_spec"]["sha256"] == spec_digest(table, [row["algorithm"]], [row["dataset"]])
 
 
 def test_fingerprint_is_the_code_at_the_start_of_the_run(monkeypatch):
