@@ -6,7 +6,11 @@ the machine's drift hits both alike, and prints the median of each and their rat
 
     python setup.py build_ext --inplace                   # in both trees
     REFSVM_DATA=... python benchmarks/bench_ab.py --before /path/old-tree --after . \
-        [--rounds 5] [--json FILE]
+        [--rounds 5] [--json benchmarks/results/history/bench_ab_NAME.json]
+
+A comparison of two named trees records that change's effect, not today's speed: its JSON names
+both commits (``before``, ``after``) and lives in ``benchmarks/results/history/``, which
+``benchmarks/stale.py`` does not check.
 
 Workloads (fast backend, one epoch unless said; fixed seeds): BSGD (BPegasos + merging,
 GSS and Lookup-WD; projection) on ijcnn1 / a9a / w8a at B = 500 (projection B = 100), BSCA
@@ -28,6 +32,7 @@ import sys
 import textwrap
 
 from _common import print_run_header
+from refsvm._provenance import cpu_extensions, cpu_model
 
 WORKLOADS = {
     "bsgd-merge-gss ijcnn1": "BudgetedSVC(budget=500, lam=1/(10*n), gamma=1.0, random_state=0)",
@@ -108,11 +113,13 @@ def main(argv=None):
     args = parser.parse_args(argv)
     names = [w for w in WORKLOADS if not args.only or any(s in w for s in args.only)]
     print_run_header("benchmarks/bench_ab.py", argv)
+    trees = {}
     for label, tree in (("before", args.before), ("after", args.after)):
         commit = subprocess.run(["git", "-C", tree, "log", "-1", "--format=%h %s"], capture_output=True,
                                 text=True).stdout.strip()
         dirty = subprocess.run(["git", "-C", tree, "status", "--porcelain", "--untracked-files=no"],
                                capture_output=True, text=True).stdout.strip()
+        trees[label] = commit.split(" ")[0] + ("-dirty" if dirty else "")
         print(f"{label}: {os.path.abspath(tree)} at {commit[:90]}{' (+ uncommitted changes)' if dirty else ''}")
     rows = []
     print(f"{'workload':<30} {'before s':>9} {'after s':>9} {'after/before':>13}")
@@ -125,9 +132,10 @@ def main(argv=None):
         rows.append({"workload": name, "before": a, "after": b, "median_before": ma, "median_after": mb,
                      "ratio": mb / ma})
         print(f"{name:<30} {ma:9.3f} {mb:9.3f} {mb / ma:13.3f}", flush=True)
-    if args.json:
+    if args.json:      # a comparison of two named trees: it belongs in benchmarks/results/history/
         with open(args.json, "w") as f:
-            json.dump({"rows": rows, "argv": sys.argv}, f, indent=1)
+            json.dump({"kind": "ab", **trees, "machine": {"cpu": cpu_model(), "extensions": cpu_extensions()},
+                       "rows": rows, "argv": sys.argv}, f, indent=1)
 
 
 if __name__ == "__main__":
