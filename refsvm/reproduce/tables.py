@@ -476,3 +476,4 @@ COTTER2012_FIGURE2 = _register(Table(
          "the text's LIBSVM comparison (SBP 15.0 % on Adult, 0.46 % on MNIST) is with bias and full data, not "
          "this setting.  Per-checkpoint curves: JSON (per_seed curve) and --png.",
 ))
+from . import tables_qaadan  # noqa: E402,F401  (Qaadan et al. 2019, Figures 1-8)
