@@ -281,6 +281,80 @@ def _factor_buffer(L, size, n_dinv):
     return M, dinv
 
 
+cdef struct SpanStep:
+    double k_tt                # k(x_t, x_t)
+    double Pk_sq               # ||P k_t||^2 = z'z
+    double delta_sq            # delta_t^2 = k_tt - z'z (computed)
+    double tol                 # its error bound (_span_tolerance)
+    double delta               # 0 in the span, else sqrt(delta_sq)
+    bint in_span               # delta_sq <= tol
+
+
+cdef inline void _span_project(const Params* P, Counters* c, const Rows* X, Py_ssize_t i, double[:, ::1] L,
+                               double[::1] dinv, const double* k, double* d_star, Py_ssize_t b,
+                               SpanStep* out) noexcept nogil:
+    """:meth:`refsvm.online.projection.SpanFactor.project` (binary and multi-class Projectrons; needs
+    ``b + 1 <= L.shape[0]``): ``z = L^{-1} k_t`` into row ``b`` of ``L`` (the row an added SV keeps),
+    ``d* = L^{-T} z`` into ``d_star``, ``||P k_t||^2``, ``delta_t^2`` and the span test; ``k(x_t, x_t)``
+    is one kernel value."""
+    cdef Py_ssize_t j
+    cdef double* zrow = &L[b, 0]
+    cdef double d_l1
+    out.k_tt = rows_self(X, i, P.kernel, P.gamma, P.degree, P.coef0)
+    c.kernel_evaluations += 1
+    for j in range(b):
+        zrow[j] = k[j]
+    _forward_solve(L, &dinv[0], zrow, b)
+    out.Pk_sq = pw_dot(zrow, zrow, b)                       # ||P k_t||^2 = z'z
+    for j in range(b):
+        d_star[j] = zrow[j]
+    d_l1 = _backward_solve(L, &dinv[0], d_star, b)          # d* = L^{-T} z; its 1-norm
+    out.delta_sq = out.k_tt - out.Pk_sq
+    out.tol = _span_tolerance(b, out.k_tt, c.diag_max, d_l1, P.eps_K)
+    out.in_span = out.delta_sq <= out.tol                   # x_t in the span within rounding
+    out.delta = 0.0 if out.in_span else sqrt(out.delta_sq)
+
+
+cdef inline bint _projects_mistake(const Params* P, const SpanStep* sp, Py_ssize_t b) noexcept nogil:
+    """:func:`refsvm.online.projection.projects_mistake`."""
+    return sp.in_span or (b > 0 and ((not P.authors and sp.delta_sq <= P.eta * P.eta + sp.tol)
+                                     or (P.budget >= 0 and b == P.budget)))
+
+
+cdef inline void _factor_grow(double[:, ::1] L, double[::1] dinv, Counters* c, Py_ssize_t b,
+                              const SpanStep* sp) noexcept nogil:
+    """:meth:`refsvm.online.projection.SpanFactor.append` (outside the span): ``L[b, b] = delta_t``
+    beside the ``z`` :func:`_span_project` left in row ``b``, mirrored into column ``b``."""
+    cdef Py_ssize_t j
+    L[b, b] = sqrt(sp.delta_sq)
+    dinv[b] = 1.0 / L[b, b]
+    for j in range(b):
+        L[j, b] = L[b, j]                                   # L' by the column (upper triangle)
+    if sp.k_tt > c.diag_max:
+        c.diag_max = sp.k_tt
+
+
+cdef inline bint _margin_step(const Params* P, const SpanStep* sp, Py_ssize_t b, double loss, double cap,
+                              double* tau_out) noexcept nogil:
+    """Projectron++'s margin-error step: ``tau = min(loss / ||P k_t||^2, cap)`` and whether ``beta =
+    tau (2 loss - tau ||P k_t||^2 - penalty) >= 0`` (:func:`refsvm.online.projection.margin_penalty`);
+    False when ``b = 0`` or ``||P k_t||^2 = 0``."""
+    cdef double tau, penalty
+    if not (b > 0 and sp.Pk_sq > 0.0):
+        return False
+    tau = loss / sp.Pk_sq
+    if tau > cap:                                           # step cap: the mistake step s_t
+        tau = cap
+    if P.authors:
+        penalty = 2.0 * P.U * sp.delta                      # Lu et al.'s code: U in place of 1 / eta
+    elif P.eta > 0.0:
+        penalty = 2.0 * sp.delta / P.eta
+    else:
+        penalty = 0.0 if sp.delta == 0.0 else INFINITY
+    tau_out[0] = tau
+    return tau * (2.0 * loss - tau * sp.Pk_sq - penalty) >= 0.0
+
+
 cdef inline void _swap_remove(Store* SV, double[::1] A, int64_t[::1] age, Py_ssize_t p,
                               Py_ssize_t last, Py_ssize_t d) noexcept nogil:
     store_move(SV, p, last)
@@ -298,16 +372,15 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const Rows* X, const int64_t[::1] 
     cdef Py_ssize_t step, i, j, l, r, b, last, d = P.d
     cdef long long t
     cdef int y_t
-    cdef double f, margin, k_tt, Pk_sq, delta_sq, delta, loss, tau, beta, penalty, sigma, mu
+    cdef double f, margin, k_tt, loss, tau, beta, sigma, mu
     cdef double phi, psi, y_r, scale, bound, shrink, q, bj, dist, fr, s, s_t, top, C_t, tol_f, eps_K
     cdef double best, a_max, k_max, krr_max, q_max
     cdef double sq_max = 0.0                                # max ||x||^2 over the SVs held so far
     for j in range(c.b):
         if SV.sq[j] > sq_max:
             sq_max = SV.sq[j]
-    cdef bint mistake, step_taken, in_span
-    cdef double tol                                         # the Projectron's span tolerance
-    cdef double* zrow
+    cdef bint mistake, step_taken
+    cdef SpanStep span                                      # the Projectron's step (refsvm.online.projection.Span)
     shrink = 1.0 - P.eta * P.lam
     bound = P.eta * P.max_coef
     for step in range(start, P.n_steps):
@@ -401,56 +474,25 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const Rows* X, const int64_t[::1] 
                         c.mistakes -= 1                     # redo this step after growing L
                     c.kernel_evaluations -= b
                     return step
-                k_tt = rows_self(X, i, P.kernel, P.gamma, P.degree, P.coef0)
-                c.kernel_evaluations += 1
-                zrow = &L[b, 0]                             # z = L^{-1} k_t into row b of L
-                for j in range(b):
-                    zrow[j] = k[j]
-                _forward_solve(L, &dinv[0], zrow, b)
-                Pk_sq = pw_dot(zrow, zrow, b)               # ||P k_t||^2 = z'z
-                for j in range(b):
-                    aux[j] = zrow[j]
-                s = _backward_solve(L, &dinv[0], &aux[0], b)   # d* = L^{-T} z; s = ||d*||_1
-                delta_sq = k_tt - Pk_sq
-                tol = _span_tolerance(b, k_tt, c.diag_max, s, P.eps_K)
-                in_span = delta_sq <= tol                   # x_t in the span within rounding
-                delta = 0.0 if in_span else sqrt(delta_sq)
+                _span_project(P, c, X, i, L, dinv, &k[0], &aux[0], b, &span)   # d* into aux
                 if mistake:
-                    if in_span or (b > 0 and ((not P.authors and delta_sq <= P.eta * P.eta + tol)
-                                              or (P.budget >= 0 and b == P.budget))):
+                    if _projects_mistake(P, &span, b):
                         for j in range(b):
                             A[j] += (y_t * s_t) * aux[j]          # f += s_t y_t P k(x_t, .)
                         update_kind[step] = 2
                     else:
-                        L[b, b] = sqrt(delta_sq)            # L grows by the row [z', delta_t]
-                        dinv[b] = 1.0 / L[b, b]
-                        for j in range(b):
-                            L[j, b] = zrow[j]               # and L' by the column (upper triangle)
-                        if k_tt > c.diag_max:
-                            c.diag_max = k_tt
+                        _factor_grow(L, dinv, c, b, &span)  # L grows by the row [z', delta_t]
                         if store_set_row(SV, b, X, i) != 0:
                             SV.failed = True
                         A[b] = y_t * s_t
                         b += 1
                         update_kind[step] = 1
                     c.updates += 1
-                elif b > 0 and Pk_sq > 0.0:                 # Projectron++ margin error
-                    loss = 1.0 - margin
-                    tau = loss / Pk_sq
-                    if tau > s_t:                           # step cap: the mistake step s_t
-                        tau = s_t
-                    if P.authors:
-                        penalty = 2.0 * P.U * delta         # Lu et al.'s code: U in place of 1 / eta
-                    elif P.eta > 0.0:
-                        penalty = 2.0 * delta / P.eta
-                    else:
-                        penalty = 0.0 if delta == 0.0 else INFINITY
-                    beta = tau * (2.0 * loss - tau * Pk_sq - penalty)
-                    if beta >= 0.0:
-                        for j in range(b):
-                            A[j] += (y_t * tau) * aux[j]
-                        c.updates += 1
-                        update_kind[step] = 2
+                elif _margin_step(P, &span, b, 1.0 - margin, s_t, &tau):   # Projectron++ margin error
+                    for j in range(b):
+                        A[j] += (y_t * tau) * aux[j]
+                    c.updates += 1
+                    update_kind[step] = 2
 
         elif P.alg == ALG_BPAS:
             loss = 1.0 - margin
@@ -599,6 +641,34 @@ def _run(int alg, X, y, order, uniforms, budget, kernel, gamma, degree, coef0, e
         store_free(&S)
 
 
+cdef object _initial_factor(Params* P, dict state, object S0, Py_ssize_t cap, bint projectron, object kernel,
+                           object gamma, object degree, object coef0):
+    """``(L, dinv, diag_max)`` a Projectron's pass starts from (binary and multi-class): the factor buffer
+    (:func:`_factor_buffer`, room for ``min(cap, max(64, 2 n0))`` SVs) of ``state["L"]``, or of the
+    reference's row-by-row factorisation of the SVs ``S0`` (None: none); the other learners get a
+    1 x 1 buffer."""
+    n0 = 0 if S0 is None else n_rows(S0)
+    if not projectron:
+        L, dinv = _factor_buffer(np.zeros((0, 0)), 1, 1)
+        return L, dinv, 0.0
+    L0, diag_max = np.zeros((0, 0)), 0.0                  # the Projectron's Cholesky factor L of K
+    if n0 and "L" in state:
+        L0, diag_max = np.asarray(state["L"], dtype=np.float64), float(state["diag_max"])
+    elif n0:                                               # the reference's factorisation, row by row
+        from refsvm._fast.kernels import kernel_matrix
+        L0, diag_max = factor_of_matrix(kernel_matrix(S0, S0, kernel, gamma, degree, coef0), P.eps_K)
+    L, dinv = _factor_buffer(L0, min(cap, max(64, 2 * n0)), cap)   # L and L', 1 / L[j, j]
+    return L, dinv, diag_max
+
+
+def _grown_factor(L, b, cap):
+    """The factor buffer doubled (at most ``cap``), the first ``b`` rows and columns kept."""
+    size = min(cap, 2 * L.shape[0])
+    grown = np.zeros((size, size))
+    grown[:b, :b] = L[:b, :b]
+    return grown
+
+
 cdef object _run_prepared(Params* P, Counters* cp, const Rows* R, Store* S, object SV, object A, object age,
                           dict state, object sv, object alpha, Py_ssize_t n0, Py_ssize_t cap, int alg,
                           object kernel, object gamma, object degree, object coef0, object uniforms,
@@ -614,21 +684,8 @@ cdef object _run_prepared(Params* P, Counters* cp, const Rows* R, Store* S, obje
     c.n_removals = 0
     c.Q = float(state.get("Q", 0.0))
     c.M = int(state.get("M", 0))
-    kcap = 1
-    c.diag_max = 0.0
-    if alg == ALG_PROJECTRON:
-        kcap = min(cap, max(64, 2 * n0))
-    L0 = np.zeros((0, 0))                              # the Projectron's Cholesky factor L of K
-    if alg == ALG_PROJECTRON and n0:
-        if "L" in state:
-            L0 = np.asarray(state["L"], dtype=np.float64)
-            c.diag_max = float(state["diag_max"])
-        else:                                              # the reference's factorisation, row by row
-            from refsvm._fast.kernels import kernel_matrix
-            S0 = sv if S.sparse else SV[:n0]
-            L0, diag_max = factor_of_matrix(kernel_matrix(S0, S0, kernel, gamma, degree, coef0), P.eps_K)
-            c.diag_max = diag_max
-    L, dinv = _factor_buffer(L0, kcap, cap if alg == ALG_PROJECTRON else 1)   # L and L', 1 / L[j, j]
+    L, dinv, c.diag_max = _initial_factor(P, state, (sv if S.sparse else SV[:n0]) if n0 else None, cap,
+                                          alg == ALG_PROJECTRON, kernel, gamma, degree, coef0)
     k = np.zeros(cap)
     aux = np.zeros(cap)
     u = np.zeros(P.n_steps) if uniforms is None else uniforms
@@ -656,10 +713,7 @@ cdef object _run_prepared(Params* P, Counters* cp, const Rows* R, Store* S, obje
             start = _pass(P, &c, R, yv, ov, uv, S, Av, agev, Kv, dv, kv, auxv, ukv, nsv, rsv, riv, start, swv)
         if start >= P.n_steps:
             break
-        size = min(cap, 2 * L.shape[0])
-        grown = np.zeros((size, size))
-        grown[:c.b, :c.b] = L[:c.b, :c.b]
-        L = grown
+        L = _grown_factor(L, c.b, cap)
         Kv = L
     b = c.b
     if alg == ALG_FORGETRON:

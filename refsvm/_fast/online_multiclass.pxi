@@ -1,10 +1,12 @@
-# Multi-class Perceptron, RBP, OGD, Forgetron, BOGD and BPA-S on one shared SV set: the compiled mirror of
+# Multi-class Perceptron, RBP, OGD, Forgetron, BOGD, BPA-S and the Projectrons on one shared SV set: the compiled mirror of
 # refsvm.online.multiclass (included at the end of online.pyx; same functions, same signatures,
 # same OnlineResult and trace; the rule and its sources are in the reference module).
 #
 # How (not what) differs: the coefficients live class-major, A[r, j] (m, capacity), so that each
 # score f^r = pw_dot(k, A[r]) is summed in numpy's pairwise order over a contiguous row, as the
-# reference's np.sum(k * alpha[:b, r]); the result hands back alpha = A[:, :b].T (n_sv, m).
+# reference's np.sum(k * alpha[:b, r]); the result hands back alpha = A[:, :b].T (n_sv, m).  The
+# Projectrons keep the binary learner's factor buffer L (one for the shared set, grown the same way:
+# the pass returns to Python to double it, then resumes) and its span helpers (_span_project, ...).
 
 from refsvm.online.multiclass import check_multiclass_arguments
 
@@ -166,20 +168,59 @@ cdef bint _mc_bpas(Params* P, Counters* c, Py_ssize_t m, const Rows* X, Py_ssize
     return False
 
 
-cdef void _mc_pass(Params* P, Counters* c, Py_ssize_t m, const Rows* X, const int64_t[::1] y,
-                   const int64_t[::1] order, const double[::1] u, Store* SV, double[:, ::1] A, double[::1] k,
-                   double[::1] f, int8_t[::1] update_kind, int64_t[::1] n_sv, int64_t[::1] rem_step,
-                   int64_t[::1] rem_index, const double[::1] sw, int64_t[::1] age, double[::1] ferr,
-                   double[:, ::1] work) noexcept nogil:
-    """The pass of the multi-class learners (refsvm.online.multiclass, line by line)."""
+cdef int _mc_projectron(Params* P, Counters* c, const Rows* X, Py_ssize_t i, double[:, ::1] A, double[::1] k,
+                        double[::1] f, double[:, ::1] L, double[::1] dinv, double[::1] aux, Py_ssize_t y_t,
+                        Py_ssize_t s, double w_t, bint mistake, Py_ssize_t step,
+                        int8_t[::1] update_kind) noexcept nogil:
+    """The Projectrons' step (refsvm.online.multiclass.multiclass_projectron): 1 when x_t is to be
+    appended with +-w_t (L already grown by its row), 0 otherwise (a projection is made here), -1 when
+    L has no row left for this step (the caller grows it and redoes the step)."""
+    cdef Py_ssize_t j, b = c.b
+    cdef double g = 0.0, tol, tau
+    cdef bint margin_err = False
+    cdef SpanStep span
+    if P.plusplus and not mistake:                         # multiclass_margin_error
+        g = f[y_t] - f[s] if P.authors else 0.5 * (f[y_t] - f[s])
+        if g < 1.0 and (P.authors or g > 0.0):
+            tol = _margin_tolerance(&k[0], &A[y_t, 0], b, P.eps_K) + _margin_tolerance(&k[0], &A[s, 0], b, P.eps_K)
+            margin_err = g < 1.0 - (tol if P.authors else 0.5 * tol)
+    if not (w_t > 0.0 and (mistake or margin_err)):
+        return 0
+    if b + 1 > L.shape[0]:
+        return -1
+    _span_project(P, c, X, i, L, dinv, &k[0], &aux[0], b, &span)   # d* into aux
+    if mistake and not _projects_mistake(P, &span, b):
+        _factor_grow(L, dinv, c, b, &span)                  # L grows by the row [z', delta_t]
+        return 1
+    if mistake:
+        tau = w_t
+    elif not _margin_step(P, &span, b, 1.0 - g, w_t, &tau):
+        return 0
+    for j in range(b):                                     # f^y += tau P k_t, f^s -= tau P k_t
+        A[y_t, j] += tau * aux[j]
+        A[s, j] -= tau * aux[j]
+    c.updates += 1
+    update_kind[step] = 2
+    return 0
+
+
+cdef Py_ssize_t _mc_pass(Params* P, Counters* c, Py_ssize_t m, const Rows* X, const int64_t[::1] y,
+                         const int64_t[::1] order, const double[::1] u, Store* SV, double[:, ::1] A, double[::1] k,
+                         double[::1] f, int8_t[::1] update_kind, int64_t[::1] n_sv, int64_t[::1] rem_step,
+                         int64_t[::1] rem_index, const double[::1] sw, int64_t[::1] age, double[::1] ferr,
+                         double[:, ::1] work, double[:, ::1] L, double[::1] dinv, double[::1] aux,
+                         Py_ssize_t start) noexcept nogil:
+    """Steps ``start ..`` of the pass of the multi-class learners (refsvm.online.multiclass, line by
+    line); returns where it stopped (``n_steps``, or a Projectron step that needs a larger ``L``)."""
     cdef Py_ssize_t step, i, r, s, j, b, last, y_t
     cdef double w_t, step_coef, scale, a, shrink = 1.0 - P.eta * P.lam, bound = P.eta * P.max_coef
     cdef double sq_max = 0.0                                 # max ||x||^2 over the SVs held so far
     cdef bint mistake, step_taken, full
+    cdef int proj
     for j in range(c.b):
         if SV.sq[j] > sq_max:
             sq_max = SV.sq[j]
-    for step in range(P.n_steps):
+    for step in range(start, P.n_steps):
         full = False
         i = order[step]
         y_t = <Py_ssize_t> y[i]
@@ -205,6 +246,13 @@ cdef void _mc_pass(Params* P, Counters* c, Py_ssize_t m, const Rows* X, const in
         else:
             step_taken = mistake
             step_coef = w_t
+        if P.alg == ALG_PROJECTRON:
+            proj = _mc_projectron(P, c, X, i, A, k, f, L, dinv, aux, y_t, s, w_t, mistake, step, update_kind)
+            if proj < 0:
+                c.mistakes -= <long long> mistake            # redo this step after growing L
+                c.kernel_evaluations -= b
+                return step
+            step_taken = proj == 1
         if P.alg == ALG_BPAS:
             step_taken = _mc_bpas(P, c, m, X, i, SV, A, k, f, ferr, work, y_t, s, w_t, step, &sq_max, &step_coef,
                                   update_kind, rem_step, rem_index)
@@ -267,20 +315,21 @@ cdef void _mc_pass(Params* P, Counters* c, Py_ssize_t m, const Rows* X, const in
                 b = c.b
         c.b = b
         n_sv[step] = b
+    return P.n_steps
 
 
 def _run_multiclass(int alg, X, y, order, uniforms, n_classes, budget, kernel, gamma, degree, coef0, eta, sv,
                     alpha, t0, sample_weight, zero_prediction, state=None, variant="paper", lam=0.0, max_coef=1.0,
-                    C=1.0):
+                    C=1.0, plusplus=False):
     cdef Params P
     cdef Rows R
     cdef Store S
     P.alg = alg
     P.zero_positive = zero_prediction == "positive"
     P.authors = variant == "authors"
-    P.U = 0.0
+    P.U = projectron_U(budget) if (P.authors and alg == ALG_PROJECTRON) else 0.0
     P.kernel = kernel_code(kernel)
-    P.plusplus = False
+    P.plusplus = bool(plusplus)
     P.n_steps = order.shape[0]
     P.d = X.shape[1]
     P.budget = -1 if budget is None else int(budget)
@@ -292,6 +341,8 @@ def _run_multiclass(int alg, X, y, order, uniforms, n_classes, budget, kernel, g
     P.C = C
     P.max_coef = max_coef
     P.t0 = t0
+    P.eps_K = (kernel_value_error(X, sv, Kernel(kernel, gamma, degree, coef0))   # the Projectrons' (once)
+               if alg == ALG_PROJECTRON else 0.0)
     n0 = 0 if sv is None else n_rows(sv)
     cap = capacity_for(n0, P.n_steps, budget)
     sparse = sp.issparse(X)                               # sparse X: sparse SV slots (sparse.pxd)
@@ -300,14 +351,14 @@ def _run_multiclass(int alg, X, y, order, uniforms, n_classes, budget, kernel, g
     store_init(&S, SV, cap, P.d, sparse)
     try:
         return _mc_prepared(&P, &R, &S, SV, int(n_classes), sv, alpha, n0, cap, uniforms, sample_weight, y,
-                            order, t0, state or {})
+                            order, t0, state or {}, (kernel, gamma, degree, coef0))
     finally:
         store_free(&S)
 
 
 cdef object _mc_prepared(Params* P, const Rows* R, Store* S, object SV, Py_ssize_t m, object sv, object alpha,
                          Py_ssize_t n0, Py_ssize_t cap, object uniforms, object sample_weight, object y,
-                         object order, object t0, dict state):
+                         object order, object t0, dict state, tuple kernel_args):
     """The pass of :func:`_run_multiclass` over the prepared buffers (the caller frees the store)."""
     cdef Counters c
     A = np.zeros((m, cap))
@@ -321,7 +372,11 @@ cdef object _mc_prepared(Params* P, const Rows* R, Store* S, object SV, Py_ssize
     c.n_removals = 0
     c.Q = float(state.get("Q", 0.0))
     c.M = int(state.get("M", 0))
+    L, dinv, c.diag_max = _initial_factor(P, state, (sv if S.sparse else SV[:n0]) if n0 else None, cap,
+                                          P.alg == ALG_PROJECTRON, kernel_args[0], kernel_args[1], kernel_args[2],
+                                          kernel_args[3])
     k = np.zeros(cap)
+    aux = np.zeros(cap)                                   # the Projectrons' d*
     f = np.zeros(m)
     u = np.zeros(P.n_steps) if uniforms is None else uniforms
     update_kind = np.zeros(P.n_steps, dtype=np.int8)
@@ -342,22 +397,35 @@ cdef object _mc_prepared(Params* P, const Rows* R, Store* S, object SV, Py_ssize
     cdef int64_t[::1] agev = age
     cdef double[::1] ferrv = np.zeros(m)                 # BPA-S: each score's error bound
     cdef double[:, ::1] workv = np.zeros((2, cap))       # BPA-S: Q_r and its bound per candidate
-    with nogil:
-        _mc_pass(P, &c, m, R, yv, ov, uv, S, Av, kv, fv, ukv, nsv, rsv, riv, swv, agev, ferrv, workv)
+    cdef double[:, ::1] Lv = L
+    cdef double[::1] dv = dinv
+    cdef double[::1] auxv = aux
+    cdef Py_ssize_t start = 0
+    while True:
+        with nogil:
+            start = _mc_pass(P, &c, m, R, yv, ov, uv, S, Av, kv, fv, ukv, nsv, rsv, riv, swv, agev, ferrv, workv,
+                             Lv, dv, auxv, start)
+        if start >= P.n_steps:
+            break
+        L = _grown_factor(L, c.b, cap)
+        Lv = L
     b = c.b
     trace = OnlineRecorder.assemble(c.mistakes, P.n_steps, c.updates, c.kernel_evaluations, update_kind, n_sv,
                                     rem_step[:c.n_removals].copy(), rem_index[:c.n_removals].copy())
     if S.failed:
         raise MemoryError("could not allocate a sparse support vector")
     return OnlineResult(sv=store_export(S, b) if S.sparse else SV[:b].copy(), alpha=np.ascontiguousarray(A[:, :b].T),
-                        bias=np.zeros(1), t=int(t0 + P.n_steps), state=_mc_state(P.alg, c, age[:b].copy()),
-                        trace=trace)
+                        bias=np.zeros(1), t=int(t0 + P.n_steps),
+                        state=_mc_state(P.alg, c, age[:b].copy(), L[:b, :b]), trace=trace)
 
 
-cdef object _mc_state(int alg, Counters c, object age):
-    """The learner state the reference returns (Forgetron: Q, M, age; BOGD: age; the others: none)."""
+cdef object _mc_state(int alg, Counters c, object age, object L):
+    """The learner state the reference returns (Forgetron: Q, M, age; BOGD: age; Projectrons: L,
+    diag_max; the others: none)."""
     if alg == ALG_FORGETRON:
         return {"Q": float(c.Q), "M": int(c.M), "age": age}
+    if alg == ALG_PROJECTRON:
+        return {"L": np.tril(L), "diag_max": float(c.diag_max)}
     return {"age": age} if alg == ALG_BOGD else {}
 
 
@@ -424,3 +492,16 @@ def multiclass_bpas(X, y, order, *, n_classes, budget, C, kernel, gamma, degree,
     return _run_multiclass(ALG_BPAS, X, y, order, None, n_classes, budget, kernel, gamma, degree, coef0, 1.0,
                            sv, alpha, t0, weights_as_data(sample_weight, X.shape[0]), zero_prediction, state,
                            "paper", 0.0, 1.0, C)
+
+
+def multiclass_projectron(X, y, order, *, n_classes, eta, budget, plusplus, kernel, gamma, degree, coef0, sv=None,
+                          alpha=None, t0=0, state=None, sample_weight=None, zero_prediction="mistake",
+                          variant="paper"):
+    """Multi-class Projectron / Projectron++ (see :func:`refsvm.online.multiclass_projectron`)."""
+    X, y, order, _ = check_multiclass_arguments(
+        X, y, order, algorithm="projectron++" if plusplus else "projectron", n_classes=n_classes, sv=sv,
+        alpha=alpha, budget=budget, kernel=kernel, gamma=gamma, degree=degree, coef0=coef0, t0=t0,
+        zero_prediction=zero_prediction, variant=variant, eta=eta)
+    return _run_multiclass(ALG_PROJECTRON, X, y, order, None, n_classes, budget, kernel, gamma, degree, coef0, eta,
+                           sv, alpha, t0, weights_as_data(sample_weight, X.shape[0]), zero_prediction, state,
+                           variant, plusplus=plusplus)

@@ -178,15 +178,22 @@ def _cmd_train_sbp(args):
     return _train_and_report(args, build, report)
 
 
+def _classes_note():
+    """The help's sentence on multi-class data: which online baselines are binary only (none: every
+    solver takes it)."""
+    if not BINARY_ONLY:
+        return " Every solver takes multi-class data."
+    return (" The online baselines " + ", ".join(BINARY_ONLY) + " are binary classifiers (DATA must have two "
+            "classes); the other solvers take multi-class data.")
+
+
 def add_parser(sub):
     """Add the ``train`` sub-command to ``sub`` (the ``refsvm`` parser's sub-parsers)."""
     solvers = "; ".join(f"{s.name}: {s.paper}" for s in SOLVERS.values())
     train = sub.add_parser("train", help="train a budgeted kernel machine (--solver) on a LIBSVM file, save the model",
                            description="Train a solver (--solver, default bsgd) on DATA and save the model to MODEL "
                                        "(.npz). An option the solver does not use is an error. Solvers: "
-                                       + solvers + ". The online baselines " + ", ".join(BINARY_ONLY)
-                                       + " are binary classifiers (DATA must have two classes); the other "
-                                         "solvers take multi-class data.",
+                                       + solvers + "." + _classes_note(),
                            formatter_class=_HelpFormatter)
     train.add_argument("data", metavar="DATA", help="LIBSVM file (or data set name, see REFSVM_DATA)")
     train.add_argument("model", metavar="MODEL", help="output model file (.npz)")

@@ -34,13 +34,12 @@ BOGD_DEFAULT_ETA = 0.2
 class OnlineKernelClassifier(BudgetedClassifierBase):
     r"""Kernel classifier trained by one of the classic online learners.
 
-    Multi-class targets (more than two classes) are taken by ``"perceptron"``,
-    ``"rbp"``, ``"ogd"``, ``"forgetron"``, ``"bogd"`` and ``"bpas"``: the
+    Multi-class targets (more than two classes) are taken by every learner: the
     multi-prototype protocol of Lu et al. (2016, section 5), one expansion per
     class over one shared SV set, the true class and the highest-scoring wrong
     class updated (:mod:`refsvm.online.multiclass`;
-    ``alpha_`` then has one column per class, ``budget`` counts shared SVs).  The
-    other learners are binary only.
+    ``alpha_`` then has one column per class, ``budget`` counts shared SVs; the
+    Projectrons keep one Cholesky factor of the shared set).
 
     The learners the budget papers compare against (Lu et al. 2016, Table 5;
     Qaadan et al. 2019, Table 2), each mirroring its own paper

@@ -26,11 +26,12 @@ released code (jingcoco/Online-Kernel-Learning, ``multiclass/perceptron.m``,
 * OGD: when the multi-class hinge loss ``max(0, 1 - gamma_t)`` is positive (eq. 9),
   add ``x_t`` with ``+eta`` for ``y_t`` and ``-eta`` for ``s_t``.
 
-Forgetron, BOGD and BPA-S (:func:`multiclass_forgetron`, :func:`multiclass_bogd`,
-:func:`multiclass_bpas`): the default (``variant="paper"``) is the binary paper's rule
+Forgetron, BOGD, BPA-S and the Projectrons (:func:`multiclass_forgetron`, :func:`multiclass_bogd`,
+:func:`multiclass_bpas`, :func:`multiclass_projectron`): the default (``variant="paper"``) is the binary paper's rule
 lifted by this protocol; the authors' ``multiclass/forgetron.m`` and ``BOGD.m`` depart
 from it, and ``variant="authors"`` takes their reading (each function's docstring says
-where; ``BPAs.m`` is the lifted rule for the Gaussian kernel, so BPA-S has no variant).
+where; ``multiclass/projectron.m`` and ``proplus.m`` depart from the binary paper as the binary
+``variant="authors"`` does; ``BPAs.m`` is the lifted rule for the Gaussian kernel, so BPA-S has no variant).
 
 The code keeps one list per class and stores an id twice (once per class it
 enters); one shared SV with two nonzero coefficients is the same model and the
@@ -57,12 +58,13 @@ from ..ogd import _check_labels, rival_class
 from ..sparse import n_rows
 from ..validation import _check_warm_start, check_int, check_online_arguments, weights_as_data
 from ..constants import UNIT_ROUNDOFF
-from .common import ADDED, OnlineOptions, OnlineRecorder, OnlineResult, OnlineRun, margin_tolerance
+from .common import ADDED, PROJECTED, OnlineOptions, OnlineRecorder, OnlineResult, OnlineRun, margin_tolerance
 from .passive_aggressive import bpas_term_errors, least_objective
 from .perceptrons import forgetron_shrink, forgetron_state
+from .projection import initial_factor, margin_penalty, projects_mistake
 
 #: The learners with a multi-class form here (the estimator's multi-class branch accepts these).
-MULTICLASS_ALGORITHMS = ("perceptron", "rbp", "ogd", "forgetron", "bogd", "bpas")
+MULTICLASS_ALGORITHMS = ("perceptron", "rbp", "ogd", "forgetron", "bogd", "bpas", "projectron", "projectron++")
 
 
 def check_multiclass_arguments(X, y, order, uniforms=None, *, algorithm, n_classes, sv, alpha, budget=None,
@@ -419,3 +421,89 @@ def bpas_replacement(run, k, f_t, f_err, y_t, step_vec, k_tt, tau, C_t, eps_K):
                  + 2.0 * UNIT_ROUNDOFF * (np.abs(Q) + C_t))
     r = least_objective(Q, tol)
     return r, beta[r].copy()
+
+
+def multiclass_projectron(X, y, order, *, n_classes, eta, budget, plusplus, kernel, gamma, degree, coef0, sv=None,
+                          alpha=None, t0=0, state=None, sample_weight=None, zero_prediction="mistake",
+                          variant="paper"):
+    """Multi-class Projectron / Projectron++ on the shared set (Orabona et al. 2009 lifted by section 5's
+    protocol; Lu et al.'s ``multiclass/projectron.m`` and ``proplus.m``).
+
+    One Cholesky factor ``K = L L'`` of the shared set (:class:`refsvm.online.projection.SpanFactor`,
+    the binary learner's) and one coefficient column per class.  The step's kernel function
+    ``k(x_t, .)`` enters two classes, ``+c`` for ``y_t`` and ``-c`` for the rival ``s_t``; a projected
+    step puts ``P k(x_t, .) = sum_j d*_j k(x_j, .)`` there instead (:func:`project_two_classes`; the
+    span of the shared set is the same for every class, so one ``d* = K^{-1} k_t`` serves both).
+
+    * mistake (eq. 8 wrong, :func:`multiclass_decision`): project with ``c = s_t`` (weight) when
+      :func:`refsvm.online.projection.projects_mistake` says so (``delta_t <= eta``, B SVs held, or
+      ``x_t`` in the span), else add ``x_t`` with ``+-s_t`` (``L`` grows by a row);
+    * Projectron++ only, margin error (no mistake, :func:`multiclass_margin_error`): with the margin
+      ``g`` and ``l = 1 - g``, ``tau = min(l / ||P k_t||^2, s_t)``; if
+      ``tau (2 l - tau ||P k_t||^2 - penalty) >= 0`` project with ``c = tau`` (never adds an SV).
+
+    ``variant="paper"`` (the binary paper lifted so that two classes are :func:`refsvm.online.projectron`
+    exactly, as :func:`multiclass_forgetron`'s): ``g = (f^{y_t} - f^{s_t}) / 2`` (with two classes
+    ``f^1 - f^0 = 2 f`` of the binary model), a margin error needs ``0 < g < 1``, penalty
+    ``2 delta_t / eta``.  ``variant="authors"`` (``proplus.m``, ``projectron.m``; an integer ``budget``
+    required): mistakes add below B SVs and are projected at B (``eta`` unused), ``g = f^{y_t} -
+    f^{s_t}`` and a margin error is ``l_t = max(0, 1 - g) > 0`` without a mistake, penalty
+    ``2 U delta_t`` (:func:`refsvm.online.projectron_U`).  The code's ``norm_delta_t`` is computed
+    with ``K^{-1}`` grown by rank-one updates and ``Kid`` of the first SV (1 for the Gaussian kernel
+    it runs); here both variants use the binary learner's factor, span test and tolerances (its
+    docstring and DESIGN.md, "Discrete decisions"): a margin within rounding of 1 is no margin error,
+    the bound of ``g`` being the sum (paper: the mean) of the two scores' bounds.
+    ``state``: ``L`` and ``diag_max`` (the binary Projectron's).  Weight ``s_t = 0``: no step.
+    """
+    run, o, rec = begin_multiclass("projectron++" if plusplus else "projectron", X, y, order, kernel, gamma, degree,
+                                   coef0, n_classes=n_classes, sv=sv, alpha=alpha, t0=t0, sample_weight=sample_weight,
+                                   zero_prediction=zero_prediction, budget=budget, variant=variant, eta=eta)
+    factor = initial_factor(run, state)                    # K = L L' of the shared set
+    for step, x_t, y_t, w_t in run.examples():
+        f_t, k_t = run.f(x_t)                              # eq. 8
+        s_t, mistake = multiclass_decision(f_t, y_t, o.zero_prediction)   # eq. 9
+        rec.mistake(mistake)
+        margin_err, margin = (False, 0.0) if mistake or not plusplus else \
+            multiclass_margin_error(run, k_t, f_t, y_t, s_t, o.authors)
+        if w_t > 0.0 and (mistake or margin_err):
+            b = run.b
+            span = factor.project(k_t, run.k_tt(x_t))      # d* = K^{-1} k_t, ||P k_t||^2, delta_t^2
+            if mistake:
+                if projects_mistake(o, span, b):
+                    project_two_classes(run, span.d_star, y_t, s_t, w_t)   # f^y += s_t P k_t, f^s -= s_t P k_t
+                    rec.update(step, PROJECTED)
+                else:
+                    factor.append(span)                    # L grows by the row [z', delta_t]
+                    run.append(x_t, two_class_step(run.m, y_t, s_t, w_t))
+                    rec.update(step, ADDED)
+            elif b > 0 and span.Pk_sq > 0.0:               # Projectron++: margin error
+                loss = 1.0 - margin
+                tau = min(loss / span.Pk_sq, w_t)          # step cap: the mistake step s_t
+                beta = tau * (2.0 * loss - tau * span.Pk_sq - margin_penalty(o, span.delta))
+                if beta >= 0.0:
+                    project_two_classes(run, span.d_star, y_t, s_t, tau)
+                    rec.update(step, PROJECTED)
+    return run.result(factor.state())
+
+
+def multiclass_margin_error(run, k_t, f_t, y_t, s_t, authors):
+    """``(margin_error, g)`` of :func:`multiclass_projectron` (no mistake made): paper ``g = (f^{y_t} -
+    f^{s_t}) / 2`` and ``0 < g < 1 - tol``, authors ``g = f^{y_t} - f^{s_t}`` and ``g < 1 - tol``.
+    ``tol``: the error bound of ``g``, the two scores' :func:`refsvm.online.common.margin_tolerance`
+    (``run.eps_K``, as the binary :func:`refsvm.online.projection.margin_error`) summed, halved for
+    the paper's ``g``; evaluated only when ``g < 1``."""
+    g = f_t[y_t] - f_t[s_t] if authors else 0.5 * (f_t[y_t] - f_t[s_t])
+    if not (g < 1.0 and (authors or g > 0.0)):
+        return False, g
+    tol = (margin_tolerance(k_t, run.A[:run.b, y_t], run.eps_K)
+           + margin_tolerance(k_t, run.A[:run.b, s_t], run.eps_K))
+    return g < 1.0 - (tol if authors else 0.5 * tol), g
+
+
+def project_two_classes(run, d_star, y_t, s_t, c):
+    """``f^{y_t} += c P k(x_t, .)``, ``f^{s_t} -= c P k(x_t, .)``: ``alpha[:, y_t] += c d*``,
+    ``alpha[:, s_t] -= c d*`` (the other classes unchanged)."""
+    b = run.b
+    step = c * d_star
+    run.A[:b, y_t] += step
+    run.A[:b, s_t] -= step

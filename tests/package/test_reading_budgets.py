@@ -36,6 +36,7 @@ BUDGETS = [
     ("refsvm.online", "multiclass_forgetron", 25),
     ("refsvm.online", "multiclass_bogd", 25),
     ("refsvm.online", "multiclass_bpas", 25),
+    ("refsvm.online", "multiclass_projectron", 32),
     ("refsvm.online", "regression_ogd", 16),
     ("refsvm.online", "regression_rbp", 16),
     ("refsvm.online", "regression_bogd", 25),
