@@ -13,7 +13,8 @@ weights as data, the pass and its :class:`~refsvm.online.common.OnlineRecorder`)
 :mod:`.perceptrons` the mistake-driven learners (perceptron, RBP, Forgetron),
 :mod:`.gradient` the hinge-loss gradient learners (OGD, BOGD),
 :mod:`.projection` the Projectrons, :mod:`.passive_aggressive` BPA-S,
-:mod:`.regression` the regression OGD, Norma, RBP and BOGD (Lu et al. 2016, section 7.4),
+:mod:`.regression` the regression OGD, Perceptron, Norma, RBP, Forgetron, Projectron and BOGD (Lu et al.
+2016, section 7.4),
 :mod:`.multiclass` the multi-class Perceptron, RBP, OGD, Forgetron, BOGD, BPA-S and Projectron(++) (Lu et al. 2016,
 section 5: one shared SV set, the true class and the rival updated).  Every
 name is importable from ``refsvm.online``.
@@ -111,10 +112,12 @@ from .multiclass import (MULTICLASS_ALGORITHMS, multiclass_bogd, multiclass_bpas
 from .passive_aggressive import bpas
 from .perceptrons import forgetron, forgetron_shrink, perceptron, rbp
 from .projection import projectron
-from .regression import REGRESSION_ALGORITHMS, regression_bogd, regression_norma, regression_ogd, regression_rbp
+from .regression import (REGRESSION_ALGORITHMS, regression_bogd, regression_forgetron, regression_norma,
+                         regression_ogd, regression_perceptron, regression_projectron, regression_rbp)
 
 __all__ = ["ALGORITHMS", "OnlineResult", "OnlineOptions", "OnlineRecorder", "is_mistake", "projectron_U",
            "perceptron", "ogd", "rbp", "forgetron_shrink", "forgetron", "projectron", "bpas", "bogd",
            "MULTICLASS_ALGORITHMS", "multiclass_perceptron", "multiclass_rbp", "multiclass_ogd",
            "multiclass_forgetron", "multiclass_bogd", "multiclass_bpas", "multiclass_projectron"]
-__all__ += ["REGRESSION_ALGORITHMS", "regression_ogd", "regression_rbp", "regression_bogd", "regression_norma"]
+__all__ += ["REGRESSION_ALGORITHMS", "regression_ogd", "regression_perceptron", "regression_rbp",
+            "regression_forgetron", "regression_projectron", "regression_bogd", "regression_norma"]

@@ -21,6 +21,18 @@ where the paper is silent.  Every learner, at step ``t``:
 * RBP (``RBP.m``): adds ``x_t`` with ``eta s_t sign(delta_t)`` (the perceptron-type
   step, the subgradient of the epsilon-insensitive loss); with B SVs it first
   discards one chosen uniformly at random (slot ``floor(u_t B)``, as binary RBP);
+* Perceptron (``perceptron.m``): adds ``x_t`` with ``eta s_t sign(delta_t)``, no budget;
+* Forgetron (``forgetron.m``): the perceptron-type step, then, with more than B SVs, the
+  self-tuned Forgetron's shrink and removal of the oldest SV (Dekel et al. 2008, as
+  :func:`refsvm.online.forgetron`) with ``sigma = |alpha_r|`` and ``mu = |f'_t(x_r)|`` (the code's
+  ``abs(f_tp)``: a regression SV has no label ``y_r``); ``M`` counts the steps outside the tube
+  (the code's ``err_count``).  ``variant="authors"``: the larger root when the quadratic opens
+  downwards (:func:`refsvm.online.forgetron_shrink`), as the code;
+* Projectron (``projectron.m``): the perceptron-type step; below B SVs ``x_t`` is added, with B
+  SVs it is projected onto their span, ``alpha += eta s_t sign(delta_t) K^{-1} k_t`` (the code's
+  rule, Lu et al.'s fixed-budget reading; the code's ``norm_delta_t <= eta`` test is commented
+  out, so no threshold); an ``x_t`` in the span within rounding is projected too (adding it would
+  make ``K`` singular), through the Cholesky factor of :mod:`refsvm.online.projection`;
 * Norma (``Epsilon.m``; Kivinen, Smola & Williamson's NORMA with the nu-insensitive
   loss): every step shrinks ``f <- (1 - eta lam) f``; outside the tube add ``x_t`` with
   ``eta s_t sign(delta_t)`` and widen the tube, ``epsilon += eta (s_t - nu)``; inside
@@ -48,10 +60,12 @@ import numpy as np
 from ..constants import UNIT_ROUNDOFF
 from ..kernels import Kernel
 from ..validation import check_online_arguments, check_positive, weights_as_data
-from .common import ADDED, OnlineOptions, OnlineRecorder, OnlineRun
+from .common import ADDED, PROJECTED, OnlineOptions, OnlineRecorder, OnlineRun
+from .perceptrons import forgetron_shrink, forgetron_state
+from .projection import initial_factor
 
 #: The regression learners here, by name.
-REGRESSION_ALGORITHMS = ("ogd", "rbp", "bogd", "norma")
+REGRESSION_ALGORITHMS = ("ogd", "perceptron", "rbp", "forgetron", "projectron", "bogd", "norma")
 
 
 def check_regression_arguments(X, y, order, uniforms=None, *, algorithm, epsilon, eta, sv, alpha, budget=None,
@@ -70,7 +84,7 @@ def check_regression_arguments(X, y, order, uniforms=None, *, algorithm, epsilon
     X, _, order, uniforms = check_online_arguments(
         X, np.ones(X.shape[0] if hasattr(X, "shape") else len(X)), order, uniforms,
         algorithm="ogd" if algorithm == "norma" else algorithm, sv=sv, alpha=alpha, budget=budget,
-        eta=None if algorithm == "rbp" else eta, **rest)
+        eta=eta if algorithm in ("ogd", "norma", "bogd", "projectron") else None, **rest)
     y = np.ascontiguousarray(np.asarray(y, dtype=np.float64).reshape(-1))
     if y.shape[0] != X.shape[0]:
         raise ValueError(f"y must hold one target per row of X ({X.shape[0]}); got {y.shape[0]}")
@@ -103,13 +117,17 @@ class RegressionRun(OnlineRun):
     def residual(self, x_t, y_t, epsilon):
         """``(delta_t, outside)``: the residual ``y_t - f_t(x_t)`` and whether ``|delta_t| > epsilon``
         beyond its rounding bound (:func:`residual_tolerance`); the squared loss is recorded."""
+        return self.residual_row(x_t, y_t, epsilon)[:2]
+
+    def residual_row(self, x_t, y_t, epsilon):
+        """:meth:`residual` and the kernel row ``k_t`` of ``x_t`` against the SVs: ``(delta_t, outside, k_t)``."""
         f_t, k = self.f(x_t)
         delta = y_t - f_t
         self.rec.squared_loss(delta * delta)
         tol = residual_tolerance(k, self.A[:self.b], self.kernel_error(x_t), y_t, f_t) if self.b else 0.0
         outside = abs(delta) > epsilon + tol
         self.rec.mistake(outside)
-        return delta, outside
+        return delta, outside, k
 
 
 class RegressionRecorder(OnlineRecorder):
@@ -220,3 +238,79 @@ def regression_norma(X, y, order, *, eta, lam, nu, epsilon, kernel, gamma, degre
             rec.update(step, ADDED)
         eps += eta * (s_t - nu) if outside else -(eta * nu)   # - eta * gradient in epsilon
     return run.result({"epsilon": eps})
+
+
+def perceptron_step(eta, s_t, delta):
+    """The perceptron-type step of Lu et al.'s regression code: ``eta s_t sign(delta_t)`` (``delta_t != 0``
+    outside the tube)."""
+    return eta * s_t * (1.0 if delta > 0.0 else -1.0)
+
+
+def regression_perceptron(X, y, order, *, eta, epsilon, kernel, gamma, degree, coef0, sv=None, alpha=None, t0=0,
+                          state=None, sample_weight=None):
+    """Kernel perceptron for regression (Lu et al.'s ``regression/perceptron.m``), no budget: when
+    ``|y_t - f_t(x_t)| > epsilon``, add ``x_t`` with ``eta s_t sign(delta_t)``."""
+    run, o, rec = begin_regression("perceptron", X, y, order, kernel, gamma, degree, coef0, epsilon=epsilon,
+                                   eta=eta, sv=sv, alpha=alpha, t0=t0, sample_weight=sample_weight)
+    for step, x_t, y_t, s_t in run.examples():
+        delta, outside = run.residual(x_t, y_t, epsilon)   # predict f_t(x_t), suffer (y_t - f_t)^2
+        if outside and s_t > 0.0:                          # |delta_t| > epsilon
+            run.append(x_t, perceptron_step(eta, s_t, delta))
+            rec.update(step, ADDED)
+    return run.result({})
+
+
+def regression_forgetron(X, y, order, *, budget, eta, epsilon, kernel, gamma, degree, coef0, sv=None, alpha=None,
+                         t0=0, state=None, sample_weight=None, variant="paper"):
+    """Self-tuned Forgetron for regression (Lu et al.'s ``regression/forgetron.m``): when
+    ``|delta_t| > epsilon`` (``M <- M + 1``), add ``x_t`` with ``eta s_t sign(delta_t)`` (age ``t``); with
+    more than B SVs, ``r`` = the oldest, ``sigma = |alpha_r|``, ``mu = |f'_t(x_r)|``, shrink by ``phi_t``
+    (:func:`~refsvm.online.forgetron_shrink`, ``Q <- Q + Psi``) and remove ``r``.  ``state``: ``Q``, ``M``,
+    ``age`` (as :func:`refsvm.online.forgetron`)."""
+    run, o, rec = begin_regression("forgetron", X, y, order, kernel, gamma, degree, coef0, epsilon=epsilon,
+                                   eta=eta, sv=sv, alpha=alpha, t0=t0, sample_weight=sample_weight, budget=budget,
+                                   variant=variant)
+    Q, M, age = forgetron_state(state, run)
+    for step, x_t, y_t, s_t in run.examples():
+        delta, outside = run.residual(x_t, y_t, epsilon)
+        M += int(outside)                                  # M_t: the steps outside the tube so far
+        if outside and s_t > 0.0:
+            age[run.b] = run.t0 + step + 1                 # the new SV's age: t
+            run.append(x_t, perceptron_step(eta, s_t, delta))   # f'_t = f_t + eta s_t sign(delta_t) k(x_t, .)
+            rec.update(step, ADDED)
+            if run.b > budget:
+                r = int(np.argmin(age[:run.b]))            # r_t: the oldest SV
+                sigma = abs(run.A[r])
+                mu = abs(run.f(run.SV[r])[0])              # |f'_t(x_r)|
+                phi, psi = forgetron_shrink(sigma, mu, Q, M, variant)
+                Q += psi                                   # Q_t = Q_{t-1} + Psi(sigma phi, phi mu)
+                run.A[:run.b] *= phi                       # f''_t = phi_t f'_t
+                age[r] = age[run.b - 1]
+                run.remove(r, step)                        # forget the oldest SV
+    return run.result({"Q": Q, "M": M, "age": age[:run.b].copy()})
+
+
+def regression_projectron(X, y, order, *, budget, eta, epsilon, kernel, gamma, degree, coef0, sv=None, alpha=None,
+                          t0=0, state=None, sample_weight=None):
+    """Projectron for regression (Lu et al.'s ``regression/projectron.m``): when ``|delta_t| > epsilon``, the
+    step ``c = eta s_t sign(delta_t)``; below B SVs add ``x_t`` with ``c``; with B SVs (or ``x_t`` in their
+    span within rounding, :class:`~refsvm.online.projection.Span`) project, ``alpha += c K^{-1} k_t``.
+    ``state``: ``L`` and ``diag_max`` (as :func:`refsvm.online.projectron`)."""
+    run, o, rec = begin_regression("projectron", X, y, order, kernel, gamma, degree, coef0, epsilon=epsilon,
+                                   eta=eta, sv=sv, alpha=alpha, t0=t0, sample_weight=sample_weight, budget=budget,
+                                   variant="authors")
+    factor = initial_factor(run, state)                    # K = L L' of the current SVs
+    for step, x_t, y_t, s_t in run.examples():
+        delta, outside, k_t = run.residual_row(x_t, y_t, epsilon)
+        if outside and s_t > 0.0:
+            b = run.b
+            span = factor.project(k_t, run.k_tt(x_t))      # d* = K^{-1} k_t, delta_t^2 and the span test
+            c = perceptron_step(eta, s_t, delta)
+            if span.in_span or b == budget:
+                run.A[:b] += c * span.d_star               # f += c P k(x_t, .)
+                rec.update(step, PROJECTED)
+            else:
+                factor.append(span)                        # L grows by the row [z', delta_t]
+                run.append(x_t, c)                         # f += c k(x_t, .)
+                rec.update(step, ADDED)
+    return run.result(factor.state())

@@ -41,6 +41,9 @@ BUDGETS = [
     ("refsvm.online", "regression_rbp", 16),
     ("refsvm.online", "regression_bogd", 25),
     ("refsvm.online", "regression_norma", 16),
+    ("refsvm.online", "regression_perceptron", 16),
+    ("refsvm.online", "regression_forgetron", 25),
+    ("refsvm.online", "regression_projectron", 25),
 ]
 
 
