@@ -263,10 +263,20 @@ def _read_train_test(args):
 
 
 def _accuracy_lines(est, X, y, test):
-    """The report's training (and test) accuracy lines."""
-    yield f"training accuracy: {est.score(X, y):.4f}"
+    """The report's training (and test) accuracy lines, and for a classifier whose last accuracy is no
+    better than always predicting the majority class of those rows, a line saying so with that share
+    (a constant classifier, or a learner's last iterate no better than one, looks like a result)."""
+    accuracy = est.score(X, y)
+    yield f"training accuracy: {accuracy:.4f}"
+    labels, which = y, "training"
     if test is not None:
-        yield f"test accuracy:     {est.score(*test):.4f} ({test[0].shape[0]} examples)"
+        accuracy, labels, which = est.score(*test), test[1], "test"
+        yield f"test accuracy:     {accuracy:.4f} ({test[0].shape[0]} examples)"
+    if hasattr(est, "classes_") and len(labels):
+        share = float(np.max(np.unique(np.asarray(labels), return_counts=True)[1])) / len(labels)
+        if accuracy <= share:
+            yield (f"majority class:    {share:.4f} of the {which} examples: the model does no better than "
+                   "always predicting it")
 
 
 def _gamma_line(est, args):

@@ -318,3 +318,28 @@ def test_cli_text_advice_fits_the_command_and_numbers_are_plain():
     assert "a reproduced table keeps the paper's scaling" in common._cli_text(advice, reproduce)
     assert common._cli_text("predicts the single class np.int64(-1) (np.float64(0.25))", reproduce) \
         == "predicts the single class -1 (0.25)"
+
+
+class _Fixed:
+    """A fitted classifier stand-in whose accuracy is given."""
+
+    classes_ = np.array([-1.0, 1.0])
+
+    def __init__(self, accuracy):
+        self.accuracy = accuracy
+
+    def score(self, X, y):
+        return self.accuracy
+
+
+@pytest.mark.parametrize("accuracy, flagged", [(0.9, True), (0.89, True), (0.91, False)])
+def test_the_report_says_when_accuracy_is_no_better_than_the_majority(accuracy, flagged):
+    # a learner's last iterate can score below always predicting the majority class (BOGD on ijcnn1:
+    # 0.78 against a 0.905 majority); the report names that share instead of leaving the number alone
+    from refsvm.cli._common import _accuracy_lines
+
+    y_test = np.array([1.0] * 9 + [-1.0])                    # majority share 0.9
+    lines = list(_accuracy_lines(_Fixed(accuracy), np.zeros((4, 1)), np.array([1.0, -1.0, 1.0, -1.0]),
+                                 (np.zeros((10, 1)), y_test)))
+    assert lines[1].startswith("test accuracy:")
+    assert any(line.startswith("majority class:    0.9000 of the test examples") for line in lines) == flagged
