@@ -25,8 +25,8 @@ cdef Py_ssize_t _reg_pass(Params* P, Counters* c, int alg, double* eps_io, doubl
     the Projectron's factor buffer of :func:`_factor_buffer`, B + 1 rows, and its d*)."""
     cdef Py_ssize_t step, i, j, r, b, d = P.d
     cdef double f, y_t, s_t, delta, tol, x2, eps_K, s, scale, step_coef, epsilon = eps_io[0]
-    cdef double k_tt, Pk_sq, delta_sq, sigma, mu, phi, psi
-    cdef double* zrow
+    cdef double sigma, mu, phi, psi
+    cdef SpanStep span
     cdef double shrink = 1.0 - P.eta * P.lam, bound = P.eta * P.max_coef
     cdef double sq_max = 0.0                                 # max ||x||^2 over the SVs held so far
     cdef bint outside
@@ -61,28 +61,13 @@ cdef Py_ssize_t _reg_pass(Params* P, Counters* c, int alg, double* eps_io, doubl
         if outside and s_t > 0.0 and alg == REG_PROJECTRON:
             c.updates += 1
             step_coef = P.eta * s_t * (1.0 if delta > 0.0 else -1.0)
-            k_tt = rows_self(X, i, P.kernel, P.gamma, P.degree, P.coef0)
-            c.kernel_evaluations += 1
-            zrow = &L[b, 0]                                   # z = L^{-1} k_t into row b of L
-            for j in range(b):
-                zrow[j] = k[j]
-            _forward_solve(L, &dinv[0], zrow, b)
-            Pk_sq = pw_dot(zrow, zrow, b)                     # ||P k_t||^2 = z'z
-            for j in range(b):
-                aux[j] = zrow[j]
-            s = _backward_solve(L, &dinv[0], &aux[0], b)      # d* = L^{-T} z; s = ||d*||_1
-            delta_sq = k_tt - Pk_sq
-            if delta_sq <= _span_tolerance(b, k_tt, c.diag_max, s, P.eps_K) or b == P.budget:
+            _span_project(P, c, X, i, L, dinv, &k[0], &aux[0], b, &span)   # d* = K^{-1} k_t into aux
+            if _projects_mistake(P, &span, b):                # in the span, or B SVs held (authors' rule)
                 for j in range(b):
                     A[j] += step_coef * aux[j]                # f += c P k(x_t, .)
                 update_kind[step] = 2
             else:
-                L[b, b] = sqrt(delta_sq)                      # L grows by the row [z', delta_t]
-                dinv[b] = 1.0 / L[b, b]
-                for j in range(b):
-                    L[j, b] = zrow[j]                         # and L' by the column (upper triangle)
-                if k_tt > c.diag_max:
-                    c.diag_max = k_tt
+                _factor_grow(L, dinv, c, b, &span)            # L grows by the row [z', delta_t]
                 if store_set_row(SV, b, X, i) != 0:
                     SV.failed = True
                 if SV.sq[b] > sq_max:
@@ -328,4 +313,4 @@ def regression_projectron(X, y, order, *, budget, eta, epsilon, kernel, gamma, d
         X, y, order, algorithm="projectron", epsilon=epsilon, eta=eta, sv=sv, alpha=alpha, budget=budget,
         kernel=kernel, gamma=gamma, degree=degree, coef0=coef0, t0=t0, variant="authors")
     return _reg_run(REG_PROJECTRON, X, y, order, None, budget, kernel, gamma, degree, coef0, eta, 0.0, 1.0, epsilon,
-                    sv, alpha, t0, weights_as_data(sample_weight, X.shape[0]), state=state)
+                    sv, alpha, t0, weights_as_data(sample_weight, X.shape[0]), state=state, variant="authors")
