@@ -35,6 +35,7 @@ _PUBLIC = {
     "load": ("refsvm.estimators.loading", "load"),
     "fit_stream": ("refsvm.stream", "fit_stream"),
     "iter_libsvm": ("refsvm.io.stream", "iter_libsvm"),
+    "fit_dask": ("refsvm.dask", "fit_dask"), "predict_dask": ("refsvm.dask", "predict_dask"),  # the dask extra
     "export_trace": ("refsvm.oracle", "export_trace"),      # the oracle interface (docs/oracle.rst)
     "compare_traces": ("refsvm.oracle", "compare_traces"),
     "ConstantModelWarning": ("refsvm.estimators._base", "ConstantModelWarning"),
@@ -48,6 +49,7 @@ __all__ += ["FOGDClassifier", "FOGDRegressor", "NOGDClassifier", "NOGDRegressor"
 __all__ += ["OnlineKernelClassifier", "OnlineKernelRegressor"]
 __all__ += ["load"]
 __all__ += ["fit_stream", "iter_libsvm"]
+__all__ += ["fit_dask", "predict_dask"]
 __all__ += ["export_trace", "compare_traces"]
 __all__ += ["ConstantModelWarning", "FeatureScaleWarning"]
 

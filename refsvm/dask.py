@@ -1,0 +1,204 @@
+"""Training and prediction on data held by a Dask cluster (the ``dask`` extra: ``pip install "refsvm[dask]"``).
+
+:func:`fit_dask` trains any estimator with ``partial_fit`` on a Dask array (or a Dask DataFrame)
+block after block, in the array's block order; :func:`predict_dask` predicts (or computes
+``decision_function``) block-parallel on the workers and returns a Dask array.
+
+Why a function of refsvm and not ``dask_ml.wrappers.Incremental``: both build the same graph, a chain
+of tasks ``model_i = partial_fit(model_{i-1}, X_block_i, y_block_i)`` (the fitted estimator is a
+budgeted model of constant size, so it is the model that travels to the worker holding each block,
+never the data to the client).  ``Incremental`` works with the refsvm estimators when asked for the
+blocks in order (``Incremental(est, shuffle_blocks=False)``; by default it shuffles them, and it fits
+a clone), and the test suite checks that it gives the same model where ``dask-ml`` is installed.
+refsvm's own function exists because (1) ``dask-ml`` is a large dependency (numba, dask-glm, pandas)
+for the twenty lines used here; (2) as :func:`refsvm.stream.fit_stream` does for a file, it finds what
+one block cannot tell the first ``partial_fit`` in one pre-pass on the cluster: a classifier's classes
+(``da.unique(y)``) and, for ``gamma="scale"``, ``X.var()`` of the whole array (Dask's moment
+reduction: equal to the in-memory value to a few ulps relative, not bitwise), where ``Incremental``
+needs ``classes`` from the caller and takes ``gamma="scale"`` from the first block alone.
+
+The model is bitwise the model of ``partial_fit`` called in memory on the same blocks in the same
+order (the estimator is pickled between tasks; pickling keeps every bit of its state, its random
+generator included).  Only the classes, one number (the variance) and the model move to the client.
+
+Dask is imported when a function is called, never by ``import refsvm``.
+"""
+
+import inspect
+
+import numpy as np
+
+__all__ = ["fit_dask", "predict_dask"]
+
+#: The estimator methods :func:`predict_dask` maps over the blocks.
+METHODS = ("predict", "decision_function")
+
+
+def _dask_array():
+    try:
+        import dask.array as da
+    except ImportError as exc:  # pragma: no cover - the dask extra is missing
+        raise ImportError('refsvm.dask needs Dask: pip install "refsvm[dask]"') from exc
+    return da
+
+
+def _as_dask_array(value, name, ndim):
+    """``value`` as a Dask array of ``ndim`` dimensions with known block sizes (a Dask DataFrame or
+    Series through ``to_dask_array(lengths=True)``, which computes the partitions' lengths)."""
+    da = _dask_array()
+    if hasattr(value, "to_dask_array"):
+        value = value.to_dask_array(lengths=True)
+    if not isinstance(value, da.Array):
+        raise TypeError(f"{name} must be a dask array or a dask DataFrame / Series; got {type(value).__name__} "
+                        "(for data in memory, call the estimator's fit / partial_fit)")
+    if value.ndim != ndim:
+        raise ValueError(f"{name} must have {ndim} dimension{'s' if ndim > 1 else ''}; got shape {value.shape}")
+    if any(np.isnan(size) for size in value.chunks[0]):
+        raise ValueError(f"{name} has blocks of unknown length; call {name}.compute_chunk_sizes() first")
+    if ndim == 2 and len(value.chunks[1]) > 1:
+        value = value.rechunk({1: -1})                 # a block holds whole rows
+    return value
+
+
+def _takes_classes(estimator):
+    """Whether ``estimator.partial_fit`` takes ``classes`` (a classifier's first call needs them all)."""
+    try:
+        return "classes" in inspect.signature(estimator.partial_fit).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+class _ArrayMoments:
+    """What :func:`refsvm.stream.gamma_scale` reads of a file's summary, for a Dask array: its
+    number of features and ``X.var()`` over all its entries."""
+
+    def __init__(self, n_features, variance):
+        self.n_features = n_features
+        self._variance = variance
+
+    def variance(self, n_features=None):
+        return self._variance
+
+
+def _partial_fit_block(estimator, X, y, kwargs):
+    """One task of the chain: ``partial_fit`` on one block (on the worker that holds it)."""
+    estimator.partial_fit(X, y, **kwargs)
+    return estimator
+
+
+def fit_dask(estimator, X, y, *, classes=None, epochs=1):
+    """Train ``estimator`` with ``partial_fit`` on the blocks of a Dask array, in block order.
+
+    Parameters
+    ----------
+    estimator : estimator with ``partial_fit``
+        Trained (a fitted one continues its model).  On return it holds the trained state (the
+        trained estimator comes back from the cluster and replaces its attributes).  With
+        ``gamma="scale"`` and no model yet, the first ``partial_fit`` gets
+        ``1 / (n_features * X.var())`` of the whole array; ``estimator.gamma`` is ``"scale"`` again
+        afterwards and ``gamma_`` holds the value.
+    X : dask array of shape (n_samples, n_features), or dask DataFrame
+        Training examples; each row block is one ``partial_fit`` call (rechunk X to choose the
+        block size; column blocks are joined).
+    y : dask array of shape (n_samples,), or dask Series
+        Labels (targets of a regressor), rechunked to X's row blocks if they differ.
+    classes : array-like or None
+        All the labels (a classifier).  ``None``: the distinct values of ``y``, computed on the
+        cluster in the pre-pass (or the fitted ``classes_``).
+    epochs : int, default 1
+        Passes over the blocks, each in block order (the estimator's ``partial_fit`` visits the
+        rows of a block in its own random order).
+
+    Returns
+    -------
+    estimator
+        ``estimator``, trained.
+    """
+    import dask
+
+    from .stream import _check_count, gamma_scale
+
+    if not callable(getattr(estimator, "partial_fit", None)):
+        raise TypeError(f"estimator must have a partial_fit method; {type(estimator).__name__} has none")
+    epochs = _check_count("epochs", epochs)
+    X = _as_dask_array(X, "X", 2)
+    y = _as_dask_array(y, "y", 1)
+    if y.shape[0] != X.shape[0]:
+        raise ValueError(f"X and y have inconsistent numbers of samples: X has {X.shape[0]} rows, "
+                         f"y has {y.shape[0]} entries")
+    if y.chunks[0] != X.chunks[0]:
+        y = y.rechunk((X.chunks[0],))
+    fitted = hasattr(estimator, "model_")
+    prepass = {}
+    if _takes_classes(estimator) and classes is None and not fitted:
+        prepass["classes"] = _dask_array().unique(y)
+    scale = not fitted and getattr(estimator, "gamma", None) == "scale"
+    if scale:
+        prepass["variance"] = X.astype(np.float64).var()
+    found = dict(zip(prepass, dask.compute(*prepass.values()))) if prepass else {}
+    kwargs = {}
+    if _takes_classes(estimator):
+        kwargs["classes"] = found.get("classes", classes)
+    try:
+        if scale:
+            estimator.set_params(gamma=gamma_scale(_ArrayMoments(X.shape[1], float(found["variance"]))))
+        model = dask.delayed(estimator, traverse=False)     # pickled to the cluster when computed
+        step = dask.delayed(_partial_fit_block, pure=False, traverse=False)
+        blocks = list(zip(X.to_delayed().ravel(), y.to_delayed().ravel()))
+        for _ in range(epochs):
+            for X_block, y_block in blocks:
+                model = step(model, X_block, y_block, kwargs)
+        trained = model.compute()
+    finally:
+        if scale:
+            estimator.set_params(gamma="scale")
+    if trained is not estimator:                 # a copy from the cluster: its state, in place
+        vars(estimator).clear()
+        vars(estimator).update(vars(trained))
+    if scale:
+        estimator.set_params(gamma="scale")
+    return estimator
+
+
+def _apply(X, estimator, method):
+    return getattr(estimator, method)(X)
+
+
+def predict_dask(estimator, X, method="predict"):
+    """``estimator.<method>`` of every row block of the Dask array ``X``, block-parallel on the workers.
+
+    The fitted estimator is one key of the graph, sent once to each worker that needs it.  The
+    values are bitwise the estimator's values for the same block in memory; those of one call on
+    the whole matrix can differ in the last bits (the fast path's BLAS blocks sum in an order that
+    depends on the rows of the block: :func:`refsvm.model.decision_blocks`), and a label only where
+    a decision value is that close to a tie.
+
+    Parameters
+    ----------
+    estimator : fitted estimator
+    X : dask array of shape (n_samples, n_features), or dask DataFrame
+    method : {"predict", "decision_function"}
+
+    Returns
+    -------
+    dask array of shape (n_samples,) or (n_samples, n_outputs)
+        Lazy: ``.compute()`` it, or store it (``da.to_zarr``, ``da.store``) without gathering it.
+    """
+    import dask
+    from sklearn.utils.validation import check_is_fitted
+
+    if method not in METHODS or not callable(getattr(estimator, method, None)):
+        raise ValueError(f"method must be one of {', '.join(map(repr, METHODS))} (a method of "
+                         f"{type(estimator).__name__}); got {method!r}")
+    check_is_fitted(estimator)
+    X = _as_dask_array(X, "X", 2)
+    expected = getattr(estimator, "n_features_in_", X.shape[1])
+    if X.shape[1] != expected:
+        raise ValueError(f"X has {X.shape[1]} features, but {type(estimator).__name__} was fitted with "
+                         f"{expected} features")
+    meta = np.asarray(getattr(estimator, method)(np.zeros((1, X.shape[1]))))   # shape and dtype of a row's output
+    model = dask.delayed(estimator, traverse=False)
+    if meta.ndim == 1:
+        return X.map_blocks(_apply, model, method, drop_axis=1, meta=meta[:0], dtype=meta.dtype)
+    return X.map_blocks(_apply, model, method, chunks=(X.chunks[0], (meta.shape[1],)), meta=meta[:0],
+                        dtype=meta.dtype)
