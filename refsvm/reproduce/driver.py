@@ -148,7 +148,7 @@ def select(name, *, datasets=None, entries=None):
 
 def load_dataset(ds, quick_rows, quick):
     """Data set ``ds`` as the table uses it: ``(X, y, X_test, y_test)``, labels +-1 (the file's own with
-    ``ds.multiclass``; ``X_test`` None: a stream).
+    ``ds.multiclass``; ``X_test`` None: a stream; ``protocol="train-stream"``: the training file's rows only).
 
     Split, scaled, relabelled and subsampled as ``ds`` says; ``quick``: at most ``quick_rows`` rows of each split.
     """
@@ -157,6 +157,8 @@ def load_dataset(ds, quick_rows, quick):
     X, y, Xt, yt = _generate(ds) if ds.generated else load_libsvm(ds.file, standardize=ds.standardize)
     if ds.protocol == "stream" and Xt is not None:
         X, y, Xt, yt = np.vstack([X, Xt]), np.concatenate([y, yt]), None, None
+    if ds.protocol == "train-stream":                   # one online pass over the training file only
+        Xt = yt = None
     if ds.protocol == "split" and Xt is None:           # fixed random split (default 75 / 25)
         perm = np.random.default_rng(ds.split_seed).permutation(X.shape[0])
         cut = (3 * X.shape[0]) // 4 if ds.split_train == 0.75 else int(ds.split_train * X.shape[0])

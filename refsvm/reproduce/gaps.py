@@ -26,7 +26,7 @@ that supports it; a flagged row that is in neither is ``"unexplained"``.
 
 import math
 
-__all__ = ["REASONS", "EXPLAINED", "GAP_POINTS", "GAP_SDS", "is_flagged", "gap_reason"]
+__all__ = ["REASONS", "EXPLAINED", "GAP_POINTS", "GAP_SDS", "RELATIVE_GAP", "is_flagged", "gap_reason"]
 
 #: The documented list of reasons (key -> what it means).
 REASONS = {
@@ -53,6 +53,9 @@ REASONS = {
 GAP_POINTS = 2.0
 #: ... or larger than this many standard deviations of the difference of two single runs.
 GAP_SDS = 2.0
+#: Tables whose metric is not a percentage (a squared loss): a row is flagged when its gap is larger than
+#: this fraction of the paper's number (the points and sd rules do not apply).
+RELATIVE_GAP = {"lu2016-table9": 0.20}
 
 _LU5 = "lu2016-table5"
 _LU5_FILE = "benchmarks/results/reproduce_lu2016-table5_budgeted_large.txt"
@@ -143,12 +146,15 @@ def _paper_sd(row):
     return (row.get("paper") or {}).get("std")
 
 
-def is_flagged(row):
-    """True when the row's gap to the paper is larger than chance allows (see the module docstring)."""
+def is_flagged(row, table=None):
+    """True when the row's gap to the paper is larger than chance allows (see the module docstring); in a
+    table of :data:`RELATIVE_GAP` (``table``: its name), when it exceeds that fraction of the paper's number."""
     paper = (row.get("paper") or {}).get("mean")
     if paper is None or not row.get("available", True) or row.get("error_mean") is None:
         return False
     gap = abs(row["error_mean"] - paper)
+    if table in RELATIVE_GAP:
+        return gap > RELATIVE_GAP[table] * abs(paper)
     if gap > GAP_POINTS:
         return True
     s_paper = _paper_sd(row)
@@ -159,7 +165,7 @@ def is_flagged(row):
 
 def gap_reason(table, row):
     """``(reason, text)`` for a flagged row of ``table`` (a name), ``None`` for a row that is not flagged."""
-    if not is_flagged(row):
+    if not is_flagged(row, table):
         return None
     paper = row["paper"]["mean"]
     minority = row.get("minority_share")

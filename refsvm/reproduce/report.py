@@ -92,14 +92,16 @@ def format_table(result):
         test_t = any((r["paper"] or {}).get("test_seconds") is not None for r in rows)   # a train / test time table
         lines.append("")
         lines.append(f"{ds} (n = {rows[0]['n']})")
-        lines.append(f"  {'algorithm':<24}{'ours':>16}{'median [range]':>24}{'paper':>16}{'diff':>8}{'ours s':>10}"
+        digits = metric_digits(result["metric"])
+        w2, w3 = _widths(digits)
+        lines.append(f"  {'algorithm':<24}{'ours':>{w2}}{'median [range]':>{w3}}{'paper':>{w2}}{'diff':>{6 + digits}}{'ours s':>10}"
                      f"{'paper s':>10}"
                      + (f"{'test s':>9}{'paper':>9}" if test_t else "") + "  chosen")
         for r in rows:
-            lines.append(_format_row(r, test_t))
+            lines.append(_format_row(r, test_t, digits))
         gaps = [r for r in rows if r.get("gap_reason")]
         if gaps:
-            lines.append("  gap to the paper (> 2 points or > 2 sd; reasons: refsvm.reproduce.gaps.REASONS):")
+            lines.append(f"  gap to the paper ({gap_rule(result['table'])}; reasons: refsvm.reproduce.gaps.REASONS):")
             for r in gaps:
                 lines.append(f"    {r['algorithm']}: {r['gap_reason']}: {r['gap_text']}")
     m = result["machine"]
@@ -108,21 +110,42 @@ def format_table(result):
     return "\n".join(lines)
 
 
-def _format_row(r, test_t):
-    """One line of :func:`format_table`: a row of the table (``test_t``: the table has test times)."""
+def gap_rule(table):
+    """How a row of ``table`` is flagged, in words (:func:`refsvm.reproduce.gaps.is_flagged`)."""
+    from .gaps import RELATIVE_GAP
+
+    return f"> {100 * RELATIVE_GAP[table]:g} % of the paper's" if table in RELATIVE_GAP else "> 2 points or > 2 sd"
+
+
+def metric_digits(metric):
+    """Decimals printed for a table's metric: 5 for a squared loss (Lu et al.'s Table 9 prints 0.04017), else 2."""
+    return 5 if "squared loss" in metric else 2
+
+
+def _widths(digits):
+    """Widths of the "mean ± sd" and "median [range]" columns for ``digits`` decimals (16 and 24 at 2)."""
+    return 16 + 2 * (digits - 2) + (1 if digits > 2 else 0), 24 + 3 * (digits - 2) + (1 if digits > 2 else 0)
+
+
+def _format_row(r, test_t, digits=2):
+    """One line of :func:`format_table`: a row of the table (``test_t``: the table has test times; ``digits``:
+    decimals of the metric)."""
     p = r["paper"] or {}
-    paper = "" if p.get("mean") is None else (f"{p['mean']:.2f}" + (f" ± {p['std']:.2f}" if p.get("std") is not None else ""))
+    f = f".{digits}f"
+    w2, w3 = _widths(digits)
+    paper = "" if p.get("mean") is None else (f"{p['mean']:{f}}" + (f" ± {p['std']:{f}}" if p.get("std") is not None else ""))
     psec = "" if p.get("seconds") is None else f"{p['seconds']:.3g}"
     ptest = "" if p.get("test_seconds") is None else f"{p['test_seconds']:.3g}"
     if not r["available"]:
-        return (f"  {r['algorithm']:<24}{'n/a':>16}{'':>24}{paper:>16}{'':>8}{'':>10}{psec:>10}"
+        return (f"  {r['algorithm']:<24}{'n/a':>{w2}}{'':>{w3}}{paper:>{w2}}{'':>{6 + digits}}{'':>10}{psec:>10}"
                 + (f"{'':>9}{ptest:>9}" if test_t else "") + f"  {r['note']}")
-    ours = f"{r['error_mean']:.2f} ± {r['error_std']:.2f}"
-    spread = (f"{r['error_median']:.2f} [{r['error_min']:.2f}, {r['error_max']:.2f}]"
+    ours = f"{r['error_mean']:{f}} ± {r['error_std']:{f}}"
+    spread = (f"{r['error_median']:{f}} [{r['error_min']:{f}}, {r['error_max']:{f}}]"
               if "error_median" in r else "")
-    diff = "" if p.get("mean") is None else f"{r['error_mean'] - p['mean']:+.2f}"
+    diff = "" if p.get("mean") is None else f"{r['error_mean'] - p['mean']:+{f}}"
     otest = f"{r['test_seconds_mean']:.3g}" if "test_seconds_mean" in r else ""
-    return (f"  {r['algorithm']:<24}{ours:>16}{spread:>24}{paper:>16}{diff:>8}{r['seconds_mean']:>10.3g}{psec:>10}"
+    return (f"  {r['algorithm']:<24}{ours:>{w2}}{spread:>{w3}}{paper:>{w2}}{diff:>{6 + digits}}"
+            f"{r['seconds_mean']:>10.3g}{psec:>10}"
             + (f"{otest:>9}{ptest:>9}" if test_t else "") + f"  {_format_chosen(r)}")
 
 

@@ -9,10 +9,12 @@ names one as ``"refsvm.reproduce.runners:run_online"`` and the like.
 import time
 
 import numpy as np
+from sklearn.base import is_regressor
 
 from ..estimators.registry import estimator_class
 
-__all__ = ["run_online", "run_estimator", "run_batch", "run_bsgd", "run_bsgd_multiclass"]
+__all__ = ["run_online", "run_estimator", "run_batch", "run_bsgd", "run_bsgd_multiclass", "online_squared_loss",
+           "minmax_scale", "run_estimator_scaled"]
 
 
 def _labels_pm1(y):
@@ -92,19 +94,54 @@ def run_estimator(X, y, X_test, y_test, seed, *, estimator, **params):
     """Any refsvm estimator by dotted name (``"refsvm.OnlineKernelClassifier"``), ``random_state=seed``.
 
     ``error``: the test error with a test split, else the online mistake rate
-    of the (first) pass, ``trace_[0]["online_error_rate"]``, in percent.
+    of the (first) pass, ``trace_[0]["online_error_rate"]``, in percent.  A
+    regressor (``FOGDRegressor``, ``OnlineKernelRegressor``...) reports its
+    online mean squared loss instead (:func:`online_squared_loss`; the test
+    mean squared error with a test split) and no ``majority_share``.
     """
     est = estimator_class(estimator)(random_state=seed, **params)   # a solver name or "refsvm.Class"
     start = time.perf_counter()
     est.fit(X, y)
     seconds = time.perf_counter() - start
+    regressor = is_regressor(est)
     if X_test is not None:
-        error = 100.0 * float(np.mean(est.predict(X_test) != y_test))
+        pred = est.predict(X_test)
+        error = float(np.mean((pred - y_test) ** 2)) if regressor else 100.0 * float(np.mean(pred != y_test))
     else:
-        error = 100.0 * float(est.trace_[0]["online_error_rate"])
-    return dict(error=error, seconds=seconds, n_sv=int(len(getattr(est, "support_vectors_", ()))),
-                majority_share=majority_share(est.predict(_rows_to_check(X, X_test))),
+        error = online_squared_loss(est.trace_[0]) if regressor else 100.0 * float(est.trace_[0]["online_error_rate"])
+    share = {} if regressor else dict(majority_share=majority_share(est.predict(_rows_to_check(X, X_test))))
+    return dict(error=error, seconds=seconds, n_sv=int(len(getattr(est, "support_vectors_", ()))), **share,
                 **({"online": True} if X_test is None else {}))
+
+
+def minmax_scale(Z, lo=0.0, hi=1.0):
+    """Every column of ``Z`` mapped linearly onto ``[lo, hi]`` by its min and max over the rows of ``Z``
+    (LIBSVM's svm-scale; Lu et al.'s regression/data/scale.m with [0, 1]); a constant column becomes ``lo``."""
+    Z = np.asarray(Z, dtype=float)
+    zmin, zmax = Z.min(axis=0), Z.max(axis=0)
+    span = np.where(zmax > zmin, zmax - zmin, 1.0)
+    return lo + (hi - lo) * (Z - zmin) / span
+
+
+def run_estimator_scaled(X, y, X_test, y_test, seed, *, minmax=None, target_minmax=False, **params):
+    """:func:`run_estimator` on the rows min-max scaled as the paper's data were: features onto ``minmax``
+    (``(lo, hi)``; None: as read) and, with ``target_minmax``, a regression target onto [0, 1], each over
+    the rows of the pass (a stream: ``X_test`` None)."""
+    if X_test is not None:
+        raise ValueError("run_estimator_scaled scales over one stream's rows: X_test must be None")
+    if minmax is not None:
+        X = np.ascontiguousarray(minmax_scale(X, *minmax))
+    if target_minmax:
+        y = minmax_scale(np.asarray(y, dtype=float)[:, None])[:, 0]
+    return run_estimator(X, y, None, None, seed, **params)
+
+
+def online_squared_loss(trace):
+    """The mean of ``(y_t - f_t(x_t))^2`` over a pass's steps, each counted before its update: FOGD / NOGD's
+    ``online_mse``, or the baselines' sum ``squared_loss`` over ``n_steps``."""
+    if "online_mse" in trace:
+        return float(trace["online_mse"])
+    return float(trace["squared_loss"]) / trace["n_steps"] if trace["n_steps"] else 0.0
 
 
 def run_batch(X, y, X_test, y_test, seed, *, estimator, **params):
