@@ -168,8 +168,9 @@ def run_curve(X, y, X_test, y_test, seed, *, method, gamma, nu=None, epochs=10):
     return dict(error=curve[-1][2], seconds=seconds, kernel_evaluations=curve[-1][1], curve=curve, **extra)
 
 
-def plot_curves(result, path):
-    """``refsvm reproduce --png`` for curve tables: test error vs kernel evaluations, one panel per data set."""
+def plot_curves(result, path, xlabel="kernel evaluations"):
+    """``refsvm reproduce --png`` for curve tables: test error vs ``xlabel`` (column 1 of the curves), one panel per
+    data set."""
     from .report import panels
 
     plt, fig, axes, datasets = panels(result, 5.5)
@@ -182,7 +183,7 @@ def plot_curves(result, path):
             ax.plot(ev, err.mean(axis=0), "-o", ms=3, label=r["algorithm"])
             ax.fill_between(ev, err.min(axis=0), err.max(axis=0), alpha=0.2)
         ax.set_xscale("log")
-        ax.set_xlabel("kernel evaluations")
+        ax.set_xlabel(xlabel)
         ax.set_ylabel("test error (%)")
         n = next(r["n"] for r in result["rows"] if r["dataset"] == ds)
         ax.set_title(f"{ds} (n = {n})")

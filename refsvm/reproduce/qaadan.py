@@ -117,11 +117,12 @@ def _dual_sample(dual, m, seed):
 
 
 def run_primal_dual_curve(X, y, X_test, y_test, seed, *, method, C, gamma, budget=500, epochs=10, per_epoch=1,
-                          report="error", dual_sample=3000):
+                          report="error", dual_sample=3000, objectives=True):
     """``refsvm reproduce`` runner of the Qaadan et al. figures (see the module docstring).
 
     ``report``: what ``error`` is, ``"error"`` = the final test error (%), ``"merge_fraction"`` = the
-    percentage of the last epoch's steps that triggered budget maintenance (Figure 8).
+    percentage of the last epoch's steps that triggered budget maintenance (Figure 8).  ``objectives=False``:
+    the primal and dual columns are NaN (not computed; Figure 8 needs neither).
     """
     from .._fast.bsca import dual_objective, primal_objective
     from .runners import _expansion_share, _test_error
@@ -147,13 +148,13 @@ def run_primal_dual_curve(X, y, X_test, y_test, seed, *, method, C, gamma, budge
             seconds += time.perf_counter() - start
             epoch_merges += merges
             sv, beta = solver.model()
-            margins = _margins(X, sv, beta, gamma)
+            margins = _margins(X, sv, beta, gamma) if method == "bsgd" else None     # Lemma 2 for BSGD only
             dual = solver.dual()
             curve.append([epoch + (k + 1) / per_epoch, seconds,
                           _test_error(sv, solver.alpha, np.zeros(1), gamma, X_test, y_test, "fast"),
-                          primal_objective(X, y, sv, beta, C=C, gamma=gamma, **_KERNEL),
+                          primal_objective(X, y, sv, beta, C=C, gamma=gamma, **_KERNEL) if objectives else np.nan,
                           dual_objective(X, y, dual, gamma=gamma, **_KERNEL,
-                                         sample=_dual_sample(dual, dual_sample, seed)),
+                                         sample=_dual_sample(dual, dual_sample, seed)) if objectives else np.nan,
                           100.0 * merges / max(len(chunk), 1), 100.0 * solver.lemma2(margins)])
     sv, _ = solver.model()
     merge_pct = 100.0 * epoch_merges / n

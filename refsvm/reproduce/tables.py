@@ -477,4 +477,6 @@ COTTER2012_FIGURE2 = _register(Table(
          "this setting.  Per-checkpoint curves: JSON (per_seed curve) and --png.",
 ))
 from . import tables_qaadan  # noqa: E402,F401  (Qaadan et al. 2019, Figures 1-8)
+from . import tables_lookup  # noqa: E402,F401  (Glasmachers & Qaadan, Table 3 and Figure 3)
+from . import tables_cotter  # noqa: E402,F401  (Cotter et al. 2012, Figure 3)
 from . import tables_lu  # noqa: E402,F401  (Lu et al. 2016, Tables 7 and 9)
