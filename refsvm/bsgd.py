@@ -50,6 +50,7 @@ from .budget import MaintenanceOptions, MaintenanceRecorder, find_duplicate, mai
 from .kernels import Kernel
 from .sparse import is_sparse, n_rows
 from .online.common import margin_tolerance
+from .recorder import StepRecords, steps_recorded
 from .tolerance import KernelErrorBound
 from .validation import check_bsgd_arguments, weights_as_data
 
@@ -159,7 +160,7 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
         k_t = o.kernel.row(SV[:b], x_t)                       # k(x_j, x_t) for the SVs
         f = k_t @ A[:b] + w0                                  # f_t(x_t) = sum_j alpha_j k(x_j, x_t) (+ bias), with w_t
         violates, mistake, r_t = hinge_loss_positive(f, y_t, score_tolerance(k_t, A[:b], w0, kernel_error.at(x_t)))
-        rec.margin(SV, b, x_t, mistake)
+        rec.margin(SV, b, x_t, mistake, f)
         A[:b] *= 1.0 - eta_t * o.lam                          # Alg. 1, line 5
         if violates and s_t > 0.0:                            # Alg. 1, line 6 (weighted: s_t l > 0)
             beta_t = coefficient(eta_t, y_t, s_t, r_t, o.c)   # eq. 4 (scaled by the weight s_t)
@@ -174,7 +175,7 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
                 b += 1                                        # Alg. 1, line 8
                 if b > o.budget:                              # Alg. 1, line 9
                     b, event = maintenance_event(o.maintenance, SV, A, b, rec)   # Alg. 1, lines 10-11
-                    rec.maintenance(step, event, eta_t)
+                    rec.maintenance(step, event, eta_t, A)
         if o.learning_rate == "perceptron" and b > 0:         # after line 12: w <- min(1, U/||w||) w (sec. 4)
             project_onto_ball(o.kernel, SV, A, b, o.radius)
     return BSGDResult(sv=SV[:b].copy(), alpha=A[:b].copy(), bias=w0, t=t, trace=rec.trace())
@@ -291,9 +292,13 @@ class BSGDRecorder(MaintenanceRecorder):
         self.sparse, self.d = is_sparse(X), X.shape[1]
         self.keeps_K = options.learning_rate == "perceptron"  # the ball's K gets z's row after a merge
         self.gradient_error_sum = 0.0
+        self.steps = StepRecords(n_steps, options.c) if steps_recorded() else None   # opt-in (recorder.py)
 
-    def margin(self, SV, b, x_t, mistake):
-        """``f_t(x_t)`` from ``b`` SVs: its kernel row (``b`` evaluations, the entries it reads) and the online error."""
+    def margin(self, SV, b, x_t, mistake, f):
+        """``f_t(x_t)`` from ``b`` SVs: its kernel row (``b`` evaluations, the entries it reads) and the online error;
+        with per-step records the scores ``f`` themselves."""
+        if self.steps is not None:
+            self.steps.margin(f)
         self.count("mistakes", mistake)
         self.count("kernel_evaluations", b)                   # k(x, x') of x != x' (DESIGN.md)
         if b > 0:
@@ -304,8 +309,11 @@ class BSGDRecorder(MaintenanceRecorder):
         self.mark("added", step)
         self.count("duplicate_additions", int(duplicate))
 
-    def maintenance(self, step, event, eta_t):
-        """The event table's row and ``||E_t|| = ||Delta_t|| / eta_t`` (Theorem 1)."""
+    def maintenance(self, step, event, eta_t, A):
+        """The event table's row and ``||E_t|| = ||Delta_t|| / eta_t`` (Theorem 1); with per-step records the
+        merged SV's coefficient, read from the model ``A`` after the event."""
+        if self.steps is not None:
+            self.steps.maintenance(event, A)
         super().maintenance(step, event)
         self.gradient_error_sum += math.sqrt(event.wd) / eta_t   # ||E_t|| = ||Delta_t|| / eta_t (Theorem 1)
 
@@ -314,4 +322,5 @@ class BSGDRecorder(MaintenanceRecorder):
         return super().maintenance_kernel_evaluations(event) + extra   # + the new row of K for z
 
     def trace(self):
-        return super().trace(n_steps=self.n_steps, gradient_error_sum=self.gradient_error_sum)
+        extra = self.steps.trace() if self.steps is not None else {}
+        return super().trace(n_steps=self.n_steps, gradient_error_sum=self.gradient_error_sum, **extra)

@@ -21,7 +21,9 @@ DESIGN.md per algorithm, assembled by :mod:`refsvm.recorder`) as records of the 
   water level and bias).
 
 The run is the untraced run: the algorithm function is called exactly as without
-export and its trace is only read, so the model is bitwise the same.
+export, with the per-step records switched on (:func:`refsvm.recorder.recording_steps`:
+copies of the scores and of merged coefficients, where a solver keeps them), and its trace
+is only read, so the model is bitwise the same.
 
 :func:`compare_traces` matches two traces record by record (key: record kind, step,
 event number within the step) and reports the first step whose discrete decision
@@ -40,9 +42,14 @@ import numpy as np
 
 from ._version import __version__
 from .backend import get_module
+from .recorder import recording_steps
 
 SCHEMA = "refsvm-trace"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+#: Versions :func:`compare_traces` reads.  Version 2 only adds fields (``step.margin``,
+#: ``maintenance.new_coefficient`` from the per-step records); every v1 field keeps its meaning,
+#: so a v1 reader reads a v2 trace by ignoring fields it does not know.
+SCHEMA_VERSIONS_READ = (1, 2)
 
 #: Fields compared exactly (decisions and integers); every other numeric field is continuous.
 DISCRETE_FIELDS = ("index", "update", "violated", "n_sv", "n_violating", "kind", "partner", "mistakes",
@@ -70,6 +77,7 @@ class SolverSpec:
 
 
 _NO_MARGIN = ("step.margin", "maintenance.h", "maintenance.new_coefficient")
+_NO_H = ("maintenance.h",)
 _ONLINE_MISSING = _NO_MARGIN + ("step.violated", "maintenance.partner", "maintenance.weight_degradation",
                                 "epoch.objective")
 
@@ -77,7 +85,7 @@ SOLVERS = {
     "bsgd": SolverSpec("bsgd", "bsgd", dict(n_classes=2, budget=50, lam=0.01, learning_rate="pegasos", eta=1.0,
                                             radius=1.0, maintenance="merge", merge_eps=0.01,
                                             projection_ridge=1e-10, fit_bias=False, merge_solver="gss", **_KERNEL),
-                       not_recorded=_NO_MARGIN + ("epoch.objective",)),
+                       not_recorded=_NO_H + ("epoch.objective",)),
     "bsca": SolverSpec("bsca", "bsca", dict(budget=50, C=1.0, maintenance="merge", merge_eps=0.01,
                                             projection_ridge=1e-10, merge_solver="gss", **_KERNEL),
                        not_recorded=_NO_MARGIN + ("step.violated",)),
@@ -218,6 +226,8 @@ def _step_fields(spec, trace, k, o):
     out = dict(index=int(o[k]))
     if spec.module == "bsgd":                       # Alg. 1 line 6: an SV is added iff s_t * loss > 0
         out.update(update="add" if trace["added"][k] else "none", violated=bool(trace["added"][k]))
+        if "margin" in trace:                       # the per-step records (recorder.recording_steps)
+            out["margin"] = _scores(trace["margin"][k])
     elif spec.module == "bsca":
         out["update"] = "add" if trace["added"][k] else ("change" if trace["changed"][k] else "none")
     elif spec.module in ("fogd", "nogd"):           # the gradient step is taken iff the loss is positive
@@ -229,15 +239,23 @@ def _step_fields(spec, trace, k, o):
     return out
 
 
+def _scores(row):
+    """A per-step record's scores: one float (binary), else the list of the classes' scores."""
+    return float(row[0]) if row.shape[0] == 1 else [float(v) for v in row]
+
+
 def _maintenance_events(spec, trace, kw):
     """``{step of the call: [event fields, ...]}`` from the trace's event table."""
     events = {}
     if "maint_step" in trace:
-        for s, i, p, wd in zip(trace["maint_step"], trace["maint_index"], trace["maint_partner"],
-                               trace["weight_degradation"]):
-            events.setdefault(int(s), []).append(dict(kind=kw.get("maintenance", "merge"), index=int(i),
-                                                      partner=None if p < 0 else int(p),
-                                                      weight_degradation=float(wd)))
+        new = trace.get("maint_new_coefficient")
+        for e, (s, i, p, wd) in enumerate(zip(trace["maint_step"], trace["maint_index"], trace["maint_partner"],
+                                              trace["weight_degradation"])):
+            ev = dict(kind=kw.get("maintenance", "merge"), index=int(i), partner=None if p < 0 else int(p),
+                      weight_degradation=float(wd))
+            if new is not None and p >= 0:          # a merge: the merged SV's coefficient alpha_z (eq. 19)
+                ev["new_coefficient"] = _scores(new[e])
+            events.setdefault(int(s), []).append(ev)
     elif "removal_step" in trace:
         for s, i in zip(trace["removal_step"], trace["removal_index"]):
             events.setdefault(int(s), []).append(dict(kind="removal", index=int(i)))
@@ -271,7 +289,8 @@ def trace_records(solver, X, y, *, epochs=1, seed=None, order=None, params=None,
     if yb.shape != (X.shape[0],):
         raise ValueError(f"y: expected shape ({X.shape[0]},), got {yb.shape}")
     plan = visiting_plan(X.shape[0], epochs=epochs, seed=seed, order=order, uniforms=spec.uniforms)
-    results, kw = run_solver(solver, X, yb, plan, params=params, backend=backend, seed=seed)
+    with recording_steps():                         # per-step records: copies, the model is unchanged
+        results, kw = run_solver(solver, X, yb, plan, params=params, backend=backend, seed=seed)
     module = get_module(spec.module, backend)
     records = [_header(solver, spec, p, X, yb, plan, kw, backend, seed)]
     step = 0
@@ -428,6 +447,8 @@ def values_agree(a, b, rtol, atol):
     (floating summation orders differ; 6 orders of magnitude above double rounding accumulated over a
     few hundred steps); a value that is not a number is compared exactly.
     """
+    if isinstance(a, list) and isinstance(b, list):  # one value per class (multi-class scores)
+        return len(a) == len(b) and all(values_agree(u, v, rtol, atol) for u, v in zip(a, b))
     x, y = _number(a), _number(b)
     if x is None or y is None:
         return a == b
@@ -445,6 +466,10 @@ def _body(records):
         kind = r.get("record")
         if kind == "header":
             header = header or r
+            version = r.get("schema_version")
+            if r.get("schema") == SCHEMA and isinstance(version, int) and version > max(SCHEMA_VERSIONS_READ):
+                raise ValueError(f"schema_version: this refsvm reads {SCHEMA} versions "
+                                 f"{', '.join(map(str, SCHEMA_VERSIONS_READ))}, got {version}")
         elif kind in _KIND_ORDER:
             body[(kind, int(r.get("step", -1)), int(r.get("event", r.get("epoch", 0) if kind == "epoch" else 0)))] = r
         else:

@@ -19,12 +19,40 @@ here:
 The compiled twins fill the same counters in C (no Python call per step) and hand
 them over once per call through the same subclass (``Recorder.from_counts``), so
 both paths return traces assembled by one function.
+
+**Per-step records (opt-in).**  Inside ``with recording_steps():`` (off by default) a
+recorder that supports them also keeps what the oracle's schema promises per step and
+per maintenance event (BSGD: the scores ``f_t(x_t)`` of every step, key ``margin``, and
+the merged SV's coefficient ``alpha_z`` of every merge, key ``maint_new_coefficient``).
+The values are copied from the algorithm's own variables, never recomputed, so a traced
+run's model is bitwise the untraced one; the compiled twins read the switch once per call
+(:func:`steps_recorded`) and write the values from their C loop into arrays handed over
+with the other counters.  Untraced runs allocate and write nothing.
 """
 
 import time
 from contextlib import contextmanager
+from contextvars import ContextVar
 
 import numpy as np
+
+_RECORD_STEPS = ContextVar("refsvm_record_steps", default=False)
+
+
+@contextmanager
+def recording_steps(on=True):
+    """Within the block, algorithm calls (both paths) that support it add per-step records to their
+    traces (see the module docstring); the switch is per thread / context (a ``ContextVar``)."""
+    token = _RECORD_STEPS.set(bool(on))
+    try:
+        yield
+    finally:
+        _RECORD_STEPS.reset(token)
+
+
+def steps_recorded():
+    """True inside :func:`recording_steps` (read once per algorithm call)."""
+    return _RECORD_STEPS.get()
 
 
 class Recorder:
@@ -78,3 +106,39 @@ class Recorder:
         out.update(self.seconds)
         out.update(extra)
         return out
+
+
+def merged_slot(p, n, b_before):
+    """The slot the merged point z holds after a merge of ``m = p`` with partner ``n`` of ``b_before`` SVs
+    (-1: no partner, ``m`` was removed): z is written into slot m, then the last SV moves into slot n
+    (:func:`refsvm.budget.remove_sv`), so z ends in slot n when m was the last SV."""
+    if n < 0:
+        return -1
+    return n if p == b_before - 1 else p
+
+
+class StepRecords:
+    """The opt-in per-step records of one pass (:func:`recording_steps`): the scores ``f_t(x_t)`` of
+    every step (``margin``, float64 ``(n_steps, c)``) and, per maintenance event, the merged SV's
+    coefficient (``maint_new_coefficient``, float64 ``(n_events, c)``, NaN for an event without a
+    merge).  Copies of the algorithm's numbers; nothing is recomputed."""
+
+    def __init__(self, n_steps, c):
+        self.margins = np.full((int(n_steps), int(c)), np.nan)
+        self.step = 0
+        self.new_coefficients = []
+        self.c = int(c)
+
+    def margin(self, f):
+        """The step's scores (called once per step, in order)."""
+        self.margins[self.step] = f
+        self.step += 1
+
+    def maintenance(self, event, A):
+        """The event's merged coefficient, read from the model ``A`` after the event."""
+        z = merged_slot(event.p, event.n, event.b_before) if event.strategy == "merge" else -1
+        self.new_coefficients.append(A[z].copy() if z >= 0 else np.full(self.c, np.nan))
+
+    def trace(self):
+        return {"margin": self.margins,
+                "maint_new_coefficient": np.array(self.new_coefficients, dtype=np.float64).reshape(-1, self.c)}
