@@ -195,3 +195,46 @@ def test_quick_runs_of_tables_7_and_9():
     assert len(rows) >= 2 * 8 and all(0.0 <= r["error_mean"] <= 100.0 for r in rows)
     assert all(not r["constant"] or r.get("grid") == {} or len(r["constant_points"]) == len(r["grid"])
                for r in rows)
+
+
+def _kernel(A, b):
+    return np.exp(-np.sum((A - b) ** 2, axis=-1) / 128.0)
+
+
+def _authors_bogd_loss(X, y, order, budget=30, eta=0.1, lam=0.03, epsilon=0.1):
+    """The authors' regression/BOGD.m, transcribed: shrink by (1 - eta lambda) every step; on |y - f| > epsilon
+    drop the oldest SV at B and add x_t with eta (y - f); never rescale."""
+    sv, alpha, total = [], np.zeros(0), 0.0
+    for i in order:
+        f = float(alpha @ _kernel(X[sv], X[i])) if sv else 0.0
+        d = y[i] - f
+        total += d * d
+        alpha = (1 - eta * lam) * alpha
+        if abs(d) > epsilon:
+            if len(sv) >= budget:
+                alpha, sv = alpha[1:], sv[1:]
+            alpha, sv = np.append(alpha, eta * d), sv + [i]
+    return total / len(order)
+
+
+def test_table9_gap_reasons_are_measured():
+    """The reasons Table 9's FOGD / NOGD / BOGD rows carry, on [0, 1]-scaled synthetic data at the table's
+    parameters: the paper's squared-loss test (epsilon = 0.1) updates far less often than the code's |y - f| > 0.1
+    (epsilon = 0.01); Zhao et al.'s rescaling BOGD loses more than 1.5 times the authors' oldest-removal reading
+    (a brute-force transcription)."""
+    from refsvm import NOGDRegressor, OnlineKernelRegressor
+    from refsvm.reproduce.gaps import EXPLAINED
+
+    rng = np.random.default_rng(1)
+    X = rng.random((400, 8))
+    y = (np.sin(2 * X[:, 0]) + X[:, 1] ** 2) / 2
+    updates = {eps: NOGDRegressor(budget=30, rank=6, gamma=1 / 128, eta=0.1, epsilon=eps, random_state=7)
+               .fit(X, y).trace_[0]["n_updates"] for eps in (0.1, 0.01)}
+    assert updates[0.1] < 0.5 * updates[0.01]
+    est = OnlineKernelRegressor(algorithm="bogd", budget=30, eta=0.1, lam=0.03, max_coef=10.0, epsilon=0.1,
+                                gamma=1 / 128, random_state=7).fit(X, y)
+    ours = float(est.trace_[0]["squared_loss"]) / 400
+    code = _authors_bogd_loss(X, y, np.random.default_rng(7).permutation(400))
+    assert ours > 1.5 * code
+    assert EXPLAINED[("lu2016-table9", "BOGD", "cadata")][0] == "authors-code"
+    assert "FOGD [code]" in EXPLAINED[("lu2016-table9", "FOGD", "abalone")][1]
