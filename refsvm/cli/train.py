@@ -34,7 +34,7 @@ _NOT_OPTIONS = {"data", "model", "solver", "func", "subparser", "command", "help
 
 
 def _checkpoint_options(args):
-    """``--checkpoint PATH --checkpoint-every N|Ns --resume`` as the keyword arguments of ``fit``
+    """``--checkpoint PATH --checkpoint-every N|Nsteps|Ns --resume`` as the keyword arguments of ``fit``
     (:mod:`refsvm.estimators._checkpoint`); errors name the options."""
     if args.checkpoint is None:
         for flag, given in (("--resume", args.resume), ("--checkpoint-every", args.checkpoint_every != "epoch")):
@@ -47,8 +47,8 @@ def _checkpoint_options(args):
     try:
         check_checkpoint_every(every)
     except ValueError:
-        raise ValueError(f"--checkpoint-every must be 'epoch', a number of epochs (e.g. 2) or seconds (e.g. "
-                         f"600s); got {args.checkpoint_every!r}") from None
+        raise ValueError(f"--checkpoint-every must be 'epoch', a number of epochs (e.g. 2), of steps (e.g. "
+                         f"5000steps) or seconds (e.g. 600s); got {args.checkpoint_every!r}") from None
     return dict(checkpoint=args.checkpoint, checkpoint_every=every, resume=args.resume)
 
 
@@ -259,11 +259,14 @@ def add_parser(sub):
     train.add_argument("--nu", type=float, default=0.01, help="SBP: the margin-violation parameter nu (Cotter et al.; volume n nu)")
     add_stream_arguments(train)  # --stream, --chunk-rows, --shuffle-buffer
     train.add_argument("--checkpoint", metavar="PATH", default=None,
-                       help="write the training state to PATH at epoch boundaries (atomically); with --resume, "
+                       help="write the training state to PATH (atomically) at epoch boundaries, or inside an "
+                            "epoch with --checkpoint-every Nsteps; with --resume, "
                             "continue from it: bit for bit the model of an uninterrupted run")
     train.add_argument("--checkpoint-every", metavar="N", default="epoch",
-                       help="with --checkpoint: after every epoch ('epoch'), every N epochs, or 'Ns': at the first "
-                            "epoch boundary N seconds after the previous checkpoint; the last epoch always writes one")
+                       help="with --checkpoint: after every epoch ('epoch'), every N epochs, 'Nsteps': every N steps "
+                            "(inside epochs; bsgd, fogd, nogd and the online baselines, not bsca or sbp), or 'Ns': "
+                            "at the first stop (every 10000 steps, or epoch boundary for bsca / sbp) N seconds "
+                            "after the previous checkpoint; the last epoch always writes one")
     train.add_argument("--resume", action="store_true",
                        help="continue the run from --checkpoint PATH (refused when it holds other data or "
                             "parameters)")

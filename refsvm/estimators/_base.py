@@ -479,7 +479,7 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
             return int(verbose)
         return check_int(verbose, "verbose", 0)
 
-    def _run_pass(self, order, run_chunk, label=None):
+    def _run_pass(self, order, run_chunk, label=None, carry=None):
         """Run one pass over ``order`` through ``run_chunk``; report progress if verbose.
 
         ``run_chunk(sub_order)`` calls the algorithm once on ``sub_order`` (a
@@ -495,22 +495,37 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
         traces merged by :func:`refsvm.estimators._progress.merge_traces`.  Returns the
         trace of the pass.  ``label``: what the progress lines call the pass (default: the epoch,
         ``self._progress_label``); e.g. a one-vs-rest machine adds its class.
+
+        ``carry``: the dict of the solver's in-pass state that ``run_chunk`` continues from (lists
+        are restored in place).  Handed over, the pass can also stop inside an epoch for a checkpoint
+        (``fit(checkpoint=..., checkpoint_every="<k>steps")``: ``self._pass_checkpointer``, a
+        :class:`refsvm.estimators._checkpoint._PassCheckpoints`), and a resumed pass starts at the
+        position saved there, with the traces of the segments run before.
         """
         verbose = self._check_verbose()
         n = len(order)
-        if verbose == 0:
+        stops = getattr(self, "_pass_checkpointer", None) if carry is not None else None
+        if verbose == 0 and stops is None:
             trace, _ = run_chunk(order)
             return trace
         progress = PassProgress(type(self).__name__, label or getattr(self, "_progress_label", "pass"), n,
-                                error_label=getattr(self, "_error_label", "online error"))
+                                error_label=getattr(self, "_error_label", "online error")) if verbose else None
         size = chunk_size(n, verbose)
-        traces, offsets = [], []
-        for start in range(0, max(n, 1), size):
-            trace, n_sv = run_chunk(order[start:start + size])
+        start, traces, offsets = stops.begin(n, carry) if stops is not None else (0, [], [])
+        while True:
+            stop = min(n, start + size, n if stops is None else stops.next_stop(start))
+            trace, n_sv = run_chunk(order[start:stop])
             traces.append(trace)
             offsets.append(start)
-            progress.update(trace, n_sv)
-        progress.finish()
+            if progress is not None:
+                progress.update(trace, n_sv)
+            start = stop
+            if start >= n:
+                break
+            if stops is not None:
+                stops.after(start, traces, offsets, carry)
+        if progress is not None:
+            progress.finish()
         return merge_traces(traces, offsets)
 
     # ------------------------------------------------------------------ weights

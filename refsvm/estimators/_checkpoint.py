@@ -1,6 +1,7 @@
-"""Checkpoints of a training run at epoch boundaries, and resuming from them (``fit(checkpoint=...)``).
+"""Checkpoints of a training run, at epoch boundaries or inside an epoch, and resuming from them
+(``fit(checkpoint=...)``).
 
-A checkpoint holds everything the remaining epochs read: the estimator's fitted attributes (the
+A checkpoint holds everything the rest of the run reads: the estimator's fitted attributes (the
 model, the step counter ``t_``, the trace, the solver's own state such as BSCA's dual variables or
 the Projectrons' Cholesky factor, and the random generator ``_rng`` whose state draws the remaining
 epochs' visiting orders), the state handed to the next ``_one_pass``, and the number of completed
@@ -8,25 +9,40 @@ epochs.  A resumed run continues the same loop with the same generator, so it gi
 model of the uninterrupted run (on either backend: the file records the backend's results, the
 backend is a checked parameter).
 
+Inside an epoch (``checkpoint_every="<k>steps"``, and ``"<s>s"`` for the same solvers): the pass is
+run in segments of its visiting order (:meth:`BudgetedClassifierBase._run_pass`; every algorithm
+function continues a model exactly, so the segmented pass computes the model of one call, as the
+verbose chunks do), and after a segment the checkpoint also holds the position in the pass, the
+traces of the segments run, the solver's in-pass state (the ``carry`` its ``_one_pass`` hands to
+``_run_pass``) and, as ``_rng``, the generator as it was *before* the pass drew its order (and
+uniforms): the resumed pass draws the same order again, skips the positions already run, and sets the
+generator to its state at the checkpoint (which also holds draws made inside the segments run, such as
+FOGD's random directions at the first step).  Only
+estimators whose ``_one_pass`` hands its in-pass state over (``_mid_epoch_checkpoints = True``:
+BudgetedSVC, OnlineKernelClassifier, FOGD / NOGD) can stop inside an epoch; BSCA (the one-vs-rest
+machines' blocks and monitoring points) and SBP (per-machine passes in threads) refuse ``"steps"`` and
+take ``"<s>s"`` checkpoints at epoch boundaries.
+
 The file: a line ``REFSVM-CHECKPOINT``, a JSON header line (schema, refsvm version, estimator class,
-parameters, data fingerprint, completed epochs, payload length and sha256), then the payload (a
-pickle of the attributes and the state).  The header is read and checked before the payload is
-unpickled; the payload only after its length and sha256 match.  Pickle runs code of the file: load
-only checkpoints you wrote (the sha256 guards against corruption, not against a forged file).
-Written to a temporary file in the target's folder and renamed over it
-(:func:`refsvm._files.atomic_temp`): an interrupted write leaves the previous checkpoint intact.
+parameters, data fingerprint, completed epochs, steps run in the next epoch, payload length and
+sha256), then the payload (a pickle of the attributes, the state and the in-pass state).  The header
+is read and checked before the payload is unpickled; the payload only after its length and sha256
+match.  Pickle runs code of the file: load only checkpoints you wrote (the sha256 guards against
+corruption, not against a forged file).  Written to a temporary file in the target's folder and
+renamed over it (:func:`refsvm._files.atomic_temp`): an interrupted write leaves the previous
+checkpoint intact.
 
 What is refused, naming which: a file that is not a checkpoint or is corrupt (truncated, other
 bytes), another schema or refsvm version, another estimator class, other parameters (``verbose``,
 ``n_jobs`` and ``epochs`` may differ: they do not change the remaining epochs' models; ``epochs``
-must be at least the completed count), other data (sha256 of ``X`` (dense bytes or CSR
-data/indices/indptr) with its shape, the labels, the classes and the sample weights).
-
-Not here: positions inside an epoch (a checkpoint is written only after a whole pass).
+must be at least the completed count, more than it for a checkpoint inside an epoch), other data
+(sha256 of ``X`` (dense bytes or CSR data/indices/indptr) with its shape, the labels, the classes and
+the sample weights; a pass of another length).
 """
 
 import hashlib
 import io
+import copy
 import json
 import os
 import pickle
@@ -40,24 +56,32 @@ from .._version import __version__
 
 __all__ = ["SCHEMA", "check_checkpoint_every", "data_fingerprint", "read_checkpoint", "run_epochs"]
 
-SCHEMA = "refsvm-checkpoint v1"
+SCHEMA = "refsvm-checkpoint v2"
 MAGIC = b"REFSVM-CHECKPOINT\n"
 #: parameters that may differ between the checkpointed run and the resumed one (same remaining models)
 FREE_PARAMS = ("verbose", "n_jobs", "epochs")
 #: attributes never stored (per-call inputs, not training state)
-_TRANSIENT = ("_eval_set", "_progress_label")
+_TRANSIENT = ("_eval_set", "_progress_label", "_pass_checkpointer")
+#: steps between two looks at the clock inside an epoch (``checkpoint_every="<s>s"``)
+POLL_STEPS = 10_000
 
 
 def check_checkpoint_every(every):
-    """``checkpoint_every`` as ``("epochs", k)`` or ``("seconds", s)``.
+    """``checkpoint_every`` as ``("epochs", k)``, ``("steps", k)`` or ``("seconds", s)``.
 
-    ``"epoch"``: after every epoch; an int ``k >= 1``: after every k-th epoch; a string ``"<s>s"``
-    (e.g. ``"600s"``): at the first epoch boundary at least ``s`` seconds after the previous
-    checkpoint (or the start).  The last epoch always writes one."""
+    ``"epoch"``: after every epoch; an int ``k >= 1``: after every k-th epoch; a string
+    ``"<k>steps"`` (e.g. ``"5000steps"``): after every k-th step of the run (steps counted from the
+    start of ``fit`` over the epochs; inside an epoch, estimators with ``_mid_epoch_checkpoints``
+    only); a string ``"<s>s"`` (e.g. ``"600s"``): at the first stop at least ``s`` seconds after the
+    previous checkpoint (or the start), the stops being every :data:`POLL_STEPS` steps for the
+    estimators that can stop inside an epoch and the epoch boundaries for the others.  The last
+    epoch always writes one."""
     if isinstance(every, str):
         if every == "epoch":
             return ("epochs", 1)
-        if every.endswith("s"):
+        if every.endswith("steps") and every[:-5].isdigit() and int(every[:-5]) >= 1:
+            return ("steps", int(every[:-5]))
+        if every.endswith("s") and not every.endswith("steps"):
             try:
                 seconds = float(every[:-1])
             except ValueError:
@@ -66,8 +90,8 @@ def check_checkpoint_every(every):
                 return ("seconds", seconds)
     elif isinstance(every, (int, np.integer)) and not isinstance(every, (bool, np.bool_)) and every >= 1:
         return ("epochs", int(every))
-    raise ValueError(f"checkpoint_every must be 'epoch', an int >= 1 (epochs) or a string like '600s' "
-                     f"(seconds); got {every!r}")
+    raise ValueError(f"checkpoint_every must be 'epoch', an int >= 1 (epochs), a string like '5000steps' "
+                     f"(steps) or like '600s' (seconds); got {every!r}")
 
 
 def data_fingerprint(X, y, classes, sample_weight):
@@ -101,18 +125,26 @@ def _param_text(value):
     return repr(value)
 
 
-def _header(est, fingerprint, epochs_done):
+def _header(est, fingerprint, epochs_done, position=0):
     return dict(schema=SCHEMA, version=__version__, estimator=type(est).__name__,
                 params={k: _param_text(v) for k, v in sorted(est.get_params(deep=False).items())},
-                data=fingerprint, epochs_done=int(epochs_done))
+                data=fingerprint, epochs_done=int(epochs_done), position=int(position))
 
 
-def write_checkpoint(path, est, fingerprint, epochs_done, state):
-    """Write the checkpoint atomically (a temporary file renamed over ``path``)."""
+def write_checkpoint(path, est, fingerprint, epochs_done, state, in_pass=None):
+    """Write the checkpoint atomically (a temporary file renamed over ``path``).
+
+    ``in_pass``: a checkpoint inside epoch ``epochs_done + 1``, a dict with its ``position`` (steps
+    run), ``pass_steps``, the segments' ``traces`` and ``offsets``, the solver's ``carry`` and ``rng``
+    (the generator before the pass's draws, stored as ``_rng``) and ``rng_state`` (the generator's state at
+    the checkpoint, set again once the resumed pass has redrawn its order)."""
     attrs = {k: v for k, v in est.__dict__.items()
              if k not in _TRANSIENT and k not in est._get_param_names()}
-    payload = pickle.dumps(dict(attrs=attrs, state=state), protocol=pickle.HIGHEST_PROTOCOL)
-    header = _header(est, fingerprint, epochs_done)
+    if in_pass is not None:
+        attrs["_rng"] = in_pass["rng"]
+        in_pass = {k: v for k, v in in_pass.items() if k != "rng"}
+    payload = pickle.dumps(dict(attrs=attrs, state=state, in_pass=in_pass), protocol=pickle.HIGHEST_PROTOCOL)
+    header = _header(est, fingerprint, epochs_done, 0 if in_pass is None else in_pass["position"])
     header.update(payload_bytes=len(payload), payload_sha256=hashlib.sha256(payload).hexdigest())
     folder = os.path.dirname(os.path.abspath(os.fspath(path)))
     fd, tmp = atomic_temp(folder, ".checkpoint-", ".tmp")
@@ -172,27 +204,86 @@ def _check_header(path, header, expected):
 
 
 def _restore(path, est, fingerprint):
-    """Load the checkpoint into ``est``; return ``(epochs_done, state)``."""
+    """Load the checkpoint into ``est``; return ``(epochs_done, state, in_pass)`` (``in_pass``: None at an
+    epoch boundary)."""
     header, payload = read_checkpoint(path)
     _check_header(path, header, _header(est, fingerprint, 0))
-    done = int(header["epochs_done"])
-    if done > est.epochs:
-        raise ValueError(f"checkpoint {path} holds {done} completed epochs; epochs={est.epochs} is fewer")
+    done, position = int(header["epochs_done"]), int(header.get("position", 0))
+    if done > est.epochs or (position and done == est.epochs):
+        raise ValueError(f"checkpoint {path} holds {done} completed epochs"
+                         + (f" and {position} steps of the next" if position else "")
+                         + f"; epochs={est.epochs} is fewer")
     content = pickle.loads(payload)
     est.__dict__.update(content["attrs"])
-    return done, content["state"]
+    return done, content["state"], content["in_pass"]
+
+
+class _PassCheckpoints:
+    """The stops of a pass and the checkpoints written there (``est._pass_checkpointer`` during ``fit``).
+
+    :meth:`BudgetedClassifierBase._run_pass` calls :meth:`begin` (the position to start from, with
+    the traces of the segments already run, and the solver's in-pass state restored into its
+    ``carry``), :meth:`next_stop` (where the next segment ends) and :meth:`after` (writes a
+    checkpoint there when one is due)."""
+
+    def __init__(self, path, est, fingerprint, every, in_pass):
+        self.path, self.est, self.fingerprint, self.every = path, est, fingerprint, every
+        self.pending = in_pass                # a resumed pass, taken by the first begin()
+        self.epoch, self.n, self.rng, self.state = 0, 0, None, None
+        self.last = time.monotonic()
+
+    def start_epoch(self, epoch, state):
+        """Before ``_one_pass`` of ``epoch`` (0-based): keep the generator before the pass's draws."""
+        self.epoch, self.state, self.rng = epoch, state, copy.deepcopy(self.est._rng)
+
+    def begin(self, n, carry):
+        self.n = n
+        pending, self.pending = self.pending, None
+        if pending is None:
+            return 0, [], []
+        if pending["pass_steps"] != n:
+            raise ValueError(f"checkpoint {self.path}: its epoch has {pending['pass_steps']} steps, this "
+                             f"one {n} (other data)")
+        for key, value in pending["carry"].items():
+            if isinstance(carry[key], list):
+                carry[key][:] = value         # the closure of _one_pass holds this very list
+            else:
+                carry[key] = value
+        # the generator as at the checkpoint: the pass's first draws (order, uniforms) were made again from
+        # the state before them; draws inside the segments run (FOGD's directions) are in this one
+        self.est._rng.bit_generator.state = pending["rng_state"]
+        return pending["position"], list(pending["traces"]), list(pending["offsets"])
+
+    def next_stop(self, position):
+        kind, k = self.every
+        if kind == "steps":
+            return position + k - (self.epoch * self.n + position) % k
+        return position + POLL_STEPS if kind == "seconds" else self.n
+
+    def steps_due(self, position):
+        """Whether step ``position`` of the current pass ends a ``"<k>steps"`` interval."""
+        return self.every[0] == "steps" and (self.epoch * self.n + position) % self.every[1] == 0
+
+    def after(self, position, traces, offsets, carry):
+        seconds_due = self.every[0] == "seconds" and time.monotonic() - self.last >= self.every[1]
+        if self.steps_due(position) or seconds_due:
+            write_checkpoint(self.path, self.est, self.fingerprint, self.epoch, self.state, dict(
+                position=position, pass_steps=self.n, traces=traces, offsets=offsets, carry=dict(carry),
+                rng=self.rng, rng_state=copy.deepcopy(self.est._rng.bit_generator.state)))
+            self.last = time.monotonic()
 
 
 def run_epochs(est, X, y, params, state, checkpoint=None, checkpoint_every="epoch", resume=False):
     """The epoch loop of ``fit``: ``est.epochs`` calls of ``est._one_pass``, with checkpoints.
 
     ``checkpoint`` (a path) with ``checkpoint_every`` (:func:`check_checkpoint_every`): a checkpoint
-    after those epochs; ``resume=True``: the run continues from the checkpoint at ``checkpoint``
-    (refused, naming why, when it does not belong to this estimator and data).  Returns the last
-    state."""
+    after those epochs or steps; ``resume=True``: the run continues from the checkpoint at
+    ``checkpoint`` (refused, naming why, when it does not belong to this estimator and data).
+    Returns the last state."""
     every = check_checkpoint_every(checkpoint_every)
     if not isinstance(resume, (bool, np.bool_)):
         raise ValueError(f"resume must be True or False; got {resume!r}")
+    inside = getattr(est, "_mid_epoch_checkpoints", False)
     if checkpoint is None:
         if resume:
             raise ValueError("resume=True needs checkpoint (the path of the checkpoint file)")
@@ -200,19 +291,38 @@ def run_epochs(est, X, y, params, state, checkpoint=None, checkpoint_every="epoc
     else:
         if not isinstance(checkpoint, (str, os.PathLike)):
             raise TypeError(f"checkpoint must be a path (str or os.PathLike); got {type(checkpoint).__name__}")
+        if every[0] == "steps" and not inside:
+            raise ValueError(f"checkpoint_every={checkpoint_every!r}: {type(est).__name__} cannot stop inside an "
+                             "epoch (its pass is not split into segments); use 'epoch', a number of epochs "
+                             "or seconds (at epoch boundaries)")
         fingerprint = data_fingerprint(X, y, est.classes_ if hasattr(est, "classes_") else (),
                                        params.get("sample_weight"))
-    start = 0
+    start, in_pass = 0, None
     if resume:
-        start, state = _restore(checkpoint, est, fingerprint)
+        start, state, in_pass = _restore(checkpoint, est, fingerprint)
+    stops = _PassCheckpoints(checkpoint, est, fingerprint, every, in_pass) if checkpoint is not None and inside \
+        else None
     last = time.monotonic()
-    for epoch in range(start, est.epochs):
-        est._progress_label = f"epoch {epoch + 1}/{est.epochs}"
-        state = est._one_pass(X, y, params, state)
-        if checkpoint is None:
-            continue
-        due = ((epoch + 1) % every[1] == 0) if every[0] == "epochs" else time.monotonic() - last >= every[1]
-        if due or epoch + 1 == est.epochs:
-            write_checkpoint(checkpoint, est, fingerprint, epoch + 1, state)
-            last = time.monotonic()
+    try:
+        for epoch in range(start, est.epochs):
+            est._progress_label = f"epoch {epoch + 1}/{est.epochs}"
+            if stops is not None:
+                stops.start_epoch(epoch, state)
+                est._pass_checkpointer = stops
+            state = est._one_pass(X, y, params, state)
+            if checkpoint is None:
+                continue
+            if every[0] == "steps":
+                due = stops.steps_due(stops.n)
+            elif every[0] == "epochs":
+                due = (epoch + 1) % every[1] == 0
+            else:
+                due = time.monotonic() - (last if stops is None else max(last, stops.last)) >= every[1]
+            if due or epoch + 1 == est.epochs:
+                write_checkpoint(checkpoint, est, fingerprint, epoch + 1, state)
+                last = time.monotonic()
+                if stops is not None:
+                    stops.last = last
+    finally:
+        est.__dict__.pop("_pass_checkpointer", None)
     return state

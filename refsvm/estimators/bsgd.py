@@ -254,6 +254,7 @@ class BudgetedSVC(BudgetedClassifierBase):
 
     _supports_sample_weight = True  # bsgd takes sample_weight
     _sparse_rows = True             # CSR rows, sparse SVs (refsvm.sparse)
+    _mid_epoch_checkpoints = True   # _one_pass hands its in-pass state to _run_pass ("<k>steps" checkpoints)
     _refit_multiclass = "crammer-singer"  # refit_bias: the multi-class hinge loss (module _base)
 
     def __init__(
@@ -385,7 +386,7 @@ class BudgetedSVC(BudgetedClassifierBase):
             self.t_ = int(result.t)
             return result.trace, result.sv.shape[0]
 
-        trace = dict(self._run_pass(order, run_chunk))
+        trace = dict(self._run_pass(order, run_chunk, carry={"model": model}))
         n_steps = trace["n_steps"]
         trace["n_maintenance"] = int(len(trace["maint_step"]))
         trace["n_merges"] = int(np.count_nonzero(trace["maint_partner"] >= 0))

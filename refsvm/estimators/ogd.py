@@ -49,6 +49,8 @@ def _check_bool(value, name):
 class _OGDCommon:
     """What the four estimators share: parameters, state, passes, model, load."""
 
+    _mid_epoch_checkpoints = True   # _one_pass hands its in-pass state to _run_pass ("<k>steps" checkpoints)
+
     def _order(self, n):
         return self._rng.permutation(n).astype(np.int64) if self.shuffle else np.arange(n, dtype=np.int64)
 
@@ -90,7 +92,7 @@ class _OGDCommon:
             self.t_ = int(result.t)
             return dict(result.trace), (None if result.sv is None else result.sv.shape[0])   # FOGD: no SVs
 
-        trace = dict(self._run_pass(order, run_chunk))
+        trace = dict(self._run_pass(order, run_chunk, carry=box))
         result = box["result"]
         if "switch_step" in trace:
             trace["switch_step"] = box["switch"]

@@ -210,6 +210,7 @@ class OnlineKernelClassifier(BudgetedClassifierBase):
 
     _supports_sample_weight = True  # every learner (WEIGHTED)
     _sparse_rows = True             # CSR rows, sparse SVs (refsvm.sparse)
+    _mid_epoch_checkpoints = True   # _one_pass hands its in-pass state to _run_pass ("<k>steps" checkpoints)
 
     def fit(self, X, y, sample_weight=None, checkpoint=None, checkpoint_every="epoch", resume=False):
         """Train from scratch: ``epochs`` passes over ``(X, y)`` in random order.
@@ -343,7 +344,7 @@ class OnlineKernelClassifier(BudgetedClassifierBase):
             trace = dict(result.trace, n_maintenance=result.trace["removals"])
             return trace, result.sv.shape[0]
 
-        trace = dict(self._run_pass(order, run_chunk))
+        trace = dict(self._run_pass(order, run_chunk, carry={"current": current, "done": done}))
         trace["online_error_rate"] = trace["mistakes"] / trace["n_steps"] if trace["n_steps"] else 0.0
         self.trace_.append(trace)
         self._learner_state = current[2]

@@ -1,4 +1,4 @@
-"""Subject: cli -- ``refsvm train --checkpoint PATH --checkpoint-every N --resume``.
+"""Subject: cli -- ``refsvm train --checkpoint PATH --checkpoint-every N|Nsteps|Ns --resume``.
 
 A run of k epochs with a checkpoint, resumed to K epochs, saves bit for bit the model of a K-epoch run
 (every solver family through the command: bsgd, bsca, sbp, fogd, nogd, an online baseline); other
@@ -34,6 +34,15 @@ def test_resumed_run_saves_the_uninterrupted_model(solver, train_file, tmp_path)
     assert _arrays(whole) != _arrays(part)
 
 
+@pytest.mark.parametrize("solver", ["bsgd", "nogd", "forgetron"])
+def test_step_checkpoints_leave_the_model_unchanged(solver, train_file, tmp_path):
+    base = [str(train_file), "--solver", solver, "--quiet", "--gamma", "2", "--budget", "10", "--epochs", "3"]
+    whole, stepped, ck = (str(tmp_path / n) for n in ("whole.npz", "stepped.npz", "run.ckpt"))
+    assert main(["train", *base, whole]) == 0
+    assert main(["train", *base, stepped, "--checkpoint", ck, "--checkpoint-every", "40steps"]) == 0
+    assert _arrays(whole) == _arrays(stepped)
+
+
 def test_refusals_are_one_line_errors(train_file, tmp_path, capsys):
     ck = str(tmp_path / "run.ckpt")
     model = str(tmp_path / "m.npz")
@@ -45,6 +54,9 @@ def test_refusals_are_one_line_errors(train_file, tmp_path, capsys):
         (["--budget", "10", "--checkpoint-every", "3"], "--checkpoint-every needs --checkpoint PATH"),
         (["--budget", "10", "--checkpoint", ck, "--checkpoint-every", "2h"], "--checkpoint-every must be"),
         (["--budget", "10", "--checkpoint", str(tmp_path / "absent"), "--resume"], "no checkpoint file"),
+        (["--budget", "10", "--checkpoint", ck, "--checkpoint-every", "0steps"], "--checkpoint-every must be"),
+        (["--solver", "bsca", "--budget", "10", "--checkpoint", ck, "--checkpoint-every", "50steps"],
+         "cannot stop inside an epoch"),
     ]
     for extra, message in cases:
         with pytest.raises(SystemExit) as info:
