@@ -1,7 +1,9 @@
 """The regression baselines of Lu et al. (2016, section 7.4) as one scikit-learn regressor.
 
 :class:`OnlineKernelRegressor` is a thin layer over :func:`refsvm.online.regression_ogd`,
-:func:`~refsvm.online.regression_rbp` and :func:`~refsvm.online.regression_bogd` (or their compiled
+:func:`~refsvm.online.regression_perceptron`, :func:`~refsvm.online.regression_rbp`,
+:func:`~refsvm.online.regression_forgetron`, :func:`~refsvm.online.regression_projectron`,
+:func:`~refsvm.online.regression_bogd` and :func:`~refsvm.online.regression_norma` (or their compiled
 mirror in :mod:`refsvm._fast.online`): it validates the input, resolves ``gamma``, draws the visiting
 order and the uniforms of the random removals, and calls the learner once per epoch.  The updates are
 documented in :mod:`refsvm.online.regression`.
@@ -22,19 +24,27 @@ __all__ = ["OnlineKernelRegressor"]
 class OnlineKernelRegressor(_RegressorBase):
     """Kernel regressor trained by a regression baseline of Lu et al. (2016, Table 9).
 
-    ==============  ==============================================================  =========================
-    ``algorithm``   update when ``|y_t - f_t(x_t)| > epsilon``                      parameters used
-    ==============  ==============================================================  =========================
-    ``"ogd"``       add ``x_t`` with ``eta (y_t - f_t)``, no budget                 ``eta``, ``epsilon``
-    ``"rbp"``       random removal at B SVs, add ``x_t`` with ``eta sign(y - f)``   ``budget``, ``eta``
-    ``"bogd"``      shrink; uniform removal with rescaling at B; ``eta (y - f)``    ``budget``, ``eta``, ``lam``,
-                                                                                    ``max_coef``
-    ``"norma"``     shrink; add ``x_t`` with ``eta sign(y - f)``; adaptive tube       ``eta``, ``lam``, ``nu``,
-                    (``epsilon`` the initial one)                                   ``epsilon``
-    ==============  ==============================================================  =========================
+    ================  ==============================================================  ========================
+    ``algorithm``     update when ``|y_t - f_t(x_t)| > epsilon``                      parameters used
+    ================  ==============================================================  ========================
+    ``"ogd"``         add ``x_t`` with ``eta (y_t - f_t)``, no budget                 ``eta``, ``epsilon``
+    ``"perceptron"``  add ``x_t`` with ``eta sign(y - f)``, no budget                 ``eta``, ``epsilon``
+    ``"rbp"``         random removal at B SVs, add ``x_t`` with ``eta sign(y - f)``   ``budget``, ``eta``
+    ``"forgetron"``   add ``x_t`` with ``eta sign(y - f)``; above B SVs shrink and    ``budget``, ``eta``,
+                      remove the oldest (the self-tuned Forgetron)                    ``variant``
+    ``"projectron"``  add ``x_t`` with ``eta sign(y - f)`` below B SVs; at B          ``budget``, ``eta``
+                      project it onto the SVs' span
+    ``"bogd"``        shrink; uniform removal with rescaling at B; ``eta (y - f)``    ``budget``, ``eta``,
+                                                                                      ``lam``, ``max_coef``
+    ``"norma"``       shrink; add ``x_t`` with ``eta sign(y - f)``; adaptive tube     ``eta``, ``lam``,
+                      (``epsilon`` the initial one)                                   ``nu``, ``epsilon``
+    ================  ==============================================================  ========================
 
     Defaults follow Lu et al.'s section 7.4.1: ``budget=30``, ``epsilon=0.1``, ``eta=0.1`` (their
-    validated step, "about 0.1").  ``nu=0.5`` is our choice (the paper does not give Norma's ``nu``).  ``sample_weight`` scales the step of each example.  ``backend``:
+    validated step, "about 0.1").  ``nu=0.5`` is our choice (the paper does not give Norma's ``nu``).
+    ``variant`` (Forgetron): ``"paper"`` keeps the shrink in (0, 1], ``"authors"`` takes the larger root
+    as Lu et al.'s ``forgetron.m`` (:func:`refsvm.online.forgetron_shrink`).  The rules and their sources:
+    :mod:`refsvm.online.regression`.  ``sample_weight`` scales the step of each example.  ``backend``:
     ``"fast"`` (compiled) or ``"python"`` (reference); both give the same model.  Fitted attributes:
     ``sv_``, ``alpha_`` (n_sv, 1), ``gamma_``, ``t_``, ``trace_`` (one trace per pass).
     """
@@ -42,8 +52,8 @@ class OnlineKernelRegressor(_RegressorBase):
     _sparse_rows = True                                   # CSR rows go to the learner as they are
 
     def __init__(self, algorithm="ogd", budget=30, gamma="scale", kernel="rbf", degree=3, coef0=0.0, eta=0.1,
-                 epsilon=0.1, lam=0.0, max_coef=10.0, nu=0.5, epochs=1, shuffle=True, backend="fast", random_state=None,
-                 verbose=0):
+                 epsilon=0.1, lam=0.0, max_coef=10.0, nu=0.5, variant="paper", epochs=1, shuffle=True, backend="fast",
+                 random_state=None, verbose=0):
         self.algorithm = algorithm
         self.budget = budget
         self.gamma = gamma
@@ -55,6 +65,7 @@ class OnlineKernelRegressor(_RegressorBase):
         self.lam = lam
         self.max_coef = max_coef
         self.nu = nu
+        self.variant = variant
         self.epochs = epochs
         self.shuffle = shuffle
         self.backend = backend
@@ -72,8 +83,10 @@ class OnlineKernelRegressor(_RegressorBase):
                                                                                      allow_zero=True),
                   "kernel": self.kernel, "gamma": self.gamma, "degree": check_int(self.degree, "degree", 1),
                   "coef0": float(self.coef0)}
-        if self.algorithm in ("rbp", "bogd"):
+        if self.algorithm in ("rbp", "bogd", "forgetron", "projectron"):
             params["budget"] = check_budget(self.budget)
+        if self.algorithm == "forgetron":
+            params["variant"] = check_option(self.variant, "variant", ("paper", "authors"))
         if self.algorithm in ("bogd", "norma"):
             params["lam"] = check_positive(self.lam, "lam", allow_zero=True)
         if self.algorithm == "bogd":
@@ -129,7 +142,8 @@ class OnlineKernelRegressor(_RegressorBase):
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        # RBP's fixed-size steps and BOGD's removals at a budget of B SVs do not reach R^2 > 0.5 on
-        # scikit-learn's noisy 200-example set (its check_regressors_train); OGD does.
-        tags.regressor_tags.poor_score = self.algorithm in ("rbp", "bogd")
+        # The budgeted learners (RBP's, the Forgetron's and the Projectron's fixed-size steps at a budget
+        # of B SVs, BOGD's removals) do not reach R^2 > 0.5 on scikit-learn's noisy 200-example set (its
+        # check_regressors_train); OGD, the perceptron and Norma do.
+        tags.regressor_tags.poor_score = self.algorithm in ("rbp", "bogd", "forgetron", "projectron")
         return tags

@@ -14,7 +14,8 @@
 :class:`~refsvm.BSCAClassifier`, :class:`~refsvm.OnlineKernelClassifier`
 (the eight baselines), :class:`~refsvm.FOGDClassifier` and
 :class:`~refsvm.NOGDClassifier`; :class:`RiverRegressor` wraps
-:class:`~refsvm.FOGDRegressor` and :class:`~refsvm.NOGDRegressor`.
+:class:`~refsvm.FOGDRegressor`, :class:`~refsvm.NOGDRegressor` and
+:class:`~refsvm.OnlineKernelRegressor` (the seven regression baselines).
 (:class:`~refsvm.SBPClassifier` is a batch method without ``partial_fit``.)
 
 What a step is.  ``learn_one(x, y)`` is one call of the estimator's own
@@ -62,8 +63,9 @@ from sklearn.utils.validation import check_is_fitted
 
 __all__ = ["RiverClassifier", "RiverRegressor"]
 
-#: OnlineKernelClassifier algorithms without a budget: memory grows with the mistakes by definition.
-_UNBUDGETED = ("perceptron", "ogd")
+#: OnlineKernelClassifier / OnlineKernelRegressor algorithms without a budget: memory grows with the
+#: mistakes (the updates) by definition.
+_UNBUDGETED = ("perceptron", "ogd", "norma")
 
 
 def _canonical_order(names):
@@ -186,8 +188,9 @@ class RiverRegressor(_RiverAdapter, base.Regressor):
     Parameters
     ----------
     estimator
-        An unfitted :class:`~refsvm.FOGDRegressor` or :class:`~refsvm.NOGDRegressor`
-        with a numeric ``gamma``.
+        An unfitted :class:`~refsvm.FOGDRegressor`, :class:`~refsvm.NOGDRegressor` or
+        :class:`~refsvm.OnlineKernelRegressor` (every regression baseline of Lu et al. 2016) with a
+        numeric ``gamma``.
 
     Examples
     --------

@@ -1,4 +1,5 @@
-"""Estimators: OnlineKernelRegressor (regression OGD, RBP, BOGD, Norma): both backends, continuation, bad options."""
+"""Estimators: OnlineKernelRegressor (regression OGD, Perceptron, RBP, Forgetron, Projectron, BOGD, Norma): both
+backends, continuation, bad options."""
 
 import numpy as np
 import pytest
@@ -13,10 +14,11 @@ def _data(n=120, seed=0):
     return X, np.sin(X[:, 0]) + 0.1 * rng.normal(size=n)
 
 
-@pytest.mark.parametrize("algorithm", ["ogd", "rbp", "bogd", "norma"])
+@pytest.mark.parametrize("algorithm", ["ogd", "perceptron", "rbp", "forgetron", "projectron", "bogd", "norma"])
 def test_backends_and_csr_agree(algorithm):
     X, y = _data()
-    fits = [OnlineKernelRegressor(algorithm=algorithm, backend=b, lam=0.01, epochs=2, random_state=3).fit(Z, y)
+    fits = [OnlineKernelRegressor(algorithm=algorithm, backend=b, lam=0.01, epochs=2, budget=20,
+                                  random_state=3).fit(Z, y)
             for b in ("python", "fast") for Z in (X, sp.csr_matrix(X))]
     for m in fits[1:]:
         np.testing.assert_allclose(m.alpha_, fits[0].alpha_, rtol=0, atol=1e-9)
@@ -34,11 +36,11 @@ def test_partial_fit_continues_fit():
     assert parts.t_ == whole.t_ == 120
 
 
-@pytest.mark.parametrize("param,value", [("algorithm", "forgetron"), ("eta", 0.0), ("epsilon", -0.1),
+@pytest.mark.parametrize("param,value", [("algorithm", "bpas"), ("eta", 0.0), ("epsilon", -0.1),
                                          ("budget", 1), ("backend", "gpu"), ("max_coef", 0.0),
-                                         ("nu", -0.5)])
+                                         ("nu", -0.5), ("variant", "other")])
 def test_bad_option_names_the_parameter(param, value):
     X, y = _data(20)
-    kw = {"algorithm": "norma" if param == "nu" else "bogd", param: value}
+    kw = {"algorithm": {"nu": "norma", "variant": "forgetron"}.get(param, "bogd"), param: value}
     with pytest.raises(ValueError, match=param):
         OnlineKernelRegressor(**kw).fit(X, y)

@@ -1,8 +1,8 @@
-"""Estimators: scikit-learn's estimator checks for OnlineKernelRegressor (regression OGD, RBP, BOGD, Norma).
+"""Estimators: scikit-learn's estimator checks for OnlineKernelRegressor (every regression baseline).
 
 ``expected_failed_checks`` lists the checks it is known to fail, with the reason;
 ``xfail_strict=True`` keeps the list honest.  RBP and BOGD declare the ``poor_score``
-tag (:meth:`OnlineKernelRegressor.__sklearn_tags__`).
+tag, and so do the Forgetron and the Projectron (:meth:`OnlineKernelRegressor.__sklearn_tags__`).
 """
 
 from sklearn.utils.estimator_checks import parametrize_with_checks
@@ -26,6 +26,10 @@ ESTIMATORS = [
     OnlineKernelRegressor(algorithm="rbp", random_state=0, epochs=2),
     OnlineKernelRegressor(algorithm="bogd", lam=0.01, random_state=0, epochs=2),
     OnlineKernelRegressor(algorithm="norma", lam=0.01, random_state=0, epochs=2),
+    OnlineKernelRegressor(algorithm="perceptron", random_state=0, epochs=2),
+    OnlineKernelRegressor(algorithm="forgetron", random_state=0, epochs=2),
+    OnlineKernelRegressor(algorithm="forgetron", variant="authors", random_state=0, epochs=2),
+    OnlineKernelRegressor(algorithm="projectron", random_state=0, epochs=2),
 ]
 
 

@@ -9,7 +9,7 @@ river = pytest.importorskip("river", reason="river is an optional extra: pip ins
 from river import checks, datasets, evaluate, metrics, preprocessing  # noqa: E402
 
 from refsvm import (BSCAClassifier, BudgetedSVC, FOGDClassifier, FOGDRegressor, NOGDClassifier,  # noqa: E402
-                    NOGDRegressor, OnlineKernelClassifier)
+                    NOGDRegressor, OnlineKernelClassifier, OnlineKernelRegressor)
 from refsvm.estimators.river import RiverClassifier, RiverRegressor  # noqa: E402
 
 ALGORITHMS = ("perceptron", "ogd", "rbp", "forgetron", "projectron", "projectron++", "bpas", "bogd")
@@ -37,8 +37,13 @@ def test_river_checks_classifiers(estimator):
         check(model.clone())
 
 
-@pytest.mark.parametrize("estimator", [FOGDRegressor(n_components=50, gamma=0.1, random_state=0),
-                                       NOGDRegressor(budget=20, rank=5, gamma=0.1, random_state=0)], ids=_name)
+REGRESSORS = [FOGDRegressor(n_components=50, gamma=0.1, random_state=0),
+              NOGDRegressor(budget=20, rank=5, gamma=0.1, random_state=0)] + [
+    OnlineKernelRegressor(algorithm=a, budget=20, gamma=0.1, random_state=0)
+    for a in ("ogd", "perceptron", "rbp", "forgetron", "projectron", "bogd", "norma")]
+
+
+@pytest.mark.parametrize("estimator", REGRESSORS, ids=_name)
 def test_river_checks_regressors(estimator):
     model = RiverRegressor(estimator)
     for check in checks.yield_checks(model):
@@ -66,6 +71,25 @@ def test_learn_one_is_partial_fit_one_example_at_a_time(estimator, backend):
     X = np.array([[x[k] for k in names] for x, _ in stream])
     np.testing.assert_array_equal(adapter.estimator.decision_function(X), direct.decision_function(X))
     assert [adapter.predict_one(x) for x, _ in stream] == list(direct.predict(X))
+
+
+@pytest.mark.parametrize("estimator", REGRESSORS[2:], ids=_name)
+def test_regressor_learn_one_is_partial_fit_one_example_at_a_time(estimator):
+    """The regression baselines through RiverRegressor: the model of partial_fit one example at a time."""
+    from sklearn.base import clone
+
+    rng = np.random.default_rng(0)
+    stream = [(dict(zip("abc", row)), 3.0 * np.sin(row[0]) + row[1]) for row in rng.normal(size=(120, 3))]
+    names = sorted(stream[0][0])
+    estimator = clone(estimator).set_params(gamma=0.5)
+    adapter, direct = RiverRegressor(clone(estimator)), clone(estimator)
+    for x, y in stream:
+        adapter.learn_one(x, y)
+        direct.partial_fit(np.array([[x[k] for k in names]]), [y])
+    X = np.array([[x[k] for k in names] for x, _ in stream])
+    np.testing.assert_array_equal(adapter.estimator.predict(X), direct.predict(X))
+    np.testing.assert_allclose([adapter.predict_one(x) for x, _ in stream], direct.predict(X), rtol=1e-12)
+    assert direct.sv_.shape[0] > 0 and np.ptp(direct.predict(X)) > 0.5
 
 
 def test_progressive_validation_learns():
