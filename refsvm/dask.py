@@ -19,7 +19,9 @@ needs ``classes`` from the caller and takes ``gamma="scale"`` from the first blo
 
 The model is bitwise the model of ``partial_fit`` called in memory on the same blocks in the same
 order (the estimator is pickled between tasks; pickling keeps every bit of its state, its random
-generator included).  Only the classes, one number (the variance) and the model move to the client.
+generator included), and ``trace_`` is the in-memory one too: the per-pass traces, which grow with
+the examples, do not travel with the estimator but go from each block's task to the client once.
+Only the classes, one number (the variance), the model and the traces move to the client.
 
 Dask is imported when a function is called, never by ``import refsvm``.
 """
@@ -81,9 +83,22 @@ class _ArrayMoments:
 
 
 def _partial_fit_block(estimator, X, y, kwargs):
-    """One task of the chain: ``partial_fit`` on one block (on the worker that holds it)."""
+    """One task of the chain: ``partial_fit`` on one block (on the worker that holds it).
+
+    Returns the estimator and the traces this call added to ``trace_``, which it leaves as
+    placeholders (``None``; their number still counts the passes): a trace grows with the examples
+    (per-step records), so the estimator that travels to the next block stays the size of its
+    model, and each block's traces go to the client once, at the end.
+    """
+    fresh = not hasattr(estimator, "model_")            # the first partial_fit starts trace_ anew
+    held = 0 if fresh else len(getattr(estimator, "trace_", None) or ())
     estimator.partial_fit(X, y, **kwargs)
-    return estimator
+    trace = getattr(estimator, "trace_", None)
+    if not isinstance(trace, list):
+        return estimator, []
+    added = trace[held:]
+    estimator.trace_ = [None] * len(trace)
+    return estimator, added
 
 
 def fit_dask(estimator, X, y, *, classes=None, epochs=1):
@@ -143,18 +158,23 @@ def fit_dask(estimator, X, y, *, classes=None, epochs=1):
         if scale:
             estimator.set_params(gamma=gamma_scale(_ArrayMoments(X.shape[1], float(found["variance"]))))
         model = dask.delayed(estimator, traverse=False)     # pickled to the cluster when computed
-        step = dask.delayed(_partial_fit_block, pure=False, traverse=False)
+        earlier = list(estimator.trace_) if fitted and isinstance(getattr(estimator, "trace_", None), list) else []
+        step = dask.delayed(_partial_fit_block, pure=False, traverse=False, nout=2)
         blocks = list(zip(X.to_delayed().ravel(), y.to_delayed().ravel()))
+        traces = []
         for _ in range(epochs):
             for X_block, y_block in blocks:
-                model = step(model, X_block, y_block, kwargs)
-        trained = model.compute()
+                model, added = step(model, X_block, y_block, kwargs)
+                traces.append(added)
+        trained, traces = dask.compute(model, traces)
     finally:
         if scale:
             estimator.set_params(gamma="scale")
     if trained is not estimator:                 # a copy from the cluster: its state, in place
         vars(estimator).clear()
         vars(estimator).update(vars(trained))
+    if hasattr(estimator, "trace_"):
+        estimator.trace_ = earlier + [trace for added in traces for trace in added]
     if scale:
         estimator.set_params(gamma="scale")
     return estimator

@@ -84,6 +84,12 @@ def _assert_same_model(a, b):
     assert A.keys() == B.keys()
     for name in A:
         assert np.array_equal(A[name], B[name]), name     # bitwise (no NaN in a model)
+    assert len(a.trace_) == len(b.trace_)                  # one trace per pass, gathered from the blocks
+    for ta, tb in zip(a.trace_, b.trace_):
+        assert ta.keys() == tb.keys()
+        for key in ta:
+            if isinstance(ta[key], np.ndarray):            # per-step records (timers differ)
+                assert np.array_equal(ta[key], tb[key]), key
 
 
 CASES = {
@@ -119,6 +125,22 @@ def test_fit_is_partial_fit_over_the_same_blocks(client, no_gathering, case, bac
         same_blocks = np.concatenate([getattr(ref, method)(Xi) for Xi, _ in blocks])
         assert np.array_equal(values, same_blocks), method
         np.testing.assert_allclose(values, getattr(ref, method)(X_all), rtol=1e-12, atol=1e-14)
+
+
+def test_a_fitted_estimator_continues_and_its_trace_travels_apart(client, no_gathering):
+    from refsvm.dask import _partial_fit_block
+
+    first = _block(BLOCKS, on_worker=False)                 # a block that is not in X
+    est, ref = CASES["bsgd"]("fast").partial_fit(*first, classes=[-1, 1]), CASES["bsgd"]("fast")
+    ref.partial_fit(*first, classes=[-1, 1])
+    fit_dask(est, *_dask_data())
+    for i in range(BLOCKS):
+        ref.partial_fit(*_block(i, on_worker=False))
+    _assert_same_model(est, ref)                            # the trace of the first call kept
+    # what travels from block to block: the model, the traces left as placeholders
+    moving, added = _partial_fit_block(CASES["bsgd"]("fast"), *first, {"classes": [-1, 1]})
+    moving, added2 = _partial_fit_block(moving, *first, {})
+    assert moving.trace_ == [None, None] and len(added) == len(added2) == 1 and added[0] is not added2[0]
 
 
 def test_classes_and_gamma_scale_come_from_the_whole_array(client, no_gathering):
