@@ -90,7 +90,8 @@ def main(argv=None):
         for variant in VARIANTS:
             kw = dict(kernel="rbf", gamma=args.gamma, degree=1, coef0=0.0, eta=args.eta, budget=args.budget,
                       plusplus=name == "projectron++", variant=variant)
-            t_mc, w_mc, r_mc = least_time(lambda: fast.multiclass_projectron(X, y, order, n_classes=m, **kw), args.repeats)
+            t_mc, w_mc, r_mc = least_time(lambda: fast.multiclass_projectron(X, y, order, n_classes=m, **kw),
+                                          args.repeats)
             binary = []
             for c in range(m):
                 yc = np.where(y == c, 1, -1).astype(np.int64)

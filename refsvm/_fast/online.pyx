@@ -337,7 +337,7 @@ cdef inline void _factor_grow(double[:, ::1] L, double[::1] dinv, Counters* c, P
 cdef inline bint _margin_step(const Params* P, const SpanStep* sp, Py_ssize_t b, double loss, double cap,
                               double* tau_out) noexcept nogil:
     """Projectron++'s margin-error step: ``tau = min(loss / ||P k_t||^2, cap)`` and whether ``beta =
-    tau (2 loss - tau ||P k_t||^2 - penalty) >= 0`` (:func:`refsvm.online.projection.margin_penalty`);
+    tau (2 loss - tau ||P k_t||^2 - penalty) >= 0`` (:func:`refsvm.online.projection.margin_step`);
     False when ``b = 0`` or ``||P k_t||^2 = 0``."""
     cdef double tau, penalty
     if not (b > 0 and sp.Pk_sq > 0.0):

@@ -1,6 +1,6 @@
-# Multi-class Perceptron, RBP, OGD, Forgetron, BOGD, BPA-S and the Projectrons on one shared SV set: the compiled mirror of
-# refsvm.online.multiclass (included at the end of online.pyx; same functions, same signatures,
-# same OnlineResult and trace; the rule and its sources are in the reference module).
+# Multi-class Perceptron, RBP, OGD, Forgetron, BOGD, BPA-S and the Projectrons on one shared SV set: the compiled
+# mirror of refsvm.online.multiclass (included at the end of online.pyx; same functions, same
+# signatures, same OnlineResult and trace; the rule and its sources are in the reference module).
 #
 # How (not what) differs: the coefficients live class-major, A[r, j] (m, capacity), so that each
 # score f^r = pw_dot(k, A[r]) is summed in numpy's pairwise order over a contiguous row, as the

@@ -61,7 +61,7 @@ from ..constants import UNIT_ROUNDOFF
 from .common import ADDED, PROJECTED, OnlineOptions, OnlineRecorder, OnlineResult, OnlineRun, margin_tolerance
 from .passive_aggressive import bpas_term_errors, least_objective
 from .perceptrons import forgetron_shrink, forgetron_state
-from .projection import initial_factor, margin_penalty, projects_mistake
+from .projection import initial_factor, margin_step, projects_mistake
 
 #: The learners with a multi-class form here (the estimator's multi-class branch accepts these).
 MULTICLASS_ALGORITHMS = ("perceptron", "rbp", "ogd", "forgetron", "bogd", "bpas", "projectron", "projectron++")
@@ -476,13 +476,9 @@ def multiclass_projectron(X, y, order, *, n_classes, eta, budget, plusplus, kern
                     factor.append(span)                    # L grows by the row [z', delta_t]
                     run.append(x_t, two_class_step(run.m, y_t, s_t, w_t))
                     rec.update(step, ADDED)
-            elif b > 0 and span.Pk_sq > 0.0:               # Projectron++: margin error
-                loss = 1.0 - margin
-                tau = min(loss / span.Pk_sq, w_t)          # step cap: the mistake step s_t
-                beta = tau * (2.0 * loss - tau * span.Pk_sq - margin_penalty(o, span.delta))
-                if beta >= 0.0:
-                    project_two_classes(run, span.d_star, y_t, s_t, tau)
-                    rec.update(step, PROJECTED)
+            elif (tau := margin_step(o, span, b, 1.0 - margin, w_t)) is not None:   # Projectron++: margin error
+                project_two_classes(run, span.d_star, y_t, s_t, tau)   # f^y += tau P k_t, f^s -= tau P k_t
+                rec.update(step, PROJECTED)
     return run.result(factor.state())
 
 

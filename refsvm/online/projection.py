@@ -114,13 +114,9 @@ def projectron(X, y, order, *, eta, budget, plusplus, kernel, gamma, degree, coe
                     factor.append(span)                    # L grows by the row [z', delta_t]
                     run.append(x_t, y_t * s_t)             # f += s_t y_t k(x_t, .)
                     rec.update(step, ADDED)
-            elif b > 0 and span.Pk_sq > 0.0:               # Projectron++: margin error
-                loss = 1.0 - margin
-                tau = min(loss / span.Pk_sq, s_t)          # step cap: the mistake step s_t
-                beta = tau * (2.0 * loss - tau * span.Pk_sq - margin_penalty(o, span.delta))
-                if beta >= 0.0:
-                    run.A[:b] += (y_t * tau) * span.d_star  # f += y_t tau P k(x_t, .)
-                    rec.update(step, PROJECTED)
+            elif (tau := margin_step(o, span, b, 1.0 - margin, s_t)) is not None:   # Projectron++: margin error
+                run.A[:b] += (y_t * tau) * span.d_star      # f += y_t tau P k(x_t, .)
+                rec.update(step, PROJECTED)
     return run.result(factor.state())
 
 
@@ -239,6 +235,18 @@ def margin_error(run, k_t, margin):
     ``tol_f`` the error bound of the computed ``f`` (:meth:`refsvm.online.common.OnlineRun.margin_tolerance`:
     the sum's rounding and ``eps_K`` per kernel value): a margin within rounding of 1 is no margin error."""
     return margin < 1.0 - run.margin_tolerance(k_t)
+
+
+def margin_step(o, span, b, loss, cap):
+    """Projectron++'s margin-error step (binary and multi-class): ``tau = min(loss / ||P k_t||^2, cap)``
+    (``cap``: the mistake step ``s_t``) when ``beta = tau (2 loss - tau ||P k_t||^2 - penalty) >= 0``
+    (:func:`margin_penalty`), else None; None too when ``b = 0`` or ``||P k_t||^2 = 0`` (nothing to
+    project onto).  ``beta``'s sign: exact (see :func:`projectron`)."""
+    if not (b > 0 and span.Pk_sq > 0.0):
+        return None
+    tau = min(loss / span.Pk_sq, cap)
+    beta = tau * (2.0 * loss - tau * span.Pk_sq - margin_penalty(o, span.delta))
+    return tau if beta >= 0.0 else None
 
 
 def margin_penalty(o, delta):
