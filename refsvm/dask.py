@@ -26,6 +26,7 @@ Only the classes, one number (the variance), the model and the traces move to th
 Dask is imported when a function is called, never by ``import refsvm``.
 """
 
+import copy
 import inspect
 
 import numpy as np
@@ -180,6 +181,16 @@ def fit_dask(estimator, X, y, *, classes=None, epochs=1):
     return estimator
 
 
+def _without_traces(estimator):
+    """A shallow copy of ``estimator`` with an empty ``trace_`` (prediction does not read the traces,
+    which grow with the training examples), to send to the workers."""
+    if not isinstance(getattr(estimator, "trace_", None), list):
+        return estimator
+    light = copy.copy(estimator)
+    light.trace_ = []
+    return light
+
+
 def _apply(X, estimator, method):
     return getattr(estimator, method)(X)
 
@@ -187,7 +198,8 @@ def _apply(X, estimator, method):
 def predict_dask(estimator, X, method="predict"):
     """``estimator.<method>`` of every row block of the Dask array ``X``, block-parallel on the workers.
 
-    The fitted estimator is one key of the graph, sent once to each worker that needs it.  The
+    The fitted estimator (without its ``trace_``) is one key of the graph, sent once to each worker
+    that needs it.  The
     values are bitwise the estimator's values for the same block in memory; those of one call on
     the whole matrix can differ in the last bits (the fast path's BLAS blocks sum in an order that
     depends on the rows of the block: :func:`refsvm.model.decision_blocks`), and a label only where
@@ -217,7 +229,7 @@ def predict_dask(estimator, X, method="predict"):
         raise ValueError(f"X has {X.shape[1]} features, but {type(estimator).__name__} was fitted with "
                          f"{expected} features")
     meta = np.asarray(getattr(estimator, method)(np.zeros((1, X.shape[1]))))   # shape and dtype of a row's output
-    model = dask.delayed(estimator, traverse=False)
+    model = dask.delayed(_without_traces(estimator), traverse=False)
     if meta.ndim == 1:
         return X.map_blocks(_apply, model, method, drop_axis=1, meta=meta[:0], dtype=meta.dtype)
     return X.map_blocks(_apply, model, method, chunks=(X.chunks[0], (meta.shape[1],)), meta=meta[:0],

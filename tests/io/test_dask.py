@@ -141,6 +141,10 @@ def test_a_fitted_estimator_continues_and_its_trace_travels_apart(client, no_gat
     moving, added = _partial_fit_block(CASES["bsgd"]("fast"), *first, {"classes": [-1, 1]})
     moving, added2 = _partial_fit_block(moving, *first, {})
     assert moving.trace_ == [None, None] and len(added) == len(added2) == 1 and added[0] is not added2[0]
+    # prediction sends the estimator without its traces, once
+    graph = dict(predict_dask(est, _dask_data()[0]).__dask_graph__())
+    shipped = [v.value for v in graph.values() if isinstance(getattr(v, "value", None), BudgetedSVC)]
+    assert len(shipped) == 1 and shipped[0].trace_ == [] and len(est.trace_) == 1 + BLOCKS
 
 
 def test_classes_and_gamma_scale_come_from_the_whole_array(client, no_gathering):
