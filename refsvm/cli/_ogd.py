@@ -20,11 +20,13 @@ def add_ogd_arguments(train):
     """Add the FOGD / NOGD options to the ``train`` sub-parser (``--solver`` is the command's)."""
     group = train.add_argument_group("FOGD / NOGD (Lu et al. 2016)")
     group.add_argument("--regression", action="store_true",
-                       help="real-valued targets (FOGD-R / NOGD-R, squared loss)")
+                       help="real-valued targets (FOGD-R / NOGD-R, squared loss; the online baselines' "
+                            "regression versions, refsvm.cli._regression; --solver norma is regression only)")
     group.add_argument("--n-components", type=int, default=400, help="FOGD: D, the number of random Fourier directions")
     group.add_argument("--rank", type=int, default=None, help="NOGD: rank k (None: 0.2 * budget)")
     group.add_argument("--epsilon", type=float, default=0.1,
-                       help="regression: update only when the squared loss exceeds it")
+                       help="regression: FOGD / NOGD update only when the squared loss exceeds it, the "
+                            "online baselines when |y - f(x)| does")
     group.add_argument("--normalize", action="store_true", help="FOGD: divide the feature map by sqrt(D)")
     group.add_argument("--average", action="store_true",
                        help="predict with the mean of the (NOGD: linear-phase) weights after each update "

@@ -2,6 +2,8 @@
 
 from pathlib import Path
 
+import numpy as np
+
 from ._common import _accuracy, _apply_standardization, _check_writable, _FileError, _HelpFormatter, _add_file_options, \
     _label_text, _model_path, _print_sparse_note, _read_data, _report_predictions, _UsageError
 
@@ -45,7 +47,12 @@ def _cmd_predict(args):
         est = _estimator_class(path, BudgetedSVC).load(path)
     except ValueError as exc:  # every model-file problem names the file: one line, status 1
         raise _FileError(str(exc)) from None
+    from sklearn.base import is_regressor
+
+    regression = is_regressor(est)                       # OnlineKernelRegressor
     if getattr(args, "stream", False):
+        if regression:
+            raise _UsageError("--stream: not available for regression models yet")
         from ._stream import predict_stream
 
         return predict_stream(args, est, path)
@@ -53,6 +60,10 @@ def _cmd_predict(args):
                       n_features_of=f"the model ({path})")
     _print_sparse_note(args)
     pred = est.predict(_apply_standardization(X, scaling))
+    if regression:
+        return _report_predictions(args.output, [f"{v:.17g}" for v in pred],
+                                   f"mean squared error: {np.mean((pred - y) ** 2):.6g} ({X.shape[0]} examples, "
+                                   f"{est.sv_.shape[0]} support vectors)")
     text = _label_text(pred)
     return _report_predictions(args.output, text,
                                f"accuracy: {_accuracy(pred, y, text):.4f} ({X.shape[0]} examples, "

@@ -55,13 +55,16 @@ def _checkpoint_options(args):
 def _refuse_unused_options(args):
     """An option set to a value the chosen solver would ignore is an error naming it (exit status 2)."""
     solver = SOLVERS[args.solver]
-    allowed = set(COMMON_OPTIONS) | set(solver.options) | _NOT_OPTIONS
+    options = solver.options
+    if getattr(args, "regression", False) and solver.regression_options is not None:
+        options = solver.regression_options              # the baselines' regression versions
+    allowed = set(COMMON_OPTIONS) | set(options) | _NOT_OPTIONS
     unused = [max(a.option_strings, key=len) for a in args.subparser._actions
               if a.option_strings and a.dest not in allowed
               and getattr(args, a.dest, None) != args.subparser.get_default(a.dest)]
     if unused:
         raise ValueError(f"{', '.join(unused)}: not used by --solver {args.solver} ({solver.paper}); its options: "
-                         + ", ".join("--" + o.replace("_", "-") for o in solver.options))
+                         + ", ".join("--" + o.replace("_", "-") for o in options))
 
 
 def _cmd_train_online(args):
@@ -89,6 +92,11 @@ def _cmd_train_online(args):
 def _cmd_train(args):
     _refuse_unused_options(args)
     args.fit_options = _checkpoint_options(args)
+    if SOLVERS[args.solver].regression == "OnlineKernelRegressor" and (
+            args.regression or SOLVERS[args.solver].estimator == "OnlineKernelRegressor"):
+        from ._regression import train_online_regression   # the baselines' regression versions
+
+        return train_online_regression(args)
     defaults = estimator_class(args.solver)().get_params()
     if args.budget is None:  # the solver's own default (NOGD 400, the others 100; SBP has none)
         args.budget = defaults.get("budget")

@@ -10,7 +10,9 @@
   and Glasmachers 2019);
 * :mod:`refsvm.estimators.ogd` -- FOGD / NOGD classifiers and regressors (Lu et al. 2016);
 * :mod:`refsvm.estimators.online` -- :class:`OnlineKernelClassifier` (the classic
-  online baselines: Perceptron, OGD, RBP, Forgetron, Projectron(++), BPA-S, BOGD).
+  online baselines: Perceptron, OGD, RBP, Forgetron, Projectron(++), BPA-S, BOGD);
+* :mod:`refsvm.estimators.online_regression` -- :class:`OnlineKernelRegressor` (their regression
+  versions and Norma, Lu et al. 2016, section 7.4).
 
 The public face is :mod:`refsvm` itself (``from refsvm import BudgetedSVC``).
 """
@@ -18,10 +20,11 @@ The public face is :mod:`refsvm` itself (``from refsvm import BudgetedSVC``).
 from ._base import BudgetedClassifierBase
 from .bsgd import BudgetedSVC
 from .online import OnlineKernelClassifier
+from .online_regression import OnlineKernelRegressor
 from .sbp import SBPClassifier
 from .bsca import BSCAClassifier
 from .ogd import FOGDClassifier, FOGDRegressor, NOGDClassifier, NOGDRegressor
 
 __all__ = ["BudgetedClassifierBase", "BudgetedSVC", "SBPClassifier", "BSCAClassifier"]
 __all__ += ["FOGDClassifier", "FOGDRegressor", "NOGDClassifier", "NOGDRegressor"]
-__all__ += ["OnlineKernelClassifier"]
+__all__ += ["OnlineKernelClassifier", "OnlineKernelRegressor"]

@@ -9,6 +9,8 @@ order and the uniforms of the random removals, and calls the learner once per ep
 documented in :mod:`refsvm.online.regression`.
 """
 
+import dataclasses
+
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
@@ -16,6 +18,7 @@ from ..backend import BACKENDS, get_module
 from ..model import BudgetedModel
 from ..online.regression import REGRESSION_ALGORITHMS
 from ..validation import check_budget, check_int, check_option, check_positive
+from ._base import BudgetedClassifierBase
 from .ogd import _check_bool, _RegressorBase
 
 __all__ = ["OnlineKernelRegressor"]
@@ -139,6 +142,36 @@ class OnlineKernelRegressor(_RegressorBase):
         if self.sv_.shape[0] == 0:
             return np.zeros(X.shape[0])
         return self.model_.decision_function(X, backend=self.backend)   # the binary model's f(x)
+
+    def save(self, path):
+        """Write the fitted model and ``get_params()`` to ``path`` (``.npz``), as
+        :meth:`refsvm.BudgetedSVC.save` does (the file names ``OnlineKernelRegressor``, so
+        :func:`refsvm.load` and ``refsvm predict`` read it as a regressor; the training state is not
+        stored)."""
+        check_is_fitted(self, "sv_")
+        params = self.get_params(deep=False)
+        if params.get("random_state") is not None and not isinstance(params["random_state"], (int, np.integer)):
+            params["random_state"] = None                  # a Generator cannot be stored (as BudgetedSVC)
+        dataclasses.replace(self.model_, params=params, estimator=type(self).__name__).save(path)
+
+    @classmethod
+    def load(cls, path, backend=None):
+        """A fitted estimator predicting exactly as the one that wrote ``path`` (:meth:`save`); the saved
+        parameters are checked as in ``fit`` (an invalid one raises ValueError naming it and the file).
+        ``t_`` is None: :meth:`partial_fit` refuses to continue it (:meth:`fit` trains anew)."""
+        model = BudgetedModel.load(path)
+        params = BudgetedClassifierBase._checked_saved_params.__func__(cls, model, path)   # the same checks
+        if backend is not None:
+            params["backend"] = backend
+        est = cls(**params)
+        try:
+            est._algorithm_params()
+        except ValueError as exc:
+            raise ValueError(f"{path}: invalid parameter in the model file: {exc}") from exc
+        est.n_features_in_ = model.support_vectors.shape[1]
+        est.model_, est.sv_, est.alpha_, est.gamma_ = model, model.support_vectors, model.coef, float(model.gamma)
+        est.state_, est.t_, est.trace_ = None, None, []
+        return est
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

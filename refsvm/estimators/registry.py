@@ -31,6 +31,14 @@ class Solver:
     options: tuple                   #: train options it uses, besides COMMON_OPTIONS
     regression: str = None           #: class name for ``--regression`` (None: classification only)
     params: dict = field(default_factory=dict)   #: fixed estimator parameters (e.g. the algorithm)
+    regression_options: tuple = None  #: train options it uses with ``--regression`` (None: ``options``)
+
+
+def _regressor(algorithm, *options):
+    """The fields of a baseline with a regression version (``OnlineKernelRegressor``, Lu et al. 2016,
+    section 7.4): ``--regression``, ``--epsilon``, ``--eta`` (the step) and ``options``."""
+    return dict(regression="OnlineKernelRegressor",
+                regression_options=("regression", "epsilon", "eta") + options + _KERNEL)
 
 
 _BUDGETED = ("budget",)
@@ -47,21 +55,26 @@ SOLVERS = {s.name: s for s in (
     Solver("nogd", "NOGDClassifier", "Nystroem online gradient descent (Lu, Hoi et al. 2016)",
            _BUDGETED + ("rank", "average", "eta", "regression", "epsilon"), regression="NOGDRegressor"),
     Solver("perceptron", "OnlineKernelClassifier", "kernel perceptron, no budget (baseline)",
-           _KERNEL + _REFIT, params={"algorithm": "perceptron"}),
+           _KERNEL + _REFIT, params={"algorithm": "perceptron"}, **_regressor("perceptron")),
     Solver("ogd", "OnlineKernelClassifier", "kernel OGD, no budget (baseline)",
-           ("eta",) + _KERNEL + _REFIT, params={"algorithm": "ogd"}),
+           ("eta",) + _KERNEL + _REFIT, params={"algorithm": "ogd"}, **_regressor("ogd")),
     Solver("rbp", "OnlineKernelClassifier", "random budget perceptron (baseline)",
-           _BUDGETED + _KERNEL + _REFIT, params={"algorithm": "rbp"}),
+           _BUDGETED + _KERNEL + _REFIT, params={"algorithm": "rbp"}, **_regressor("rbp", "budget")),
     Solver("forgetron", "OnlineKernelClassifier", "Forgetron (baseline)",
-           _BUDGETED + _KERNEL + _REFIT, params={"algorithm": "forgetron"}),
+           _BUDGETED + _KERNEL + _REFIT, params={"algorithm": "forgetron"}, **_regressor("forgetron", "budget")),
     Solver("projectron", "OnlineKernelClassifier", "Projectron (baseline; --eta: projection threshold)",
-           _BUDGETED + ("eta",) + _KERNEL + _REFIT, params={"algorithm": "projectron"}),
+           _BUDGETED + ("eta",) + _KERNEL + _REFIT, params={"algorithm": "projectron"},
+           **_regressor("projectron", "budget")),
     Solver("projectron++", "OnlineKernelClassifier", "Projectron++ (baseline; --eta: projection threshold)",
            _BUDGETED + ("eta",) + _KERNEL + _REFIT, params={"algorithm": "projectron++"}),
     Solver("bpas", "OnlineKernelClassifier", "budgeted passive-aggressive, simple (baseline; --C)",
            _BUDGETED + ("C",) + _KERNEL + _REFIT, params={"algorithm": "bpas"}),
     Solver("bogd", "OnlineKernelClassifier", "bounded OGD (baseline; --eta, --lam, --max-coef)",
-           _BUDGETED + ("eta", "lam", "max_coef") + _KERNEL + _REFIT, params={"algorithm": "bogd"}),
+           _BUDGETED + ("eta", "lam", "max_coef") + _KERNEL + _REFIT, params={"algorithm": "bogd"},
+           **_regressor("bogd", "budget", "lam", "max_coef")),
+    Solver("norma", "OnlineKernelRegressor", "Norma with an adaptive tube, regression only (baseline; --regression, "
+           "--eta, --lam, --nu, --epsilon)", ("regression", "epsilon", "eta", "lam", "nu") + _KERNEL,
+           regression="OnlineKernelRegressor", params={"algorithm": "norma"}),
 )}
 
 
@@ -79,7 +92,10 @@ def make_estimator(name, regression=False, **params):
     """An estimator of solver ``name`` with ``params`` (plus the solver's fixed parameters)."""
     solver = SOLVERS[name]
     if regression and solver.regression is None:
-        raise ValueError(f"regression: --solver {name} is a classifier; fogd and nogd do regression")
+        raise ValueError(f"regression: --solver {name} is a classifier; "
+                         f"{', '.join(n for n, s in SOLVERS.items() if s.regression)} do regression")
+    if not regression and solver.estimator.endswith("Regressor"):
+        raise ValueError(f"regression: --solver {name} is a regression learner; add --regression")
     cls = estimator_class("refsvm." + (solver.regression if regression else solver.estimator))
     return cls(**solver.params, **params)
 
@@ -98,7 +114,7 @@ def cost_per_epoch(name, n, budget=None, n_components=None, classes=2):
         return n * (n_components or 0), "feature-map entries (n x n_components)"
     if name == "sbp":
         return machines * n * n, "kernel evaluations (n iterations x n, per one-vs-rest machine)"
-    if name in ("perceptron", "ogd"):
+    if name in ("perceptron", "ogd", "norma"):
         return machines * n * n, "kernel evaluations at most (n x the SVs, up to n; no budget)"
     width = min(budget or n, n)
     return machines * n * width, "kernel evaluations at most (n x min(budget, n)" + \
