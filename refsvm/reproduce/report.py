@@ -165,6 +165,10 @@ def _format_chosen(r):
         chosen = "; ".join(f"{cp:g} ep: {e:.2f} % @ {ev:.3g} k.e." for cp, ev, e in
                            zip(curves[0, :, 0], curves[:, :, 1].mean(0), curves[:, :, 2].mean(0))
                            if cp in (0.25, 1, 10))
+    if r["per_seed"] and "extra" in r["per_seed"][0]:       # a runner's further numbers (e.g. Wang's E-bar)
+        for key in r["per_seed"][0]["extra"]:
+            vals = [s["extra"][key] for s in r["per_seed"] if key in s["extra"]]
+            chosen += f"  {key} = {np.mean(vals):.4g}" + (f" ± {np.std(vals, ddof=1):.2g}" if len(vals) > 1 else "")
     return chosen
 
 

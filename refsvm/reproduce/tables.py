@@ -480,3 +480,4 @@ from . import tables_qaadan  # noqa: E402,F401  (Qaadan et al. 2019, Figures 1-8
 from . import tables_lookup  # noqa: E402,F401  (Glasmachers & Qaadan, Table 3 and Figure 3)
 from . import tables_cotter  # noqa: E402,F401  (Cotter et al. 2012, Figure 3)
 from . import tables_lu  # noqa: E402,F401  (Lu et al. 2016, Tables 7 and 9)
+from . import tables_wang  # noqa: E402,F401  (Wang et al. 2012, Table 6 and Figure 6)

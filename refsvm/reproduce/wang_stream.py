@@ -1,0 +1,153 @@
+"""BPegasos on a Checkerboard stream: Wang, Crammer & Vucetic (2012), Table 6 and Figure 6.
+
+:func:`run_stream` is the ``refsvm reproduce`` runner of ``wang2012-table6`` and ``wang2012-figure6``
+(registered in :mod:`refsvm.reproduce.tables_wang`): one pass of BPegasos (the compiled
+:func:`refsvm._fast.bsgd.bsgd`, ``learning_rate="pegasos"``, fixed ``lam``, no bias) over the training rows in
+the order ``default_rng(seed).permutation(n)``, split into calls at the checkpoints (a call continues the
+previous call's model, so the pass is the same as one call).  At every checkpoint it records the cumulative
+training time (the bsgd calls only, not the test evaluation) and the test error of the current model.
+
+The average gradient error of Theorem 1, ``E-bar = (1/N) sum_t ||Delta_t|| / eta_t`` (Table 6), is
+``trace["gradient_error_sum"] / N`` summed over the calls (docs/bsgd.rst, "Gradient error").
+
+:func:`loglog_slope` fits ``log(seconds) = a + s log(N)`` by least squares on the checkpoints from
+``from_n`` on (Figure 6: linear time in N is ``s = 1``); :func:`budget_exponents` fits the per-example time
+of the whole pass against B the same way, per maintenance strategy (merging O(B): 1; projection O(B^2): 2).
+"""
+
+import time
+
+import numpy as np
+
+__all__ = ["run_stream", "loglog_slope", "budget_exponents", "plot_table6", "plot_figure6"]
+
+#: Figure 6's slope is fitted after the first 100K examples (the issue's "after the initial stage")
+SLOPE_FROM = 100_000
+
+
+def loglog_slope(ns, seconds, from_n=SLOPE_FROM):
+    """Least-squares slope of log(seconds) on log(N) over the points with ``N >= from_n`` (None: < 2 points)."""
+    ns, seconds = np.asarray(ns, dtype=float), np.asarray(seconds, dtype=float)
+    keep = (ns >= from_n) & (seconds > 0)
+    if keep.sum() < 2:
+        return None
+    return float(np.polyfit(np.log(ns[keep]), np.log(seconds[keep]), 1)[0])
+
+
+def run_stream(X, y, X_test, y_test, seed, *, lam, gamma, budget, maintenance, max_rows=None, checkpoints=()):
+    """One BPegasos pass over ``default_rng(seed).permutation(n)`` of the first ``n = min(max_rows, len(X))`` rows.
+
+    Returns ``error`` (test error of the final model, percent), ``seconds`` (training), ``stream``
+    (``[N, cumulative seconds, test error %]`` at each checkpoint below n and at n) and ``extra``:
+    ``E-bar`` and, with checkpoints from :data:`SLOPE_FROM` on, the log-log ``slope`` of time against N.
+    """
+    from .._fast.bsgd import bsgd
+    from .runners import _expansion_share, _test_error
+
+    n = X.shape[0] if max_rows is None else min(int(max_rows), X.shape[0])
+    order = np.random.default_rng(seed).permutation(n).astype(np.int64)
+    stops = sorted({int(c) for c in checkpoints if 0 < c < n} | {n})
+    sv = alpha = bias = None
+    t = done = 0
+    seconds = gradient_error_sum = 0.0
+    stream = []
+    for stop in stops:
+        start = time.perf_counter()
+        res = bsgd(X, y, order[done:stop], n_classes=2, budget=budget, lam=lam, learning_rate="pegasos", eta=1.0,
+                   radius=np.inf, maintenance=maintenance, kernel="rbf", gamma=gamma, degree=3, coef0=0.0,
+                   merge_eps=0.01, projection_ridge=1e-10, fit_bias=False, sv=sv, alpha=alpha, bias=bias, t0=t)
+        seconds += time.perf_counter() - start
+        sv, alpha, bias, t, done = res.sv, res.alpha, res.bias, res.t, stop
+        gradient_error_sum += res.trace["gradient_error_sum"]
+        stream.append([stop, seconds, _test_error(sv, alpha, bias, gamma, X_test, y_test, "fast")])
+    extra = {"E-bar": gradient_error_sum / n}
+    slope = loglog_slope([s[0] for s in stream], [s[1] for s in stream])
+    if slope is not None:
+        extra["slope"] = slope
+    return dict(error=stream[-1][2], seconds=seconds, n_sv=len(sv), n_stream=n, stream=stream, extra=extra,
+                majority_share=_expansion_share(sv, alpha, bias, gamma, X, X_test, "fast"))
+
+
+def budget_exponents(result):
+    """``{maintenance: (exponent, budgets)}``: the slope of log(seconds per example) on log(B) over the rows of a
+    ``wang2012-figure6`` result (mean over seeds of each row's whole pass)."""
+    points = {}
+    for r in result["rows"]:
+        if r.get("available") and "budget" in r.get("params", {}):
+            per_example = np.mean([s["seconds"] / s["n_stream"] for s in r["per_seed"]])
+            points.setdefault(r["params"]["maintenance"], []).append((r["params"]["budget"], per_example))
+    out = {}
+    for m, pts in points.items():
+        pts = sorted(pts)
+        if len(pts) >= 2:
+            B, sec = np.array(pts).T
+            out[m] = (float(np.polyfit(np.log(B), np.log(sec), 1)[0]), [int(b) for b in B])
+    return out
+
+
+def plot_table6(result, path):
+    """``--png`` of ``wang2012-table6``: test accuracy and E-bar of each row, ours beside the paper's."""
+    from .report import require_matplotlib
+    from .tables_wang import TABLE6_PAPER_EBAR
+
+    require_matplotlib().use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = [r for r in result["rows"] if r["available"]]
+    idx = np.arange(len(rows))
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=(11, 4.2))
+    acc = [100 - r["error_mean"] for r in rows]
+    pacc = [np.nan if not r["paper"] else 100 - r["paper"]["mean"] for r in rows]
+    a1.bar(idx - 0.2, acc, 0.4, yerr=[r["error_std"] for r in rows], label="refsvm")
+    a1.bar(idx + 0.2, pacc, 0.4, label="paper (10M examples)")
+    a1.set_ylim(min([a for a in acc + pacc if a == a] + [75]) - 1, 100.5)
+    a1.set_ylabel("test accuracy (%)")
+    eb = [np.mean([s["extra"]["E-bar"] for s in r["per_seed"]]) for r in rows]
+    pe = [TABLE6_PAPER_EBAR.get(r["algorithm"], (np.nan,))[0] for r in rows]
+    a2.bar(idx - 0.2, eb, 0.4, label="refsvm")
+    a2.bar(idx + 0.2, pe, 0.4, label="paper")
+    a2.set_yscale("log")
+    a2.set_ylabel("E-bar (average gradient error)")
+    for ax in (a1, a2):
+        ax.set_xticks(idx)
+        ax.set_xticklabels([r["algorithm"] for r in rows], rotation=50, ha="right", fontsize=7)
+        ax.legend(fontsize=8)
+    fig.suptitle(f"{result['table']}{' (quick)' if result['quick'] else ''}: Checkerboard, n = {rows[0]['n']}")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def plot_figure6(result, path):
+    """``--png`` of ``wang2012-figure6``: training time vs stream length (log-log), and time per example vs B."""
+    from .report import require_matplotlib
+
+    require_matplotlib().use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=(11, 4.2))
+    for r in result["rows"]:
+        if not r["available"]:
+            continue
+        st = np.array([s["stream"] for s in r["per_seed"]])          # seeds x checkpoints x 3
+        slope = r["per_seed"][0]["extra"].get("slope")
+        a1.plot(st[0, :, 0], st[:, :, 1].mean(0), "-o", ms=3,
+                label=r["algorithm"] + ("" if slope is None else f" (slope {slope:.2f})"))
+    a1.set_xscale("log")
+    a1.set_yscale("log")
+    a1.set_xlabel("examples seen N")
+    a1.set_ylabel("training seconds (shared machine)")
+    a1.legend(fontsize=7)
+    for m, (k, budgets) in budget_exponents(result).items():
+        per = {r["params"]["budget"]: np.mean([s["seconds"] / s["n_stream"] for s in r["per_seed"]])
+               for r in result["rows"] if r.get("available") and r["params"].get("maintenance") == m}
+        a2.plot(budgets, [1e6 * per[b] for b in budgets], "-o", label=f"{m}: time ~ B^{k:.2f}")
+    a2.set_xscale("log")
+    a2.set_yscale("log")
+    a2.set_xlabel("budget B")
+    a2.set_ylabel("microseconds per example")
+    a2.legend(fontsize=8)
+    fig.suptitle(f"{result['table']}{' (quick)' if result['quick'] else ''}")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)

@@ -1,0 +1,99 @@
+"""refsvm reproduce: Wang, Crammer & Vucetic (2012) Table 6 and Figure 6 on Checkerboard streams -- E-bar and the
+split pass against the plain-Python reference run as one call, the log-log and budget fits against known
+power laws, the paper's printed Table 6 against its text, and a --quick run of each registered name."""
+
+import os
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from refsvm.bsgd import bsgd as reference_bsgd
+from refsvm.io.datasets import checkerboard
+from refsvm.reproduce import driver
+from refsvm.reproduce.report import format_table
+from refsvm.reproduce.tables_wang import TABLE6_PAPER_ACC, TABLE6_PAPER_EBAR
+from refsvm.reproduce.wang_stream import budget_exponents, loglog_slope, run_stream
+
+PAPER = Path(os.environ.get("REFSVM_PAPERS", "/work/shared/papers")) / "bsgd-wang-crammer-vucetic-2012.txt"
+
+
+def _board(n=900, seed=0):
+    X, y = checkerboard(n + 300, random_state=seed)
+    return X[:n], y[:n], X[n:], y[n:]
+
+
+@pytest.mark.parametrize("maintenance", ["removal", "merge"])
+def test_ebar_and_split_pass_equal_one_reference_call(maintenance):
+    """E-bar = (1/N) sum ||Delta_t|| / eta_t with eta_t = 1/(lam t), from the reference's own event table (one
+    call over the whole order), and the final model of the pass split at checkpoints equals that call's."""
+    X, y, Xt, yt = _board()
+    lam, gamma, B = 1e-3, 128.0, 12
+    out = run_stream(X, y, Xt, yt, 3, lam=lam, gamma=gamma, budget=B, maintenance=maintenance,
+                     checkpoints=(100, 250, 600))
+    order = np.random.default_rng(3).permutation(len(y)).astype(np.int64)
+    ref = reference_bsgd(X, y, order, n_classes=2, budget=B, lam=lam, learning_rate="pegasos", eta=1.0,
+                         radius=np.inf, maintenance=maintenance, kernel="rbf", gamma=gamma, degree=3, coef0=0.0,
+                         merge_eps=0.01, projection_ridge=1e-10, fit_bias=False)
+    steps = np.asarray(ref.trace["maint_step"]) + 1                      # t of each event (steps count from 1)
+    ebar = np.sum(np.sqrt(ref.trace["weight_degradation"]) * lam * steps) / len(y)
+    assert len(steps) > 50                                                # maintenance ran often
+    assert out["extra"]["E-bar"] == pytest.approx(ebar, rel=1e-6)
+    if maintenance == "removal":                                          # ||E_t|| = 1 per event (docs/bsgd.rst)
+        assert out["extra"]["E-bar"] == pytest.approx(len(steps) / len(y), rel=1e-9)
+    assert [s[0] for s in out["stream"]] == [100, 250, 600, len(y)]
+    f = np.exp(-gamma * ((Xt[:, None, :] - ref.sv[None]) ** 2).sum(-1)) @ ref.alpha[:, 0]
+    assert out["error"] == pytest.approx(100.0 * np.mean(yt * f <= 0))
+    assert out["n_stream"] == len(y) and out["n_sv"] == B
+
+
+def test_max_rows_takes_the_first_rows():
+    X, y, Xt, yt = _board(400)
+    out = run_stream(X, y, Xt, yt, 0, lam=1e-3, gamma=128.0, budget=10, maintenance="merge", max_rows=150)
+    assert out["n_stream"] == 150 and out["stream"][-1][0] == 150
+
+
+def test_loglog_slope_recovers_a_power_law_after_100k():
+    ns = np.array([1e4, 3e4, 1e5, 3e5, 1e6, 3e6])
+    sec = np.where(ns < 1e5, 50.0, 2e-6 * ns ** 1.07)                   # a flat start that the fit must ignore
+    assert loglog_slope(ns, sec) == pytest.approx(1.07, abs=1e-9)
+    assert loglog_slope([1e4, 1e5], [1.0, 2.0]) is None                 # one point from 100K on
+
+
+def test_budget_exponents_fit_time_per_example_against_b():
+    def row(m, B, per):
+        return dict(available=True, params=dict(maintenance=m, budget=B),
+                    per_seed=[dict(seconds=per * 1000, n_stream=1000)])
+    rows = [row("merge", B, 3e-8 * B) for B in (50, 100, 500)] + [row("projection", B, 1e-9 * B ** 2)
+                                                                   for B in (25, 50, 100)]
+    fits = budget_exponents(dict(rows=rows))
+    assert fits["merge"][0] == pytest.approx(1.0) and fits["merge"][1] == [50, 100, 500]
+    assert fits["projection"][0] == pytest.approx(2.0)
+
+
+def test_table6_paper_values_are_the_papers_text():
+    if not PAPER.exists():
+        pytest.skip("the paper's text is not available")
+    text = PAPER.read_text()
+    block = text[text.index("BPegasos+remove 1.402"):text.index("Table 6: Comparison")]
+    for label in ("remove", "project", "merge"):
+        line = next(ln for ln in block.splitlines() if ln.startswith(f"BPegasos+{label} "))
+        nums = [float(v) for v in re.findall(r"\d+\.\d+", line)]        # E, sd, acc, sd at B=100, then B=500
+        for j, B in enumerate((100, 500)):
+            key = f"BPegasos+{label} B={B}"
+            assert TABLE6_PAPER_EBAR[key] == tuple(nums[4 * j:4 * j + 2])
+            assert TABLE6_PAPER_ACC[key] == tuple(nums[4 * j + 2:4 * j + 4])
+
+
+@pytest.mark.parametrize("name", ["wang2012-table6", "wang2012-figure6"])
+def test_quick_run_prints_ebar_and_draws(name, tmp_path):
+    pytest.importorskip("matplotlib")
+    result = driver.run_table(name, quick=True, seeds=1)
+    rows = [r for r in result["rows"] if r["available"]]
+    assert len(rows) == len(driver.tables()[name].entries)
+    assert all(0.0 <= r["error_mean"] <= 100.0 and "E-bar" in r["per_seed"][0]["extra"] for r in rows)
+    assert "E-bar = " in format_table(result)
+    png = tmp_path / "f.png"
+    driver.emit(result, out=open(os.devnull, "w"), png_path=str(png), plot=driver.tables()[name].plot)
+    assert png.stat().st_size > 1000
