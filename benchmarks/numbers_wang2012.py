@@ -22,3 +22,51 @@ def _wang_table4(fmt):
                      f"{p['mean']:.2f} ± {p['std']:.2f}", f"{r['error_mean'] - p['mean']:+.2f}",
                      f"{r['chosen']['gamma_scale']:g}/d", r.get("gap_reason", "")])
     return table(["data", "row", f"ours ({data['seeds']} seeds)", "paper", "diff", "gamma", "gap"], rows, fmt)
+
+
+@renderer("repro-wang2012-table6")
+def _wang_table6(fmt):
+    """Wang et al.'s Table 6 as run: accuracy and E-bar beside the paper's, the gap's reason (today's)."""
+    from refsvm.reproduce.gaps import gap_reason
+    from refsvm.reproduce.tables_wang import TABLE6_PAPER_EBAR
+
+    data = load("reproduce_wang2012-table6")
+    rows = []
+    for r in data["rows"]:
+        ebar = [s["extra"]["E-bar"] for s in r["per_seed"]]
+        pe = TABLE6_PAPER_EBAR.get(r["algorithm"])
+        p = r["paper"]
+        reason = gap_reason(data["table"], r)
+        rows.append([r["algorithm"], f"{r['per_seed'][0]['n_stream']:,}",
+                     f"{100 - r['error_mean']:.2f} ± {r['error_std']:.2f}", f"{100 - p['mean']:.2f} ± {p['std']:.2f}",
+                     f"{sum(ebar) / len(ebar):.3g}", "" if pe is None else f"{pe[0]:.3f} ± {pe[1]:.3f}",
+                     reason[0] if reason else ""])
+    return table(["row", "N", f"accuracy ({data['seeds']} seeds)", "paper (10M)", "E-bar", "paper E-bar", "gap"],
+                 rows, fmt)
+
+
+@renderer("repro-wang2012-figure6")
+def _wang_figure6(fmt):
+    """Wang et al.'s Figure 6 as run: per row the stream length, training seconds, log-log slope after 100K,
+    microseconds per example and final accuracy; then the exponent of the time per example in B."""
+    from refsvm.reproduce.wang_stream import budget_exponents
+
+    data = load("reproduce_wang2012-figure6")
+    rows = [[r["algorithm"], f"{r['per_seed'][0]['n_stream']:,}", f"{r['seconds_mean']:.1f}",
+             f"{r['per_seed'][0]['extra'].get('slope', float('nan')):.3f}",
+             f"{1e6 * r['seconds_mean'] / r['per_seed'][0]['n_stream']:.1f}", f"{100 - r['error_mean']:.2f}"]
+            for r in data["rows"]]
+    fits = "; ".join(f"{m}: time per example ~ B^{k:.2f} (B in {budgets})"
+                     for m, (k, budgets) in budget_exponents(data).items())
+    return table(["row", "N", "seconds", "slope after 100K", "us / example", "accuracy %"], rows, fmt) + \
+        "\n\n" + fits
+
+
+@renderer("bench-checkerboard-stream")
+def _checkerboard_stream(fmt):
+    """The 10M-example pass (merging, B = 500): time, accuracy, slope, peak memory."""
+    d = load("bench_checkerboard_stream")
+    return table(["rows", "B", "training s (one core, shared machine)", "accuracy %", "paper", "slope after 100K",
+                  "E-bar", "peak RSS MB"],
+                 [[f"{d['rows']:,}", d["budget"], f"{d['seconds']:.1f}", f"{d['accuracy']:.2f}", "99.74 ± 0.08",
+                   f"{d['slope_after_100k']:.3f}", f"{d['ebar']:.4f}", f"{d['peak_rss_mb']:.0f}"]], fmt)
