@@ -49,37 +49,42 @@ _KILLED_RUNS = textwrap.dedent("""
     from refsvm.estimators import _checkpoint
     from test_checkpoint import MAKERS
     from test_checkpoint_inside_epoch import EVERY, _xy
-    folder, backend, names = sys.argv[2], sys.argv[3], sys.argv[4].split(",")
+    folder, backends, names = sys.argv[2], sys.argv[3].split(","), sys.argv[4].split(",")
     write = _checkpoint.write_checkpoint
     def slow_write(*args, **kwargs):
         write(*args, **kwargs)
         time.sleep(0.15)                        # room for the kill between steps and inside writes
     _checkpoint.write_checkpoint = slow_write
     children = []
-    for name in names:                          # one process per solver, forked after the imports
-        pid = os.fork()
-        if pid == 0:
-            X, y = _xy(name)
-            MAKERS[name](backend).fit(X, y, checkpoint=os.path.join(folder, name), checkpoint_every=EVERY)
-            os._exit(0)
-        children.append(pid)
+    for backend in backends:
+        for name in names:                      # one process per solver and backend, forked after the imports
+            pid = os.fork()
+            if pid == 0:
+                X, y = _xy(name)
+                MAKERS[name](backend).fit(X, y, checkpoint=os.path.join(folder, backend + "-" + name),
+                                          checkpoint_every=EVERY)
+                os._exit(0)
+            children.append(pid)
     for pid in children:
         os.waitpid(pid, 0)
 """)
 
 
-@pytest.fixture(scope="module", params=["python", "fast"])
-def killed(request, tmp_path_factory):
-    """All the inside solvers trained at once (a process each, forked by one subprocess), all killed at one
-    random point (SIGKILL to the process group)."""
-    backend = request.param
-    folder = tmp_path_factory.mktemp(f"killed-{backend}")
+BACKENDS = ("python", "fast")
+RUNS = [f"{b}-{n}" for b in BACKENDS for n in INSIDE]
+
+
+@pytest.fixture(scope="module")
+def killed(tmp_path_factory):
+    """All the inside solvers on both backends trained at once (a process each, forked by one subprocess),
+    all killed at one random point (SIGKILL to the process group)."""
+    folder = tmp_path_factory.mktemp("killed")
     # cwd outside the repository: CI tests the installed package (see test_checkpoint.py)
-    proc = subprocess.Popen([sys.executable, "-c", _KILLED_RUNS, os.path.dirname(__file__), str(folder), backend,
-                             ",".join(INSIDE)], cwd=folder, start_new_session=True)
+    proc = subprocess.Popen([sys.executable, "-c", _KILLED_RUNS, os.path.dirname(__file__), str(folder),
+                             ",".join(BACKENDS), ",".join(INSIDE)], cwd=folder, start_new_session=True)
     try:
         deadline = time.monotonic() + 120
-        while (not all((folder / n).exists() for n in INSIDE)) and time.monotonic() < deadline \
+        while (not all((folder / r).exists() for r in RUNS)) and time.monotonic() < deadline \
                 and proc.poll() is None:
             time.sleep(0.01)
         time.sleep(np.random.default_rng().uniform(0.0, 0.5))   # a random point after the first checkpoints
@@ -87,14 +92,15 @@ def killed(request, tmp_path_factory):
     finally:
         proc.wait()
     assert proc.returncode == -signal.SIGKILL
-    return backend, folder, {n: _header(folder / n) for n in INSIDE}     # (resuming rewrites the files)
+    return folder, {r: _header(folder / r) for r in RUNS}     # (resuming rewrites the files)
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name", INSIDE)
-def test_sigkill_inside_an_epoch_then_resume(killed, name):
-    backend, folder, headers = killed
-    path = folder / name
-    assert headers[name]["epochs_done"] < EPOCHS   # killed before the end of this run
+def test_sigkill_inside_an_epoch_then_resume(killed, name, backend):
+    folder, headers = killed
+    path = folder / f"{backend}-{name}"
+    assert headers[path.name]["epochs_done"] < EPOCHS   # killed before the end of this run
     X, y = _xy(name)
     make = MAKERS[name]
     resumed = make(backend).fit(X, y, checkpoint=path, resume=True)
@@ -103,9 +109,9 @@ def test_sigkill_inside_an_epoch_then_resume(killed, name):
 
 
 def test_most_killed_checkpoints_lie_inside_an_epoch(killed):
-    headers = killed[2]
+    headers = killed[1]
     inside = [h["position"] > 0 for h in headers.values()]
-    assert sum(inside) >= len(INSIDE) // 2, headers   # 120 rows, 37 steps: only the last one falls on a boundary
+    assert sum(inside) >= len(RUNS) // 2, headers   # 120 rows, 37 steps: only the last one falls on a boundary
 
 
 class _Stop(Exception):
