@@ -91,6 +91,7 @@ import scipy.sparse as sp
 from .budget import MaintenanceOptions, MaintenanceRecorder, maintenance_event, new_model, selection_tie_unit
 from .constants import UNIT_ROUNDOFF
 from .kernels import Kernel, kernel_diag, kernel_matrix
+from .recorder import StepRecords
 from .sbp import _kernel_value_error
 from .sparse import n_rows
 from .validation import check_bsca_arguments, check_dual_sample, weights_as_data
@@ -269,7 +270,7 @@ def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0
         k_i = o.kernel.row(SV[:b], x_i)
         f = float(k_i @ A[:b, 0]) if b > 0 else 0.0          # Alg. 2, line 5: f~(x_i), O(B)
         s_abs, e_f = margin_error(k_i, A[:b, 0], o.kernel_error)   # f's rounding error bound
-        rec.margin(b, y_i * f <= e_f)                         # online error, f = 0 up to rounding included
+        rec.margin(b, y_i * f <= e_f, f)                      # online error, f = 0 up to rounding included
         q_ii = float(o.kernel.diag(X[i:i + 1])[0])           # Q_ii = k(x_i, x_i)
         g = dual_gradient(y_i, f, s_abs, e_f)                 # 1 - y_i f~(x_i) = dD/dalpha_i (budgeted)
         delta, dual_i = _newton_step(dual[i], g, q_ii, C_i, e_f, o.kernel_error)   # Alg. 2, line 6 (eq. 3)
@@ -286,7 +287,7 @@ def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0
                 if b > o.budget:                              # Alg. 2, line 10
                     b, event = maintenance_event(o.maintenance, SV, A, b, rec)   # Alg. 2, line 11
                     _follow_list_operation(src, where, event.b_before, event.p, event.n)
-                    rec.maintenance(step, event)
+                    rec.maintenance(step, event, A)
         rec.count("n_at_bound", dual[i] == 0.0 or dual[i] == C_i)
     return BSCAResult(sv=SV[:b].copy(), alpha=A[:b].copy(), bias=np.zeros(1), t=t, trace=rec.trace(),
                       dual=dual, sv_source=src[:b].copy())
@@ -354,8 +355,14 @@ class BSCARecorder(MaintenanceRecorder):
             "maint_partner", "weight_degradation", "maintenance_fraction", "kernel_evaluations",
             "maintenance_seconds", "merge_seconds")
 
-    def margin(self, b, mistake):
-        """``f~(x_i)`` from ``b`` SVs (its kernel row, as BSGD) and the online error ``y_i f~(x_i) <= 0``."""
+    def __init__(self, n_steps):
+        super().__init__(n_steps)
+        self.steps = StepRecords.when_on(n_steps, 1)          # opt-in per-step records (recorder.py)
+
+    def margin(self, b, mistake, f):
+        """``f~(x_i)`` from ``b`` SVs (its kernel row, as BSGD) and the online error ``y_i f~(x_i) <= 0``;
+        with per-step records ``f~(x_i)`` itself."""
+        self.steps.margin(f)
         self.count("mistakes", mistake)
         self.count("kernel_evaluations", b)
 
@@ -370,11 +377,16 @@ class BSCARecorder(MaintenanceRecorder):
             return (b - 1) * (b - 2) + (b - 1)
         return super().maintenance_kernel_evaluations(event)
 
+    def maintenance(self, step, event, A):
+        """The event table's row; with per-step records the merged SV's coefficient, read from ``A`` after it."""
+        self.steps.maintenance(event, A)
+        super().maintenance(step, event)
+
     def trace(self):
         n_events = len(self.columns["maint_step"])
         return super().trace(
             n_steps=self.n_steps, n_zero_steps=int(self.n_steps - int(self.step_flags["changed"].sum())),
-            maintenance_fraction=n_events / self.n_steps if self.n_steps else 0.0)
+            maintenance_fraction=n_events / self.n_steps if self.n_steps else 0.0, **self.steps.trace())
 
 
 # ----------------------------------------------------------------------------

@@ -30,8 +30,8 @@ event number within the step) and reports the first step whose discrete decision
 differs and the first step whose continuous values leave ``rtol`` / ``atol``.
 """
 
-__all__ = ["SCHEMA", "SCHEMA_VERSION", "SOLVERS", "export_trace", "trace_records", "write_trace",
-           "read_trace", "compare_traces", "TraceComparison", "Divergence", "visiting_plan", "fingerprint"]
+__all__ = ["SCHEMA", "SCHEMA_VERSION", "SOLVERS", "export_trace", "trace_records", "trace_tables", "records_of",
+           "write_trace", "write_compact", "read_trace", "compare_traces", "TraceComparison", "Divergence", "visiting_plan", "fingerprint"]
 
 import hashlib
 import json
@@ -42,6 +42,7 @@ import numpy as np
 
 from ._version import __version__
 from .backend import get_module
+from .oracle_files import read_trace, records_of, write_compact, write_trace
 from .recorder import recording_steps
 
 SCHEMA = "refsvm-trace"
@@ -88,7 +89,7 @@ SOLVERS = {
                        not_recorded=_NO_H + ("epoch.objective",)),
     "bsca": SolverSpec("bsca", "bsca", dict(budget=50, C=1.0, maintenance="merge", merge_eps=0.01,
                                             projection_ridge=1e-10, merge_solver="gss", **_KERNEL),
-                       not_recorded=_NO_MARGIN + ("step.violated",)),
+                       not_recorded=_NO_H + ("step.violated",)),
     "sbp": SolverSpec("sbp", "optimize", dict(nu=0.1, fit_bias=False, **_KERNEL), uniforms=True,
                       not_recorded=("step.margin", "step.violated", "step.n_sv", "maintenance (no budget "
                                     "maintenance)", "epoch.objective")),
@@ -217,49 +218,60 @@ def run_solver(solver, X, y, plan, *, params=None, backend="python", seed=None):
 
 # -- records
 
-def _step_fields(spec, trace, k, o):
-    """What ``trace`` records about step k of the call (besides step, epoch, index)."""
+def _step_columns(spec, trace, o):
+    """What ``trace`` records about the steps of the call (besides step and epoch), as columns: one
+    array per field, one entry (a row for multi-class scores) per step."""
+    n = len(o)
     if spec.module == "sbp":
-        return dict(index=int(trace["sampled"][k]), update="project" if trace["projected"][k] else "none",
-                    n_violating=int(trace["n_violating"][k]), water_level=float(trace["water_level"][k]),
-                    bias=float(trace["bias"][k]))
-    out = dict(index=int(o[k]))
+        return dict(index=trace["sampled"][:n], update=_names(trace["projected"][:n], "project", "none"),
+                    n_violating=trace["n_violating"][:n], water_level=trace["water_level"][:n],
+                    bias=trace["bias"][:n])
+    out = dict(index=np.asarray(o, dtype=np.int64))
     if spec.module == "bsgd":                       # Alg. 1 line 6: an SV is added iff s_t * loss > 0
-        out.update(update="add" if trace["added"][k] else "none", violated=bool(trace["added"][k]))
-        if "margin" in trace:                       # the per-step records (recorder.recording_steps)
-            out["margin"] = _scores(trace["margin"][k])
+        out.update(update=_names(trace["added"], "add", "none"), violated=trace["added"] != 0)
     elif spec.module == "bsca":
-        out["update"] = "add" if trace["added"][k] else ("change" if trace["changed"][k] else "none")
+        out["update"] = np.where(trace["added"] != 0, "add", _names(trace["changed"], "change", "none"))
     elif spec.module in ("fogd", "nogd"):           # the gradient step is taken iff the loss is positive
-        added = spec.module == "nogd" and trace["added"][k]
-        out.update(update="add" if added else ("update" if trace["updated"][k] else "none"),
-                   violated=bool(trace["updated"][k]))
+        added = trace["added"] != 0 if spec.module == "nogd" else np.zeros(n, dtype=bool)
+        out.update(update=np.where(added, "add", _names(trace["updated"], "update", "none")),
+                   violated=trace["updated"] != 0)
     else:
-        out.update(update=_UPDATE_NAMES[int(trace["update_kind"][k])], n_sv=int(trace["n_sv"][k]))
+        out.update(update=np.array([_UPDATE_NAMES[u] for u in trace["update_kind"].tolist()]), n_sv=trace["n_sv"])
+    if "margin" in trace:                           # the per-step records (recorder.recording_steps)
+        out["margin"] = _scores(trace["margin"])
     return out
 
 
-def _scores(row):
-    """A per-step record's scores: one float (binary), else the list of the classes' scores."""
-    return float(row[0]) if row.shape[0] == 1 else [float(v) for v in row]
+def _names(flags, yes, no):
+    return np.where(np.asarray(flags) != 0, yes, no)
 
 
-def _maintenance_events(spec, trace, kw):
-    """``{step of the call: [event fields, ...]}`` from the trace's event table."""
-    events = {}
+def _scores(a):
+    """Per-record scores: a column for a binary model (one value each), the rows of the classes' scores else."""
+    return a[:, 0] if a.shape[1] == 1 else a
+
+
+def _maintenance_columns(spec, trace, kw):
+    """The call's maintenance events as columns (one entry per event, in order): ``step`` (of the call),
+    ``event`` (0, 1, ... within the step), ``kind``, ``index``, ``partner`` (-1: none) and where recorded
+    ``weight_degradation`` and ``new_coefficient`` (NaN: the event merged nothing)."""
     if "maint_step" in trace:
-        new = trace.get("maint_new_coefficient")
-        for e, (s, i, p, wd) in enumerate(zip(trace["maint_step"], trace["maint_index"], trace["maint_partner"],
-                                              trace["weight_degradation"])):
-            ev = dict(kind=kw.get("maintenance", "merge"), index=int(i), partner=None if p < 0 else int(p),
-                      weight_degradation=float(wd))
-            if new is not None and p >= 0:          # a merge: the merged SV's coefficient alpha_z (eq. 19)
-                ev["new_coefficient"] = _scores(new[e])
-            events.setdefault(int(s), []).append(ev)
+        steps = np.asarray(trace["maint_step"], dtype=np.int64)
+        out = dict(step=steps, event=None, kind=np.full(steps.size, kw.get("maintenance", "merge")),
+                   index=trace["maint_index"], partner=trace["maint_partner"],
+                   weight_degradation=trace["weight_degradation"])
+        if "maint_new_coefficient" in trace:        # a merge: the merged SV's coefficient alpha_z (eq. 19)
+            out["new_coefficient"] = _scores(trace["maint_new_coefficient"])
     elif "removal_step" in trace:
-        for s, i in zip(trace["removal_step"], trace["removal_index"]):
-            events.setdefault(int(s), []).append(dict(kind="removal", index=int(i)))
-    return events
+        steps = np.asarray(trace["removal_step"], dtype=np.int64)
+        out = dict(step=steps, event=None, kind=np.full(steps.size, "removal"), index=trace["removal_index"],
+                   partner=np.full(steps.size, -1, dtype=np.int64))
+    else:
+        steps = np.zeros(0, dtype=np.int64)
+        out = dict(step=steps, event=None, kind=np.zeros(0, dtype="<U7"), index=steps, partner=steps)
+    starts = np.flatnonzero(np.r_[True, np.diff(steps) != 0]) if steps.size else np.zeros(0, dtype=np.int64)
+    out["event"] = np.arange(steps.size) - np.repeat(starts, np.diff(np.r_[starts, steps.size]).astype(np.int64))
+    return out
 
 
 def _epoch_fields(spec, module, res, X, y, kw):
@@ -278,9 +290,10 @@ def _epoch_fields(spec, module, res, X, y, kw):
     return out
 
 
-def trace_records(solver, X, y, *, epochs=1, seed=None, order=None, params=None, backend="python"):
-    """``(records, results)``: the trace as a list of dicts (header first) and the solver's
-    per-epoch results (the models, bitwise those of the untraced run)."""
+def trace_tables(solver, X, y, *, epochs=1, seed=None, order=None, params=None, backend="python"):
+    """``(header, tables, results)``: the trace in columns and the solver's per-epoch results (the
+    models, bitwise those of the untraced run).  ``tables``: ``"step"`` and ``"maintenance"`` (a dict of
+    arrays each, steps counted over all epochs) and ``"epoch"`` (a list of epoch records)."""
     spec, p = _resolve(solver, params)
     X = np.ascontiguousarray(X, dtype=np.float64)
     if X.ndim != 2 or X.shape[0] == 0:
@@ -292,18 +305,30 @@ def trace_records(solver, X, y, *, epochs=1, seed=None, order=None, params=None,
     with recording_steps():                         # per-step records: copies, the model is unchanged
         results, kw = run_solver(solver, X, yb, plan, params=params, backend=backend, seed=seed)
     module = get_module(spec.module, backend)
-    records = [_header(solver, spec, p, X, yb, plan, kw, backend, seed)]
-    step = 0
+    steps, events, epoch_records, offset = [], [], [], 0
     for e, ((o, _), res) in enumerate(zip(plan, results)):
-        events = _maintenance_events(spec, res.trace, kw)
-        for k in range(o.size):
-            records.append(dict(record="step", step=step, epoch=e, **_step_fields(spec, res.trace, k, o)))
-            records.extend(dict(record="maintenance", step=step, event=j, **ev)
-                           for j, ev in enumerate(events.get(k, ())))
-            step += 1
-        records.append(dict(record="epoch", step=step - 1, epoch=e,
-                            **_epoch_fields(spec, module, res, X, yb, kw)))
-    return records, results
+        steps.append(dict(step=offset + np.arange(o.size), epoch=np.full(o.size, e),
+                          **_step_columns(spec, res.trace, o)))
+        ev = _maintenance_columns(spec, res.trace, kw)
+        ev["step"] = ev["step"] + offset
+        events.append(ev)
+        offset += o.size
+        epoch_records.append(dict(record="epoch", step=offset - 1, epoch=e,
+                                  **_epoch_fields(spec, module, res, X, yb, kw)))
+    tables = {"step": _concatenate(steps), "maintenance": _concatenate(events), "epoch": epoch_records}
+    return _header(solver, spec, p, X, yb, plan, kw, backend, seed), tables, results
+
+
+def _concatenate(parts):
+    return {k: np.concatenate([part[k] for part in parts]) for k in parts[0]}
+
+
+def trace_records(solver, X, y, *, epochs=1, seed=None, order=None, params=None, backend="python"):
+    """``(records, results)``: the trace as a list of dicts (header first) and the solver's
+    per-epoch results (the models, bitwise those of the untraced run)."""
+    header, tables, results = trace_tables(solver, X, y, epochs=epochs, seed=seed, order=order, params=params,
+                                           backend=backend)
+    return records_of(header, tables), results
 
 
 def _header(solver, spec, p, X, y, plan, kw, backend, seed):
@@ -322,49 +347,20 @@ def _header(solver, spec, p, X, y, plan, kw, backend, seed):
     return header
 
 
-def _json_value(v):
-    """Non-finite floats as the strings "NaN", "Infinity", "-Infinity" (plain JSON has none)."""
-    if isinstance(v, float) and not math.isfinite(v):
-        return "NaN" if math.isnan(v) else ("Infinity" if v > 0 else "-Infinity")
-    if isinstance(v, dict):
-        return {k: _json_value(x) for k, x in v.items()}
-    if isinstance(v, (list, tuple)):
-        return [_json_value(x) for x in v]
-    if isinstance(v, np.generic):
-        return _json_value(v.item())
-    return v
-
-
-def write_trace(records, path):
-    """Write ``records`` to ``path`` as JSON Lines (floats in shortest round-trip form)."""
-    with open(path, "w", encoding="utf-8") as f:
-        for r in records:
-            f.write(json.dumps(_json_value(r), allow_nan=False) + "\n")
-
-
-def read_trace(path):
-    """The records of a JSON Lines trace file (a ValueError names the line that is not JSON)."""
-    records = []
-    with open(path, encoding="utf-8") as f:
-        for n, line in enumerate(f, 1):
-            if line.strip():
-                try:
-                    records.append(json.loads(line))
-                except json.JSONDecodeError as exc:
-                    raise ValueError(f"{path}: line {n} is not JSON ({exc.msg})") from None
-    return records
-
-
 def export_trace(solver, X, y, *, path, epochs=1, seed=None, order=None, params=None, backend="python"):
     """Run ``solver`` (a key of :data:`SOLVERS`) on ``backend`` and write its trace to ``path``.
 
     ``order``: a list of index arrays, one per epoch (else ``seed`` draws a permutation per
     epoch, see :func:`visiting_plan`); ``params``: the solver's parameters (defaults in
-    :data:`SOLVERS`).  Returns the per-epoch results (the models are bitwise the untraced run's).
+    :data:`SOLVERS`).  ``path`` ending in ``.npz``: the compact form (:func:`refsvm.oracle_files.write_compact`),
+    else JSON Lines.  Returns the per-epoch results (the models are bitwise the untraced run's).
     """
-    records, results = trace_records(solver, X, y, epochs=epochs, seed=seed, order=order,
-                                     params=params, backend=backend)
-    write_trace(records, path)
+    header, tables, results = trace_tables(solver, X, y, epochs=epochs, seed=seed, order=order, params=params,
+                                           backend=backend)
+    if str(path).endswith(".npz"):                  # the compact form: the columns as they are
+        write_compact(header, tables, path)
+    else:
+        write_trace(records_of(header, tables), path)
     return results
 
 

@@ -123,6 +123,11 @@ class StepRecords:
     coefficient (``maint_new_coefficient``, float64 ``(n_events, c)``, NaN for an event without a
     merge).  Copies of the algorithm's numbers; nothing is recomputed."""
 
+    @classmethod
+    def when_on(cls, n_steps, c):
+        """The records of a pass inside :func:`recording_steps`, else :class:`NoStepRecords` (does nothing)."""
+        return cls(n_steps, c) if steps_recorded() else NoStepRecords()
+
     def __init__(self, n_steps, c):
         self.margins = np.full((int(n_steps), int(c)), np.nan)
         self.step = 0
@@ -142,3 +147,31 @@ class StepRecords:
     def trace(self):
         return {"margin": self.margins,
                 "maint_new_coefficient": np.array(self.new_coefficients, dtype=np.float64).reshape(-1, self.c)}
+
+
+def step_record_arrays(n_steps, n_events, c):
+    """The compiled twins' per-step record arrays, ``(margins (n_steps, c), new coefficients (max(n_events, 1),
+    c))`` filled with NaN, or ``(None, None)`` outside :func:`recording_steps` (read once per call)."""
+    if not steps_recorded():
+        return None, None
+    return np.full((int(n_steps), int(c)), np.nan), np.full((max(int(n_events), 1), int(c)), np.nan)
+
+
+def add_step_records(trace, margins, new_coefficients, n_events):
+    """Hand the twins' per-step record arrays over to ``trace`` (the keys of :meth:`StepRecords.trace`)."""
+    if margins is not None:
+        trace["margin"] = margins
+        trace["maint_new_coefficient"] = new_coefficients[:n_events].copy()
+
+
+class NoStepRecords:
+    """:class:`StepRecords` switched off: records nothing, adds no trace keys."""
+
+    def margin(self, f):
+        pass
+
+    def maintenance(self, event, A):
+        pass
+
+    def trace(self):
+        return {}

@@ -37,9 +37,11 @@ from refsvm.budget import LOOKUP_SOLVERS, merge_solver_eps
 from refsvm.constants import UNIT_ROUNDOFF as _UNIT_ROUNDOFF
 from refsvm.validation import check_dual_sample, check_sample_weight, check_sparse_rows
 from refsvm._fast.budget import _SOLVER_CODES
+from refsvm.recorder import add_step_records, step_record_arrays
 
 from libc.math cimport fabs
 from libc.string cimport memset
+from refsvm._fast.step_records cimport StepOut, record_margin, record_new_coefficient, step_out_on
 from libc.stdint cimport int8_t, int64_t
 from refsvm._fast.common cimport (ERR_INTERRUPTED, ERR_NONE, ERR_SINGULAR, MAINT_MERGE, MAINT_PROJECTION,
                                   MAINT_REMOVAL, _now, interrupted)
@@ -77,6 +79,7 @@ cdef struct Params:
     double kernel_error    # a bound of one kernel value's rounding error (refsvm.bsca.margin_error)
     double tie_unit        # removal / projection selection's tie tolerance (refsvm.budget.selection_tie_unit)
     const double* sample_weight  # weight of X[i] (NULL: all 1)
+    StepOut steps          # per-step records (refsvm.recorder.recording_steps; NULL pointers: off)
 
 
 cdef struct State:
@@ -200,6 +203,7 @@ cdef int _bsca_pass(const Params* P, State* st,
                                  &lk_i[0] if keep_lk else NULL)     # exponents kept for merging
             f = pw_dot(&k_i[0], &A[0, 0], b)
         e_f = _margin_error(&k_i[0], &A[0, 0], b, P.kernel_error, &s_abs)   # f's rounding error bound
+        record_margin(&P.steps, step, &f)                     # per-step records (opt-in): f~(x_i)
         if y_i * f <= e_f:                                    # online error, f = 0 up to rounding included
             st.mistakes += 1
         q_ii = rows_self(X, i, P.kernel, P.gamma, P.degree, P.coef0)   # Q_ii = k(x_i, x_i)
@@ -259,6 +263,7 @@ cdef int _bsca_pass(const Params* P, State* st,
                     maint_index[st.n_events] = p
                     maint_partner[st.n_events] = partner
                     weight_degradation[st.n_events] = wd
+                    record_new_coefficient(&P.steps, A, P.maint == MAINT_MERGE, b_old, p, partner, st.n_events)
                     st.n_events += 1
         if dual[i] == 0.0 or dual[i] == C_i:
             st.n_at_bound += 1
@@ -322,6 +327,9 @@ def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0
     P.tie_unit = 0.0 if opts.maintenance is None else opts.maintenance.selection_tie_unit
     cdef const double[::1] swv
     P.sample_weight = NULL
+    P.steps.margin = NULL                                     # per-step records: set by _bsca_run if on
+    P.steps.new_coef = NULL
+    P.steps.c = 1
     if sample_weight is not None and sample_weight.shape[0] > 0:
         swv = sample_weight                                   # kept alive until the pass ends
         P.sample_weight = &swv[0]
@@ -393,6 +401,9 @@ cdef object _bsca_run(Params* P, const Rows* R, Store* S, object SV, object A, P
     cdef int64_t[::1] miv = maint_index
     cdef int64_t[::1] mpv = maint_partner
     cdef double[::1] wdv = weight_degradation
+    margins, new_coefs = step_record_arrays(P.n_steps, ne_cap, 1)   # per-step records (opt-in): None when off
+    if margins is not None:
+        step_out_on(&P.steps, margins, new_coefs)
     with nogil:
         err = _bsca_pass(P, &st, R, yv, ov, dualv, S, Av, srcv, wherev, k_iv, lk_iv, Kpv, rhsv, ipivv,
                          mworkv, changedv, addedv, msv, miv, mpv, wdv)
@@ -421,6 +432,7 @@ cdef object _bsca_run(Params* P, const Rows* R, Store* S, object SV, object A, P
         "maintenance_seconds": float(st.maintenance_seconds),
         "merge_seconds": float(st.merge_seconds),
     }
+    add_step_records(trace, margins, new_coefs, ne)       # the reference's StepRecords keys
     b = st.b
     return BSCAResult(sv=store_export(S, b) if S.sparse else SV[:b].copy(), alpha=A[:b].copy(),
                       bias=np.zeros(1), t=int(st.t), trace=trace, dual=dual, sv_source=src[:b].copy())

@@ -60,9 +60,10 @@ from refsvm.validation import check_sample_weight
 from refsvm.budget import LOOKUP_SOLVERS, MAINTENANCE, merge_solver_eps
 from refsvm._fast.budget import _SOLVER_CODES
 from refsvm.online.common import _max_sq_norm as max_sq_norm
-from refsvm.recorder import steps_recorded
+from refsvm.recorder import add_step_records, step_record_arrays
 
-from libc.math cimport INFINITY, NAN, sqrt
+from libc.math cimport INFINITY, sqrt
+from refsvm._fast.step_records cimport StepOut, record_margin, record_new_coefficient, step_out_on
 from libc.string cimport memset
 from libc.stdint cimport int8_t, int64_t
 from refsvm._fast.common cimport (ERR_INTERRUPTED, ERR_NONE, ERR_SINGULAR, MAINT_MERGE, MAINT_PROJECTION,
@@ -231,8 +232,7 @@ cdef struct Params:
     int refine_steps           # projection: iterative-refinement steps per event
     const double* sample_weight  # weight of X[i] (NULL: all 1)
     double sq_max          # max ||sv||^2 of the SVs given (the mistake counter's, refsvm.tolerance.KernelErrorBound)
-    double* margin_out     # per-step records (refsvm.recorder.recording_steps; NULL: off): f (n_steps, c)
-    double* new_coef_out   # per event: the merged SV's coefficient (n_steps, c; NaN without a merge)
+    StepOut steps          # per-step records (refsvm.recorder.recording_steps; NULL pointers: off)
 
 
 cdef struct State:
@@ -272,17 +272,6 @@ cdef inline double _k_times_alpha(const double[:, ::1] K, const double[:, ::1] A
     for i in range(b):
         s += K[j, i] * A[i, r]
     return s
-
-
-cdef void _record_new_coefficient(const Params* P, const double[:, ::1] A, Py_ssize_t b_old, Py_ssize_t p,
-                                  Py_ssize_t partner, Py_ssize_t event) noexcept nogil:
-    """The merged SV's coefficient after event ``event`` (NaN without a merge); z's slot as
-    :func:`refsvm.recorder.merged_slot`."""
-    cdef Py_ssize_t r, z = -1
-    if P.maint == MAINT_MERGE and partner >= 0:
-        z = partner if p == b_old - 1 else p
-    for r in range(P.c):
-        P.new_coef_out[event * P.c + r] = A[z, r] if z >= 0 else NAN
 
 
 cdef int _bsgd_pass(const Params* P, State* st,
@@ -363,9 +352,7 @@ cdef int _bsgd_pass(const Params* P, State* st,
             beta[y_t] = eta_t * s_t                           # beta^(i) = +eta_t s_t for i = y_t
             beta[r_t] = -(eta_t * s_t)                        #            -eta_t s_t for i = r_t
 
-        if P.margin_out != NULL:                              # per-step records (opt-in): f_t(x_t)
-            for r in range(c):
-                P.margin_out[step * c + r] = f[r]
+        record_margin(&P.steps, step, &f[0])                  # per-step records (opt-in): f_t(x_t)
         factor = 1.0 - eta_t * P.lam                          # Alg. 1, line 5
         if factor != 1.0:
             for j in range(b):
@@ -465,13 +452,12 @@ cdef int _bsgd_pass(const Params* P, State* st,
                 maint_index[st.n_events] = p
                 maint_partner[st.n_events] = partner
                 weight_degradation[st.n_events] = wd
-                if P.new_coef_out != NULL:                    # per-step records (opt-in)
-                    _record_new_coefficient(P, A, b_old, p, partner, st.n_events)
                 st.n_events += 1
                 if SV.failed:                                 # a merged sparse SV could not be allocated
                     st.b = b
                     st.t = t
                     return ERR_NOMEM
+                record_new_coefficient(&P.steps, A, P.maint == MAINT_MERGE, b_old, p, partner, st.n_events - 1)
                 st.gradient_error_sum += sqrt(wd) / eta_t     # ||E_t|| = ||Delta_t|| / eta_t (Theorem 1)
 
         if P.lr == LR_PERCEPTRON and b > 0 and need_norm:     # projection onto the ball of radius U (sec. 4)
@@ -558,8 +544,9 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
     P.refine_steps = _refine_steps
     P.keep_K = P.keep_Kinv or P.lr == LR_PERCEPTRON
     P.sq_max = max_sq_norm(sv)                                # the mistake counter's, as refsvm.bsgd
-    P.margin_out = NULL                                       # per-step records: set by _bsgd_run if on
-    P.new_coef_out = NULL
+    P.steps.margin = NULL                                     # per-step records: set by _bsgd_run if on
+    P.steps.new_coef = NULL
+    P.steps.c = P.c
     cdef const double[::1] swv
     P.sample_weight = NULL
     if sample_weight is not None and sample_weight.shape[0] > 0:
@@ -625,15 +612,9 @@ cdef object _bsgd_run(Params* P, State* stp, const Rows* R, Store* S, object SV,
     cdef unsigned char[:, ::1] cmp_samev = cmp_same
     cdef double[:, ::1] cmp_factorv = cmp_factor
     cdef double[:, ::1] cmp_wdv = cmp_wd
-    cdef double[:, ::1] marginv, new_coefv
-    steps = steps_recorded()                                  # per-step records (opt-in, refsvm.recorder)
-    if steps:
-        margins = np.full((P.n_steps, c), np.nan)
-        new_coefs = np.full((max(P.n_steps, 1), c), np.nan)
-        marginv = margins
-        new_coefv = new_coefs
-        P.margin_out = &marginv[0, 0] if P.n_steps > 0 else NULL
-        P.new_coef_out = &new_coefv[0, 0]
+    margins, new_coefs = step_record_arrays(P.n_steps, P.n_steps, c)   # per-step records (opt-in): None when off
+    if margins is not None:
+        step_out_on(&P.steps, margins, new_coefs)
 
     cdef double[:, ::1] Av = A
     cdef double[:, ::1] Kv = K
@@ -707,9 +688,7 @@ cdef object _bsgd_run(Params* P, State* stp, const Rows* R, Store* S, object SV,
         "duplicate_additions": int(st.duplicate_additions),
         "kernel_entries": int(st.kernel_entries),
     }
-    if steps:                                                 # the reference's StepRecords keys
-        trace["margin"] = margins
-        trace["maint_new_coefficient"] = new_coefs[:ne].copy()
+    add_step_records(trace, margins, new_coefs, ne)       # the reference's StepRecords keys
     if P.compare:
         trace["compare_same_decision"] = cmp_same[:ne].astype(bool)
         trace["compare_wd_factor"] = cmp_factor[:ne].copy()

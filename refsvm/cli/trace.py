@@ -85,7 +85,8 @@ def add_parser(sub):
     how.add_argument("--order", metavar="FILE", help="visiting order: one epoch a line of 0-based indices")
     trace.add_argument("--epochs", type=int, default=1, help="epochs (ignored with --order)")
     trace.add_argument("--backend", choices=["python", "fast"], default="python", help="which path to run")
-    trace.add_argument("--output", required=True, metavar="FILE", help="the trace file to write")
+    trace.add_argument("--output", required=True, metavar="FILE",
+                       help="the trace file to write (ending in .npz: the compact form; else JSON Lines)")
     _add_file_options(trace, pad=False)
     trace.set_defaults(func=_cmd_trace, subparser=trace)
 

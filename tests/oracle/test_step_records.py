@@ -148,3 +148,41 @@ def test_multiclass_scores_agree_between_paths():
     np.testing.assert_allclose(a.trace["maint_new_coefficient"], b.trace["maint_new_coefficient"], rtol=1e-9)
     assert oracle.values_agree([1.0, 2.0], [1.0, 2.0 + 1e-12], 1e-9, 0.0)
     assert not oracle.values_agree([1.0, 2.0], [1.0, 2.1], 1e-9, 0.0)
+
+
+def bsca_kwargs(maintenance, solver):
+    return dict(budget=5, C=1.0, maintenance=maintenance, kernel="rbf", gamma=GAMMA, degree=3, coef0=0.0,
+                merge_eps=0.01, projection_ridge=1e-10, merge_solver=solver)
+
+
+@pytest.mark.parametrize("maintenance,solver", CONFIGS[::2] + CONFIGS[4:])
+def test_bsca_recorded_run_is_bitwise_and_scores_are_the_model_before_the_step(maintenance, solver):
+    """BSCA (both paths): the recorded run is bitwise the plain one; step k's score is f~ of the model after
+    steps 0..k-1 (a prefix run) at x_{order[k]}, by brute force; a merge's coefficient is in the model."""
+    X, y = data(n=40)
+    order = np.random.default_rng(6).permutation(len(y))
+    out = {}
+    for backend in ("python", "fast"):
+        fn = get_module("bsca", backend).bsca
+        plain = fn(X, y, order, **bsca_kwargs(maintenance, solver))
+        with recording_steps():
+            rec = fn(X, y, order, **bsca_kwargs(maintenance, solver))
+        assert "margin" not in plain.trace
+        for name in ("sv", "alpha", "dual"):
+            assert getattr(rec, name).tobytes() == getattr(plain, name).tobytes(), name
+        out[backend] = rec.trace
+    fn = get_module("bsca", "python").bsca
+    for k in (1, 9, 30):
+        prev = fn(X, y, order[:k], **bsca_kwargs(maintenance, solver))
+        expected = (rbf(X[order[k]][None], prev.sv) @ prev.alpha)[0, 0]
+        for backend in out:
+            np.testing.assert_allclose(out[backend]["margin"][k, 0], expected, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(out["python"]["maint_new_coefficient"], out["fast"]["maint_new_coefficient"],
+                               rtol=1e-9)
+    merged = out["python"]["maint_partner"] >= 0
+    assert merged.any() == (maintenance == "merge")
+    for e in np.flatnonzero(merged)[::4]:
+        s, m, n = (int(out["python"][key][e]) for key in ("maint_step", "maint_index", "maint_partner"))
+        after = fn(X, y, order[:s + 1], **bsca_kwargs(maintenance, solver))
+        b_before = after.sv.shape[0] + 1
+        assert out["python"]["maint_new_coefficient"][e, 0] == after.alpha[merged_slot(m, n, b_before), 0]
