@@ -70,3 +70,13 @@ def _checkerboard_stream(fmt):
                   "E-bar", "peak RSS MB"],
                  [[f"{d['rows']:,}", d["budget"], f"{d['seconds']:.1f}", f"{d['accuracy']:.2f}", "99.74 ± 0.08",
                    f"{d['slope_after_100k']:.3f}", f"{d['ebar']:.4f}", f"{d['peak_rss_mb']:.0f}"]], fmt)
+
+
+@renderer("repro-wang2012-figure5")
+def _wang_figure5(fmt):
+    """Wang et al.'s Figure 5 (Checkerboard panel) as run: test accuracy (%) of each row along the stream."""
+    data = load("reproduce_wang2012-figure5")
+    rows = [r for r in data["rows"] if r.get("available")]
+    ns = [int(c[0]) for c in rows[0]["per_seed"][0]["stream"]]
+    return table(["row"] + [f"N = {n:,}" for n in ns],
+                 [[r["algorithm"]] + [f"{100 - c[2]:.2f}" for c in r["per_seed"][0]["stream"]] for r in rows], fmt)

@@ -19,7 +19,7 @@ import time
 
 import numpy as np
 
-__all__ = ["run_stream", "loglog_slope", "budget_exponents", "plot_table6", "plot_figure6"]
+__all__ = ["run_stream", "loglog_slope", "budget_exponents", "plot_table6", "plot_figure6", "plot_stream_accuracy"]
 
 #: Figure 6's slope is fitted after the first 100K examples (the issue's "after the initial stage")
 SLOPE_FROM = 100_000
@@ -148,6 +148,28 @@ def plot_figure6(result, path):
     a2.set_ylabel("microseconds per example")
     a2.legend(fontsize=8)
     fig.suptitle(f"{result['table']}{' (quick)' if result['quick'] else ''}")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def plot_stream_accuracy(result, path):
+    """``--png`` of ``wang2012-figure5``: test accuracy along the stream (log N), one line per row."""
+    from .report import require_matplotlib
+
+    require_matplotlib().use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6, 4.2))
+    for r in result["rows"]:
+        if r["available"]:
+            st = np.array([s["stream"] for s in r["per_seed"]])
+            ax.plot(st[0, :, 0], 100 - st[:, :, 2].mean(0), "-o", ms=3, label=r["algorithm"])
+    ax.set_xscale("log")
+    ax.set_xlabel("examples seen N")
+    ax.set_ylabel("test accuracy (%)")
+    ax.legend(fontsize=8)
+    ax.set_title(f"{result['table']}{' (quick)' if result['quick'] else ''}")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
