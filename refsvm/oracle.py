@@ -144,12 +144,27 @@ def visiting_plan(n, *, epochs=1, seed=None, order=None, uniforms=False):
     return plan
 
 
+def _labels(y, p):
+    """The labels as the solver takes them: binary {-1, +1} (:func:`_binary_labels`); a multi-class BSGD
+    (``n_classes > 2``) 0 .. c-1 in the order of the sorted labels; FOGD / NOGD's other tasks unchanged."""
+    if p.get("task", "binary") != "binary":
+        return np.asarray(y)
+    c = p.get("n_classes", 2)
+    if c == 2:
+        return _binary_labels(y)
+    labels, codes = np.unique(np.asarray(y), return_inverse=True)
+    if labels.size != c:
+        raise ValueError(f"y: n_classes is {c}, but y has {labels.size} classes")
+    return codes.astype(np.int64).reshape(-1)
+
+
 def _binary_labels(y):
     """y as float64 in {-1, +1} (the solvers' binary encoding): the smaller label is -1."""
     y = np.asarray(y)
     labels = np.unique(y)
     if labels.size != 2:
-        raise ValueError(f"y: the oracle traces binary problems; got {labels.size} classes")
+        raise ValueError(f"y: a binary problem has 2 classes, got {labels.size} (BSGD traces a multi-class "
+                         "problem with params n_classes)")
     return np.where(y == labels[1], 1, -1).astype(np.int64)
 
 
@@ -298,7 +313,7 @@ def trace_tables(solver, X, y, *, epochs=1, seed=None, order=None, params=None, 
     X = np.ascontiguousarray(X, dtype=np.float64)
     if X.ndim != 2 or X.shape[0] == 0:
         raise ValueError(f"X: expected a non-empty 2-D array, got shape {X.shape}")
-    yb = _binary_labels(y) if p.get("task", "binary") == "binary" else np.asarray(y)
+    yb = _labels(y, p)
     if yb.shape != (X.shape[0],):
         raise ValueError(f"y: expected shape ({X.shape[0]},), got {yb.shape}")
     plan = visiting_plan(X.shape[0], epochs=epochs, seed=seed, order=order, uniforms=spec.uniforms)
