@@ -1,0 +1,75 @@
+"""Renderers of Lu et al. (2016)'s reproduced multi-class and regression tables (``benchmarks/results/
+reproduce_lu2016-table7.json`` and its ``[code]`` rows ``reproduce_lu2016-table7_code.json``,
+``reproduce_lu2016-table9.json``) for docs/baselines.rst and docs/gaps.rst
+(registered in ``benchmarks/docnumbers.py``'s registry; see its docstring).
+
+Blocks ``repro-lu2016-table7`` / ``repro-lu2016-table9``: per data set and row, our mean +- sd over the seeds
+(the online mistake rate in percent / the online squared loss), the paper's, the difference, the chosen eta
+("CONSTANT": the final models predict one class, no result)
+and the gap's reason (blank: not flagged; "n/a": a row this build does not run), today's reasons of
+:mod:`refsvm.reproduce.gaps` as ``refsvm reproduce --render`` prints them.  Block
+``repro-lu2016-gaps``: the flagged rows of both tables with their reason and its text.
+"""
+
+from _docgen import load, renderer, table
+
+from refsvm.reproduce.gaps import gap_reason
+
+_FILES = {"7": ("reproduce_lu2016-table7", "reproduce_lu2016-table7_code"), "9": ("reproduce_lu2016-table9",)}
+
+
+def _reason(data, r):
+    """Today's gap reason of a stored row (as ``refsvm reproduce --render`` prints it): ``(reason, text)`` or None."""
+    return gap_reason(data["table"], r) if not data.get("quick") else None
+
+
+def _chosen(r):
+    """The grid point chosen, or CONSTANT where the final models predict one class (no result, as the text
+    table prints it)."""
+    point = ", ".join(f"{k}={v:g}" for k, v in (r.get("chosen") or {}).items())
+    return ("CONSTANT " + point).strip() if r.get("constant") else point
+
+
+def _rows(stems, fmt):
+    """The rows of the results files ``stems`` (one table, run in parts), data set by data set."""
+    runs = [load(stem) for stem in stems]
+    f = ".5f" if "squared loss" in runs[0]["metric"] else ".2f"
+    seeds = "/".join(dict.fromkeys(str(data["seeds"]) for data in runs))
+    order = list(dict.fromkeys(r["dataset"] for data in runs for r in data["rows"]))
+    rows = []
+    for data, r in sorted(((data, r) for data in runs for r in data["rows"]),
+                          key=lambda dr: order.index(dr[1]["dataset"])):
+        p = r["paper"] or {}
+        paper = "" if p.get("mean") is None else f"{p['mean']:{f}} ± {p['std']:{f}}"
+        if not r.get("available"):
+            rows.append([r["dataset"], r["algorithm"], "n/a", paper, "", "", r.get("note", "")])
+            continue
+        diff = "" if p.get("mean") is None else f"{r['error_mean'] - p['mean']:+{f}}"
+        rows.append([r["dataset"], r["algorithm"], f"{r['error_mean']:{f}} ± {r['error_std']:{f}}", paper, diff,
+                     _chosen(r), (_reason(data, r) or ("",))[0]])
+    return table(["data", "row", f"ours ({seeds} seeds)", "paper", "diff", "chosen", "gap"], rows, fmt)
+
+
+@renderer("repro-lu2016-table7")
+def _table7(fmt):
+    """Lu et al.'s Table 7 as run: online mistake rates (%) beside the paper's."""
+    return _rows(_FILES["7"], fmt)
+
+
+@renderer("repro-lu2016-table9")
+def _table9(fmt):
+    """Lu et al.'s Table 9 as run: online squared losses beside the paper's."""
+    return _rows(_FILES["9"], fmt)
+
+
+@renderer("repro-lu2016-gaps")
+def _gaps(fmt):
+    """Every flagged row of Tables 7 and 9: table, data, row, reason and what supports it."""
+    rows = []
+    for number, stems in _FILES.items():
+        for data in (load(stem) for stem in stems):
+            for r in data["rows"]:
+                reason = _reason(data, r)
+                if reason:
+                    rows.append([number, r["dataset"], r["algorithm"], *reason])
+    return table(["table", "data", "row", "reason", "what supports it"], rows, fmt)
