@@ -80,3 +80,15 @@ def _wang_figure5(fmt):
     ns = [int(c[0]) for c in rows[0]["per_seed"][0]["stream"]]
     return table(["row"] + [f"N = {n:,}" for n in ns],
                  [[r["algorithm"]] + [f"{100 - c[2]:.2f}" for c in r["per_seed"][0]["stream"]] for r in rows], fmt)
+
+
+@renderer("repro-wang2012-figure2")
+def _wang_figure2(fmt):
+    """Wang et al.'s Figure 2 as run: test accuracy (%) of BPegasos+merge per budget and of Pegasos without budget."""
+    data = load("reproduce_wang2012-figure2")
+    labels = list(dict.fromkeys(r["algorithm"] for r in data["rows"]))
+    cells = {(r["dataset"], r["algorithm"]): f"{100 - r['error_mean']:.2f} ± {r['error_std']:.2f}"
+             for r in data["rows"] if r.get("available")}
+    datasets = list(dict.fromkeys(r["dataset"] for r in data["rows"]))
+    return table(["row"] + [f"{d} accuracy % ({data['seeds']} seeds)" for d in datasets],
+                 [[label] + [cells.get((d, label), "") for d in datasets] for label in labels], fmt)
