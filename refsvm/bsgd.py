@@ -50,7 +50,7 @@ from .budget import MaintenanceOptions, MaintenanceRecorder, find_duplicate, mai
 from .kernels import Kernel
 from .sparse import is_sparse, n_rows
 from .online.common import margin_tolerance
-from .recorder import StepRecords, steps_recorded
+from .recorder import StepRecords
 from .tolerance import KernelErrorBound
 from .validation import check_bsgd_arguments, weights_as_data
 
@@ -292,13 +292,12 @@ class BSGDRecorder(MaintenanceRecorder):
         self.sparse, self.d = is_sparse(X), X.shape[1]
         self.keeps_K = options.learning_rate == "perceptron"  # the ball's K gets z's row after a merge
         self.gradient_error_sum = 0.0
-        self.steps = StepRecords(n_steps, options.c) if steps_recorded() else None   # opt-in (recorder.py)
+        self.steps = StepRecords.when_on(n_steps, options.c)   # opt-in per-step records (recorder.py)
 
     def margin(self, SV, b, x_t, mistake, f):
         """``f_t(x_t)`` from ``b`` SVs: its kernel row (``b`` evaluations, the entries it reads) and the online error;
         with per-step records the scores ``f`` themselves."""
-        if self.steps is not None:
-            self.steps.margin(f)
+        self.steps.margin(f)
         self.count("mistakes", mistake)
         self.count("kernel_evaluations", b)                   # k(x, x') of x != x' (DESIGN.md)
         if b > 0:
@@ -312,8 +311,7 @@ class BSGDRecorder(MaintenanceRecorder):
     def maintenance(self, step, event, eta_t, A):
         """The event table's row and ``||E_t|| = ||Delta_t|| / eta_t`` (Theorem 1); with per-step records the
         merged SV's coefficient, read from the model ``A`` after the event."""
-        if self.steps is not None:
-            self.steps.maintenance(event, A)
+        self.steps.maintenance(event, A)
         super().maintenance(step, event)
         self.gradient_error_sum += math.sqrt(event.wd) / eta_t   # ||E_t|| = ||Delta_t|| / eta_t (Theorem 1)
 
@@ -322,5 +320,4 @@ class BSGDRecorder(MaintenanceRecorder):
         return super().maintenance_kernel_evaluations(event) + extra   # + the new row of K for z
 
     def trace(self):
-        extra = self.steps.trace() if self.steps is not None else {}
-        return super().trace(n_steps=self.n_steps, gradient_error_sum=self.gradient_error_sum, **extra)
+        return super().trace(n_steps=self.n_steps, gradient_error_sum=self.gradient_error_sum, **self.steps.trace())
