@@ -92,3 +92,14 @@ def _wang_figure2(fmt):
     datasets = list(dict.fromkeys(r["dataset"] for r in data["rows"]))
     return table(["row"] + [f"{d} accuracy % ({data['seeds']} seeds)" for d in datasets],
                  [[label] + [cells.get((d, label), "") for d in datasets] for label in labels], fmt)
+
+
+@renderer("repro-wang2012-figure3")
+def _wang_figure3(fmt):
+    """Wang et al.'s Figure 3 as run: per data set the accuracy after one and after five passes, and the gain."""
+    data = load("reproduce_wang2012-figure3")
+    acc = {(r["dataset"], r["params"]["epochs"]): (100 - r["error_mean"], r["error_std"])
+           for r in data["rows"] if r.get("available")}
+    rows = [[ds, f"{acc[(ds, 1)][0]:.2f} ± {acc[(ds, 1)][1]:.2f}", f"{acc[(ds, 5)][0]:.2f} ± {acc[(ds, 5)][1]:.2f}",
+             f"{acc[(ds, 5)][0] - acc[(ds, 1)][0]:+.2f}"] for ds in dict.fromkeys(d for d, _ in acc)]
+    return table(["data", f"1 pass, accuracy % ({data['seeds']} seeds)", "5 passes", "gain (points)"], rows, fmt)

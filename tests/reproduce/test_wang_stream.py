@@ -113,3 +113,13 @@ def test_figure2_rows_share_the_tuned_gamma_and_the_unbudgeted_row_never_maintai
     for ds in ("Letter", "Covertype"):
         assert rows[("Pegasos (no budget)", ds)]["params"]["budget"] > rows[("Pegasos (no budget)", ds)]["n"]
         assert rows[("Pegasos (no budget)", ds)]["error_mean"] == rows[("BPegasos+merge B=2000", ds)]["error_mean"]
+
+
+def test_figure3_runs_one_and_five_passes_at_the_tuned_gamma():
+    from refsvm.reproduce.driver import plan, select
+
+    sel = select("wang2012-figure3", datasets=["Letter"])
+    data = {"Letter": (np.zeros((40, 16)), np.zeros(40, dtype=np.int64), None, None)}
+    tasks = plan(sel, data, 1, {})
+    assert sorted(t.params["epochs"] for t in tasks) == [1, 5]
+    assert {t.params["gamma_scale"] for t in tasks} == {4.0} and {t.params["budget"] for t in tasks} == {500}
