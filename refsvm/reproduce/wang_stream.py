@@ -19,7 +19,7 @@ import time
 
 import numpy as np
 
-__all__ = ["run_stream", "loglog_slope", "budget_exponents", "plot_table6", "plot_figure6", "plot_stream_accuracy"]
+__all__ = ["run_stream", "loglog_slope", "budget_exponents", "plot_table6", "plot_figure6", "plot_stream_accuracy", "run_budget_svs", "plot_svs"]
 
 #: Figure 6's slope is fitted after the first 100K examples (the issue's "after the initial stage")
 SLOPE_FROM = 100_000
@@ -172,4 +172,48 @@ def plot_stream_accuracy(result, path):
     ax.set_title(f"{result['table']}{' (quick)' if result['quick'] else ''}")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def run_budget_svs(X, y, X_test, y_test, seed, *, budget, maintenance, gamma_scale, C=1.0):
+    """Multi-class BPegasos (:class:`refsvm.BudgetedSVC`, one pass, ``lam = 1/(n C)``, ``gamma = gamma_scale / d``,
+    ``random_state=seed``) whose support vectors are kept, for ``wang2012-figure7``: ``svs`` (the SVs of the final
+    model), ``sv_classes`` (the class of each SV's largest coefficient) and ``error`` (test error, percent)."""
+    from .. import BudgetedSVC
+    from .runners import majority_share
+
+    est = BudgetedSVC(budget=budget, maintenance=maintenance, lam=1.0 / (X.shape[0] * C),
+                      gamma=gamma_scale / X.shape[1], random_state=seed)
+    start = time.perf_counter()
+    est.fit(X, y)
+    seconds = time.perf_counter() - start
+    pred = est.predict(X_test)
+    return dict(error=100.0 * float(np.mean(pred != y_test)), seconds=seconds, majority_share=majority_share(pred),
+                svs=np.asarray(est.support_vectors_).tolist(),
+                sv_classes=[float(est.classes_[k]) for k in np.argmax(np.asarray(est.alpha_), axis=1)])
+
+
+def plot_svs(result, path):
+    """``--png`` of ``wang2012-figure7``: the SVs of each run as 16 x 16 images, one row per run and strategy
+    (grey levels of the standardised pixels, clipped to [-2, 2]), the SV's class above each."""
+    from .report import require_matplotlib
+
+    require_matplotlib().use("Agg")
+    import matplotlib.pyplot as plt
+
+    runs = [(r["algorithm"], s) for r in result["rows"] if r["available"] for s in r["per_seed"]]
+    width = max(len(s["svs"]) for _, s in runs)
+    fig, axes = plt.subplots(len(runs), width, figsize=(1.0 * width, 1.25 * len(runs)), squeeze=False)
+    for i, (label, s) in enumerate(runs):
+        for j in range(width):
+            ax = axes[i][j]
+            ax.axis("off")
+            if j < len(s["svs"]):
+                ax.imshow(np.clip(np.reshape(s["svs"][j], (16, 16)), -2, 2), cmap="gray_r")
+                ax.set_title(f"{s['sv_classes'][j]:g}", fontsize=7)
+        axes[i][0].text(-0.5, 0.5, f"{label}\nseed {s['seed']}: {100 - s['error']:.1f} %",
+                        transform=axes[i][0].transAxes, ha="right", va="center", fontsize=7)
+    fig.suptitle(f"{result['table']}{' (quick)' if result['quick'] else ''}: SVs on USPS")
+    fig.subplots_adjust(left=0.2)
+    fig.savefig(path, dpi=90)
     plt.close(fig)

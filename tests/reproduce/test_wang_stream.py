@@ -123,3 +123,19 @@ def test_figure3_runs_one_and_five_passes_at_the_tuned_gamma():
     tasks = plan(sel, data, 1, {})
     assert sorted(t.params["epochs"] for t in tasks) == [1, 5]
     assert {t.params["gamma_scale"] for t in tasks} == {4.0} and {t.params["budget"] for t in tasks} == {500}
+
+
+def test_figure7_runner_keeps_b_svs_with_their_classes_and_draws(tmp_path):
+    pytest.importorskip("matplotlib")
+    from refsvm.reproduce.wang_stream import plot_svs, run_budget_svs
+
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 3, 300)
+    X = rng.normal(size=(300, 256)) + 2.0 * y[:, None] * (np.arange(256) % 3 == 0)
+    out = run_budget_svs(X[:200], y[:200], X[200:], y[200:], 0, budget=5, maintenance="merge", gamma_scale=1.0)
+    assert np.shape(out["svs"]) == (5, 256) and set(out["sv_classes"]) <= {0.0, 1.0, 2.0}
+    assert 0.0 <= out["error"] < 50.0                                   # the classes are separable
+    result = dict(table="wang2012-figure7", quick=True, rows=[dict(algorithm="merge", available=True,
+                                                                   per_seed=[dict(seed=0, **out)])])
+    plot_svs(result, tmp_path / "svs.png")
+    assert (tmp_path / "svs.png").stat().st_size > 1000
