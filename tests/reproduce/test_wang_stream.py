@@ -139,3 +139,17 @@ def test_figure7_runner_keeps_b_svs_with_their_classes_and_draws(tmp_path):
                                                                    per_seed=[dict(seed=0, **out)])])
     plot_svs(result, tmp_path / "svs.png")
     assert (tmp_path / "svs.png").stat().st_size > 1000
+
+
+@pytest.mark.parametrize("name, datasets", [("wang2012-figure3", ["DNA"])])
+def test_quick_runs_of_the_multiclass_figures_draw(name, datasets, tmp_path):
+    """(wang2012-figure7's runner and plot are tested on synthetic data above: parsing usps costs most of its
+    quick run)"""
+    if not os.environ.get("REFSVM_DATA"):
+        pytest.skip("REFSVM_DATA is not set")
+    pytest.importorskip("matplotlib")
+    result = driver.run_table(name, quick=True, seeds=1, datasets=datasets)
+    assert all(r["available"] and 0.0 <= r["error_mean"] <= 100.0 for r in result["rows"])
+    png = tmp_path / "f.png"
+    driver.emit(result, out=open(os.devnull, "w"), png_path=str(png), plot=driver.tables()[name].plot)
+    assert png.stat().st_size > 1000
