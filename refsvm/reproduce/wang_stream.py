@@ -85,14 +85,28 @@ def budget_exponents(result):
     return out
 
 
-def plot_table6(result, path):
-    """``--png`` of ``wang2012-table6``: test accuracy and E-bar of each row, ours beside the paper's."""
+def _pyplot():
+    """matplotlib's pyplot on the Agg backend (RuntimeError saying how to install matplotlib without it)."""
     from .report import require_matplotlib
-    from .tables_wang import TABLE6_PAPER_EBAR
 
     require_matplotlib().use("Agg")
     import matplotlib.pyplot as plt
+    return plt
 
+
+def _finish(plt, fig, result, path, title=""):
+    """Title the figure with the table's name (and "(quick)"), save it to ``path`` and close it."""
+    fig.suptitle(f"{result['table']}{' (quick)' if result['quick'] else ''}{title}")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def plot_table6(result, path):
+    """``--png`` of ``wang2012-table6``: test accuracy and E-bar of each row, ours beside the paper's."""
+    from .tables_wang import TABLE6_PAPER_EBAR
+
+    plt = _pyplot()
     rows = [r for r in result["rows"] if r["available"]]
     idx = np.arange(len(rows))
     fig, (a1, a2) = plt.subplots(1, 2, figsize=(11, 4.2))
@@ -112,19 +126,12 @@ def plot_table6(result, path):
         ax.set_xticks(idx)
         ax.set_xticklabels([r["algorithm"] for r in rows], rotation=50, ha="right", fontsize=7)
         ax.legend(fontsize=8)
-    fig.suptitle(f"{result['table']}{' (quick)' if result['quick'] else ''}: Checkerboard, n = {rows[0]['n']}")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    _finish(plt, fig, result, path, f": Checkerboard, n = {rows[0]['n']}")
 
 
 def plot_figure6(result, path):
     """``--png`` of ``wang2012-figure6``: training time vs stream length (log-log), and time per example vs B."""
-    from .report import require_matplotlib
-
-    require_matplotlib().use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = _pyplot()
     fig, (a1, a2) = plt.subplots(1, 2, figsize=(11, 4.2))
     for r in result["rows"]:
         if not r["available"]:
@@ -147,19 +154,12 @@ def plot_figure6(result, path):
     a2.set_xlabel("budget B")
     a2.set_ylabel("microseconds per example")
     a2.legend(fontsize=8)
-    fig.suptitle(f"{result['table']}{' (quick)' if result['quick'] else ''}")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    _finish(plt, fig, result, path)
 
 
 def plot_stream_accuracy(result, path):
     """``--png`` of ``wang2012-figure5``: test accuracy along the stream (log N), one line per row."""
-    from .report import require_matplotlib
-
-    require_matplotlib().use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = _pyplot()
     fig, ax = plt.subplots(figsize=(6, 4.2))
     for r in result["rows"]:
         if r["available"]:
@@ -169,10 +169,7 @@ def plot_stream_accuracy(result, path):
     ax.set_xlabel("examples seen N")
     ax.set_ylabel("test accuracy (%)")
     ax.legend(fontsize=8)
-    ax.set_title(f"{result['table']}{' (quick)' if result['quick'] else ''}")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    _finish(plt, fig, result, path)
 
 
 def run_budget_svs(X, y, X_test, y_test, seed, *, budget, maintenance, gamma_scale, C=1.0):
@@ -196,11 +193,7 @@ def run_budget_svs(X, y, X_test, y_test, seed, *, budget, maintenance, gamma_sca
 def plot_svs(result, path):
     """``--png`` of ``wang2012-figure7``: the SVs of each run as 16 x 16 images, one row per run and strategy
     (grey levels of the standardised pixels, clipped to [-2, 2]), the SV's class above each."""
-    from .report import require_matplotlib
-
-    require_matplotlib().use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = _pyplot()
     runs = [(r["algorithm"], s) for r in result["rows"] if r["available"] for s in r["per_seed"]]
     width = max(len(s["svs"]) for _, s in runs)
     fig, axes = plt.subplots(len(runs), width, figsize=(1.0 * width, 1.25 * len(runs)), squeeze=False)
