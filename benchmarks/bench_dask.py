@@ -37,17 +37,11 @@ MODULES = ["refsvm.dask", "refsvm.stream", "refsvm.estimators", "refsvm.bsgd", "
 
 
 def _data(rows, block_rows, seed):
-    """The checkerboard as two Dask arrays, each block made where the task runs (on a worker)."""
-    import dask
-    import dask.array as da
+    """The checkerboard as two Dask arrays, each block made where its task runs (on a worker)."""
+    from refsvm.dask import checkerboard_array
 
-    from refsvm.io.datasets import checkerboard
-
-    sizes = [block_rows] * (rows // block_rows) + ([rows % block_rows] if rows % block_rows else [])
-    parts = [dask.delayed(checkerboard, nout=2, pure=True)(n, random_state=(seed, i)) for i, n in enumerate(sizes)]
-    X = da.concatenate([da.from_delayed(p[0], (n, 2), dtype=np.float64) for p, n in zip(parts, sizes)])
-    y = da.concatenate([da.from_delayed(p[1], (n,), dtype=np.int64) for p, n in zip(parts, sizes)])
-    return X, y, sizes
+    X, y = checkerboard_array(rows, block_rows=block_rows, random_state=seed)
+    return X, y, X.chunks[0]
 
 
 def _estimator(args):

@@ -31,7 +31,7 @@ import inspect
 
 import numpy as np
 
-__all__ = ["fit_dask", "predict_dask"]
+__all__ = ["fit_dask", "predict_dask", "checkerboard_array"]
 
 #: The estimator methods :func:`predict_dask` maps over the blocks.
 METHODS = ("predict", "decision_function")
@@ -234,3 +234,27 @@ def predict_dask(estimator, X, method="predict"):
         return X.map_blocks(_apply, model, method, drop_axis=1, meta=meta[:0], dtype=meta.dtype)
     return X.map_blocks(_apply, model, method, chunks=(X.chunks[0], (meta.shape[1],)), meta=meta[:0],
                         dtype=meta.dtype)
+
+
+def checkerboard_array(n, *, block_rows, random_state=0, grid=4):
+    """The checkerboard data set (:func:`refsvm.io.datasets.checkerboard`) as Dask arrays whose blocks
+    are made where their tasks run (on the workers of a cluster), never on the client.
+
+    Block ``i`` (``block_rows`` rows, the last one fewer) is ``checkerboard(rows, random_state=(random_state, i),
+    grid=grid)``, so that any block can be made again in memory.  Returns ``X`` (n, 2) and ``y`` (n,),
+    with the same row blocks.
+    """
+    import dask
+
+    da = _dask_array()
+    from .io.datasets import checkerboard
+
+    n, block_rows = int(n), int(block_rows)
+    if n < 1 or block_rows < 1:
+        raise ValueError(f"n and block_rows must be >= 1; got n={n!r}, block_rows={block_rows!r}")
+    sizes = [block_rows] * (n // block_rows) + ([n % block_rows] if n % block_rows else [])
+    parts = [dask.delayed(checkerboard, nout=2, pure=True)(rows, random_state=(random_state, i), grid=grid)
+             for i, rows in enumerate(sizes)]
+    X = da.concatenate([da.from_delayed(p[0], (rows, 2), dtype=np.float64) for p, rows in zip(parts, sizes)])
+    y = da.concatenate([da.from_delayed(p[1], (rows,), dtype=np.int64) for p, rows in zip(parts, sizes)])
+    return X, y

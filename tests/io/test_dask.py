@@ -1,8 +1,9 @@
 """Subject: io -- training and prediction on a Dask cluster's data (refsvm.dask).
 
 Against a real ``distributed`` scheduler: a ``LocalCluster`` of two worker processes (one thread
-each) on 127.0.0.1; the data are made on the workers, block by block (``from_delayed`` of a
-generator that fails outside a worker), and never gathered to the client.  ``fit_dask`` must give
+each) on 127.0.0.1; the data are made on the workers, block by block
+(``refsvm.dask.checkerboard_array``), and never gathered to the client (``compute`` and
+``__array__`` of a Dask array fail on the client during the fit).  ``fit_dask`` must give
 bitwise the model of ``partial_fit`` called in memory on the same blocks in the same order (both
 backends); ``predict_dask`` the in-memory predictions and decision values; the pre-pass the
 classes and the ``gamma="scale"`` of the whole array.
@@ -13,7 +14,6 @@ Dask is a failure.
 """
 
 import os
-import sys
 
 import numpy as np
 import pytest
@@ -26,39 +26,31 @@ if "dask" in os.environ.get("REFSVM_EXTRAS", "").split(","):
 else:
     distributed = pytest.importorskip("distributed")
 
-import cloudpickle  # noqa: E402 (a dependency of distributed)
-import dask  # noqa: E402
 import dask.array as da  # noqa: E402
 
-from refsvm.dask import fit_dask, predict_dask  # noqa: E402
+from refsvm.dask import checkerboard_array, fit_dask, predict_dask  # noqa: E402
 
 ROWS, BLOCKS, SEED = 150, 4, 11
 
 
-def _block(i, regression=False, on_worker=True):
-    """Block ``i`` of the data: checkerboard rows; made on a worker (``distributed.get_worker``
-    raises ValueError anywhere else) unless ``on_worker=False`` (the in-memory reference)."""
-    if on_worker:
-        distributed.get_worker()
+def _block(i, regression=False):
+    """Block ``i`` of the data made in memory (what ``checkerboard_array`` makes on a worker)."""
     X, y = checkerboard(ROWS, random_state=(SEED, i))
     return X, (y + X[:, 0]) if regression else y
 
 
 def _dask_data(regression=False):
-    parts = [dask.delayed(_block, nout=2, pure=True)(i, regression) for i in range(BLOCKS)]
-    X = da.concatenate([da.from_delayed(p[0], (ROWS, 2), dtype=np.float64) for p in parts])
-    y = da.concatenate([da.from_delayed(p[1], (ROWS,), dtype=np.float64 if regression else np.int64)
-                        for p in parts])
-    return X, y
+    """The data as Dask arrays: each block made on a worker (the functions of the tasks live in
+    refsvm: a worker cannot import this test module)."""
+    X, y = checkerboard_array(ROWS * BLOCKS, block_rows=ROWS, random_state=SEED)
+    return X, (y + X[:, 0]) if regression else y
 
 
 @pytest.fixture(scope="module")
 def client():
-    cloudpickle.register_pickle_by_value(sys.modules[__name__])    # _block travels by value
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
                                   dashboard_address=None) as cluster, distributed.Client(cluster) as c:
         yield c
-    cloudpickle.unregister_pickle_by_value(sys.modules[__name__])
 
 
 @pytest.fixture
@@ -109,7 +101,7 @@ def test_fit_is_partial_fit_over_the_same_blocks(client, no_gathering, case, bac
     X, y = _dask_data(regression)
     est = fit_dask(CASES[case](backend), X, y, epochs=2)
     ref = CASES[case](backend)
-    blocks = [_block(i, regression, on_worker=False) for i in range(BLOCKS)]
+    blocks = [_block(i, regression) for i in range(BLOCKS)]
     extra = {} if regression else {"classes": [-1, 1]}
     for _ in range(2):
         for Xi, yi in blocks:
@@ -130,12 +122,12 @@ def test_fit_is_partial_fit_over_the_same_blocks(client, no_gathering, case, bac
 def test_a_fitted_estimator_continues_and_its_trace_travels_apart(client, no_gathering):
     from refsvm.dask import _partial_fit_block
 
-    first = _block(BLOCKS, on_worker=False)                 # a block that is not in X
+    first = _block(BLOCKS)                 # a block that is not in X
     est, ref = CASES["bsgd"]("fast").partial_fit(*first, classes=[-1, 1]), CASES["bsgd"]("fast")
     ref.partial_fit(*first, classes=[-1, 1])
     fit_dask(est, *_dask_data())
     for i in range(BLOCKS):
-        ref.partial_fit(*_block(i, on_worker=False))
+        ref.partial_fit(*_block(i))
     _assert_same_model(est, ref)                            # the trace of the first call kept
     # what travels from block to block: the model, the traces left as placeholders
     moving, added = _partial_fit_block(CASES["bsgd"]("fast"), *first, {"classes": [-1, 1]})
@@ -150,7 +142,7 @@ def test_a_fitted_estimator_continues_and_its_trace_travels_apart(client, no_gat
 def test_classes_and_gamma_scale_come_from_the_whole_array(client, no_gathering):
     X, y = _dask_data()
     est = fit_dask(BudgetedSVC(budget=10, random_state=0), X, y)
-    X_all = np.vstack([_block(i, on_worker=False)[0] for i in range(BLOCKS)])
+    X_all = np.vstack([_block(i)[0] for i in range(BLOCKS)])
     first = X_all[:ROWS]
     assert est.gamma == "scale"
     assert est.gamma_ == pytest.approx(1.0 / (2 * X_all.var()), rel=1e-13)
