@@ -64,7 +64,7 @@ def test_lookup_timing_counts_merges_and_relative_times():
 
 
 @pytest.mark.parametrize("name", ["glasmachers-lookup-table3", "glasmachers-lookup-figure3", "cotter2012-figure3"])
-def test_quick_run(name, monkeypatch):
+def test_quick_run(name, monkeypatch, parsed_once):
     table = driver.tables()[name]
     monkeypatch.setattr(table, "quick_rows", 120)
     if name == "cotter2012-figure3":

@@ -43,7 +43,7 @@ def test_bsgd_dual_and_free_share_by_hand():
 
 
 @pytest.mark.parametrize("name", FIGURES)
-def test_quick_run_of_every_figure(name, tmp_path, monkeypatch):
+def test_quick_run_of_every_figure(name, tmp_path, monkeypatch, parsed_once):
     """Each figure is a registered name; a --quick run gives curves of every column and a PNG; the accuracy
     figures carry the exact SVM's accuracy (the paper's Table 1) as the paper column."""
     table = driver.tables()[name]
