@@ -477,8 +477,9 @@ def _kernel_value_error(X, kernel):
 
     * linear: the dot product of ``d`` terms, ``(d + 2) u M``;
     * rbf: the squared distance ``||x||^2 + ||x'||^2 - 2 x.x'`` is off by at most
-      ``2 (d + 2) u M``, ``exp(-g d^2)`` (<= 1) then by ``g`` times that, plus 2 ulp of ``exp``:
-      ``u (2 + 2 (d + 2) g M)``;
+      ``2 (d + 2) u M``, ``exp(-g d^2)`` (<= 1) then by ``g`` times that, plus 2 ulp of ``exp``
+      and the rounding of the exponent ``x = g d^2`` (``u x``, moving ``e^-x`` by ``u x e^-x <= u / e``):
+      ``u (2.5 + 2 (d + 2) g M)``;
     * poly ``(g x.x' + c0)^p``: with ``B = g M + |c0|`` (a bound of the base), ``p (d + 3) u B^p``.
     """
     d = X.shape[1]
@@ -486,7 +487,7 @@ def _kernel_value_error(X, kernel):
     if kernel.kind == "linear":
         return (d + 2) * _UNIT_ROUNDOFF * M
     if kernel.kind == "rbf":
-        return _UNIT_ROUNDOFF * (2.0 + 2.0 * (d + 2) * float(kernel.gamma) * M)
+        return _UNIT_ROUNDOFF * (2.5 + 2.0 * (d + 2) * float(kernel.gamma) * M)
     base = abs(float(kernel.gamma)) * M + abs(float(kernel.coef0))
     return float(kernel.degree) * (d + 3) * _UNIT_ROUNDOFF * base ** float(kernel.degree)
 

@@ -69,7 +69,8 @@ from libc.stdint cimport int8_t, int64_t
 from refsvm._fast.common cimport (ERR_INTERRUPTED, ERR_NONE, ERR_SINGULAR, MAINT_MERGE, MAINT_PROJECTION,
                                   MAINT_REMOVAL, _now, interrupted)
 
-from refsvm._fast.tolerance cimport binary_mistake_within, kernel_value_error_at, rival_mistake_within
+from refsvm._fast.tolerance cimport (binary_mistake_within, kernel_relative_error_at, kernel_value_error_at,
+                                     rival_mistake_within)
 from refsvm._fast.kernels cimport (KERNEL_LINEAR, KERNEL_RBF, code_of, kernel_code, kernel_row_into, kernel_self,
                                    kernel_value, pw_dot)
 from refsvm._fast.sparse cimport (ERR_NOMEM, Rows, Store, rows_init, rows_self, store_export, store_fill,
@@ -294,7 +295,7 @@ cdef int _bsgd_pass(const Params* P, State* st,
     cdef int64_t y_t
     cdef double eta_t, yf, factor, best, wd, start, elapsed, s, norm_w, s_t
     cdef bint violates, refresh, need_norm = True
-    cdef double M = P.sq_max, eps_K                           # the mistake counter's (refsvm.tolerance)
+    cdef double M = P.sq_max, eps_K, rel_K                    # the mistake counter's (refsvm.tolerance)
 
     for step in range(P.n_steps):                             # Alg. 1, line 3
         if interrupted(step):                                 # let Ctrl-C through on long passes
@@ -322,11 +323,12 @@ cdef int _bsgd_pass(const Params* P, State* st,
         if s > M:
             M = s
         eps_K = kernel_value_error_at(P.kernel, d, P.gamma, P.degree, P.coef0, M)
+        rel_K = kernel_relative_error_at(P.kernel, d, P.gamma, M)
         if P.binary:
             f[0] = (pw_dot(&k_t[0], &A[0, 0], b) if b > 0 else 0.0) + w0[0]
             yf = <double> y_t * f[0]
             st.mistakes += binary_mistake_within(False, <double> y_t, f[0], &k_t[0], &A[0, 0], b, &w0[0], eps_K,
-                                                 0.0, INFINITY)
+                                                 rel_K, 0.0, INFINITY)
             violates = yf < 1.0 and s_t > 0.0                 # hinge loss l(w_t; (x_t, y_t)) > 0, weighted: s_t l > 0
             beta[0] = eta_t * <double> y_t * s_t              # eq. 4, scaled by the weight
         else:
@@ -345,7 +347,7 @@ cdef int _bsgd_pass(const Params* P, State* st,
                     r_t = r
                     best = f[r]
             st.mistakes += rival_mistake_within(f[r_t], f[y_t], &k_t[0], &A[0, 0], b, c, &w0[0], eps_K,
-                                                0.0, INFINITY)
+                                                rel_K, 0.0, INFINITY)
             violates = (1.0 + f[r_t]) - f[y_t] > 0.0 and s_t > 0.0   # multi-class hinge loss (11) > 0, weighted: s_t l > 0
             for r in range(c):
                 beta[r] = 0.0

@@ -44,7 +44,7 @@ from libc.math cimport INFINITY
 from libc.stdint cimport int8_t, int64_t
 
 from refsvm._fast.kernels cimport KERNEL_LINEAR, KERNEL_RBF
-from refsvm._fast.tolerance cimport kernel_value_error_at, nystrom_feature_error
+from refsvm._fast.tolerance cimport kernel_relative_error_at, kernel_value_error_at, nystrom_feature_error
 from refsvm._fast.sparse cimport (Rows, Store, rows_init, rows_self, store_export, store_fill, store_free, store_init,
                                   store_kernel_row, store_set_row)
 from refsvm._fast.ogd_core cimport (TASK_BINARY, TASK_BINARY_POSITIVE, TASK_MULTI, counted_mistake,
@@ -62,22 +62,23 @@ cdef inline double _kernel_error(const Rows* X, Py_ssize_t i, double gamma, doub
 cdef inline int loss_step(int task, const double* f, Py_ssize_t c, double yv, double eta,
                           double epsilon, int64_t* mistakes, double* loss_sum,
                           double* beta, const double* k, const double* A, Py_ssize_t n,
-                          double eps) noexcept nogil:
+                          double eps, double rel) noexcept nogil:
     """Online counters; returns 1 if the loss is "nonzero" and sets ``beta = -eta grad``.
 
     ``eta`` is the example's step ``eta s_t``; 0 (weight 0): never "nonzero".  ``f = k'A`` (``n``
-    terms, each ``k_j`` within ``eps``): the mistake counter's tolerance (``counted_mistake``)."""
+    terms, each ``k_j`` within ``eps`` and within ``rel k_j`` (Gaussian kernel values; INFINITY for
+    features): the mistake counter's tolerance (``counted_mistake``)."""
     cdef Py_ssize_t y_t, s_t, r
     cdef double loss
     if task == TASK_BINARY or task == TASK_BINARY_POSITIVE:
-        if counted_mistake(task, f, c, yv, -1, k, A, n, eps, 0.0, INFINITY):
+        if counted_mistake(task, f, c, yv, -1, k, A, n, eps, rel, 0.0, INFINITY):
             mistakes[0] += 1
         beta[0] = eta * yv
         return yv * f[0] < 1.0 and eta != 0.0                 # hinge loss > 0
     if task == TASK_MULTI:
         y_t = <Py_ssize_t>yv
         s_t = rival_class(f, c, y_t)                          # eq. 9
-        if counted_mistake(task, f, c, yv, s_t, k, A, n, eps, 0.0, INFINITY):
+        if counted_mistake(task, f, c, yv, s_t, k, A, n, eps, rel, 0.0, INFINITY):
             mistakes[0] += 1
         for r in range(c):
             beta[r] = 0.0
@@ -100,13 +101,15 @@ cdef Py_ssize_t _kernel_phase(const Rows* X, const double[::1] yv, const int64_t
     """Alg. 2, lines 3-9 from ``order[start]``; returns the step that completed the budget or -1
     (``M``: the largest squared norm of the SVs given and the rows seen, the mistake counter's)."""
     cdef Py_ssize_t step, i, r, c = A.shape[1]
+    cdef double eps
     for step in range(start, order.shape[0]):
         i = order[step]
         store_kernel_row(SV, b[0], X, i, KERNEL_RBF, gamma, 3.0, 0.0, &krow[0])
         kernel_evaluations[0] += b[0]
         scores(&A[0, 0], b[0], c, &krow[0], &f[0])            # Alg. 2, line 5: f_t(x_t)
+        eps = _kernel_error(X, i, gamma, M)                   # M updated first, then the relative bound
         if not loss_step(task, &f[0], c, yv[i], eta * sw[i], epsilon, mistakes, loss_sum, &beta[0],
-                         &krow[0], &A[0, 0], b[0], _kernel_error(X, i, gamma, M)):
+                         &krow[0], &A[0, 0], b[0], eps, kernel_relative_error_at(KERNEL_RBF, X.d, gamma, M[0])):
             continue
         updated[step] = 1
         if store_set_row(SV, b[0], X, i) != 0:                # Alg. 2, lines 6-7
@@ -141,7 +144,8 @@ cdef void _linear_phase(const Rows* X, const double[::1] yv, const int64_t[::1] 
         refsvm_phases(&PT[0, 0], k, B, &krow[0], &z[0], nz)    # Alg. 2, line 16: z(x_t) = sum_j k_j P[:, j]
         scores(&W[0, 0], k, c, &z[0], &f[0])                  # Alg. 2, line 17
         if not loss_step(task, &f[0], c, yv[i], eta * sw[i], epsilon, mistakes, loss_sum, &beta[0],
-                         &z[0], &W[0, 0], k, nystrom_feature_error(B, _kernel_error(X, i, gamma, M), p_max)):
+                         &z[0], &W[0, 0], k, nystrom_feature_error(B, _kernel_error(X, i, gamma, M), p_max),
+                         INFINITY):
             continue
         updated[step] = 1
         for j in range(k):                                    # Alg. 2, line 18

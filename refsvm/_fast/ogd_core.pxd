@@ -122,17 +122,18 @@ cdef inline Py_ssize_t rival_class(const double* f, Py_ssize_t c, Py_ssize_t y_t
 
 cdef inline bint counted_mistake(int task, const double* f, Py_ssize_t c, double yv, Py_ssize_t s_t,
                                  const double* z, const double* W, Py_ssize_t n_rows, double eps,
-                                 double extra, double screen) noexcept nogil:
+                                 double rel, double extra, double screen) noexcept nogil:
     """The online mistake of the scores ``f = W'z`` (``n_rows`` terms, each ``z_i`` within ``eps``):
     binary ``y f <= tol`` (zero_prediction="mistake") or ``sign(f) != y`` with ``sign(0) = +1`` and ``f``
     within ``tol`` of 0 read as 0 ("positive"); multi-class ``f[s_t] >= f[y] - tol`` (the rival ``s_t``);
-    ``tol``: :func:`refsvm._fast.tolerance.score_tolerance` (refsvm.online.common.margin_tolerance)
+    ``tol``: :func:`refsvm._fast.tolerance.score_tolerance` (refsvm.online.common.margin_tolerance;
+    ``rel``: the relative bound of each ``z_i``, INFINITY for features)
     ``+ extra`` (the weights' drift, :func:`refsvm._fast.tolerance.weight_drift`); ``screen``: an upper
     bound of ``tol`` (INFINITY: none), beyond which no sums are needed."""
     if task == TASK_MULTI:
-        return rival_mistake_within(f[s_t], f[<Py_ssize_t>yv], z, W, n_rows, c, NULL, eps, extra, screen)
-    return binary_mistake_within(task == TASK_BINARY_POSITIVE, yv, f[0], z, W, n_rows, NULL, eps, extra,
-                                 screen)
+        return rival_mistake_within(f[s_t], f[<Py_ssize_t>yv], z, W, n_rows, c, NULL, eps, rel, extra, screen)
+    return binary_mistake_within(task == TASK_BINARY_POSITIVE, yv, f[0], z, W, n_rows, NULL, eps, rel,
+                                 extra, screen)
 
 
 cdef inline Py_ssize_t ogd_step(int task, double* W, Py_ssize_t n_rows, Py_ssize_t c, const double* z,
@@ -148,7 +149,7 @@ cdef inline Py_ssize_t ogd_step(int task, double* W, Py_ssize_t n_rows, Py_ssize
     cdef double loss
     scores(W, n_rows, c, z, f)                                # Alg. 1, line 7
     if task == TASK_BINARY or task == TASK_BINARY_POSITIVE:
-        if counted_mistake(task, f, c, yv, -1, z, W, n_rows, eps_z, drift, screen):
+        if counted_mistake(task, f, c, yv, -1, z, W, n_rows, eps_z, INFINITY, drift, screen):
             mistakes[0] += 1
         if yv * f[0] < 1.0 and eta != 0.0:                    # Alg. 1, line 9
             axpy_column(W, n_rows, c, 0, eta * yv, z)         # Alg. 1, line 10
@@ -157,7 +158,7 @@ cdef inline Py_ssize_t ogd_step(int task, double* W, Py_ssize_t n_rows, Py_ssize
     if task == TASK_MULTI:
         y_t = <Py_ssize_t>yv
         s_t = rival_class(f, c, y_t)                          # eq. 9
-        if counted_mistake(task, f, c, yv, s_t, z, W, n_rows, eps_z, drift, screen):
+        if counted_mistake(task, f, c, yv, s_t, z, W, n_rows, eps_z, INFINITY, drift, screen):
             mistakes[0] += 1
         if 1.0 - f[y_t] + f[s_t] > 0.0 and eta != 0.0:
             axpy_column(W, n_rows, c, y_t, eta, z)            # eq. 10

@@ -43,6 +43,7 @@ from refsvm.online.common import OnlineRecorder, capacity_for, kernel_value_erro
 from refsvm.constants import UNIT_ROUNDOFF
 
 cdef double U_ROUND = UNIT_ROUNDOFF
+cdef double TINY_KERNEL_ERROR = 4.0 * 5e-324   # refsvm.online.common.TINY_KERNEL_ERROR
 cdef double SPAN_SAFETY_C = SPAN_SAFETY
 from refsvm.sparse import n_rows
 from refsvm.validation import check_online_arguments, weights_as_data
@@ -51,6 +52,7 @@ from libc.math cimport fabs, isfinite, pow, sqrt, INFINITY
 from libc.stdint cimport int8_t, int64_t
 
 from refsvm._fast.kernels cimport KERNEL_LINEAR, KERNEL_RBF, kernel_code, pw_dot
+from refsvm._fast.tolerance cimport kernel_relative_error_at
 from refsvm._fast.sparse cimport (Rows, Store, rows_init, rows_self, store_export, store_fill, store_free,
                                   store_init, store_kernel_row, store_kernel_row_slot, store_move, store_self,
                                   store_set_row)
@@ -79,6 +81,7 @@ cdef struct Params:
     bint authors               # variant="authors" (Lu et al.'s code)
     double U                   # Projectron++ (authors): 1/4 sqrt((B+1)/ln(B+1))
     double eps_K               # one kernel value's error bound (refsvm.online.common.kernel_value_error)
+    double rel_K               # its relative bound (KernelError.rel: the Gaussian kernel; INFINITY otherwise)
 
 
 cdef struct Counters:
@@ -134,8 +137,9 @@ def forgetron_shrink(sigma, mu, Q, M, variant="paper"):
 
 
 cdef inline double _margin_tolerance(const double* k, const double* a, Py_ssize_t b,
-                                     double eps_K) noexcept nogil:
-    """:func:`refsvm.online.common.margin_tolerance` (``b > 0``): ``2 ((b + 2) u sum|a_j k_j| + eps_K sum|a_j|)``."""
+                                     double eps_K, double rel_K) noexcept nogil:
+    """:func:`refsvm.online.common.margin_tolerance` (``b > 0``): ``2 ((b + 2) u S_ak + min(eps_K S_a,
+    rel_K S_ak + tiny S_a))`` (``rel_K`` INFINITY: ``eps_K S_a``)."""
     cdef double s1a = 0.0, s1b = 0.0, s1c = 0.0, s1d = 0.0, s2a = 0.0, s2b = 0.0, s2c = 0.0, s2d = 0.0
     cdef Py_ssize_t j, m = b - b % 4
     for j in range(0, m, 4):                                # 4 accumulators each (not latency-bound)
@@ -150,7 +154,26 @@ cdef inline double _margin_tolerance(const double* k, const double* a, Py_ssize_
     for j in range(m, b):
         s1a += fabs(a[j] * k[j])
         s2a += fabs(a[j])
-    return 2.0 * ((b + 2) * U_ROUND * ((s1a + s1b) + (s1c + s1d)) + eps_K * ((s2a + s2b) + (s2c + s2d)))
+    cdef double s_ak = (s1a + s1b) + (s1c + s1d), s_a = (s2a + s2b) + (s2c + s2d)
+    cdef double value_error = eps_K * s_a, rel_error
+    if rel_K < INFINITY:
+        rel_error = rel_K * s_ak + TINY_KERNEL_ERROR * s_a
+        if rel_error < value_error:
+            value_error = rel_error
+    return 2.0 * ((b + 2) * U_ROUND * s_ak + value_error)
+
+
+cdef inline double _kernel_relative_error(const Params* P, double M) noexcept nogil:
+    """:func:`refsvm.online.common.gaussian_relative_error` for the Gaussian kernel (INFINITY otherwise)."""
+    return kernel_relative_error_at(P.kernel, P.d, P.gamma, M)
+
+
+cdef void _kernel_errors_once(Params* P, X, sv, kernel, double gamma, double degree, double coef0, bint needed):
+    """``P.eps_K`` and ``P.rel_K`` over ``X`` and ``sv`` (:func:`refsvm.online.common.kernel_value_error`),
+    once per call (the Projectrons'; 0 and INFINITY when ``needed`` is false)."""
+    eps = kernel_value_error(X, sv, Kernel(kernel, gamma, degree, coef0)) if needed else 0.0
+    P.eps_K = eps
+    P.rel_K = getattr(eps, "rel", INFINITY)
 
 
 cdef inline double _kernel_value_error(const Params* P, double M) noexcept nogil:
@@ -160,7 +183,7 @@ cdef inline double _kernel_value_error(const Params* P, double M) noexcept nogil
     if P.kernel == KERNEL_LINEAR:
         return (P.d + 2) * u * M
     if P.kernel == KERNEL_RBF:
-        return u * (2.0 + 2.0 * (P.d + 2) * P.gamma * M)
+        return u * (2.5 + 2.0 * (P.d + 2) * P.gamma * M)
     return P.degree * (P.d + 3) * u * pow(fabs(P.gamma) * M + fabs(P.coef0), P.degree)
 
 
@@ -263,7 +286,7 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const Rows* X, const int64_t[::1] 
         if b > 0 and (P.alg == ALG_PERCEPTRON or P.alg == ALG_RBP or P.alg == ALG_FORGETRON or P.alg == ALG_BPAS):
             s = rows_self(X, i, KERNEL_LINEAR, 0.0, 0.0, 0.0)   # ||x_t||^2: eps_K of this step's kernel row
             eps_K = _kernel_value_error(P, s if s > sq_max else sq_max)
-            tol_f = _margin_tolerance(&k[0], &A[0], b, eps_K)
+            tol_f = _margin_tolerance(&k[0], &A[0], b, eps_K, _kernel_relative_error(P, s if s > sq_max else sq_max))
         if P.zero_positive:                                 # sign(0) = +1 (refsvm.online.is_mistake)
             mistake = (f < -tol_f) if y_t > 0 else (f >= -tol_f)
         else:
@@ -328,7 +351,7 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const Rows* X, const int64_t[::1] 
 
         elif P.alg == ALG_PROJECTRON:                       # L: the Cholesky factor of K
             if P.plusplus and not mistake and margin > 0.0 and margin < 1.0:   # margin_error: y f < 1 - tol_f
-                step_taken = margin < 1.0 - _margin_tolerance(&k[0], &A[0], b, P.eps_K)
+                step_taken = margin < 1.0 - _margin_tolerance(&k[0], &A[0], b, P.eps_K, P.rel_K)
             else:
                 step_taken = mistake
             if s_t != 0.0 and step_taken:
@@ -479,8 +502,7 @@ def _run(int alg, X, y, order, uniforms, budget, kernel, gamma, degree, coef0, e
     P.gamma = gamma
     P.degree = degree
     P.coef0 = coef0
-    P.eps_K = (kernel_value_error(X, sv, Kernel(kernel, gamma, degree, coef0))   # the Projectron's (once)
-               if alg == ALG_PROJECTRON else 0.0)
+    _kernel_errors_once(&P, X, sv, kernel, gamma, degree, coef0, alg == ALG_PROJECTRON)   # the Projectron's
     P.eta = eta
     P.lam = lam
     P.C = C

@@ -134,11 +134,12 @@ cdef bint _mc_bpas(Params* P, Counters* c, Py_ssize_t m, const Rows* X, Py_ssize
     """BPA-S's step (refsvm.online.multiclass.multiclass_bpas): True when x_t is to be appended with
     +-step_coef (below the budget); a full set's replacement is made here (then False)."""
     cdef Py_ssize_t j, r, b = c.b
-    cdef double x2, eps_K, loss, k_tt, tau, C_t = P.C * w_t    # PA-I on the weighted loss
+    cdef double x2, eps_K, rel_K, loss, k_tt, tau, C_t = P.C * w_t    # PA-I on the weighted loss
     x2 = rows_self(X, i, KERNEL_LINEAR, 0.0, 0.0, 0.0)       # ||x_t||^2: eps_K of this step's kernel row
     eps_K = _kernel_value_error(P, x2 if x2 > sq_max[0] else sq_max[0])
+    rel_K = _kernel_relative_error(P, x2 if x2 > sq_max[0] else sq_max[0])
     for j in range(m):
-        ferr[j] = _margin_tolerance(&k[0], &A[j, 0], b, eps_K) if b > 0 else 0.0
+        ferr[j] = _margin_tolerance(&k[0], &A[j, 0], b, eps_K, rel_K) if b > 0 else 0.0
     loss = 1.0 - f[y_t] + f[s]
     if loss < 0.0:
         loss = 0.0
@@ -182,7 +183,7 @@ cdef int _mc_projectron(Params* P, Counters* c, const Rows* X, Py_ssize_t i, dou
     if P.plusplus and not mistake:                         # multiclass_margin_error
         g = f[y_t] - f[s] if P.authors else 0.5 * (f[y_t] - f[s])
         if g < 1.0 and (P.authors or g > 0.0):
-            tol = _margin_tolerance(&k[0], &A[y_t, 0], b, P.eps_K) + _margin_tolerance(&k[0], &A[s, 0], b, P.eps_K)
+            tol = _margin_tolerance(&k[0], &A[y_t, 0], b, P.eps_K, P.rel_K) + _margin_tolerance(&k[0], &A[s, 0], b, P.eps_K, P.rel_K)
             margin_err = g < 1.0 - (tol if P.authors else 0.5 * tol)
     if not (w_t > 0.0 and (mistake or margin_err)):
         return 0
@@ -341,8 +342,7 @@ def _run_multiclass(int alg, X, y, order, uniforms, n_classes, budget, kernel, g
     P.C = C
     P.max_coef = max_coef
     P.t0 = t0
-    P.eps_K = (kernel_value_error(X, sv, Kernel(kernel, gamma, degree, coef0))   # the Projectrons' (once)
-               if alg == ALG_PROJECTRON else 0.0)
+    _kernel_errors_once(&P, X, sv, kernel, gamma, degree, coef0, alg == ALG_PROJECTRON)   # the Projectrons'
     n0 = 0 if sv is None else n_rows(sv)
     cap = capacity_for(n0, P.n_steps, budget)
     sparse = sp.issparse(X)                               # sparse X: sparse SV slots (sparse.pxd)

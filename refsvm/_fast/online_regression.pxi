@@ -48,7 +48,8 @@ cdef Py_ssize_t _reg_pass(Params* P, Counters* c, int alg, double* eps_io, doubl
         if b > 0:                                             # refsvm.online.regression.residual_tolerance
             x2 = rows_self(X, i, KERNEL_LINEAR, 0.0, 0.0, 0.0)
             eps_K = _kernel_value_error(P, x2 if x2 > sq_max else sq_max)
-            tol = _margin_tolerance(&k[0], &A[0], b, eps_K) + 2.0 * U_ROUND * (fabs(y_t) + fabs(f))
+            tol = (_margin_tolerance(&k[0], &A[0], b, eps_K, _kernel_relative_error(P, x2 if x2 > sq_max else sq_max))
+                   + 2.0 * U_ROUND * (fabs(y_t) + fabs(f)))
         outside = fabs(delta) > epsilon + tol                 # |delta_t| > epsilon
         if outside:
             c.mistakes += 1
@@ -178,8 +179,7 @@ def _reg_run(int alg, X, y, order, uniforms, budget, kernel, gamma, degree, coef
     P.gamma = gamma
     P.degree = degree
     P.coef0 = coef0
-    P.eps_K = (kernel_value_error(X, sv, Kernel(kernel, gamma, degree, coef0))   # the Projectron's (once)
-               if alg == REG_PROJECTRON else 0.0)
+    _kernel_errors_once(&P, X, sv, kernel, gamma, degree, coef0, alg == REG_PROJECTRON)   # the Projectron's
     P.eta = eta
     P.lam = lam
     P.C = 1.0

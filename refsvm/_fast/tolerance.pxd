@@ -2,8 +2,9 @@
 """The online mistake counter's tie tolerance, in C (BSGD, FOGD, NOGD).
 
 :func:`refsvm.online.common.margin_tolerance` of a score ``f = sum_j a_j k_j`` (``n`` terms):
-``2 ((n + 2) u sum_j |a_j k_j| + eps sum_j |a_j|)``, ``eps`` a bound of the error of one ``k_j``
-(a kernel value, a feature).  For ``c`` score columns ``A`` (row-major, ``n x c``) the sums run over
+``2 ((n + 2) u sum_j |a_j k_j| + min(eps sum_j |a_j|, rel sum_j |a_j k_j| + tiny sum_j |a_j|))``,
+``eps`` a bound of the absolute error of one ``k_j`` (a kernel value, a feature), ``rel`` of its
+relative error (the Gaussian kernel's; INFINITY: none).  For ``c`` score columns ``A`` (row-major, ``n x c``) the sums run over
 all columns, which bounds the tolerances of any two scores added (a multi-class margin
 ``f_y - f_r``).  The counter reads a margin within the tolerance of 0 as 0 (DESIGN.md, "Discrete
 decisions on computed numbers"); the tolerance is computed only when it can change the answer
@@ -12,7 +13,7 @@ decisions on computed numbers"); the tolerance is computed only when it can chan
 """
 
 from libc.float cimport DBL_EPSILON
-from libc.math cimport fabs, pow, sqrt
+from libc.math cimport INFINITY, expm1, fabs, pow, sqrt
 
 from refsvm._fast.kernels cimport KERNEL_LINEAR, KERNEL_RBF
 
@@ -24,8 +25,17 @@ cdef inline double kernel_value_error_at(int kernel, Py_ssize_t d, double gamma,
     if kernel == KERNEL_LINEAR:
         return (d + 2) * u * M
     if kernel == KERNEL_RBF:
-        return u * (2.0 + 2.0 * (d + 2) * gamma * M)
+        return u * (2.5 + 2.0 * (d + 2) * gamma * M)
     return degree * (d + 3) * u * pow(fabs(gamma) * M + fabs(coef0), degree)
+
+
+cdef inline double kernel_relative_error_at(int kernel, Py_ssize_t d, double gamma, double M) noexcept nogil:
+    """:func:`refsvm.online.common.gaussian_relative_error` (``KernelError.rel``) for the Gaussian
+    kernel; INFINITY (no relative bound) for the others."""
+    cdef double u = 0.5 * DBL_EPSILON, z = gamma * 2.0 * (d + 2) * u * M + 746.0 * u
+    if kernel != KERNEL_RBF or not z < 709.0:
+        return INFINITY
+    return (1.0 + 4.0 * u) * expm1(z) + 4.0 * u
 
 
 cdef inline double feature_error(double u_max, Py_ssize_t d, double M, double scale) noexcept nogil:
@@ -39,15 +49,21 @@ cdef inline double nystrom_feature_error(Py_ssize_t B, double eps_K, double p_ma
     return ((B + 2) * (0.5 * DBL_EPSILON) * (1.0 + eps_K) + eps_K) * p_max
 
 
-cdef inline double margin_tolerance(Py_ssize_t n, double s_ak, double s_a, double eps) noexcept nogil:
-    """``2 ((n + 2) u s_ak + eps s_a)`` (0 for ``n = 0``; ``u = DBL_EPSILON / 2 = 2^-53``)."""
+cdef inline double margin_tolerance(Py_ssize_t n, double s_ak, double s_a, double eps, double rel) noexcept nogil:
+    """``2 ((n + 2) u s_ak + min(eps s_a, rel s_ak + tiny s_a))`` (0 for ``n = 0``; ``u = DBL_EPSILON / 2
+    = 2^-53``; ``rel`` INFINITY: ``eps s_a``; tiny: ``refsvm.online.common.TINY_KERNEL_ERROR``)."""
+    cdef double value_error = eps * s_a, rel_error
     if n == 0:
         return 0.0
-    return 2.0 * ((n + 2) * (0.5 * DBL_EPSILON) * s_ak + eps * s_a)
+    if rel < INFINITY:
+        rel_error = rel * s_ak + (4.0 * 5e-324) * s_a
+        if rel_error < value_error:
+            value_error = rel_error
+    return 2.0 * ((n + 2) * (0.5 * DBL_EPSILON) * s_ak + value_error)
 
 
 cdef inline double score_tolerance(const double* k, const double* A, Py_ssize_t n, Py_ssize_t c,
-                                   const double* w0, double eps) noexcept nogil:
+                                   const double* w0, double eps, double rel) noexcept nogil:
     """:func:`margin_tolerance` of ``f = k' A (+ w0)``: ``A`` row-major ``(n, c)``, ``w0`` (``c``) a
     bias (one more term, kernel value 1) or NULL."""
     cdef double s1a = 0.0, s1b = 0.0, s2a = 0.0, s2b = 0.0, row
@@ -73,29 +89,29 @@ cdef inline double score_tolerance(const double* k, const double* A, Py_ssize_t 
             s1a += fabs(w0[r])
             s2a += fabs(w0[r])
         n += 1
-    return margin_tolerance(n, s1a + s1b, s2a + s2b, eps)
+    return margin_tolerance(n, s1a + s1b, s2a + s2b, eps, rel)
 
 
 cdef inline bint binary_mistake_within(bint zero_positive, double yv, double f, const double* k,
                                        const double* A, Py_ssize_t n, const double* w0,
-                                       double eps, double extra, double screen) noexcept nogil:
+                                       double eps, double rel, double extra, double screen) noexcept nogil:
     """:func:`refsvm.online.common.is_mistake` of the score ``f = k' A (+ w0)`` (one column) with
     ``tol`` its :func:`score_tolerance` ``+ extra``: ``y f <= tol``; ``zero_positive`` (sign(0) = +1):
     ``f < -tol`` for ``y = +1``, ``f >= -tol`` (``y f <= tol``) for ``y = -1``.  ``screen``: an upper
     bound of ``tol`` (INFINITY: none); a margin beyond it is decided without the sums."""
     cdef double q = yv * f
     if zero_positive and yv > 0.0:
-        return q < 0.0 and (q < -screen or q < -(score_tolerance(k, A, n, 1, w0, eps) + extra))
-    return q <= 0.0 or (q <= screen and q <= score_tolerance(k, A, n, 1, w0, eps) + extra)
+        return q < 0.0 and (q < -screen or q < -(score_tolerance(k, A, n, 1, w0, eps, rel) + extra))
+    return q <= 0.0 or (q <= screen and q <= score_tolerance(k, A, n, 1, w0, eps, rel) + extra)
 
 
 cdef inline bint rival_mistake_within(double f_r, double f_y, const double* k, const double* A,
                                       Py_ssize_t n, Py_ssize_t c, const double* w0, double eps,
-                                      double extra, double screen) noexcept nogil:
+                                      double rel, double extra, double screen) noexcept nogil:
     """Multi-class: the rival's score ``f_r`` reaches the true class's ``f_y`` within the
     :func:`score_tolerance` of the scores ``k' A (+ w0)`` ``+ extra``: ``f_r >= f_y - tol``
     (``screen`` as in :func:`binary_mistake_within`)."""
-    return f_r >= f_y or (f_y - f_r <= screen and f_r >= f_y - (score_tolerance(k, A, n, c, w0, eps) + extra))
+    return f_r >= f_y or (f_y - f_r <= screen and f_r >= f_y - (score_tolerance(k, A, n, c, w0, eps, rel) + extra))
 
 
 cdef inline double weight_drift(double step_sum, long long n_moves, double eps_z, double z_max,

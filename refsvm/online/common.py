@@ -58,15 +58,50 @@ def kernel_value_error(X, sv, kernel):
     return kernel_value_error_at(X.shape[1], max(_max_sq_norm(X), _max_sq_norm(sv)), kernel)
 
 
+#: Four of the smallest subnormal: the absolute error of a Gaussian kernel value that underflows
+#: (exp's result below the normal range has an absolute, not relative, error of a few of these).
+TINY_KERNEL_ERROR = 4.0 * 5e-324
+
+
+class KernelError(float):
+    """``eps_K``, the absolute error bound of one kernel value (it *is* that float), carrying
+    ``rel``: for the Gaussian kernel a bound of the *relative* error of a computed value ``k``,
+    ``|k - k_exact| <= rel k +`` :data:`TINY_KERNEL_ERROR` (``math.inf`` for the other kernels).
+
+    Error bound of ``rel``: ``k = exp(-x)`` with ``x = gamma d^2``; the squared distance errs by at
+    most ``delta = 2 (d + 2) u M`` (:func:`refsvm.sbp._kernel_value_error`), the product
+    ``gamma d^2`` by ``u x`` with ``x <= 746`` (else ``k`` underflows to 0), so the exponent by at
+    most ``z = gamma delta + 746 u`` and ``exp(-x)`` by the factor ``e^(+-z)``; exp itself adds 2
+    ulps, ``4 u k``: ``rel = (1 + 4 u) expm1(z) + 4 u``.  A tiny ``k`` (distant rows of unscaled
+    data) is thus known to a few ulps of itself, where the absolute bound ``eps_K`` would swamp it.
+    """
+
+    def __new__(cls, eps, rel=math.inf):
+        obj = super().__new__(cls, eps)
+        obj.rel = rel
+        return obj
+
+
+def gaussian_relative_error(d, M, gamma):
+    """:attr:`KernelError.rel` for rows of ``d`` features and squared norms at most ``M`` (the twin
+    evaluates the same expression in C)."""
+    z = float(gamma) * 2.0 * (d + 2) * UNIT_ROUNDOFF * M + 746.0 * UNIT_ROUNDOFF
+    if not z < 709.0:                     # no relative bound worth the name (C's expm1 gives inf too)
+        return math.inf
+    return (1.0 + 4.0 * UNIT_ROUNDOFF) * math.expm1(z) + 4.0 * UNIT_ROUNDOFF
+
+
 def kernel_value_error_at(d, M, kernel):
     """``eps_K``: a bound of the absolute rounding error of one kernel value between rows of ``d``
     features and squared norms at most ``M``, both paths (:func:`refsvm.sbp._kernel_value_error`,
     which depends on the rows through ``d`` and ``max ||x||^2`` only, evaluated on one such row; the
-    twin evaluates the same expression in C)."""
+    twin evaluates the same expression in C), as a :class:`KernelError` (the Gaussian kernel's
+    relative bound too)."""
     from ..sbp import _kernel_value_error   # lazy: one shared definition of the bound
     row = np.zeros((1, d))
     row[0, 0] = math.sqrt(M) * (1.0 + 4.0 * UNIT_ROUNDOFF)   # ||row||^2 >= M despite the rounding
-    return _kernel_value_error(row, kernel)
+    rel = gaussian_relative_error(d, float(row[0, 0]) ** 2, kernel.gamma) if kernel.kind == "rbf" else math.inf
+    return KernelError(_kernel_value_error(row, kernel), rel)
 
 
 def _sq_norm(x):
@@ -90,18 +125,27 @@ def _max_sq_norm(S):
 
 def margin_tolerance(k, a, eps_K):
     """The tie tolerance of a decision on ``f = sum_j a_j k_j`` (``b`` terms; both paths):
-    ``2 ((b + 2) u sum_j |a_j k_j| + eps_K sum_j |a_j|)``.
+    ``2 ((b + 2) u S_ak + min(eps_K S_a, rel S_ak + tiny S_a))`` with ``S_ak = sum_j |a_j k_j|``,
+    ``S_a = sum_j |a_j|``, ``rel = eps_K.rel`` and ``tiny`` = :data:`TINY_KERNEL_ERROR`.
 
     Error bound: any summation order of ``b`` products errs by at most ``(b + 1) u`` times the sum of
     their magnitudes (plus ``u`` per product), and each kernel value by at most ``eps_K``
-    (:func:`kernel_value_error`), which moves ``f`` by at most ``eps_K sum_j |a_j|``.  Twice that
-    covers the two paths, whose coefficients and kernel values may be a few ulps apart.  ``f`` of an
-    empty model is exactly 0 with tolerance 0.
+    (:func:`kernel_value_error`), which moves ``f`` by at most ``eps_K S_a``; a Gaussian kernel value
+    also by at most ``rel k_j + tiny`` (:class:`KernelError`), which moves ``f`` by at most
+    ``rel S_ak + tiny S_a``: both bounds hold, the smaller is taken (the relative one where the
+    kernel values are small: a margin of distant rows keeps its sign).  Twice that covers the two
+    paths, whose coefficients and kernel values may be a few ulps apart.  ``f`` of an empty model is
+    exactly 0 with tolerance 0.  ``a`` may have several columns (sums over all of them).
     """
     b = a.shape[0]
     if b == 0:
         return 0.0
-    return 2.0 * ((b + 2) * UNIT_ROUNDOFF * float(np.sum(np.abs(a * k))) + eps_K * float(np.sum(np.abs(a))))
+    s_ak, s_a = float(np.sum(np.abs(a * k))), float(np.sum(np.abs(a)))
+    value_error = eps_K * s_a
+    rel = getattr(eps_K, "rel", math.inf)
+    if rel < math.inf:
+        value_error = min(value_error, rel * s_ak + TINY_KERNEL_ERROR * s_a)
+    return 2.0 * ((b + 2) * UNIT_ROUNDOFF * s_ak + value_error)
 
 
 def projectron_U(budget):
