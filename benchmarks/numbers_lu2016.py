@@ -1,6 +1,5 @@
 """Renderers of Lu et al. (2016)'s reproduced multi-class and regression tables (``benchmarks/results/
-reproduce_lu2016-table7.json`` and its ``[code]`` rows ``reproduce_lu2016-table7_code.json``,
-``reproduce_lu2016-table9.json``) for docs/baselines.rst and docs/gaps.rst
+reproduce_lu2016-table7.json``, ``reproduce_lu2016-table9.json``) for docs/baselines.rst and docs/gaps.rst
 (registered in ``benchmarks/docnumbers.py``'s registry; see its docstring).
 
 Blocks ``repro-lu2016-table7`` / ``repro-lu2016-table9``: per data set and row, our mean +- sd over the seeds
@@ -15,7 +14,9 @@ from _docgen import load, renderer, table
 
 from refsvm.reproduce.gaps import gap_reason
 
-_FILES = {"7": ("reproduce_lu2016-table7", "reproduce_lu2016-table7_code"), "9": ("reproduce_lu2016-table9",)}
+#: the results files of each table (a table run in parts lists every part; a row in two parts is shown once,
+#: from the first)
+_FILES = {"7": ("reproduce_lu2016-table7",), "9": ("reproduce_lu2016-table9",)}
 
 
 def _reason(data, r):
@@ -30,6 +31,16 @@ def _chosen(r):
     return ("CONSTANT " + point).strip() if r.get("constant") else point
 
 
+def _unique(runs):
+    """``(result, row)`` of every row of ``runs``, a row (algorithm, data set) only from the first run that has it."""
+    seen = set()
+    for data in runs:
+        for r in data["rows"]:
+            if (r["algorithm"], r["dataset"]) not in seen:
+                seen.add((r["algorithm"], r["dataset"]))
+                yield data, r
+
+
 def _rows(stems, fmt):
     """The rows of the results files ``stems`` (one table, run in parts), data set by data set."""
     runs = [load(stem) for stem in stems]
@@ -37,8 +48,7 @@ def _rows(stems, fmt):
     seeds = "/".join(dict.fromkeys(str(data["seeds"]) for data in runs))
     order = list(dict.fromkeys(r["dataset"] for data in runs for r in data["rows"]))
     rows = []
-    for data, r in sorted(((data, r) for data in runs for r in data["rows"]),
-                          key=lambda dr: order.index(dr[1]["dataset"])):
+    for data, r in sorted(_unique(runs), key=lambda dr: order.index(dr[1]["dataset"])):
         p = r["paper"] or {}
         paper = "" if p.get("mean") is None else f"{p['mean']:{f}} ± {p['std']:{f}}"
         if not r.get("available"):
@@ -67,9 +77,8 @@ def _gaps(fmt):
     """Every flagged row of Tables 7 and 9: table, data, row, reason and what supports it."""
     rows = []
     for number, stems in _FILES.items():
-        for data in (load(stem) for stem in stems):
-            for r in data["rows"]:
-                reason = _reason(data, r)
-                if reason:
-                    rows.append([number, r["dataset"], r["algorithm"], *reason])
+        for data, r in _unique([load(stem) for stem in stems]):
+            reason = _reason(data, r)
+            if reason:
+                rows.append([number, r["dataset"], r["algorithm"], *reason])
     return table(["table", "data", "row", "reason", "what supports it"], rows, fmt)
