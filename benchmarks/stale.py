@@ -52,7 +52,6 @@ fingerprint = _PROVENANCE.fingerprint
 presentation_file = _PROVENANCE.presentation_file
 spec_file = _PROVENANCE.spec_file
 _TABLES = {}       # directory -> (spec module, TABLES) of the table modules loaded from it
-_LOADS = __import__("itertools").count()     # a fresh package name per load
 
 
 def _tables_in(directory):
@@ -64,7 +63,7 @@ def _tables_in(directory):
 
     directory = str(directory)
     if directory not in _TABLES:
-        name = f"_refsvm_tables_{next(_LOADS)}"
+        name = f"_refsvm_tables_{__import__('uuid').uuid4().hex}"   # a fresh package name per load
         package = types.ModuleType(name)
         package.__path__ = [directory]
         sys.modules[name] = package

@@ -3,7 +3,7 @@ SBP against random Fourier features (:mod:`refsvm.reproduce.cotter_rff`), on the
 ``cotter2012-figure2``."""
 
 from .spec import Entry, Table
-from .tables import COTTER2012_FIGURE2, CURVE, TABLES
+from .tables_core import COTTER2012_FIGURE2, CURVE, TABLES
 
 TABLES["cotter2012-figure3"] = Table(
     name="cotter2012-figure3",

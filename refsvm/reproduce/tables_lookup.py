@@ -7,7 +7,7 @@ are less sensitive to it than the seconds of Figure 3.
 """
 
 from .spec import Entry, Table
-from .tables import GLASMACHERS_LOOKUP_TABLE2, TABLES
+from .tables_core import GLASMACHERS_LOOKUP_TABLE2, TABLES
 
 TIMING = "refsvm.reproduce.lookup_timing:run_lookup_timing"
 #: Table 3: (data, B) -> (Lookup-h vs GSS %, Lookup-WD vs GSS %, merging frequency %, equal decisions %,

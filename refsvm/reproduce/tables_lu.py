@@ -15,12 +15,12 @@ in :mod:`refsvm.reproduce.tables`: the paper's bandwidth sigma = 8 is ``gamma = 
   counted before the update.  B = 30, epsilon = 0.1, D = rho_f B = 15 * 30 = 450, k = 0.2 B = 6
   (the authors' ``regression/Experiment.m``: ``k = 0.2``).
 
-A row whose algorithm the installed refsvm does not run (e.g. the multi-class Projectrons before they land)
-is printed with the paper's number and "not implemented in this build" (:func:`_in_build` tries one fit).
+A table module is data: it imports nothing but :mod:`refsvm.reproduce.spec` and the table registry
+(``benchmarks/stale.py`` reads it, at today's and at older commits, without refsvm's compiled parts).
 """
 
 from .spec import Dataset, Entry, Table
-from .tables import TABLES
+from .tables_core import TABLES
 
 __all__ = ["LU2016_TABLE7", "LU2016_TABLE9"]
 
@@ -28,36 +28,11 @@ SCALED = "refsvm.reproduce.runners:run_estimator_scaled"
 #: Lu et al.'s step-size grid (section 7.2.1): {2, 0.2, ..., 0.0002} (as refsvm.reproduce.tables.ETA_GRID).
 ETA_GRID = (2.0, 0.2, 0.02, 0.002, 0.0002)
 _GAMMA = 1 / 128
-_NOT_IN_BUILD = "not implemented in this build"
-
-
-def _in_build(algorithm, task):
-    """Whether the installed refsvm runs ``algorithm`` for ``task`` ("multiclass" / "regression"): one fit of
-    the estimator on six rows (three classes, or real targets) on the compiled path succeeds.  A learner the
-    estimator refuses, or whose compiled twin lacks it, is a row "not implemented in this build"."""
-    import warnings
-
-    import numpy as np
-
-    from ..estimators.registry import estimator_class
-
-    X = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [0.5, 0.2], [0.2, 0.8]])
-    y = np.array([0, 1, 2, 0, 1, 2]) if task == "multiclass" else X.sum(axis=1)
-    name = "refsvm.OnlineKernelClassifier" if task == "multiclass" else "refsvm.OnlineKernelRegressor"
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            estimator_class(name)(algorithm=algorithm, budget=3, gamma=1.0, random_state=0).fit(X, y)
-    except (ValueError, TypeError, NotImplementedError, AttributeError, ImportError):
-        return False
-    return True
 
 
 def _baseline(label, algorithm, task, estimator, **kw):
-    """A row of a baseline through ``estimator`` (OnlineKernelClassifier / OnlineKernelRegressor), or its
-    placeholder when this build does not run ``algorithm`` for ``task``."""
-    if not _in_build(algorithm, task):
-        return Entry(label, None, note=f"{_NOT_IN_BUILD} ({task} {algorithm!r})")
+    """A row of a baseline through ``estimator`` (OnlineKernelClassifier / OnlineKernelRegressor) for ``task``
+    ("multiclass" / "regression": the test suite fits each row's learner on that task once)."""
     grid = kw.pop("grid", {})
     per_dataset = kw.pop("per_dataset", {})
     return Entry(label, SCALED, dict(estimator=estimator, algorithm=algorithm, gamma=_GAMMA, **kw), grid=grid,

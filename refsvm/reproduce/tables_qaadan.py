@@ -10,7 +10,7 @@ Table 1 (C = 2^5; gamma = 2^-7 ADULT, 2^1 IJCNN), as qaadan2019-table2.
 """
 
 from .spec import Dataset, Entry, Table
-from .tables import TABLES, _Q_C, _Q_GAMMA
+from .tables_core import TABLES, _Q_C, _Q_GAMMA
 
 CURVE = "refsvm.reproduce.qaadan:run_primal_dual_curve"
 _PLOT = "refsvm.reproduce.qaadan:plot_"

@@ -12,7 +12,7 @@ square (section 7.2: "scaled to mean 0 and standard deviation 1") and ``gamma = 
 """
 
 from .spec import Dataset, Entry, Table
-from .tables import TABLES, WANG2012_TABLE4, WANG2012_TABLE5
+from .tables_core import TABLES, WANG2012_TABLE4, WANG2012_TABLE5
 
 STREAM = "refsvm.reproduce.wang_stream:run_stream"
 MULTICLASS = "refsvm.reproduce.runners:run_bsgd_multiclass"

@@ -121,3 +121,25 @@ def test_stale_reads_an_older_result_s_table_at_its_commit(tmp_path, monkeypatch
     monkeypatch.setattr(stale, "_TABLES", {})
     _tree(tmp_path, eta=0.25)
     assert stale.status(path)["status"] == "stale"
+
+
+def test_the_table_modules_load_as_data():
+    # stale.py reads the table modules on their own (today's and an older commit's), without refsvm's
+    # compiled parts: they import nothing but spec and the registry
+    stale = _stale()
+    loaded = stale._tables_in(ROOT / "refsvm" / "reproduce")
+    from refsvm.reproduce.tables import TABLES
+
+    assert loaded is not None and sorted(loaded[1]) == sorted(TABLES)
+
+
+def test_the_registry_function_survives_the_registry_module():
+    # refsvm.reproduce.tables is the function returning the registry; importing the submodule of the
+    # same name once rebound the package attribute to the module (a second call then failed)
+    import importlib
+
+    import refsvm.reproduce as reproduce
+
+    importlib.import_module("refsvm.reproduce.tables")
+    assert callable(reproduce.tables) and "lu2016-table5" in reproduce.tables()
+    assert callable(reproduce.tables) and "lu2016-table5" in reproduce.tables()
