@@ -102,8 +102,9 @@ def span(values, fmt="{:.2f}", unit=""):
 
 
 def table(headers, rows, fmt):
-    """A Markdown pipe table (fmt "md") or an RST simple table (fmt "rst") of strings."""
-    rows = [[str(c) for c in r] for r in rows]
+    """A Markdown pipe table (fmt "md") or an RST simple table (fmt "rst") of strings; a ``|`` in a cell
+    (e.g. ``|y - f|``) is escaped, as it would end a Markdown cell or open an RST substitution."""
+    rows = [[str(c).replace("|", "\\|") for c in r] for r in rows]
     if fmt == "md":
         out = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
         return "\n".join(out + ["| " + " | ".join(r) + " |" for r in rows])

@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Training and prediction on a local Dask cluster: refsvm.fit_dask and refsvm.predict_dask (issue 32).
+"""Training and prediction on a local Dask cluster: refsvm.fit_dask and refsvm.predict_dask.
 
 The data, ``--rows`` checkerboard rows (2 features, :func:`refsvm.io.datasets.checkerboard`, 4 x 4
 cells, block ``i`` drawn with the seed ``(--seed, i)``), are made on the workers in blocks of

@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Per-example time of the multi-class Projectrons against their binary time per class (compiled path).
 
-Issue 31 expects each multi-class baseline (Lu et al. 2016, section 5: one expansion per class over
+The target: each multi-class baseline (Lu et al. 2016, section 5: one expansion per class over
 one shared SV set) to cost at most 1.5x per example what the binary learner costs per example on the
 same data, the binary run being one-vs-rest on one class (labels +1 for that class, -1 for the
 others; every class's run is timed and the mean and the largest are reported beside the first's).

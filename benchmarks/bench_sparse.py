@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Sparse, wide data: CSR in, sparse SVs, no densifying (issue 14).
+"""Sparse, wide data: CSR in, sparse SVs, no densifying.
 
 Part ``synthetic``: :func:`refsvm.datasets.text_like` (Zipf columns, L2-normalised rows, labels from
 a hidden linear rule; rerun it with the same arguments to get the same data), ``--n`` training rows

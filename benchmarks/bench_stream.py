@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Training from a LIBSVM file larger than memory: refsvm.fit_stream against in-memory (issue 32).
+"""Training from a LIBSVM file larger than memory: refsvm.fit_stream against in-memory.
 
 Generates a LIBSVM file of about ``--size-mb`` MB in ``--dir`` (default /tmp; never committed; kept
 and reused when it exists with the same size and seed): ``--d`` dense Gaussian features written

@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Streamed training's visiting order against the in-memory permutation: a9a and ijcnn1 (issue 32).
+"""Streamed training's visiting order against the in-memory permutation: a9a and ijcnn1.
 
 For each data set and each of ``--seeds`` seeds, one BSGD epoch (``BudgetedSVC``: budget
 ``--budget``, merging, the README's settings: C = 32, lambda = 1 / (n C), gamma = 2^-7 (a9a) and 2

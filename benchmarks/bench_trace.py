@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """The cost of the oracle's trace export: one pass of BSGD over a9a, fast path, traced against untraced.
 
-Issue 34 asks that trace export cost at most 1.5x the untraced run on the fast path for one pass of
+The target: trace export costs at most 1.5x the untraced run on the fast path for one pass of
 a9a at B = 500.  Measured here, after one untimed warm-up run, each as the least CPU time
 (``time.process_time``) of ``--repeats`` runs in this process, all on the same visiting order (``numpy.random.default_rng(seed).permutation``):
 

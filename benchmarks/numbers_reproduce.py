@@ -30,6 +30,7 @@ ROWS = {
     "lu5small.ogd.spambase.mean": ("lu5small", "OGD", "spambase", "mean"),
     "lu5small.rbp.spambase.mean": ("lu5small", "RBP", "spambase", "mean"),
     "lu5small.nogd.spambase.mean": ("lu5small", "NOGD", "spambase", "mean"),
+    "lu5small.forgetron.spambase.mean": ("lu5small", "Forgetron", "spambase", "mean"),
     "lu5budget.forgetron-code.a9a.mean": ("lu5budget", "Forgetron [code]", "a9a", "mean"),
     "lu5budget.forgetron.a9a.mean": ("lu5budget", "Forgetron", "a9a", "mean"),
     "lu5budget.projectronpp-code.a9a.mean": ("lu5budget", "Projectron++ [code]", "a9a", "mean"),

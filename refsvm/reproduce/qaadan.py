@@ -196,15 +196,22 @@ def _col(name):
     return CURVE_COLUMNS.index(name)
 
 
+def _mean_lines(ax, rows, x, y):
+    """One line per row: column ``y`` against column ``x``, each the mean over the seeds; returns the lines."""
+    lines = []
+    for r in rows:
+        c = _curves(r).mean(axis=0)
+        lines += ax.plot(c[:, _col(x)], c[:, _col(y)], "-o", ms=2, label=r["algorithm"])
+    return lines
+
+
 def plot_objectives(result, path):
     """Figures 1 and 6: primal and dual objective over training time (symlog: the dual can be negative)."""
     def draw(axes, rows):
         if axes is None:
             return 2
-        for r in rows:
-            c = _curves(r).mean(axis=0)
-            axes[0].plot(c[:, _col("seconds")], c[:, _col("primal")], "-o", ms=2, label=r["algorithm"])
-            axes[1].plot(c[:, _col("seconds")], c[:, _col("dual")], "-o", ms=2, label=r["algorithm"])
+        _mean_lines(axes[0], rows, "seconds", "primal")
+        _mean_lines(axes[1], rows, "seconds", "dual")
         for ax, what in zip(axes, ("primal objective", "dual objective")):
             ax.set_yscale("symlog")
             ax.set_xlabel("training seconds")
@@ -244,9 +251,9 @@ def plot_merging(result, path):
     def draw(axes, rows):
         if axes is None:
             return 1
-        for r in rows:
+        lines = _mean_lines(axes[0], rows, "epoch", "merge_fraction")
+        for r, line in zip(rows, lines):
             c = _curves(r).mean(axis=0)
-            line, = axes[0].plot(c[:, _col("epoch")], c[:, _col("merge_fraction")], "-o", ms=2, label=r["algorithm"])
             axes[0].plot(c[:, _col("epoch")], c[:, _col("lemma2_fraction")], "--", color=line.get_color(), lw=1)
         axes[0].set_xlabel("epochs")
         axes[0].set_ylabel("merging steps (% of steps)")

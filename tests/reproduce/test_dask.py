@@ -1,7 +1,8 @@
 """``refsvm reproduce --backend dask``: the same numbers as one local worker.
 
-Runs only where ``dask.distributed`` is installed (the ``cluster`` extra; CI
-installs only ``test`` and ``docs``, so there it is skipped with the reason).
+Runs where ``dask.distributed`` is installed (the ``dask`` extra, also named
+``cluster``); CI installs it, and its ``REFSVM_EXTRAS`` makes a missing Dask a
+failure there instead of a skip.
 The cluster is a ``LocalCluster`` bound to the loopback interface: two worker
 processes, one thread each, reached through its scheduler address exactly as
 ``--scheduler tcp://HOST:PORT`` reaches a remote one.
@@ -14,7 +15,10 @@ import pytest
 
 from refsvm.reproduce import reproduce
 
-distributed = pytest.importorskip("distributed")
+if "dask" in os.environ.get("REFSVM_EXTRAS", "").split(","):   # .ci/run installed the extra: must be there
+    import distributed
+else:
+    distributed = pytest.importorskip("distributed")
 
 
 def test_dask_cluster_gives_the_numbers_of_one_worker():

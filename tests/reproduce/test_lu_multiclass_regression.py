@@ -30,14 +30,18 @@ def _paper_text():
     return PAPER.read_text(errors="replace")
 
 
+def _paper_table(name, header, caption):
+    """The registered table and the two halves of its block in the paper's text (from ``header`` to
+    ``caption``), each starting after "Algorithm "."""
+    text = _paper_text()
+    start = text.index(header)
+    return tables()[name], text[start:text.index(caption, start)].split("Algorithm ")[1:3]
+
+
 def test_table7_numbers_are_the_papers():
     """Every (mistake rate, std, seconds) of Table 7 on the six data sets, parsed from the paper's text."""
-    text = _paper_text()
-    table = tables()["lu2016-table7"]
-    start = text.index("Algorithm dna mnist satimage")
-    block = text[start:text.index("Table 7:", start)]
+    table, parts = _paper_table("lu2016-table7", "Algorithm dna mnist satimage", "Table 7:")
     groups = [("dna", "mnist", "satimage"), ("usps", "letter", "shuttle")]
-    parts = block.split("Algorithm ")[1:3]
     checked = 0
     for names, part in zip(groups, parts):
         for row in ("Perceptron", "OGD", "RBP", "Forgetron", "Projectron++", "Projectron", "BPA-S", "BOGD",
@@ -54,12 +58,8 @@ def test_table7_numbers_are_the_papers():
 def test_table9_numbers_are_the_papers():
     """Every (squared loss, std, seconds) of Table 9 on housing, abalone, cpusmall and cadata, from the paper;
     the '[code]' rows carry the paper's FOGD / NOGD numbers."""
-    text = _paper_text()
-    table = tables()["lu2016-table9"]
-    start = text.index("Algorithm housing mg abalone")
-    block = text[start:text.index("Table 9:", start)]
+    table, parts = _paper_table("lu2016-table9", "Algorithm housing mg abalone", "Table 9:")
     groups = [("housing", "mg", "abalone"), ("parkinsons", "cpusmall", "cadata")]
-    parts = block.split("Algorithm ")[1:3]
     checked = 0
     for names, part in zip(groups, parts):
         for row in ("OGD", "Perceptron", "Norma", "RBP", "Forgetron", "Projectron", "BOGD", "FOGD", "NOGD"):
