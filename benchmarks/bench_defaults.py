@@ -120,9 +120,9 @@ def run_one(label, name, extra, task, X, y, Xt, yt):
 
     regression = task == "regression"
     if regression and SOLVERS[name].regression is None:
-        return None
-    if task == "multiclass" and SOLVERS[name].estimator == "OnlineKernelClassifier":
-        return None                                   # the eight online baselines are binary learners
+        return None                                   # a classifier only
+    if not regression and SOLVERS[name].estimator.endswith("Regressor"):
+        return None                                   # a regression learner only (norma)
     est = make_estimator(name, regression=regression, random_state=0, **extra)
     start = time.perf_counter()
     with warnings.catch_warnings(record=True) as caught:
