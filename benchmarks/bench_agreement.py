@@ -132,11 +132,14 @@ def main(argv=None):
                  "seeds": {str(f["result"]["seed"]): f["result"]["status"] for f in failures}}
         with open(args.known, "w") as fh:
             json.dump(known, fh, indent=0, sort_keys=True)
+    from refsvm._provenance import loaded_modules
+
     write_json(args.json, {"n": args.n, "start": args.start, "seconds": seconds, "tree": tree,
                            "counts": dict(counts),
                            "per_solver": {k: dict(v) for k, v in by_solver.items()},
                            "per_tag": {k: dict(v) for k, v in by_tag.items()},
-                           "failures": failures})
+                           "failures": failures},
+               modules=loaded_modules())          # provenance: the refsvm modules the run imported
     return 0
 
 
