@@ -66,7 +66,7 @@ def _wang_figure6(fmt):
 def _checkerboard_stream(fmt):
     """The 10M-example pass (merging, B = 500): time, accuracy, slope, peak memory."""
     d = load("bench_checkerboard_stream")
-    return table(["rows", "B", "training s (one core, shared machine)", "accuracy %", "paper", "slope after 100K",
+    return table(["rows", "B", "training s (one core)", "accuracy %", "paper", "slope after 100K",
                   "E-bar", "peak RSS MB"],
                  [[f"{d['rows']:,}", d["budget"], f"{d['seconds']:.1f}", f"{d['accuracy']:.2f}", "99.74 ± 0.08",
                    f"{d['slope_after_100k']:.3f}", f"{d['ebar']:.4f}", f"{d['peak_rss_mb']:.0f}"]], fmt)
