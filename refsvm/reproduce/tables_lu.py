@@ -19,10 +19,13 @@ A table module is data: it imports nothing but :mod:`refsvm.reproduce.spec` and 
 (``benchmarks/stale.py`` reads it, at today's and at older commits, without refsvm's compiled parts).
 """
 
+from dataclasses import replace
+
 from .spec import Dataset, Entry, Table
 from .tables_core import TABLES
 
-__all__ = ["LU2016_TABLE7", "LU2016_TABLE9"]
+__all__ = ["LU2016_TABLE7", "LU2016_TABLE9", "LU2016_FIGURE1", "LU2016_FIGURE2", "LU2016_FIGURE3",
+           "LU2016_FIGURE4", "LU2016_FIGURE5", "LU2016_FIGURE6"]
 
 SCALED = "refsvm.reproduce.runners:run_estimator_scaled"
 #: Lu et al.'s step-size grid (section 7.2.1): {2, 0.2, ..., 0.0002} (as refsvm.reproduce.tables.ETA_GRID).
@@ -241,5 +244,101 @@ LU2016_TABLE9 = Table(
 )
 
 
-for _table in (LU2016_TABLE7, LU2016_TABLE9):
+# ----------------------------------------------------------------------------- Figures 1-6
+
+_FIG = "refsvm.reproduce.lu_figures:"
+_CURVE = _FIG + "run_stream_curve"
+_NO_IMAGES = ("The text of the paper we have holds no images, so no value is read off a plot: the paper column is "
+              "the paper's Table {} number of the same row and setting{}.")
+_MC_MISSING = ("acoustic, covtype, poker: data not available (" + "; ".join(f for f, _ in _LU7_MISSING.values())
+               + ")")
+
+
+def _curve_figure(number, what, table, plot, missing, end_point):
+    """A figure following each row of ``table`` along the pass (:func:`refsvm.reproduce.lu_figures.run_stream_curve`,
+    20 checkpoints): same data sets, rows, grids and parameters as the table."""
+    return Table(
+        name=f"lu2016-figure{number}",
+        title=f"Lu, Hoi, Wang, Zhao & Liu (2016), JMLR 17, Figure {number}: {what} ({missing})",
+        metric=table.metric, datasets=table.datasets,
+        entries=[replace(e, runner=_CURVE) for e in table.entries],
+        paper=table.paper, seeds=5, quick_rows=table.quick_rows, plot=_FIG + plot,
+        note=f"The runs of {table.name} followed along the pass: 20 checkpoints, each the online metric and the "
+             "training seconds so far (JSON: per_seed curve = [examples, seconds, online metric]). "
+             + _NO_IMAGES.format(table.name[-1], end_point) + " " + table.note)
+
+
+_END = ", which is the end point of the figure's curve"
+_TIME = "; the figure plots log10 of the time along the pass, its end point is the table's seconds (a 2016 machine)"
+LU2016_FIGURE1 = _curve_figure(1, "online mistake rate along the pass, multi-class", LU2016_TABLE7,
+                               "plot_stream_error", _MC_MISSING, _END)
+LU2016_FIGURE2 = _curve_figure(2, "time along the pass, multi-class", LU2016_TABLE7, "plot_stream_time",
+                               _MC_MISSING, _TIME)
+_RG_MISSING = "mg, parkinsons, casp, slice, year: data not available (" + "; ".join(_LU9_MISSING.values()) + ")"
+LU2016_FIGURE5 = _curve_figure(5, "online average squared loss along the pass, regression", LU2016_TABLE9,
+                               "plot_stream_error", _RG_MISSING, _END)
+LU2016_FIGURE6 = _curve_figure(6, "time along the pass, regression", LU2016_TABLE9, "plot_stream_time",
+                               _RG_MISSING, _TIME)
+
+#: Figure 3's sweeps (B = 200 for every data set): rho_f (D = rho_f B) and rho_n (k = rho_n B), values within
+#: the figure's axes (rho_f 0-10, rho_n 0-0.4; the points it plots cannot be read from the text)
+_RHO_F = (1, 2, 4, 6, 8, 10)
+_RHO_N = (0.05, 0.1, 0.2, 0.3, 0.4)
+_FIG3_SETS = ("dna", "satimage", "usps", "letter", "shuttle")          # the figure's legend
+
+LU2016_FIGURE3 = Table(
+    name="lu2016-figure3",
+    title="Lu, Hoi, Wang, Zhao & Liu (2016), JMLR 17, Figure 3: the effect of rho_f (FOGD, D = rho_f B) and "
+          "rho_n (NOGD, k = rho_n B) on the online mistake rate and time, B = 200, multi-class",
+    metric="online mistake rate (%)",
+    datasets=[d for d in _lu7_datasets() if d.label in _FIG3_SETS],
+    entries=[Entry(f"FOGD rho_f={r}", SCALED, dict(estimator="refsvm.FOGDClassifier", gamma=_GAMMA,
+                                                   n_components=200 * r), grid=dict(eta=ETA_GRID)) for r in _RHO_F]
+    + [Entry(f"NOGD rho_n={r}", SCALED, dict(estimator="refsvm.NOGDClassifier", gamma=_GAMMA, budget=200,
+                                             rank=round(200 * r)), grid=dict(eta=ETA_GRID)) for r in _RHO_N],
+    paper={**{("FOGD rho_f=4", ds): _LU7_PAPER[ds][8] for ds in ("dna", "satimage", "usps")},
+           **{("NOGD rho_n=0.2", ds): _LU7_PAPER[ds][9] for ds in ("dna", "satimage", "usps")}},
+    seeds=5, quick_rows=300, plot=_FIG + "plot_sweep",
+    note="B = 200 on every data set (section 7.3.3), the other settings as lu2016-table7 (eta from the paper's grid, "
+         "best mean). rho_f in " + str(_RHO_F) + " and rho_n in " + str(_RHO_N) + " span the figure's axes. "
+         + _NO_IMAGES.format(7, " at rho_f = 4 / rho_n = 0.2 on dna, satimage and usps, where Table 7 ran B = 200 "
+                                "(letter and shuttle: Table 7 ran B = 100, no paper column)"),
+)
+
+#: Figure 4's budgets (the usps panel's axis runs from 0 to 200)
+_B4 = (25, 50, 100, 150, 200)
+_FIG4_ROWS = ("RBP", "Forgetron", "Projectron", "Projectron++", "BPA-S", "BOGD", "FOGD", "NOGD")
+
+
+def _fig4_entries():
+    by_label = {e.label: e for e in _lu7_entries()}
+    out = []
+    for label in _FIG4_ROWS:
+        e = by_label[label]
+        for b in _B4:
+            size = dict(n_components=4 * b) if label == "FOGD" else dict(budget=b, rank=b // 5) \
+                if label == "NOGD" else dict(budget=b)
+            out.append(replace(e, label=f"{label} B={b}", params=dict(e.params, **size), per_dataset={}))
+    return out
+
+
+LU2016_FIGURE4 = Table(
+    name="lu2016-figure4",
+    title="Lu, Hoi, Wang, Zhao & Liu (2016), JMLR 17, Figure 4: the effect of the budget B on the online mistake "
+          "rate and time, usps (multi-class) (KDDCUP08, codrna, acoustic: data not available)",
+    metric="online mistake rate (%)",
+    datasets=[d for d in _lu7_datasets() if d.label == "usps"],
+    entries=_fig4_entries(),
+    paper={(f"{row} B=200", "usps"): _LU7_PAPER["usps"][_LU7_ROWS.index(row)] for row in _FIG4_ROWS},
+    seeds=5, quick_rows=300, plot=_FIG + "plot_sweep",
+    note="The usps panels (e, f): the budgeted rows of lu2016-table7 at B in " + str(_B4) + " (FOGD D = 4B, NOGD "
+         "k = 0.2B), other settings as lu2016-table7. Perceptron and OGD (no budget) are lu2016-table7's rows. "
+         + _NO_IMAGES.format(7, " at B = 200, Table 7's budget on usps") + " Not available: the binary panels "
+         "KDDCUP08 (kddcup08 from the KDD Cup 2008 site) and codrna (cod-rna.bz2 from the LIBSVM site), and "
+         "acoustic (" + _LU7_MISSING["acoustic"][0] + ").",
+)
+
+
+for _table in (LU2016_TABLE7, LU2016_TABLE9, LU2016_FIGURE1, LU2016_FIGURE2, LU2016_FIGURE3, LU2016_FIGURE4,
+               LU2016_FIGURE5, LU2016_FIGURE6):
     TABLES[_table.name] = _table
