@@ -43,16 +43,18 @@ from refsvm.online.common import OnlineRecorder, capacity_for, kernel_value_erro
 from refsvm.constants import UNIT_ROUNDOFF
 
 cdef double U_ROUND = UNIT_ROUNDOFF
-cdef double TINY_KERNEL_ERROR = 4.0 * 5e-324   # refsvm.online.common.TINY_KERNEL_ERROR
 cdef double SPAN_SAFETY_C = SPAN_SAFETY
 from refsvm.sparse import n_rows
 from refsvm.validation import check_online_arguments, weights_as_data
+from refsvm.recorder import add_step_records, step_record_arrays
 
 from libc.math cimport fabs, isfinite, pow, sqrt, INFINITY
 from libc.stdint cimport int8_t, int64_t
 
 from refsvm._fast.kernels cimport KERNEL_LINEAR, KERNEL_RBF, kernel_code, pw_dot
-from refsvm._fast.tolerance cimport kernel_relative_error_at
+from refsvm._fast.step_records cimport StepOut, record_margin, step_out_on
+from refsvm._fast.tolerance cimport (EXP_OVERFLOW_ARGUMENT, EXP_UNDERFLOW_ARGUMENT, TINY_KERNEL_ERROR,
+                                     kernel_relative_error_at, margin_tolerance)
 from refsvm._fast.sparse cimport (Rows, Store, rows_init, rows_self, store_export, store_fill, store_free,
                                   store_init, store_kernel_row, store_kernel_row_slot, store_move, store_self,
                                   store_set_row)
@@ -154,13 +156,14 @@ cdef inline double _margin_tolerance(const double* k, const double* a, Py_ssize_
     for j in range(m, b):
         s1a += fabs(a[j] * k[j])
         s2a += fabs(a[j])
-    cdef double s_ak = (s1a + s1b) + (s1c + s1d), s_a = (s2a + s2b) + (s2c + s2d)
-    cdef double value_error = eps_K * s_a, rel_error
-    if rel_K < INFINITY:
-        rel_error = rel_K * s_ak + TINY_KERNEL_ERROR * s_a
-        if rel_error < value_error:
-            value_error = rel_error
-    return 2.0 * ((b + 2) * U_ROUND * s_ak + value_error)
+    return margin_tolerance(b, (s1a + s1b) + (s1c + s1d), (s2a + s2b) + (s2c + s2d), eps_K, rel_K)
+
+
+def error_bound_constants():
+    """The compiled kernel-error bounds' constants (``refsvm/_fast/tolerance.pxd``), by their names in
+    :mod:`refsvm.constants`: the test that both backends use the same values reads them here."""
+    return {"EXP_UNDERFLOW_ARGUMENT": EXP_UNDERFLOW_ARGUMENT, "EXP_OVERFLOW_ARGUMENT": EXP_OVERFLOW_ARGUMENT,
+            "TINY_KERNEL_ERROR": TINY_KERNEL_ERROR, "UNIT_ROUNDOFF": U_ROUND}
 
 
 cdef inline double _kernel_relative_error(const Params* P, double M) noexcept nogil:
@@ -241,6 +244,15 @@ cdef inline double _candidate_tolerance(const Params* P, const Store* SV, const 
 include "online_projection.pxi"                        # the Projectron's factor L and its step
 
 
+cdef inline StepOut _records_off(Py_ssize_t c) noexcept:
+    """Per-step records switched off (NULL pointers) for ``c`` scores a step; ``step_out_on`` switches them on."""
+    cdef StepOut R
+    R.margin = NULL
+    R.new_coef = NULL
+    R.c = c
+    return R
+
+
 cdef inline void _swap_remove(Store* SV, double[::1] A, int64_t[::1] age, Py_ssize_t p,
                               Py_ssize_t last, Py_ssize_t d) noexcept nogil:
     store_move(SV, p, last)
@@ -252,9 +264,11 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const Rows* X, const int64_t[::1] 
                       const int64_t[::1] order, const double[::1] u, Store* SV, double[::1] A,
                       int64_t[::1] age, double[:, ::1] L, double[::1] dinv, double[::1] k, double[::1] aux,
                       int8_t[::1] update_kind, int64_t[::1] n_sv, int64_t[::1] rem_step,
-                      int64_t[::1] rem_index, Py_ssize_t start, const double[::1] sw) noexcept nogil:
+                      int64_t[::1] rem_index, Py_ssize_t start, const double[::1] sw,
+                      const StepOut* records) noexcept nogil:
     """Steps ``start ..`` of the pass; returns the step index where it stopped
-    (``n_steps``, or a Projectron step that needs a larger ``L``)."""
+    (``n_steps``, or a Projectron step that needs a larger ``L``).  ``records``: the per-step records (NULL
+    pointers: off)."""
     cdef Py_ssize_t step, i, j, l, r, b, last, d = P.d
     cdef long long t
     cdef int y_t
@@ -280,6 +294,7 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const Rows* X, const int64_t[::1] 
             store_kernel_row(SV, b, X, i, P.kernel, P.gamma, P.degree, P.coef0, &k[0])
         c.kernel_evaluations += b
         f = pw_dot(&k[0], &A[0], b) if b > 0 else 0.0      # numpy's pairwise order, as the reference
+        record_margin(records, step, &f)                        # per-step records (opt-in): f_t(x_t)
         margin = y_t * f
         tol_f = 0.0                                         # f within rounding of 0 reads as 0
         eps_K = P.eps_K
@@ -565,9 +580,14 @@ cdef object _run_prepared(Params* P, Counters* cp, const Rows* R, Store* S, obje
     cdef int64_t[::1] nsv = n_sv
     cdef int64_t[::1] rsv = rem_step
     cdef int64_t[::1] riv = rem_index
+    cdef StepOut steps = _records_off(1)
+    margins, new_coefs = step_record_arrays(P.n_steps, 0, 1)   # per-step records (opt-in): None when off
+    if margins is not None:
+        step_out_on(&steps, margins, new_coefs)
     while True:
         with nogil:
-            start = _pass(P, &c, R, yv, ov, uv, S, Av, agev, Kv, dv, kv, auxv, ukv, nsv, rsv, riv, start, swv)
+            start = _pass(P, &c, R, yv, ov, uv, S, Av, agev, Kv, dv, kv, auxv, ukv, nsv, rsv, riv, start, swv,
+                          &steps)
         if start >= P.n_steps:
             break
         L = _grown_factor(L, c.b, cap)
@@ -581,6 +601,7 @@ cdef object _run_prepared(Params* P, Counters* cp, const Rows* R, Store* S, obje
         out_state = {}
     trace = OnlineRecorder.assemble(c.mistakes, P.n_steps, c.updates, c.kernel_evaluations, update_kind, n_sv,
                                     rem_step[:c.n_removals].copy(), rem_index[:c.n_removals].copy())
+    add_step_records(trace, margins, new_coefs, 0)        # the reference's StepRecords keys
     if S.failed:
         raise MemoryError("could not allocate a sparse support vector")
     return OnlineResult(sv=store_export(S, b) if S.sparse else SV[:b].copy(), alpha=A[:b].reshape(-1, 1).copy(),

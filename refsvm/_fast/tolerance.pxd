@@ -17,6 +17,19 @@ from libc.math cimport INFINITY, expm1, fabs, pow, sqrt
 
 from refsvm._fast.kernels cimport KERNEL_LINEAR, KERNEL_RBF
 
+cdef extern from *:
+    """
+    /* refsvm.constants: EXP_UNDERFLOW_ARGUMENT, EXP_OVERFLOW_ARGUMENT, TINY_KERNEL_ERROR (the same
+       names and values; refsvm._fast.online.error_bound_constants() returns these, and
+       tests/agreement/test_relative_kernel_error.py checks them against the Python module). */
+    #define REFSVM_EXP_UNDERFLOW_ARGUMENT 746.0
+    #define REFSVM_EXP_OVERFLOW_ARGUMENT 709.0
+    #define REFSVM_TINY_KERNEL_ERROR (4.0 * 5e-324)
+    """
+    double EXP_UNDERFLOW_ARGUMENT "REFSVM_EXP_UNDERFLOW_ARGUMENT"
+    double EXP_OVERFLOW_ARGUMENT "REFSVM_EXP_OVERFLOW_ARGUMENT"
+    double TINY_KERNEL_ERROR "REFSVM_TINY_KERNEL_ERROR"
+
 cdef inline double kernel_value_error_at(int kernel, Py_ssize_t d, double gamma, double degree, double coef0,
                                          double M) noexcept nogil:
     """``refsvm.sbp._kernel_value_error``'s expression (:func:`refsvm.online.common.kernel_value_error_at`)
@@ -32,8 +45,8 @@ cdef inline double kernel_value_error_at(int kernel, Py_ssize_t d, double gamma,
 cdef inline double kernel_relative_error_at(int kernel, Py_ssize_t d, double gamma, double M) noexcept nogil:
     """:func:`refsvm.online.common.gaussian_relative_error` (``KernelError.rel``) for the Gaussian
     kernel; INFINITY (no relative bound) for the others."""
-    cdef double u = 0.5 * DBL_EPSILON, z = gamma * 2.0 * (d + 2) * u * M + 746.0 * u
-    if kernel != KERNEL_RBF or not z < 709.0:
+    cdef double u = 0.5 * DBL_EPSILON, z = gamma * 2.0 * (d + 2) * u * M + EXP_UNDERFLOW_ARGUMENT * u
+    if kernel != KERNEL_RBF or not z < EXP_OVERFLOW_ARGUMENT:
         return INFINITY
     return (1.0 + 4.0 * u) * expm1(z) + 4.0 * u
 
@@ -51,12 +64,12 @@ cdef inline double nystrom_feature_error(Py_ssize_t B, double eps_K, double p_ma
 
 cdef inline double margin_tolerance(Py_ssize_t n, double s_ak, double s_a, double eps, double rel) noexcept nogil:
     """``2 ((n + 2) u s_ak + min(eps s_a, rel s_ak + tiny s_a))`` (0 for ``n = 0``; ``u = DBL_EPSILON / 2
-    = 2^-53``; ``rel`` INFINITY: ``eps s_a``; tiny: ``refsvm.online.common.TINY_KERNEL_ERROR``)."""
+    = 2^-53``; ``rel`` INFINITY: ``eps s_a``; tiny: ``refsvm.constants.TINY_KERNEL_ERROR``)."""
     cdef double value_error = eps * s_a, rel_error
     if n == 0:
         return 0.0
     if rel < INFINITY:
-        rel_error = rel * s_ak + (4.0 * 5e-324) * s_a
+        rel_error = rel * s_ak + TINY_KERNEL_ERROR * s_a
         if rel_error < value_error:
             value_error = rel_error
     return 2.0 * ((n + 2) * (0.5 * DBL_EPSILON) * s_ak + value_error)

@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.sparse as sp
 
-from ..constants import UNIT_ROUNDOFF
+from ..constants import EXP_OVERFLOW_ARGUMENT, EXP_UNDERFLOW_ARGUMENT, TINY_KERNEL_ERROR, UNIT_ROUNDOFF
 from ..kernels import Kernel
-from ..recorder import Recorder
+from ..recorder import NoStepRecords, Recorder, StepRecords
 from ..sparse import n_rows, new_sv_storage
 from ..validation import ONLINE_ALGORITHMS, check_online_arguments, weights_as_data
 
@@ -58,11 +58,6 @@ def kernel_value_error(X, sv, kernel):
     return kernel_value_error_at(X.shape[1], max(_max_sq_norm(X), _max_sq_norm(sv)), kernel)
 
 
-#: Four of the smallest subnormal: the absolute error of a Gaussian kernel value that underflows
-#: (exp's result below the normal range has an absolute, not relative, error of a few of these).
-TINY_KERNEL_ERROR = 4.0 * 5e-324
-
-
 class KernelError(float):
     """``eps_K``, the absolute error bound of one kernel value (it *is* that float), carrying
     ``rel``: for the Gaussian kernel a bound of the *relative* error of a computed value ``k``,
@@ -70,8 +65,8 @@ class KernelError(float):
 
     Error bound of ``rel``: ``k = exp(-x)`` with ``x = gamma d^2``; the squared distance errs by at
     most ``delta = 2 (d + 2) u M`` (:func:`refsvm.sbp._kernel_value_error`), the product
-    ``gamma d^2`` by ``u x`` with ``x <= 746`` (else ``k`` underflows to 0), so the exponent by at
-    most ``z = gamma delta + 746 u`` and ``exp(-x)`` by the factor ``e^(+-z)``; exp itself adds 2
+    ``gamma d^2`` by ``u x`` with ``x <= 746`` (:data:`refsvm.constants.EXP_UNDERFLOW_ARGUMENT`: else
+    ``k`` underflows to 0), so the exponent by at most ``z = gamma delta + 746 u`` and ``exp(-x)`` by the factor ``e^(+-z)``; exp itself adds 2
     ulps, ``4 u k``: ``rel = (1 + 4 u) expm1(z) + 4 u``.  A tiny ``k`` (distant rows of unscaled
     data) is thus known to a few ulps of itself, where the absolute bound ``eps_K`` would swamp it.
     """
@@ -85,8 +80,8 @@ class KernelError(float):
 def gaussian_relative_error(d, M, gamma):
     """:attr:`KernelError.rel` for rows of ``d`` features and squared norms at most ``M`` (the twin
     evaluates the same expression in C)."""
-    z = float(gamma) * 2.0 * (d + 2) * UNIT_ROUNDOFF * M + 746.0 * UNIT_ROUNDOFF
-    if not z < 709.0:                     # no relative bound worth the name (C's expm1 gives inf too)
+    z = float(gamma) * 2.0 * (d + 2) * UNIT_ROUNDOFF * M + EXP_UNDERFLOW_ARGUMENT * UNIT_ROUNDOFF
+    if not z < EXP_OVERFLOW_ARGUMENT:     # no relative bound worth the name (C's expm1 gives inf too)
         return math.inf
     return (1.0 + 4.0 * UNIT_ROUNDOFF) * math.expm1(z) + 4.0 * UNIT_ROUNDOFF
 
@@ -257,6 +252,10 @@ class OnlineRun:
     ``capacity`` SVs, ``b`` of them in use (module docstring of :mod:`refsvm.online`: append,
     remove(p), replace)."""
 
+    #: Per-step records (opt-in, :func:`refsvm.recorder.recording_steps`): the first ``f`` of each step
+    #: is ``f_t(x_t)``, recorded as the step's score (False: a learner whose ``f`` is no margin).
+    records_scores = True
+
     def __init__(self, X, y, order, uniforms, s, sv, alpha, t0, options, rec):
         self.X, self.y, self.order, self.uniforms, self.s, self.t0 = X, y, order, uniforms, s, t0
         self.kernel, self.rec = options.kernel, rec
@@ -270,11 +269,14 @@ class OnlineRun:
         self.b = n0
         self.sq_max = _max_sq_norm(sv)                    # max ||x||^2 over the SVs held so far
         self.n0, self._eps_K = n0, None
+        self.steps = StepRecords.when_on(len(order), 1) if self.records_scores else NoStepRecords()
+        self._unscored = False                            # the step's f_t(x_t) is not recorded yet
 
     def examples(self):
         """``(step, x_t, y_t, s_t)`` for each step of the pass (``step`` indexes ``order``;
         the paper's ``t`` is ``t0 + step + 1``); after the step its number of SVs is recorded."""
         for step, i in enumerate(self.order):
+            self._unscored = True
             yield step, self.X[i], int(self.y[i]), float(self.s[i])
             self.rec.size(step, self.b)
 
@@ -282,7 +284,17 @@ class OnlineRun:
         """``f(x) = sum_j alpha_j k(x_j, x)`` and the kernel row ``k`` (``b`` kernel values)."""
         k = self.kernel.row(self.SV[:self.b], x)
         self.rec.kernel_values(self.b)
-        return float(np.sum(k * self.A[:self.b])), k     # pairwise sum (the fast path sums alike)
+        f = float(np.sum(k * self.A[:self.b]))           # pairwise sum (the fast path sums alike)
+        self.record_score(f)
+        return f, k
+
+    def record_score(self, f):
+        """Per-step records (opt-in): the step's first ``f``, ``f_t(x_t)`` of the model before the update
+        (every learner scores ``x_t`` first; a later ``f`` of the step, the Forgetron's ``f'_t(x_r)``, is not
+        recorded).  A copy of the loop's value: nothing is recomputed."""
+        if self._unscored:
+            self.steps.margin(f)
+            self._unscored = False
 
     @property
     def eps_K(self):
@@ -341,7 +353,7 @@ class OnlineRun:
         """The :class:`OnlineResult` of the pass, continuing from ``state``."""
         return OnlineResult(sv=self.SV[:self.b].copy(), alpha=self.A[:self.b].reshape(-1, 1).copy(),
                             bias=np.zeros(1), t=int(self.t0 + len(self.order)), state=state,
-                            trace=self.rec.trace())
+                            trace={**self.rec.trace(), **self.steps.trace()})
 
 
 def capacity_for(n0, n_steps, budget):

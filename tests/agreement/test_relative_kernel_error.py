@@ -73,3 +73,23 @@ def test_no_relative_bound_for_other_kernels_or_huge_exponents():
     assert math.isinf(gaussian_relative_error(3, 1e300, 1.0))       # no overflow: no relative bound
     eps = kernel_value_error_at(3, 10.0, Kernel("rbf", 0.5))
     assert 0 < eps.rel < 1e-12 and float(eps) > 0
+
+
+def test_both_backends_read_the_same_named_error_bound_constants():
+    """The compiled bounds' constants (``tolerance.pxd``) are the values named in refsvm.constants,
+    and each has the meaning its name states (independent checks, not the module's own numbers)."""
+    import math
+    import sys
+
+    from refsvm import constants
+    from refsvm._fast.online import error_bound_constants
+
+    compiled = error_bound_constants()
+    for name, value in compiled.items():
+        assert getattr(constants, name) == value, name
+    smallest_subnormal = math.ulp(0.0)
+    assert math.exp(-constants.EXP_UNDERFLOW_ARGUMENT) == 0.0          # beyond it exp underflows to 0
+    assert -math.log(smallest_subnormal) < constants.EXP_UNDERFLOW_ARGUMENT
+    assert constants.EXP_OVERFLOW_ARGUMENT < math.log(sys.float_info.max)   # expm1 below it is finite
+    assert math.isfinite(math.expm1(constants.EXP_OVERFLOW_ARGUMENT))
+    assert constants.TINY_KERNEL_ERROR == 4 * smallest_subnormal
