@@ -207,6 +207,11 @@ def _check_binary(y, args):
                          f"multi-class version yet); for {k} classes use --solver {others}")
 
 
+def _settings_text(settings):
+    """The report's settings, ``"eta 0.2, variant authors"``: numbers as ``%g``, text as given."""
+    return ", ".join(f"{k} {v}" if isinstance(v, str) else f"{k} {v:g}" for k, v in settings.items())
+
+
 def _check_model_path(arg):
     """Fail now (before training) if the model cannot be written to ``arg``: a directory or a
     device as given (numpy would silently append ``.npz``), or an unwritable ``<arg>.npz``."""

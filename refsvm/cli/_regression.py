@@ -13,13 +13,13 @@ the training (and ``--test``) mean squared error; ``refsvm predict`` reads the m
 import numpy as np
 
 #: the regression options whose command-line default belongs to another solver (used only when given)
-_GIVEN_ONLY = ("budget", "eta", "lam", "max_coef", "nu")
+_GIVEN_ONLY = ("budget", "eta", "lam", "max_coef", "nu", "variant")
 
 
 def train_online_regression(args):
     """Fit, save and report an :class:`~refsvm.OnlineKernelRegressor` (``--solver`` names the algorithm)."""
     from ..estimators.registry import make_estimator
-    from ._common import _check_model_path, _train_and_report
+    from ._common import _check_model_path, _settings_text, _train_and_report
 
     if not args.regression:
         raise ValueError(f"--solver {args.solver} is a regression learner; add --regression")
@@ -39,7 +39,7 @@ def train_online_regression(args):
                               backend=args.backend, random_state=args.random_state, **given)
 
     def report(est, X, seconds):
-        settings = ", ".join(f"{k} {v:g}" for k, v in dict(given, epsilon=args.epsilon).items())
+        settings = _settings_text(dict(given, epsilon=args.epsilon))
         yield (f"trained {args.solver}-R ({settings}, {args.backend}) on {X.shape[0]} examples with "
                f"{X.shape[1]} features")
         yield f"training time:     {seconds:.3f} s"

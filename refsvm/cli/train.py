@@ -9,7 +9,7 @@ from ..estimators._checkpoint import check_checkpoint_every
 from ..estimators.registry import COMMON_OPTIONS, SOLVERS, estimator_class, make_estimator
 from ..validation import check_positive
 from ._common import BINARY_ONLY, _classifier_report, _check_model_path, _gamma, _HelpFormatter, _add_file_options, \
-    _optional_float, _train_and_report as _train_in_memory
+    _optional_float, _settings_text, _train_and_report as _train_in_memory
 from ._ogd import add_ogd_arguments
 from ._stream import add_stream_arguments
 
@@ -52,12 +52,21 @@ def _checkpoint_options(args):
     return dict(checkpoint=args.checkpoint, checkpoint_every=every, resume=args.resume)
 
 
+#: ``--variant``: the solvers whose learner takes ``variant=`` ("paper" / "authors": Lu et al.'s released code,
+#: :class:`refsvm.OnlineKernelClassifier`), and those whose regression version does (OnlineKernelRegressor)
+VARIANT_SOLVERS = ("forgetron", "projectron", "projectron++", "bogd")
+REGRESSION_VARIANT_SOLVERS = ("forgetron",)
+
+
 def _refuse_unused_options(args):
     """An option set to a value the chosen solver would ignore is an error naming it (exit status 2)."""
     solver = SOLVERS[args.solver]
     options = solver.options
     if getattr(args, "regression", False) and solver.regression_options is not None:
         options = solver.regression_options              # the baselines' regression versions
+    regression = getattr(args, "regression", False)
+    if args.solver in (REGRESSION_VARIANT_SOLVERS if regression else VARIANT_SOLVERS):
+        options = options + ("variant",)
     allowed = set(COMMON_OPTIONS) | set(options) | _NOT_OPTIONS
     unused = [max(a.option_strings, key=len) for a in args.subparser._actions
               if a.option_strings and a.dest not in allowed
@@ -71,7 +80,7 @@ def _cmd_train_online(args):
     """``refsvm train --solver perceptron|ogd|rbp|forgetron|projectron|projectron++|bpas|bogd``."""
     _check_model_path(args.model)  # before training, not after
     args.binary_only = args.solver in BINARY_ONLY    # the baselines without a multi-class version
-    given = {name: getattr(args, name) for name in ("eta", "lam", "C", "max_coef")
+    given = {name: getattr(args, name) for name in ("eta", "lam", "C", "max_coef", "variant")
              if getattr(args, name) is not None and getattr(args, name) != args.subparser.get_default(name)}
 
     def build(X):
@@ -81,7 +90,7 @@ def _cmd_train_online(args):
                               refit_rows=args.refit_rows, **given)
 
     def report(est, X, seconds):
-        settings = ", ".join(f"{k} {v:g}" for k, v in given.items())
+        settings = _settings_text(given)
         return _classifier_report(est, X, seconds, args, f"{args.solver} ({settings + ', ' if settings else ''}"
                                   f"{args.backend})",
                                   sv_note="" if args.solver in ("perceptron", "ogd") else f" (budget {args.budget})")
@@ -115,8 +124,7 @@ def _cmd_train(args):
         if getattr(args, "refit_bias", False):
             raise ValueError(f"--refit-bias: not used by --solver {args.solver} (not a kernel expansion)")
         if getattr(args, "stream", False):
-            raise ValueError(f"--stream: not available for --solver {args.solver} yet (bsgd, bsca and the "
-                             "online baselines stream)")
+            return _train_ogd_stream(args)
         from ._ogd import train_ogd
         return train_ogd(args)
     def build(X):
@@ -139,6 +147,23 @@ def _cmd_train(args):
                                   parameter=f"lambda:            {est.lam:.6g}", sv_note=f" (budget {args.budget})")
 
     return _train_and_report(args, build, report)
+
+
+def _train_ogd_stream(args):
+    """``refsvm train --stream --solver fogd|nogd``: the classifier trained by :func:`refsvm.stream.fit_stream`
+    (``partial_fit`` chunk by chunk; the model is that of ``partial_fit`` over the same chunks)."""
+    from ._ogd import make_estimator as make_ogd
+
+    if args.regression:
+        raise ValueError(f"--stream: not available for --solver {args.solver} --regression yet (the streamed "
+                         "report is an accuracy)")
+
+    def report(est, X, seconds):
+        yield (f"trained {args.solver.upper()} ({args.backend}) on {X.shape[0]} examples with {X.shape[1]} "
+               "features (streamed)")
+        yield f"training time:     {seconds:.3f} s"
+
+    return _train_and_report(args, lambda X: make_ogd(args), report)
 
 
 def _cmd_train_bsca(args):
@@ -264,6 +289,12 @@ def add_parser(sub):
                             "which options it uses)")
     train.add_argument("--max-coef", type=float, default=10.0,
                        help="bogd: coefficients are kept within eta * max_coef")
+    train.add_argument("--variant", choices=["paper", "authors"], default="paper",
+                       help="forgetron, projectron, projectron++, bogd (and forgetron --regression): 'paper' "
+                            "follows each learner's paper, 'authors' the reading of Lu et al.'s released code "
+                            "where it differs (refsvm.OnlineKernelClassifier's variant: the Forgetron's larger "
+                            "root, the Projectrons' filled budget and U threshold (--eta unused), BOGD's update "
+                            "at y f <= 1 with the whole vector rescaled)")
     train.add_argument("--nu", type=float, default=0.01, help="SBP: the margin-violation parameter nu (Cotter et al.; volume n nu)")
     add_stream_arguments(train)  # --stream, --chunk-rows, --shuffle-buffer
     train.add_argument("--checkpoint", metavar="PATH", default=None,
