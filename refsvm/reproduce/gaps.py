@@ -26,7 +26,7 @@ that supports it; a flagged row that is in neither is ``"unexplained"``.
 
 import math
 
-__all__ = ["REASONS", "EXPLAINED", "GAP_POINTS", "GAP_SDS", "RELATIVE_GAP", "is_flagged", "gap_reason"]
+__all__ = ["REASONS", "EXPLAINED", "GAP_POINTS", "GAP_SDS", "RELATIVE_GAP", "SAME_RUNS", "is_flagged", "gap_reason"]
 
 #: The documented list of reasons (key -> what it means).
 REASONS = {
@@ -58,6 +58,10 @@ GAP_SDS = 2.0
 #: Tables whose metric is not a percentage (a squared loss): a row is flagged when its gap is larger than
 #: this fraction of the paper's number (the points and sd rules do not apply).
 RELATIVE_GAP = {"lu2016-table9": 0.20, "lu2016-figure5": 0.20, "lu2016-figure6": 0.20}
+#: Figures that follow a table's runs along the pass (the same rows, data and parameters; the end point is the
+#: table's number): their rows take that table's stated reasons (:data:`EXPLAINED`).
+SAME_RUNS = {"lu2016-figure1": "lu2016-table7", "lu2016-figure2": "lu2016-table7", "lu2016-figure5": "lu2016-table9",
+             "lu2016-figure6": "lu2016-table9"}
 
 _LU5 = "lu2016-table5"
 _LU5_FILE = "benchmarks/results/reproduce_lu2016-table5_budgeted_large.txt"
@@ -252,7 +256,7 @@ def gap_reason(table, row):
     if minority is not None and abs(paper - minority) <= 0.01:
         return "paper-constant", (f"the paper's {paper:g} % is the minority share of the data ({minority:.2f} %): "
                                   f"its run predicted one class")
-    explained = EXPLAINED.get((table, row["algorithm"], row["dataset"]))
+    explained = EXPLAINED.get((SAME_RUNS.get(table, table), row["algorithm"], row["dataset"]))
     if explained is not None:
         return explained
     errors = [s["error"] for s in row.get("per_seed") or () if "error" in s]

@@ -113,3 +113,17 @@ def test_quick_run_of_every_figure(name, tmp_path, parsed_once):
         return
     write_png(json.loads((tmp_path / "r.json").read_text()), tmp_path / "r.png", driver.tables()[name].plot)
     assert (tmp_path / "r.png").stat().st_size > 1000
+
+
+def test_stream_figures_take_their_tables_gap_reasons():
+    """A row of Figure 5 follows Table 9's run: flagged by the same relative rule, it carries Table 9's stated
+    reason (here BOGD on housing, the authors' code), not 'unexplained'; Figure 3's rows stay unexplained."""
+    from refsvm.reproduce.gaps import EXPLAINED, gap_reason
+
+    row = dict(algorithm="BOGD", dataset="housing", available=True, error_mean=0.16, error_std=0.05,
+               paper=dict(mean=0.0527, std=0.00134), per_seed=[])
+    expected = EXPLAINED[("lu2016-table9", "BOGD", "housing")]
+    assert gap_reason("lu2016-figure5", row) == gap_reason("lu2016-figure6", row) == expected
+    assert gap_reason("lu2016-figure5", dict(row, error_mean=0.055)) is None         # within 20 % of the paper
+    assert gap_reason("lu2016-figure3", dict(row, error_mean=30.0, paper=dict(mean=20.0, std=0.5)))[0] == \
+        "unexplained"
