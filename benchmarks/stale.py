@@ -22,6 +22,12 @@ Every ``benchmarks/results/*.json`` (or the PATHs given) is read; a result is
   that those ran), evaluated with today's ``spec_digest``;
 - ``current`` otherwise (listed only with ``--all``).
 
+A change certified number-preserving (``benchmarks/refactors.json``, written by
+``benchmarks/certify.py``: a split of a module by family, a literal given a name) does not make a
+result stale: a result whose fingerprint holds a certified change's ``before`` digests is read as
+measured on its ``after`` files, in the records' order, and from then on also checked against the
+files that change created.
+
 Exit status 1 when any result is stale, dirty or unprovenanced, else 0.  ``--json`` prints the
 list as JSON (one record per file: path, status, commit, changed files).  A ``.txt`` results file
 beside a JSON of the same stem shares its status; a ``.txt`` without a JSON is not checked (only
@@ -129,6 +135,29 @@ def _table_spec_changed(data, prov, spec_changed):
     return before is None or now is None or before != now
 
 
+def refactor_records():
+    """The certified number-preserving changes (``benchmarks/refactors.json``), oldest first."""
+    path = ROOT / "benchmarks" / "refactors.json"
+    return json.loads(path.read_text())["refactors"] if path.exists() else []
+
+
+def certified(per_file, records=None):
+    """``per_file`` (file -> recorded digest) after every certified change it was measured before:
+    a record applies when the result holds some of its ``before`` files, each at the ``before``
+    digest; those files then count at their ``after`` digest, and the files the change created
+    (``before`` missing) join the result's files.  A file that no longer exists is dropped once a
+    record says it went missing."""
+    current = dict(per_file)
+    for rec in refactor_records() if records is None else records:
+        touched = [f for f in rec["before"] if f in current]
+        if not touched or any(current[f] != rec["before"][f][:16] for f in touched):
+            continue                             # measured on other code than this change started from
+        for f, digest in rec["after"].items():
+            if f in current or rec["before"].get(f) == "missing":
+                current[f] = digest[:16]
+    return {f: d for f, d in current.items() if d != "missing"}
+
+
 def status(path):
     """``{"path", "status", "commit", "changed"}`` of one results JSON."""
     rel = str(Path(path).resolve().relative_to(ROOT)) if Path(path).resolve().is_relative_to(ROOT) else str(path)
@@ -141,10 +170,14 @@ def status(path):
         return {"path": rel, "status": "unprovenanced", "commit": None, "changed": []}
     recorded = prov["fingerprint"]
     now = fingerprint(recorded["files"], ROOT)
-    changed = []
+    changed, files = [], recorded["files"]
     if now["sha256"] != recorded["sha256"]:
         before = recorded.get("per_file")
-        changed = ([f for f in recorded["files"] if now["per_file"][f] != before.get(f)] if before else
+        if before:
+            before = certified(before)
+            files = sorted(before)
+            now = fingerprint(files, ROOT)
+        changed = ([f for f in files if now["per_file"][f] != before.get(f)] if before else
                    _changed_files(recorded["files"], prov.get("commit", "").removesuffix("-dirty")))
         # a changed presentation module (gap reasons, report text) leaves the numbers as they were
         changed = [f for f in changed if not presentation_file(f)]
@@ -155,7 +188,7 @@ def status(path):
             changed.append(f"table spec of {data['table']}")
     if changed:
         state = "stale"
-    elif str(prov.get("commit", "")).endswith("-dirty") and _uncommitted(recorded["files"]):
+    elif str(prov.get("commit", "")).endswith("-dirty") and _uncommitted(files):
         state = "dirty"                           # (a -dirty run whose files are committed since: current)
     else:
         state = "current"

@@ -111,3 +111,29 @@ def assert_same_discrete_trace(fast_trace, ref_trace, keys, where):
     for key in keys:
         assert fast_trace[key].dtype == ref_trace[key].dtype, f"{where}: dtype of {key}"
         np.testing.assert_array_equal(fast_trace[key], ref_trace[key], err_msg=f"{where}: {key}")
+
+
+REPO_ROOT = __import__("pathlib").Path(__file__).resolve().parents[1]
+
+
+def benchmark_module(name):
+    """``benchmarks/<name>.py`` loaded by path (skipped where the tree has no benchmarks folder: an
+    installed package), without leaving the source tree on sys.path (it must not shadow the
+    installed package)."""
+    import importlib.util
+    import sys
+
+    import pytest
+
+    bench = REPO_ROOT / "benchmarks"
+    if not (bench / f"{name}.py").is_file():
+        pytest.skip("benchmarks/ is not part of this tree (installed package)")
+    saved = list(sys.path)
+    sys.path.insert(0, str(bench))
+    try:
+        spec = importlib.util.spec_from_file_location(f"_test_{name}", bench / f"{name}.py")
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        return mod
+    finally:
+        sys.path[:] = saved

@@ -7,29 +7,14 @@ allowed reasons and the pages still listed as pending).  ``benchmarks/stale.py``
 changed source file through the results' fingerprint.
 """
 
-import importlib.util
 import json
-import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from _helpers import REPO_ROOT as ROOT
+from _helpers import benchmark_module as _module
+
 BENCH = ROOT / "benchmarks"
-
-
-def _module(name):
-    if not (BENCH / f"{name}.py").is_file():
-        pytest.skip("benchmarks/ is not part of this tree (installed package)")
-    saved = list(sys.path)
-    sys.path.insert(0, str(BENCH))
-    try:
-        spec = importlib.util.spec_from_file_location(f"_test_{name}", BENCH / f"{name}.py")
-        mod = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(mod)
-        return mod
-    finally:
-        sys.path[:] = saved                      # the source tree must not shadow the installed package
 
 
 @pytest.fixture(scope="module")
