@@ -88,8 +88,8 @@ class FOGDRecorder(OGDRecorder):
     """FOGD's trace: the online counters and ``updated`` (:class:`refsvm.ogd.OGDRecorder`), plus
     ``kernel_evaluations`` (0: FOGD evaluates no kernel) and ``feature_map_evaluations`` (one a step)."""
 
-    def __init__(self, n_steps, task, drift=None):
-        super().__init__(n_steps, task)
+    def __init__(self, n_steps, task, drift=None, c=1):
+        super().__init__(n_steps, task, c)
         self.drift = drift                  #: the weights' :class:`WeightDrift` (the mistake counter's)
 
     def update(self, step, step_size=0.0):
@@ -231,12 +231,13 @@ def fogd(X, y, order, *, task, n_classes, U, eta, epsilon=0.0, normalize=False, 
     W = np.zeros((2 * len(U), o.c)) if W is None else check_weights(W, (2 * len(U), o.c))   # Alg. 1, line 2
     W_sum = check_average_state(o.average, W_sum, W)
     s = weights_as_data(sample_weight, X.shape[0])
-    rec = FOGDRecorder(len(order), o.task, WeightDrift.of(U, X, W, o, s, t0))   # the mistake counter's bound
+    rec = FOGDRecorder(len(order), o.task, WeightDrift.of(U, X, W, o, s, t0), o.c)   # the mistake counter's bound
     z = np.empty(2 * len(U))
     for step, i in enumerate(order):                          # Alg. 1, line 4
         x_t, y_t, eta_t = X[i], y[i], o.eta * s[i]            # Alg. 1, line 5 (the step of x_t: eta s_t)
         fourier_map(U, x_t, o.normalize, z)                   # Alg. 1, line 6: z(x_t)
         f = z @ W                                             # Alg. 1, line 7: w_t' z(x_t)
+        rec.score(f)                                          # per-step records (opt-in)
         if o.task == "binary":
             rec.mistake(is_mistake(y_t, f[0], o.zero_prediction, rec.drift.tolerance(z, W, x_t)))   # sgn wrong
             if y_t * f[0] < 1.0 and eta_t != 0.0:             # Alg. 1, line 9: hinge loss > 0 (s_t = 0: none)

@@ -117,8 +117,8 @@ class NOGDRecorder(OGDRecorder):
     flags = ("updated", "added")
     counters = ("kernel_evaluations",)
 
-    def __init__(self, n_steps, task):
-        super().__init__(n_steps, task)
+    def __init__(self, n_steps, task, c=1):
+        super().__init__(n_steps, task, c)
         self.switch_step = -1
         self.eigenvalues = np.zeros(0)
 
@@ -312,7 +312,7 @@ def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0,
     W_sum = check_average_state(o.average, W_sum, W)
     s = weights_as_data(sample_weight, X.shape[0])
     SV, A, b = initial_model(X, o, sv, alpha, len(order))     # Alg. 2, line 2: S_1 = {}, f_1 = 0
-    rec = NOGDRecorder(len(order), o.task)
+    rec = NOGDRecorder(len(order), o.task, o.c)
     kernel_error = KernelErrorBound(X.shape[1], sv, o.kernel)   # the kernel values' (the mistake counter's)
     for step, i in enumerate(order):                          # Alg. 2, line 3 (while |S_t| < B), then line 14
         x_t, y_t, eta_t = X[i], y[i], o.eta * s[i]            # Alg. 2, line 4 / line 15 (the step: eta s_t)
@@ -325,6 +325,7 @@ def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0,
         else:
             f = k_t @ A[:b]                                   # Alg. 2, line 5: f_t(x_t)
             tol = margin_tolerance(k_t[:, None], A[:b], kernel_error.at(x_t))   # f's error bound
+        rec.score(f)                                          # per-step records (opt-in): f_t(x_t)
         nonzero, beta = negative_gradient(o, f, y_t, eta_t, rec, tol)   # loss, beta = -eta s_t grad l
         if not nonzero or eta_t == 0.0:                       # s_t = 0: weighted loss 0
             continue

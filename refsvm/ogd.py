@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.sparse as sp
 
-from .recorder import Recorder
+from .recorder import NoStepRecords, Recorder, StepRecords
 from .validation import (ZERO_PREDICTIONS, _all_finite, check_int, check_option, check_positive,
                          check_sparse_rows)
 
@@ -191,14 +191,17 @@ class OGDRecorder(Recorder):
     weights moved at this step).  :meth:`trace` gives ``n_steps``, ``updated``,
     ``n_updates`` and ``mistakes`` (int) or ``squared_loss_sum`` (float).  The
     compiled twins count in C and hand the counts over once (:meth:`from_counts`).
+    Per-step records (opt-in, :func:`refsvm.recorder.recording_steps`): :meth:`score`, the ``c``
+    scores of each step before its update (trace keys ``margin`` and an empty ``maint_new_coefficient``).
     """
 
     flags = ("updated",)
 
-    def __init__(self, n_steps, task):
+    def __init__(self, n_steps, task, c=1):
         super().__init__(n_steps)
         self.task = task
         self.squared_loss_sum = 0.0
+        self.steps = StepRecords.when_on(n_steps, c)
         if task != "regression":
             self.counts["mistakes"] = 0
 
@@ -207,6 +210,7 @@ class OGDRecorder(Recorder):
         """The recorder of a pass counted elsewhere (the compiled twins): per-step ``flags``
         (int8 arrays by name), the online counters and the other ``counts``."""
         rec = cls(n_steps, task)
+        rec.steps = NoStepRecords()          # the twins hand their records over themselves (add_step_records)
         rec.step_flags.update(flags)
         rec.counts.update(counts)
         if task != "regression":
@@ -216,6 +220,10 @@ class OGDRecorder(Recorder):
 
     def mistake(self, wrong):
         self.count("mistakes", wrong)
+
+    def score(self, f):
+        """The step's scores ``f`` (one a class; the prediction for regression) before its update."""
+        self.steps.margin(f)
 
     def squared_loss(self, loss):
         self.squared_loss_sum += loss
@@ -229,7 +237,7 @@ class OGDRecorder(Recorder):
     def trace(self, **extra):
         loss = {"squared_loss_sum": float(self.squared_loss_sum)} if self.task == "regression" else {}
         return super().trace(n_steps=self.n_steps, n_updates=int(self.step_flags["updated"].sum()),
-                             **extra, **loss)
+                             **extra, **loss, **self.steps.trace())
 
 
 def check_weights(W, shape, name="W"):

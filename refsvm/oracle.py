@@ -13,7 +13,8 @@ DESIGN.md per algorithm, assembled by :mod:`refsvm.recorder`) as records of the 
 * per step a ``step`` record (``step`` counts from 0 over all epochs, ``epoch``,
   ``index`` = the example visited, ``update`` = the update taken, and what else the
   solver's trace holds for the step: ``violated``, ``n_sv``, SBP's ``n_violating``,
-  ``water_level`` and ``bias``);
+  ``water_level`` and ``bias``, and the ``margin``: the scores before the step, from the per-step
+  records of every solver but SBP);
 * per maintenance event a ``maintenance`` record after its step's record (``kind``,
   ``index`` = slot removed / projected / merged, ``partner``, ``weight_degradation``);
 * per epoch an ``epoch`` record after its last step (``n_sv``, ``mistakes``, and the
@@ -75,12 +76,13 @@ class SolverSpec:
     uniforms: bool = False
     not_recorded: tuple = ()
     extra: dict = field(default_factory=dict)
+    multiclass: bool = False    #: labels 0 .. c-1 (sorted); ``n_classes`` None: the number of labels in y
 
 
 _NO_MARGIN = ("step.margin", "maintenance.h", "maintenance.new_coefficient")
 _NO_H = ("maintenance.h",)
-_ONLINE_MISSING = _NO_MARGIN + ("step.violated", "maintenance.partner", "maintenance.weight_degradation",
-                                "epoch.objective")
+_ONLINE_MISSING = ("maintenance.h", "maintenance.new_coefficient", "step.violated", "maintenance.partner",
+                   "maintenance.weight_degradation", "epoch.objective")
 
 SOLVERS = {
     "bsgd": SolverSpec("bsgd", "bsgd", dict(n_classes=2, budget=50, lam=0.01, learning_rate="pegasos", eta=1.0,
@@ -94,9 +96,9 @@ SOLVERS = {
                       not_recorded=("step.margin", "step.violated", "step.n_sv", "maintenance (no budget "
                                     "maintenance)", "epoch.objective")),
     "fogd": SolverSpec("fogd", "fogd", dict(task="binary", n_classes=2, eta=0.1, gamma=1.0, D=100),
-                       not_recorded=("step.margin", "step.n_sv", "maintenance (none)", "epoch.objective")),
+                       not_recorded=("step.n_sv", "maintenance (none)", "epoch.objective")),
     "nogd": SolverSpec("nogd", "nogd", dict(task="binary", n_classes=2, budget=50, rank=20, gamma=1.0, eta=0.1),
-                       not_recorded=("step.margin", "step.n_sv", "maintenance (the switch only: "
+                       not_recorded=("step.n_sv", "maintenance (the switch only: "
                                      "trace switch_step)", "epoch.objective")),
     "perceptron": SolverSpec("online", "perceptron", dict(_KERNEL), not_recorded=_ONLINE_MISSING),
     "ogd": SolverSpec("online", "ogd", dict(eta=0.1, **_KERNEL), not_recorded=_ONLINE_MISSING),
@@ -110,6 +112,13 @@ SOLVERS = {
     "bogd": SolverSpec("online", "bogd", dict(budget=50, eta=0.1, lam=0.01, max_coef=1.0, **_KERNEL),
                        uniforms=True, not_recorded=_ONLINE_MISSING),
 }
+#: The multi-class online learners (:mod:`refsvm.online.multiclass`, one shared SV set; ``margin``: the
+#: classes' scores), as ``multiclass_<learner>`` with the binary learner's defaults plus ``n_classes``.
+SOLVERS.update({
+    f"multiclass_{name}": SolverSpec("online", f"multiclass_{name.rstrip('+')}", dict(SOLVERS[name].defaults,
+                                     n_classes=None), uniforms=SOLVERS[name].uniforms,
+                                     not_recorded=_ONLINE_MISSING, extra=SOLVERS[name].extra, multiclass=True)
+    for name in ("perceptron", "ogd", "rbp", "forgetron", "projectron", "projectron++", "bpas", "bogd")})
 
 _UPDATE_NAMES = {0: "none", 1: "add", 2: "project"}
 
@@ -144,13 +153,14 @@ def visiting_plan(n, *, epochs=1, seed=None, order=None, uniforms=False):
     return plan
 
 
-def _labels(y, p):
+def _labels(y, p, multiclass=False):
     """The labels as the solver takes them: binary {-1, +1} (:func:`_binary_labels`); a multi-class BSGD
-    (``n_classes > 2``) 0 .. c-1 in the order of the sorted labels; FOGD / NOGD's other tasks unchanged."""
+    (``n_classes > 2``) and the multi-class online learners (``multiclass``) 0 .. c-1 in the order of the
+    sorted labels; FOGD / NOGD's other tasks unchanged."""
     if p.get("task", "binary") != "binary":
         return np.asarray(y)
     c = p.get("n_classes", 2)
-    if c == 2:
+    if c == 2 and not multiclass:
         return _binary_labels(y)
     labels, codes = np.unique(np.asarray(y), return_inverse=True)
     if labels.size != c:
@@ -169,6 +179,14 @@ def _binary_labels(y):
 
 
 # -- running a solver
+
+def _class_count(spec, params, y):
+    """``params`` with a multi-class online learner's ``n_classes`` (None or absent) set to the number of
+    labels in ``y``; unchanged for the other solvers."""
+    if spec.multiclass and (params or {}).get("n_classes") is None:
+        return dict(params or {}, n_classes=int(np.unique(np.asarray(y)).size))
+    return params
+
 
 def _resolve(solver, params):
     if solver not in SOLVERS:
@@ -216,6 +234,10 @@ def run_solver(solver, X, y, plan, *, params=None, backend="python", seed=None):
     """Run ``solver`` over the epochs of ``plan`` (:func:`visiting_plan`) on ``backend``; returns
     ``(results, kwargs)``: one result per epoch and the keyword arguments every call got."""
     spec, p = _resolve(solver, params)
+    if spec.multiclass:                             # labels 0 .. c-1 and n_classes from them (as trace_tables)
+        params = _class_count(spec, params, y)
+        spec, p = _resolve(solver, params)
+        y = _labels(y, p, True)
     module = get_module(spec.module, backend)
     fn = getattr(module, spec.function)
     kw = {k: v for k, v in p.items() if k != "D"}
@@ -313,7 +335,9 @@ def trace_tables(solver, X, y, *, epochs=1, seed=None, order=None, params=None, 
     X = np.ascontiguousarray(X, dtype=np.float64)
     if X.ndim != 2 or X.shape[0] == 0:
         raise ValueError(f"X: expected a non-empty 2-D array, got shape {X.shape}")
-    yb = _labels(y, p)
+    params = _class_count(spec, params, y)
+    spec, p = _resolve(solver, params)
+    yb = _labels(y, p, spec.multiclass)
     if yb.shape != (X.shape[0],):
         raise ValueError(f"y: expected shape ({X.shape[0]},), got {yb.shape}")
     plan = visiting_plan(X.shape[0], epochs=epochs, seed=seed, order=order, uniforms=spec.uniforms)

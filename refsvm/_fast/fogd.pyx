@@ -25,6 +25,7 @@ import scipy.sparse as sp
 from refsvm.fogd import FOGDOptions, FOGDRecorder, WeightDrift, check_fogd_data
 from refsvm.ogd import OGDResult, check_average_state, check_weights
 from refsvm.validation import check_sparse_rows, weights_as_data
+from refsvm.recorder import add_step_records, step_record_arrays
 
 from libc.float cimport DBL_EPSILON
 from libc.math cimport fabs, sqrt
@@ -34,18 +35,21 @@ from refsvm._fast.ogd_core cimport TASK_REGRESSION, feature_map_row, scores, ogd
 from refsvm._fast.kernels cimport KERNEL_LINEAR
 from refsvm._fast.tolerance cimport feature_error, weight_drift
 from refsvm._fast.sparse cimport Rows, rows_init, rows_self
+from refsvm._fast.step_records cimport StepOut, record_margin, step_out_on
 
 cdef void _fogd_pass(const Rows* X, const double[::1] yv, const int64_t[::1] order,
                      int task, const double[:, ::1] UT, double eta, double epsilon, double scale,
                      double[:, ::1] W, double[::1] p, double[::1] z, double[::1] f,
                      int8_t[::1] updated, int64_t* mistakes, double* loss_sum,
                      const double[::1] sw, Py_ssize_t[::1] nz, double* W_sum, double u_max,
-                     double z_max, double w0_max, double step_sum, long long n_moves, double w_l1) noexcept nogil:
+                     double z_max, double w0_max, double step_sum, long long n_moves, double w_l1,
+                     const StepOut* records) noexcept nogil:
     """The pass; ``u_max``, ``z_max``, ``w0_max``, ``step_sum`` (G), ``n_moves`` (m): the mistake
     counter's drift bound (refsvm.fogd.WeightDrift), G, m and ``M`` (the rows' largest squared
     norm) updated here.  ``w_l1 = sum |W|`` at the start: ``sum |W| <= w_l1 + 2 G n_rows z_max`` (each
     move adds ``a z`` to at most two columns, growth by rounding within the factor ``1 + 1e-6``)
-    bounds the tolerance (``screen``), so a clear margin skips its sums."""
+    bounds the tolerance (``screen``), so a clear margin skips its sums.  ``records``: the per-step
+    records (NULL pointers: off; ``ogd_step`` leaves ``f`` the scores before its update)."""
     cdef Py_ssize_t step, i, k
     cdef Py_ssize_t D = UT.shape[1], c = W.shape[1], n_rows = W.shape[0]
     cdef double M = 0.0, s, eps_z, drift, screen
@@ -62,6 +66,7 @@ cdef void _fogd_pass(const Rows* X, const double[::1] yv, const int64_t[::1] ord
         updated[step] = <int8_t>ogd_step(task, &W[0, 0], n_rows, c, &z[0], &f[0], yv[i],
                                          eta * sw[i], epsilon, mistakes, loss_sum, eps_z,   # step eta s_t
                                          drift, screen)
+        record_margin(records, step, &f[0])                   # per-step records (opt-in): w_t' z(x_t)
         if updated[step]:
             step_sum += fabs(eta * sw[i]) if task != TASK_REGRESSION else 0.0
             n_moves += 1
@@ -93,15 +98,23 @@ def fogd(X, y, order, *, task, n_classes, U, eta, epsilon=0.0, normalize=False, 
     f = np.empty(c)
     drift = WeightDrift.of(U, X, W, o, sw, t0)                   # the mistake counter's bound, as the reference
     cdef Rows R
+    cdef StepOut steps
+    steps.margin = steps.new_coef = NULL                         # per-step records: off unless switched on
+    steps.c = c
+    margins, new_coefs = step_record_arrays(order.shape[0], 0, c)
+    if margins is not None:
+        step_out_on(&steps, margins, new_coefs)
     rows_init(&R, X)
     if X.shape[0] > 0 and order.shape[0] > 0:
         _fogd_pass(&R, yv, order, code, np.ascontiguousarray(U.T), o.eta, o.epsilon, scale, W, p, z, f,
                    updated, &mistakes, &loss_sum, sw, np.empty(max(X.shape[1], 1), dtype=np.intp),
                    NULL if W_sum is None else &Ws[0, 0], drift.u_max, drift.z_max, drift.w0_max,
-                   drift.step_sum, drift.n_moves, float(np.sum(np.abs(W))))
+                   drift.step_sum, drift.n_moves, float(np.sum(np.abs(W))), &steps)
     rec = FOGDRecorder.from_counts(order.shape[0], o.task, flags={"updated": updated}, mistakes=mistakes,
                                    squared_loss_sum=loss_sum)
-    return OGDResult(W=W, t=int(t0) + int(order.shape[0]), trace=rec.trace(), W_sum=W_sum)
+    trace = rec.trace()
+    add_step_records(trace, margins, new_coefs, 0)              # the reference's StepRecords keys
+    return OGDResult(W=W, t=int(t0) + int(order.shape[0]), trace=trace, W_sum=W_sum)
 
 
 cdef void _decision_values(const Rows* X, Py_ssize_t n, const double[:, ::1] UT, double scale,

@@ -39,6 +39,7 @@ from refsvm.nogd import (EIG_TOL, NOGDOptions, NOGDRecorder, check_nogd_state, i
 from refsvm.online.common import _max_sq_norm as max_sq_norm
 from refsvm.ogd import check_average_state, check_ogd_data
 from refsvm.validation import weights_as_data
+from refsvm.recorder import add_step_records, step_record_arrays
 
 from libc.math cimport INFINITY
 from libc.stdint cimport int8_t, int64_t
@@ -47,6 +48,7 @@ from refsvm._fast.kernels cimport KERNEL_LINEAR, KERNEL_RBF
 from refsvm._fast.tolerance cimport kernel_relative_error_at, kernel_value_error_at, nystrom_feature_error
 from refsvm._fast.sparse cimport (Rows, Store, rows_init, rows_self, store_export, store_fill, store_free, store_init,
                                   store_kernel_row, store_set_row)
+from refsvm._fast.step_records cimport StepOut, record_margin, step_out_on
 from refsvm._fast.ogd_core cimport (TASK_BINARY, TASK_BINARY_POSITIVE, TASK_MULTI, counted_mistake,
                                     refsvm_phases, rival_class, scores, task_code)
 
@@ -97,9 +99,10 @@ cdef Py_ssize_t _kernel_phase(const Rows* X, const double[::1] yv, const int64_t
                               double[::1] krow, double[::1] f, double[::1] beta,
                               int8_t[::1] updated, int8_t[::1] added, int64_t* mistakes,
                               double* loss_sum, int64_t* kernel_evaluations,
-                              const double[::1] sw, double* M) noexcept nogil:
+                              const double[::1] sw, double* M, const StepOut* records) noexcept nogil:
     """Alg. 2, lines 3-9 from ``order[start]``; returns the step that completed the budget or -1
-    (``M``: the largest squared norm of the SVs given and the rows seen, the mistake counter's)."""
+    (``M``: the largest squared norm of the SVs given and the rows seen, the mistake counter's;
+    ``records``: the per-step records, NULL pointers: off)."""
     cdef Py_ssize_t step, i, r, c = A.shape[1]
     cdef double eps
     for step in range(start, order.shape[0]):
@@ -107,6 +110,7 @@ cdef Py_ssize_t _kernel_phase(const Rows* X, const double[::1] yv, const int64_t
         store_kernel_row(SV, b[0], X, i, KERNEL_RBF, gamma, 3.0, 0.0, &krow[0])
         kernel_evaluations[0] += b[0]
         scores(&A[0, 0], b[0], c, &krow[0], &f[0])            # Alg. 2, line 5: f_t(x_t)
+        record_margin(records, step, &f[0])                   # per-step records (opt-in)
         eps = _kernel_error(X, i, gamma, M)                   # M updated first, then the relative bound
         if not loss_step(task, &f[0], c, yv[i], eta * sw[i], epsilon, mistakes, loss_sum, &beta[0],
                          &krow[0], &A[0, 0], b[0], eps, kernel_relative_error_at(KERNEL_RBF, X.d, gamma, M[0])):
@@ -131,7 +135,7 @@ cdef void _linear_phase(const Rows* X, const double[::1] yv, const int64_t[::1] 
                         int8_t[::1] updated, int64_t* mistakes, double* loss_sum,
                         int64_t* kernel_evaluations, const double[::1] sw,
                         const double[:, ::1] PT, Py_ssize_t* nz, double* W_sum, double* M,
-                        double p_max) noexcept nogil:
+                        double p_max, const StepOut* records) noexcept nogil:
     """Alg. 2, lines 14-19 from ``order[start]``.  ``PT`` (B, k): the projection transposed;
     ``W_sum`` (k, c) or NULL: the averaged variant's sum; ``M`` as in :func:`_kernel_phase`,
     ``p_max = max_i sum_j |P_ij|`` (the features' error bound, :func:`refsvm.nogd.feature_error`)."""
@@ -143,6 +147,7 @@ cdef void _linear_phase(const Rows* X, const double[::1] yv, const int64_t[::1] 
         kernel_evaluations[0] += B
         refsvm_phases(&PT[0, 0], k, B, &krow[0], &z[0], nz)    # Alg. 2, line 16: z(x_t) = sum_j k_j P[:, j]
         scores(&W[0, 0], k, c, &z[0], &f[0])                  # Alg. 2, line 17
+        record_margin(records, step, &f[0])                   # per-step records (opt-in)
         if not loss_step(task, &f[0], c, yv[i], eta * sw[i], epsilon, mistakes, loss_sum, &beta[0],
                          &z[0], &W[0, 0], k, nystrom_feature_error(B, _kernel_error(X, i, gamma, M), p_max),
                          INFINITY):
@@ -181,6 +186,12 @@ def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0,
     A = np.zeros((cap, c))
     cdef Rows R, RSV
     cdef Store S
+    cdef StepOut steps
+    steps.margin = steps.new_coef = NULL                     # per-step records: off unless switched on
+    steps.c = c
+    margins, new_coefs = step_record_arrays(n, 0, c)
+    if margins is not None:
+        step_out_on(&steps, margins, new_coefs)
     rows_init(&R, X)
     store_init(&S, SV, max(cap, 1), d, sparse)
     try:
@@ -201,7 +212,7 @@ def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0,
         if not linear and n > 0:
             switch = _kernel_phase(&R, yv, order, 0, code, B, g, o.eta, o.epsilon,
                                    &S, A, &n_sv, krow, f, beta, updated, added, &mistakes, &loss_sum,
-                                   &kernel_evaluations, sw, &M)
+                                   &kernel_evaluations, sw, &M, &steps)
             if S.failed:
                 raise MemoryError("could not allocate a sparse support vector")
             if switch >= 0:
@@ -228,7 +239,7 @@ def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0,
                           &S, B, projection, W, krow, z, f, beta, updated, &mistakes, &loss_sum,
                           &kernel_evaluations, sw, np.ascontiguousarray(projection.T), &nzv[0],
                           NULL if W_sum is None else &wsum[0, 0], &M,
-                          float(np.max(np.sum(np.abs(projection), axis=1))) if projection.size else 0.0)
+                          float(np.max(np.sum(np.abs(projection), axis=1))) if projection.size else 0.0, &steps)
         sv_out = (store_export(&S, n_sv) if sparse else SV[:n_sv].copy()) if n_sv else None
     finally:
         store_free(&S)
@@ -236,4 +247,6 @@ def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0,
                                    squared_loss_sum=loss_sum, kernel_evaluations=kernel_evaluations)
     if switch >= 0:
         rec.switch(switch, eigenvalues)
-    return nogd_result(rec, sv_out, A, n_sv, alpha, projection, W, W_sum, t0)
+    result = nogd_result(rec, sv_out, A, n_sv, alpha, projection, W, W_sum, t0)
+    add_step_records(result.trace, margins, new_coefs, 0)     # the reference's StepRecords keys
+    return result

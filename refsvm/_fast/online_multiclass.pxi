@@ -210,9 +210,10 @@ cdef Py_ssize_t _mc_pass(Params* P, Counters* c, Py_ssize_t m, const Rows* X, co
                          double[::1] f, int8_t[::1] update_kind, int64_t[::1] n_sv, int64_t[::1] rem_step,
                          int64_t[::1] rem_index, const double[::1] sw, int64_t[::1] age, double[::1] ferr,
                          double[:, ::1] work, double[:, ::1] L, double[::1] dinv, double[::1] aux,
-                         Py_ssize_t start) noexcept nogil:
+                         Py_ssize_t start, const StepOut* records) noexcept nogil:
     """Steps ``start ..`` of the pass of the multi-class learners (refsvm.online.multiclass, line by
-    line); returns where it stopped (``n_steps``, or a Projectron step that needs a larger ``L``)."""
+    line); returns where it stopped (``n_steps``, or a Projectron step that needs a larger ``L``).
+    ``records``: the per-step records (NULL pointers: off)."""
     cdef Py_ssize_t step, i, r, s, j, b, last, y_t
     cdef double w_t, step_coef, scale, a, shrink = 1.0 - P.eta * P.lam, bound = P.eta * P.max_coef
     cdef double sq_max = 0.0                                 # max ||x||^2 over the SVs held so far
@@ -232,6 +233,7 @@ cdef Py_ssize_t _mc_pass(Params* P, Counters* c, Py_ssize_t m, const Rows* X, co
         c.kernel_evaluations += b
         for r in range(m):                                   # eq. 8: the m scores
             f[r] = pw_dot(&k[0], &A[r, 0], b) if b > 0 else 0.0
+        record_margin(records, step, &f[0])                  # per-step records (opt-in): the m scores
         s = _mc_rival(&f[0], m, y_t)                         # eq. 9: the rival s_t
         if P.zero_positive:                                  # lowest-index argmax (the authors' code)
             mistake = f[s] > f[y_t] or (f[s] == f[y_t] and s < y_t)
@@ -401,10 +403,14 @@ cdef object _mc_prepared(Params* P, const Rows* R, Store* S, object SV, Py_ssize
     cdef double[::1] dv = dinv
     cdef double[::1] auxv = aux
     cdef Py_ssize_t start = 0
+    cdef StepOut steps = _records_off(m)
+    margins, new_coefs = step_record_arrays(P.n_steps, 0, m)   # per-step records (opt-in): None when off
+    if margins is not None:
+        step_out_on(&steps, margins, new_coefs)
     while True:
         with nogil:
             start = _mc_pass(P, &c, m, R, yv, ov, uv, S, Av, kv, fv, ukv, nsv, rsv, riv, swv, agev, ferrv, workv,
-                             Lv, dv, auxv, start)
+                             Lv, dv, auxv, start, &steps)
         if start >= P.n_steps:
             break
         L = _grown_factor(L, c.b, cap)
@@ -412,6 +418,7 @@ cdef object _mc_prepared(Params* P, const Rows* R, Store* S, object SV, Py_ssize
     b = c.b
     trace = OnlineRecorder.assemble(c.mistakes, P.n_steps, c.updates, c.kernel_evaluations, update_kind, n_sv,
                                     rem_step[:c.n_removals].copy(), rem_index[:c.n_removals].copy())
+    add_step_records(trace, margins, new_coefs, 0)        # the reference's StepRecords keys
     if S.failed:
         raise MemoryError("could not allocate a sparse support vector")
     return OnlineResult(sv=store_export(S, b) if S.sparse else SV[:b].copy(), alpha=np.ascontiguousarray(A[:, :b].T),

@@ -58,6 +58,7 @@ from ..ogd import _check_labels, rival_class
 from ..sparse import n_rows
 from ..validation import _check_warm_start, check_int, check_online_arguments, weights_as_data
 from ..constants import UNIT_ROUNDOFF
+from ..recorder import StepRecords
 from .common import ADDED, PROJECTED, OnlineOptions, OnlineRecorder, OnlineResult, OnlineRun, margin_tolerance
 from .passive_aggressive import bpas_term_errors, least_objective
 from .perceptrons import forgetron_shrink, forgetron_state
@@ -125,6 +126,7 @@ class MulticlassRun(OnlineRun):
         super().__init__(X, y, order, uniforms, s, sv, np.zeros(n0), t0, options, rec)
         self.m = n_classes
         self.A = np.zeros((self.A.shape[0], n_classes))
+        self.steps = StepRecords.when_on(len(order), n_classes)   # per-step records: the m scores
         if n0:
             self.A[:n0] = np.asarray(alpha, dtype=np.float64).reshape(n0, n_classes)
 
@@ -133,7 +135,9 @@ class MulticlassRun(OnlineRun):
         in numpy's pairwise order, as the binary ``f``)."""
         k = self.kernel.row(self.SV[:self.b], x)
         self.rec.kernel_values(self.b)
-        return np.array([float(np.sum(k * self.A[:self.b, r])) for r in range(self.m)]), k
+        f = np.array([float(np.sum(k * self.A[:self.b, r])) for r in range(self.m)])
+        self.record_score(f)
+        return f, k
 
     def class_tolerances(self, k, eps_K):
         """:func:`refsvm.online.common.margin_tolerance` of each class's score (m,): its error bound."""

@@ -109,6 +109,8 @@ def residual_tolerance(k, a, eps_K, y_t, f_t):
 class RegressionRun(OnlineRun):
     """An :class:`~refsvm.online.common.OnlineRun` whose targets are real (``y_t`` a float)."""
 
+    records_scores = False                      # per-step records: not for regression (no margin)
+
     def examples(self):
         for step, i in enumerate(self.order):
             yield step, self.X[i], float(self.y[i]), float(self.s[i])
