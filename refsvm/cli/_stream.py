@@ -9,6 +9,11 @@ import numpy as np
 from ._common import _FileError, _model_path, _report_predictions, _UsageError
 
 
+#: Why a solver has no ``partial_fit`` (the end of the ``--stream`` refusal).
+_NO_PARTIAL_FIT = {"sbp": ": SBP's iterate is a vector over the whole training set, one entry per example, and "
+                          "each iteration looks at all of it"}
+
+
 class _Shape:
     """What the report functions read of the training matrix: its shape (the file's, from the scan)."""
 
@@ -82,7 +87,7 @@ def train_stream(args, build, report):
     est = build(shape)
     if not callable(getattr(est, "partial_fit", None)):
         raise ValueError(f"--stream: not available for --solver {args.solver} ({type(est).__name__} has no "
-                         "partial_fit to train chunk by chunk)")
+                         "partial_fit to train chunk by chunk" + _NO_PARTIAL_FIT.get(args.solver, "") + ")")
     start = time.perf_counter()
     fit_stream(est, path, epochs=args.epochs, chunk_rows=args.chunk_rows,
                shuffle="buffer" if args.shuffle_buffer else "none", buffer_rows=args.shuffle_buffer,

@@ -124,8 +124,7 @@ def _cmd_train(args):
         if getattr(args, "refit_bias", False):
             raise ValueError(f"--refit-bias: not used by --solver {args.solver} (not a kernel expansion)")
         if getattr(args, "stream", False):
-            raise ValueError(f"--stream: not available for --solver {args.solver} yet (bsgd, bsca and the "
-                             "online baselines stream)")
+            return _train_ogd_stream(args)
         from ._ogd import train_ogd
         return train_ogd(args)
     def build(X):
@@ -148,6 +147,23 @@ def _cmd_train(args):
                                   parameter=f"lambda:            {est.lam:.6g}", sv_note=f" (budget {args.budget})")
 
     return _train_and_report(args, build, report)
+
+
+def _train_ogd_stream(args):
+    """``refsvm train --stream --solver fogd|nogd``: the classifier trained by :func:`refsvm.stream.fit_stream`
+    (``partial_fit`` chunk by chunk; the model is that of ``partial_fit`` over the same chunks)."""
+    from ._ogd import make_estimator as make_ogd
+
+    if args.regression:
+        raise ValueError(f"--stream: not available for --solver {args.solver} --regression yet (the streamed "
+                         "report is an accuracy)")
+
+    def report(est, X, seconds):
+        yield (f"trained {args.solver.upper()} ({args.backend}) on {X.shape[0]} examples with {X.shape[1]} "
+               "features (streamed)")
+        yield f"training time:     {seconds:.3f} s"
+
+    return _train_and_report(args, lambda X: make_ogd(args), report)
 
 
 def _cmd_train_bsca(args):

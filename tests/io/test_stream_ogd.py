@@ -1,0 +1,116 @@
+"""Subject: io -- FOGD and NOGD trained from a LIBSVM file in chunks (refsvm.fit_stream, refsvm train --stream).
+
+A streamed run in file order is ``partial_fit`` over the same chunks, bitwise, on both backends; the
+command's streamed model is the library's; ``gamma="scale"`` comes from the whole file.  The
+in-memory comparison reads the file with :func:`refsvm.io.libsvm.read_libsvm` (not the streamed
+reader) and slices it itself.
+"""
+
+import numpy as np
+import pytest
+
+from refsvm import FOGDClassifier, NOGDClassifier
+from refsvm.cli import main
+from refsvm.io.libsvm import read_libsvm
+from refsvm.io.stream import scan_libsvm
+from refsvm.stream import fit_stream, gamma_scale
+
+
+@pytest.fixture
+def data(tmp_path):
+    rng = np.random.default_rng(11)
+    X = rng.uniform(-1, 1, size=(180, 5))
+    X[rng.random(X.shape) < 0.2] = 0.0
+    y = np.where(X[:, 0] * X[:, 1] > 0, 1, -1)
+    path = tmp_path / "train.txt"
+    path.write_text("".join(f"{label} " + " ".join(f"{j + 1}:{v:.17g}" for j, v in enumerate(row) if v) + "\n"
+                            for row, label in zip(X, y)))
+    return path
+
+
+def _arrays(model):
+    """Every array and number of a FourierModel / NystromModel (None kept as None; not the file's
+    metadata: params, estimator, version)."""
+    out = {}
+    for name, value in vars(model).items():
+        if name in ("params", "estimator", "version"):
+            continue
+        if hasattr(value, "toarray"):
+            value = value.toarray()
+        out[name] = value
+    return out
+
+
+def _same(a, b):
+    left, right = _arrays(a), _arrays(b)
+    assert left.keys() == right.keys()
+    for name in left:
+        u, v = left[name], right[name]
+        if u is None or v is None:
+            if not (u is None and v is None):
+                return False
+        elif not np.array_equal(np.asarray(u), np.asarray(v)):
+            return False
+    return True
+
+
+MAKERS = {
+    "fogd": lambda backend: FOGDClassifier(n_components=40, gamma=0.7, backend=backend, random_state=3, verbose=0),
+    "nogd": lambda backend: NOGDClassifier(budget=20, rank=5, gamma=0.7, backend=backend, random_state=3, verbose=0),
+}
+
+
+@pytest.mark.parametrize("backend", ["fast", "python"])
+@pytest.mark.parametrize("solver", sorted(MAKERS))
+def test_streamed_is_partial_fit_over_the_chunks(data, solver, backend):
+    make = MAKERS[solver]
+    X, y = read_libsvm(data, sparse=True)
+    streamed = fit_stream(make(backend), data, epochs=2, chunk_rows=40, random_state=5)
+    memory = make(backend)
+    for _ in range(2):
+        for start in range(0, X.shape[0], 40):
+            memory.partial_fit(X[start:start + 40], y[start:start + 40], classes=np.array([-1, 1]))
+    assert _same(streamed.model_, memory.model_)
+    assert streamed.t_ == memory.t_ == 2 * X.shape[0]
+    whole = fit_stream(make(backend), data, epochs=2, chunk_rows=1000)
+    assert not _same(streamed.model_, whole.model_)          # the chunks matter: the test can tell
+
+
+@pytest.mark.parametrize("solver", sorted(MAKERS))
+def test_gamma_scale_from_the_whole_file(data, solver):
+    est = MAKERS[solver]("fast").set_params(gamma="scale")
+    fit_stream(est, data, chunk_rows=30)
+    X, _ = read_libsvm(data)
+    assert est.gamma == "scale"
+    assert est.gamma_ == gamma_scale(scan_libsvm(data, chunk_rows=30))
+    assert est.gamma_ == pytest.approx(1.0 / (X.shape[1] * X.var()), rel=1e-13)
+    first = 1.0 / (X.shape[1] * X[:30].var())
+    assert est.gamma_ != pytest.approx(first, rel=1e-6)      # not the first chunk's
+
+
+@pytest.mark.parametrize("backend", ["fast", "python"])
+@pytest.mark.parametrize("solver", sorted(MAKERS))
+def test_command_streams_fogd_and_nogd(tmp_path, data, capsys, solver, backend):
+    model = tmp_path / "m.npz"
+    options = ["--n-components", "40"] if solver == "fogd" else ["--budget", "20", "--rank", "5"]
+    assert main(["train", str(data), str(model), "--stream", "--chunk-rows", "25", "--solver", solver,
+                 "--gamma", "0.7", "--epochs", "2", "--backend", backend, "--random-state", "3", "--quiet",
+                 "--test", str(data)] + options) == 0
+    out = capsys.readouterr().out
+    assert "(streamed)" in out and "test accuracy:" in out
+    est = MAKERS[solver](backend)
+    library = fit_stream(est, data, epochs=2, chunk_rows=25, random_state=3)
+    saved = type(est).load(model)
+    assert _same(saved.model_, library.model_)
+    X, y = read_libsvm(data)
+    assert f"training accuracy: {np.mean(library.predict(X) == y):.4f} (streamed)" in out
+
+
+@pytest.mark.parametrize("solver", ["fogd", "nogd"])
+def test_command_refuses_streamed_regression(tmp_path, data, capsys, solver):
+    with pytest.raises(SystemExit) as exit_:
+        main(["train", str(data), str(tmp_path / "m.npz"), "--stream", "--solver", solver, "--regression",
+              "--quiet"])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert f"--stream: not available for --solver {solver} --regression" in err and "Traceback" not in err
