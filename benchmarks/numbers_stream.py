@@ -1,5 +1,6 @@
 """Renderers of the streamed-order comparison in docs/big-data.rst from ``benchmarks/bench_stream_shuffle.py``'s
-results (``bench_stream_shuffle``; registered in ``benchmarks/docnumbers.py``'s registry; see its docstring).
+results (``bench_stream_shuffle``; registered in ``benchmarks/docnumbers.py``'s registry; see its docstring),
+and of the 5 GiB streamed run from ``benchmarks/bench_stream_big.py``'s (``bench_stream_big``, at the end).
 
 Block ``stream-shuffle-table``: per data set and visiting order, the test accuracy over the seeds (median,
 mean and standard deviation, range, percent), the difference of its median from the in-memory median and
@@ -55,3 +56,42 @@ def _register(dataset, variant):
 for _ds in ("a9a", "ijcnn1"):
     for _variant in _ORDERS:
         _register(_ds, _variant)
+
+
+# ``benchmarks/bench_stream_big.py`` (``bench_stream_big``): block ``stream-big-table`` (per case: rows, file
+# size, pre-pass, reading and pass seconds, microseconds per example without and with the pre-pass, peak
+# RSS, test accuracy, load average) and the values ``stream-big.rss`` (the streamed full pass's peak RSS),
+# ``stream-big.gib`` (its file's size), ``stream-big.ratio`` / ``stream-big.ratio-prepass`` (its time per
+# example over the in-memory run's, without / with the pre-pass) and ``stream-big.sample-ratio``.
+_BIG_CASES = {"in-memory-sample": "in memory, the first {sample:,} rows (read_libsvm, partial_fit)",
+              "stream-sample": "fit_stream, the first {sample:,} rows",
+              "stream-full": "fit_stream, the whole file"}
+
+
+def _big(case):
+    for r in load("bench_stream_big")["cases"]:
+        if r["case"] == case:
+            return r
+    raise KeyError(f"no {case} case in bench_stream_big")
+
+
+@renderer("stream-big-table")
+def _big_table(fmt):
+    rows, data = [], load("bench_stream_big")
+    for r in data["cases"]:
+        rows.append([_BIG_CASES.get(r["case"], r["case"]).format(**data["settings"]), f"{r['rows']:,}", f"{r['file_bytes'] / 2**30:.2f}",
+                     f"{r['prepass_s']:.0f}" if "prepass_s" in r else "", f"{r['read_s']:.1f}" if "read_s" in r else "",
+                     f"{r['pass_s']:.0f}", f"{r['us_per_example']:.2f}", f"{r['us_per_example_with_prepass']:.2f}",
+                     f"{r['peak_rss_mb']:.0f}", f"{100 * r['test_accuracy']:.2f}",
+                     f"{r['load_average_before'][0]:.1f} -> {r['load_average_after'][0]:.1f}"])
+    return table(["run", "rows", "GiB", "pre-pass s", "read s", "pass s", "us/example", "with pre-pass",
+                  "peak RSS MB", "test acc. %", "load average"], rows, fmt)
+
+
+value("stream-big.rss")(lambda: f"{_big('stream-full')['peak_rss_mb']:.0f} MB")
+value("stream-big.gib")(lambda: f"{_big('stream-full')['file_bytes'] / 2**30:.2f} GiB")
+value("stream-big.ratio")(lambda: f"{load('bench_stream_big')['ratios']['stream-full']['pass_over_in_memory']:.2f}")
+value("stream-big.ratio-prepass")(
+    lambda: f"{load('bench_stream_big')['ratios']['stream-full']['with_prepass_over_in_memory']:.2f}")
+value("stream-big.sample-ratio")(
+    lambda: f"{load('bench_stream_big')['ratios']['stream-sample']['pass_over_in_memory']:.2f}")
