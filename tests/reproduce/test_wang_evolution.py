@@ -122,3 +122,36 @@ def test_quick_run_of_each_panel(name, tmp_path, monkeypatch):
         return
     write_png(json.loads((tmp_path / "r.json").read_text()), tmp_path / "r.png", table.plot)
     assert (tmp_path / "r.png").stat().st_size > 1000
+
+
+def test_figure3_binary_runs_one_and_five_passes_at_the_tables_parameters():
+    """Adult and IJCNN at wang2012-table3's (gamma, C); Checkerboard at lambda = 1e-4 (C n = 1e4 for any n) and
+    gamma = 128 as wang2012-table6; one and five passes of B = 500 merging."""
+    from refsvm.reproduce.driver import plan, select
+
+    sel = select("wang2012-figure3-binary")
+    assert [d.label for d in sel.datasets] == ["Adult", "IJCNN", "Checkerboard"]
+    data = {d.label: (np.zeros((n, 2)), np.zeros(n, dtype=np.int64), None, None)
+            for d, n in zip(sel.datasets, (40, 50, 80))}
+    tasks = plan(sel, data, 1, {})
+    table3 = {d.label: d.params for d in driver.tables()["wang2012-table3"].datasets}
+    for t in tasks:
+        assert t.params["budget"] == 500 and t.params["maintenance"] == "merge" and t.params["epochs"] in (1, 5)
+        if t.dataset == "Checkerboard":
+            assert t.params["gamma"] == 128.0 and 80 * t.params["C"] == pytest.approx(1e4)
+        else:
+            assert {k: t.params[k] for k in ("gamma", "C")} == table3[t.dataset]
+    assert sorted(t.params["epochs"] for t in tasks) == [1, 1, 1, 5, 5, 5]
+
+
+def test_figure3_binary_quick_run_on_checkerboard(tmp_path):
+    result = driver.run_table("wang2012-figure3-binary", quick=True, seeds=1, datasets=["Checkerboard"])
+    assert len(result["rows"]) == 2 and all(r["available"] and 0 <= r["error_mean"] < 50 for r in result["rows"])
+    assert "Banana" in result["note"] and "Gauss" in result["note"]
+    write_json(result, tmp_path / "r.json")
+    try:
+        import matplotlib  # noqa: F401  (the plot extra; CI's test extra has none)
+    except ImportError:
+        return
+    write_png(json.loads((tmp_path / "r.json").read_text()), tmp_path / "r.png", None)
+    assert (tmp_path / "r.png").stat().st_size > 1000
