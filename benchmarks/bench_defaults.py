@@ -48,7 +48,8 @@ from _common import SHARED_NOTE, print_run_header, write_json
 
 #: What a run exercises (the fingerprint of its results: refsvm._provenance).
 MODULES = ["refsvm.estimators", "refsvm.bsgd", "refsvm._fast.bsgd", "refsvm.bsca", "refsvm._fast.bsca",
-           "refsvm.sbp", "refsvm._fast.sbp", "refsvm.fogd", "refsvm._fast.fogd", "refsvm.nogd",
+           "refsvm.sbp", "refsvm.sbp_water", "refsvm.sbp_tolerance", "refsvm._fast.sbp", "refsvm.fogd",
+           "refsvm._fast.fogd", "refsvm.nogd",
            "refsvm._fast.nogd", "refsvm.online", "refsvm._fast.online", "refsvm.budget", "refsvm.kernels",
            "refsvm.validation", "refsvm.io.datasets", "refsvm.io.libsvm"]
 

@@ -26,8 +26,9 @@ import numpy as np  # noqa: E402
 from _common import SHARED_NOTE, write_json  # noqa: E402
 
 #: What a run exercises (the fingerprint of its results: refsvm._provenance).
-MODULES = ["refsvm.estimators", "refsvm.bsca", "refsvm._fast.bsca", "refsvm.sbp", "refsvm._fast.sbp", "refsvm.model",
-           "refsvm._threads", "refsvm.io.datasets", "refsvm.io.libsvm"]
+MODULES = ["refsvm.estimators", "refsvm.bsca", "refsvm._fast.bsca", "refsvm.sbp", "refsvm.sbp_water",
+           "refsvm.sbp_tolerance", "refsvm._fast.sbp", "refsvm.model", "refsvm._threads", "refsvm.io.datasets",
+           "refsvm.io.libsvm"]
 
 
 def main(argv=None):

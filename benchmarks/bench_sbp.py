@@ -53,8 +53,9 @@ import numpy as np  # noqa: E402
 from _common import SHARED_NOTE, add_options, cpu_model, run_times, write_json  # noqa: E402
 
 #: What a run exercises (the fingerprint of its results: refsvm._provenance).
-MODULES = ["refsvm.sbp", "refsvm.sbp_nu", "refsvm._fast.sbp", "refsvm.estimators", "refsvm.bsgd", "refsvm._fast.bsgd",
-           "refsvm.online", "refsvm._fast.online", "refsvm.io.datasets", "refsvm.io.libsvm"]
+MODULES = ["refsvm.sbp", "refsvm.sbp_water", "refsvm.sbp_tolerance", "refsvm.sbp_nu", "refsvm._fast.sbp",
+           "refsvm.estimators", "refsvm.bsgd", "refsvm._fast.bsgd", "refsvm.online", "refsvm._fast.online",
+           "refsvm.io.datasets", "refsvm.io.libsvm"]
 
 # the solvers' curves live in the library (shared with ``refsvm reproduce cotter2012-figure2``)
 from refsvm.reproduce.curves import CHECKPOINTS, test_error  # noqa: E402,F401
