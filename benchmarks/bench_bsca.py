@@ -50,7 +50,7 @@ from _common import SHARED_NOTE, kernel_block_seconds, write_json  # noqa: E402
 
 #: What a run exercises (the fingerprint of its results: refsvm._provenance).
 MODULES = ["refsvm.bsca", "refsvm._fast.bsca", "refsvm.bsgd", "refsvm._fast.bsgd", "refsvm.budget", "refsvm.lookup",
-           "refsvm.kernels", "refsvm.io.datasets", "refsvm.io.libsvm"]
+           "refsvm.lookup_tables", "refsvm.kernels", "refsvm.io.datasets", "refsvm.io.libsvm"]
 
 from refsvm import BSCAClassifier, BudgetedSVC  # noqa: E402
 from refsvm.datasets import load_libsvm  # noqa: E402

@@ -66,8 +66,8 @@ import scipy.sparse as sp  # noqa: E402
 from _common import SHARED_NOTE, cpu_model, kernel_block_seconds, write_json  # noqa: E402
 
 #: What a run exercises (the fingerprint of its results: refsvm._provenance).
-MODULES = ["refsvm.bsgd", "refsvm._fast.bsgd", "refsvm.budget", "refsvm.lookup", "refsvm.kernels",
-           "refsvm.io.datasets", "refsvm.io.libsvm"]
+MODULES = ["refsvm.bsgd", "refsvm._fast.bsgd", "refsvm.budget", "refsvm.lookup", "refsvm.lookup_tables",
+           "refsvm.kernels", "refsvm.io.datasets", "refsvm.io.libsvm"]
 
 #: (C, gamma, standardise): Glasmachers & Qaadan, Table 1.
 PARAMS = {

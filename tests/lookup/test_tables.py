@@ -49,6 +49,7 @@ import os
 import subprocess
 import sys
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -586,7 +587,7 @@ def test_unwritable_cache_dir_still_returns_tables(tmp_path, monkeypatch):
 
 def test_default_cache_dir(monkeypatch):
     monkeypatch.delenv("REFSVM_CACHE", raising=False)
-    assert lookup.cache_dir() == lookup.Path.home() / ".cache" / "refsvm"
+    assert lookup.cache_dir() == Path.home() / ".cache" / "refsvm"
 
 
 def test_module_main_regenerates_and_prints_checksum(cache):
