@@ -19,7 +19,7 @@ import time
 
 import numpy as np
 
-__all__ = ["run_stream", "loglog_slope", "budget_exponents", "plot_table6", "plot_figure6", "plot_stream_accuracy", "run_budget_svs", "plot_svs"]
+__all__ = ["run_stream", "checkpointed_pass", "loglog_slope", "budget_exponents", "plot_table6", "plot_figure6", "plot_stream_accuracy", "run_budget_svs", "plot_svs"]
 
 #: Figure 6's slope is fitted after the first 100K examples (the issue's "after the initial stage")
 SLOPE_FROM = 100_000
@@ -34,18 +34,19 @@ def loglog_slope(ns, seconds, from_n=SLOPE_FROM):
     return float(np.polyfit(np.log(ns[keep]), np.log(seconds[keep]), 1)[0])
 
 
-def run_stream(X, y, X_test, y_test, seed, *, lam, gamma, budget, maintenance, max_rows=None, checkpoints=()):
-    """One BPegasos pass over ``default_rng(seed).permutation(n)`` of the first ``n = min(max_rows, len(X))`` rows.
+def checkpointed_pass(X, y, order, checkpoints, evaluate, **options):
+    """One BPegasos pass (the compiled :func:`refsvm._fast.bsgd.bsgd`, ``learning_rate="pegasos"``, no bias, RBF
+    kernel) over ``order``, split into calls at the ``checkpoints`` below ``len(order)`` and at its end (each call
+    continues the previous call's model: the same pass as one call); ``options``: ``n_classes``, ``budget``,
+    ``lam``, ``maintenance``, ``gamma``.
 
-    Returns ``error`` (test error of the final model, percent), ``seconds`` (training), ``stream``
-    (``[N, cumulative seconds, test error %]`` at each checkpoint below n and at n) and ``extra``:
-    ``E-bar`` and, with checkpoints from :data:`SLOPE_FROM` on, the log-log ``slope`` of time against N.
+    Returns ``(sv, alpha, bias, seconds, gradient_error_sum, stream)``: the final model, the training time (the
+    bsgd calls only), the sum of ``||Delta_t|| / eta_t`` and ``[N, cumulative seconds, evaluate(sv, alpha, bias)]``
+    at every stop.
     """
     from .._fast.bsgd import bsgd
-    from .runners import _expansion_share, _test_error
 
-    n = X.shape[0] if max_rows is None else min(int(max_rows), X.shape[0])
-    order = np.random.default_rng(seed).permutation(n).astype(np.int64)
+    n = len(order)
     stops = sorted({int(c) for c in checkpoints if 0 < c < n} | {n})
     sv = alpha = bias = None
     t = done = 0
@@ -53,13 +54,30 @@ def run_stream(X, y, X_test, y_test, seed, *, lam, gamma, budget, maintenance, m
     stream = []
     for stop in stops:
         start = time.perf_counter()
-        res = bsgd(X, y, order[done:stop], n_classes=2, budget=budget, lam=lam, learning_rate="pegasos", eta=1.0,
-                   radius=np.inf, maintenance=maintenance, kernel="rbf", gamma=gamma, degree=3, coef0=0.0,
-                   merge_eps=0.01, projection_ridge=1e-10, fit_bias=False, sv=sv, alpha=alpha, bias=bias, t0=t)
+        res = bsgd(X, y, order[done:stop], learning_rate="pegasos", eta=1.0, radius=np.inf, kernel="rbf", degree=3,
+                   coef0=0.0, merge_eps=0.01, projection_ridge=1e-10, fit_bias=False, sv=sv, alpha=alpha, bias=bias,
+                   t0=t, **options)
         seconds += time.perf_counter() - start
         sv, alpha, bias, t, done = res.sv, res.alpha, res.bias, res.t, stop
         gradient_error_sum += res.trace["gradient_error_sum"]
-        stream.append([stop, seconds, _test_error(sv, alpha, bias, gamma, X_test, y_test, "fast")])
+        stream.append([stop, seconds, evaluate(sv, alpha, bias)])
+    return sv, alpha, bias, seconds, gradient_error_sum, stream
+
+
+def run_stream(X, y, X_test, y_test, seed, *, lam, gamma, budget, maintenance, max_rows=None, checkpoints=()):
+    """One BPegasos pass over ``default_rng(seed).permutation(n)`` of the first ``n = min(max_rows, len(X))`` rows.
+
+    Returns ``error`` (test error of the final model, percent), ``seconds`` (training), ``stream``
+    (``[N, cumulative seconds, test error %]`` at each checkpoint below n and at n) and ``extra``:
+    ``E-bar`` and, with checkpoints from :data:`SLOPE_FROM` on, the log-log ``slope`` of time against N.
+    """
+    from .runners import _expansion_share, _test_error
+
+    n = X.shape[0] if max_rows is None else min(int(max_rows), X.shape[0])
+    order = np.random.default_rng(seed).permutation(n).astype(np.int64)
+    sv, alpha, bias, seconds, gradient_error_sum, stream = checkpointed_pass(
+        X, y, order, checkpoints, lambda sv, alpha, bias: _test_error(sv, alpha, bias, gamma, X_test, y_test, "fast"),
+        n_classes=2, budget=budget, lam=lam, maintenance=maintenance, gamma=gamma)
     extra = {"E-bar": gradient_error_sum / n}
     slope = loglog_slope([s[0] for s in stream], [s[1] for s in stream])
     if slope is not None:
