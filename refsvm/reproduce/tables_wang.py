@@ -131,58 +131,53 @@ _EVOLUTION_NOTE = ("Checkerboard: lambda = 1e-4, gamma = 128 as wang2012-table6,
                    "error at the checkpoints " + ", ".join(f"{c:,}" for c in _EVOLUTION_CHECKPOINTS)
                    + " and at the end (the JSON's 'stream' and the PNG).  ")
 
-TABLES["wang2012-figure5"] = Table(
-    name="wang2012-figure5",
-    title="Wang, Crammer & Vucetic (2012), JMLR 13, Figure 5: accuracy along the stream of BPegasos with removal / "
-          "projection / merging, B = 100, on Checkerboard, Waveform and Covertype (10,000 rows)",
-    metric="test error (%) at the end of the stream; the curve along it in the JSON and the PNG",
-    datasets=_EVOLUTION_DATA,
-    entries=[Entry(f"BPegasos+{label} B=100", EVOLUTION, dict(budget=100, maintenance=m,
-                                                              checkpoints=_EVOLUTION_CHECKPOINTS),
-                   per_dataset=_EVOLUTION_PARAMS) for label, m in _MAINT],
-    paper={},
-    seeds=1,
-    quick_rows=600,
-    plot="refsvm.reproduce.wang_evolution:plot_evolution",
-    note="Figure 5 prints no numbers, and its budget is not stated in the text we have: B = 100 is assumed.  The "
-         "paper's value is qualitative (section 7.9): removal is inferior to projection and merging on all three "
-         "sets; on Checkerboard removal gains a little at first and then loses accuracy gradually, on the other "
-         "two it stays near its accuracy after 100 examples; projection and merging gain strongly and "
-         "consistently with the stream's length, and on Waveform merging is well ahead of projection.  "
-         + _EVOLUTION_NOTE,
+
+def _evolution_entry(label, **params):
+    """A row of Figures 4 and 5: :func:`~refsvm.reproduce.wang_evolution.run_evolution` at the checkpoints, with
+    the parameters of each panel."""
+    return Entry(label, EVOLUTION, dict(params, checkpoints=_EVOLUTION_CHECKPOINTS), per_dataset=_EVOLUTION_PARAMS)
+
+
+def _evolution_table(name, title, entries, note):
+    """Figure 4 or 5: the three streams, one seed, the accuracy curves drawn by ``plot_evolution``."""
+    return Table(name=name, title=title, entries=entries, note=note + _EVOLUTION_NOTE, datasets=_EVOLUTION_DATA,
+                 metric="test error (%) at the end of the stream; the curve along it in the JSON and the PNG",
+                 paper={}, seeds=1, quick_rows=600, plot="refsvm.reproduce.wang_evolution:plot_evolution")
+
+
+TABLES["wang2012-figure5"] = _evolution_table(
+    "wang2012-figure5",
+    "Wang, Crammer & Vucetic (2012), JMLR 13, Figure 5: accuracy along the stream of BPegasos with removal / "
+    "projection / merging, B = 100, on Checkerboard, Waveform and Covertype (10,000 rows)",
+    [_evolution_entry(f"BPegasos+{label} B=100", budget=100, maintenance=m) for label, m in _MAINT],
+    "Figure 5 prints no numbers, and its budget is not stated in the text we have: B = 100 is assumed.  The "
+    "paper's value is qualitative (section 7.9): removal is inferior to projection and merging on all three "
+    "sets; on Checkerboard removal gains a little at first and then loses accuracy gradually, on the other "
+    "two it stays near its accuracy after 100 examples; projection and merging gain strongly and "
+    "consistently with the stream's length, and on Waveform merging is well ahead of projection.  ",
 )
 
-TABLES["wang2012-figure4"] = Table(
-    name="wang2012-figure4",
-    title="Wang, Crammer & Vucetic (2012), JMLR 13, Figure 4: accuracy along the stream of BPegasos+merge beside "
-          "Pegasos without budget (stopped early), on Checkerboard, Waveform and Covertype (10,000 rows)",
-    metric="test error (%) at the end of the stream; the curve along it in the JSON and the PNG",
-    datasets=_EVOLUTION_DATA,
-    entries=[Entry("Pegasos (no budget, first 50,000 examples)", EVOLUTION,
-                   dict(budget=50_001, maintenance="merge", max_rows=50_000, checkpoints=_EVOLUTION_CHECKPOINTS),
-                   per_dataset=_EVOLUTION_PARAMS)]
-            + [Entry(f"BPegasos+merge B={B}", EVOLUTION, dict(budget=B, maintenance="merge",
-                                                              checkpoints=_EVOLUTION_CHECKPOINTS),
-                     per_dataset=_EVOLUTION_PARAMS) for B in (100, 500)]
-            + [Entry(name, None, note=f"{why}; the paper: {value}") for name, why, value in (
-                ("IDSVM", "not implemented in refsvm (Cauwenberghs and Poggio's incremental-decremental SVM)",
-                 "faster accuracy growth at first, passed by BPegasos+merge later"),
-                ("TVM", "not implemented in refsvm (the twin vector machine)",
-                 "faster accuracy growth at first, passed by BPegasos+merge later"),
-                ("LIBSVM", "not run (an accuracy curve of a batch solver needs one training per checkpoint)",
-                 "early stopped after 10K seconds"))],
-    paper={},
-    seeds=1,
-    quick_rows=600,
-    plot="refsvm.reproduce.wang_evolution:plot_evolution",
-    note="Figure 4 prints no numbers (curves only; its legend's training times are not in the text we have), and "
-         "its budget is not stated: B = 100 and 500 are run.  The paper's value is qualitative (section 7.9): "
-         "BPegasos+merge's accuracy increases consistently with the stream; on Checkerboard it follows Pegasos "
-         "closely and passes it after Pegasos is stopped early; on Waveform it grows faster than Pegasos (noise "
-         "reduction by merging); on Covertype it trails Pegasos clearly.  'Pegasos (no budget)' is the same "
-         "learner with a budget above its rows (no maintenance), stopped after 50,000 examples (the paper: after "
-         "10K seconds), with the lambda of the whole stream: a prefix of the unbudgeted pass.  "
-         + _EVOLUTION_NOTE,
+TABLES["wang2012-figure4"] = _evolution_table(
+    "wang2012-figure4",
+    "Wang, Crammer & Vucetic (2012), JMLR 13, Figure 4: accuracy along the stream of BPegasos+merge beside "
+    "Pegasos without budget (stopped early), on Checkerboard, Waveform and Covertype (10,000 rows)",
+    [_evolution_entry("Pegasos (no budget, first 50,000 examples)", budget=50_001, maintenance="merge",
+                      max_rows=50_000)]
+    + [_evolution_entry(f"BPegasos+merge B={B}", budget=B, maintenance="merge") for B in (100, 500)]
+    + [Entry(name, None, note=f"{why}; the paper: {value}") for name, why, value in (
+        ("IDSVM", "not implemented in refsvm (Cauwenberghs and Poggio's incremental-decremental SVM)",
+         "faster accuracy growth at first, passed by BPegasos+merge later"),
+        ("TVM", "not implemented in refsvm (the twin vector machine)",
+         "faster accuracy growth at first, passed by BPegasos+merge later"),
+        ("LIBSVM", "not run (an accuracy curve of a batch solver needs one training per checkpoint)",
+         "early stopped after 10K seconds"))],
+    "Figure 4 prints no numbers (curves only; its legend's training times are not in the text we have), and "
+    "its budget is not stated: B = 100 and 500 are run.  The paper's value is qualitative (section 7.9): "
+    "BPegasos+merge's accuracy increases consistently with the stream; on Checkerboard it follows Pegasos "
+    "closely and passes it after Pegasos is stopped early; on Waveform it grows faster than Pegasos (noise "
+    "reduction by merging); on Covertype it trails Pegasos clearly.  'Pegasos (no budget)' is the same "
+    "learner with a budget above its rows (no maintenance), stopped after 50,000 examples (the paper: after "
+    "10K seconds), with the lambda of the whole stream: a prefix of the unbudgeted pass.  ",
 )
 
 #: Figure 2: BPegasos+merge against the budget on Letter and Covertype, beside Pegasos without budget; gamma =
@@ -243,7 +238,8 @@ TABLES["wang2012-figure3"] = Table(
 
 #: Figure 3's binary sets: Adult and IJCNN with wang2012-table3's parameters, Checkerboard with wang2012-table6's
 #: (lambda = 1e-4 for any n: C = 1 / (n lambda))
-_F3B_BOARD = Dataset("Checkerboard", "checkerboard", protocol="split", params=dict(gamma=GAMMA, C=lambda n: 1.0 / (n * LAM)),
+_F3B_BOARD = Dataset("Checkerboard", "checkerboard", protocol="split",
+                     params=dict(gamma=GAMMA, C=lambda n: 1.0 / (n * LAM)),
                      generated=dict(name="checkerboard", n=100_000, n_test=20_000, random_state=2015),
                      note="refsvm.datasets.checkerboard, 100K training and 20K test rows (the paper: 10M)")
 

@@ -14,8 +14,6 @@ order, so that it is a prefix of the same run); ``gamma`` is given or
 :func:`refsvm.reproduce.wang_stream.run_stream` (same order, same calls; tested).
 """
 
-import time
-
 import numpy as np
 
 __all__ = ["run_evolution", "multiclass_test_error", "plot_evolution"]
@@ -58,8 +56,8 @@ def run_evolution(X, y, X_test, y_test, seed, *, budget, maintenance, checkpoint
     (``[N, cumulative seconds, test error %]`` at each checkpoint below n and at n) and ``extra``: ``E-bar``
     (``(1/n) sum_t ||Delta_t|| / eta_t``), ``lam``, ``gamma`` and ``n_classes``.
     """
-    from .._fast.bsgd import bsgd
     from .runners import _expansion_share, _rows_to_check, _test_error, majority_share
+    from .wang_stream import checkpointed_pass
 
     if gamma is None and gamma_scale is None:
         raise ValueError("run_evolution: gamma or gamma_scale must be given")
@@ -70,22 +68,14 @@ def run_evolution(X, y, X_test, y_test, seed, *, budget, maintenance, checkpoint
     gamma = gamma_scale / X.shape[1] if gamma is None else float(gamma)
     n = X.shape[0] if max_rows is None else min(int(max_rows), X.shape[0])
     order = np.random.default_rng(seed).permutation(X.shape[0])[:n].astype(np.int64)   # early stop: a prefix
-    stops = sorted({int(c) for c in checkpoints if 0 < c < n} | {n})
-    sv = alpha = bias = None
-    t = done = 0
-    seconds = gradient_error_sum = 0.0
-    stream = []
-    for stop in stops:
-        start = time.perf_counter()
-        res = bsgd(X, y, order[done:stop], n_classes=n_classes, budget=budget, lam=lam, learning_rate="pegasos",
-                   eta=1.0, radius=np.inf, maintenance=maintenance, kernel="rbf", gamma=gamma, degree=3, coef0=0.0,
-                   merge_eps=0.01, projection_ridge=1e-10, fit_bias=False, sv=sv, alpha=alpha, bias=bias, t0=t)
-        seconds += time.perf_counter() - start
-        sv, alpha, bias, t, done = res.sv, res.alpha, res.bias, res.t, stop
-        gradient_error_sum += res.trace["gradient_error_sum"]
-        error = (_test_error(sv, alpha, bias, gamma, X_test, y_test, "fast") if n_classes == 2
-                 else multiclass_test_error(sv, alpha, gamma, X_test, y_test))
-        stream.append([stop, seconds, error])
+
+    def evaluate(sv, alpha, bias):
+        return (_test_error(sv, alpha, bias, gamma, X_test, y_test, "fast") if n_classes == 2
+                else multiclass_test_error(sv, alpha, gamma, X_test, y_test))
+
+    sv, alpha, bias, seconds, gradient_error_sum, stream = checkpointed_pass(
+        X, y, order, checkpoints, evaluate, n_classes=n_classes, budget=budget, lam=lam, maintenance=maintenance,
+        gamma=gamma)
     if n_classes == 2:
         share = _expansion_share(sv, alpha, bias, gamma, X, X_test, "fast")
     else:
@@ -102,6 +92,7 @@ def plot_evolution(result, path):
     """``--png`` of ``wang2012-figure4`` / ``-figure5``: test accuracy against the examples seen (log N), one panel
     per data set, one line per row (mean over seeds; the legend gives the training seconds at the end)."""
     from .report import panels
+    from .wang_stream import _finish
 
     plt, fig, axes, datasets = panels(result, 5.0)
     for ax, ds in zip(axes, datasets):
@@ -115,10 +106,6 @@ def plot_evolution(result, path):
         ax.set_xscale("log")
         ax.set_xlabel("examples seen N")
         ax.set_ylabel("test accuracy (%)")
-        n = next(r["n"] for r in result["rows"] if r["dataset"] == ds)
-        ax.set_title(f"{ds} (stream of {n:,})")
+        ax.set_title(f"{ds} (stream of {next(r['n'] for r in result['rows'] if r['dataset'] == ds):,})")
         ax.legend(fontsize=7)
-    fig.suptitle(f"{result['table']}{' (quick)' if result['quick'] else ''} (times: shared machine)")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    _finish(plt, fig, result, path, " (times: shared machine)")
