@@ -72,6 +72,19 @@ What KOL's FOGD and NOGD compute differs from the paper, and so from refsvm (rea
 The times compare the same amount of work per example (D sin/cos pairs, a 2D dot product and an
 update; B kernel values and a k x B projection); the accuracies compare two different estimators.
 
+No multi-class part: KOL is binary only, so refsvm's multi-class FOGD / NOGD (Algorithms 3-4) have
+no C++ peer here.  ``src/main.cpp`` fixes ``#define LabelType char`` and knows no class option
+(``GetOptimizer``); ``kernel_fogd::UpdateWeightVec`` and ``kernel_nogd::UpdateWeightVec`` keep ONE
+weight vector and step when ``y*x.label<1``; ``LossFunction::IsCorrect`` (``src/loss/LossFunction.h``)
+scores ``Sign(predict) == label`` with ``Sign`` in {-1, +1}; its README says the package is for
+binary classification and points to other packages for multi-class.  Run on dna.scale (labels
+1, 2, 3), KOL's FOGD treats every label as the positive class and only class-1 rows can count as
+correct; its NOGD never fills its budget (every label positive) and aborts in
+``kernel_nogd::Predict`` (an Eigen size assertion: the k x B projection times a kernel vector
+shorter than B).  A one-vs-rest wrapper (c binary KOL runs, c feature draws, c parses) would be
+a different algorithm from the paper's multi-class update, so none is timed.  Lu et al.'s
+multi-class experiments used their MATLAB code (jingcoco/Online-Kernel-Learning).
+
 The machine is shared; the load average is printed at start and end of every part.
 """
 
