@@ -14,7 +14,7 @@ DESIGN.md per algorithm, assembled by :mod:`refsvm.recorder`) as records of the 
   ``index`` = the example visited, ``update`` = the update taken, and what else the
   solver's trace holds for the step: ``violated``, ``n_sv``, SBP's ``n_violating``,
   ``water_level`` and ``bias``, and the ``margin``: the scores before the step, from the per-step
-  records of every solver but SBP);
+  records; SBP: the score of the iterate at the sampled example);
 * per maintenance event a ``maintenance`` record after its step's record (``kind``,
   ``index`` = slot removed / projected / merged, ``partner``, ``weight_degradation``);
 * per epoch an ``epoch`` record after its last step (``n_sv``, ``mistakes``, and the
@@ -93,7 +93,7 @@ SOLVERS = {
                                             projection_ridge=1e-10, merge_solver="gss", **_KERNEL),
                        not_recorded=_NO_H + ("step.violated",)),
     "sbp": SolverSpec("sbp", "optimize", dict(nu=0.1, fit_bias=False, **_KERNEL), uniforms=True,
-                      not_recorded=("step.margin", "step.violated", "step.n_sv", "maintenance (no budget "
+                      not_recorded=("step.violated", "step.n_sv", "maintenance (no budget "
                                     "maintenance)", "epoch.objective")),
     "fogd": SolverSpec("fogd", "fogd", dict(task="binary", n_classes=2, eta=0.1, gamma=1.0, D=100),
                        not_recorded=("step.n_sv", "maintenance (none)", "epoch.objective")),
@@ -259,12 +259,12 @@ def _step_columns(spec, trace, o):
     """What ``trace`` records about the steps of the call (besides step and epoch), as columns: one
     array per field, one entry (a row for multi-class scores) per step."""
     n = len(o)
-    if spec.module == "sbp":
-        return dict(index=trace["sampled"][:n], update=_names(trace["projected"][:n], "project", "none"),
-                    n_violating=trace["n_violating"][:n], water_level=trace["water_level"][:n],
-                    bias=trace["bias"][:n])
     out = dict(index=np.asarray(o, dtype=np.int64))
-    if spec.module == "bsgd":                       # Alg. 1 line 6: an SV is added iff s_t * loss > 0
+    if spec.module == "sbp":
+        out.update(index=trace["sampled"][:n], update=_names(trace["projected"][:n], "project", "none"),
+                   n_violating=trace["n_violating"][:n], water_level=trace["water_level"][:n],
+                   bias=trace["bias"][:n])
+    elif spec.module == "bsgd":                       # Alg. 1 line 6: an SV is added iff s_t * loss > 0
         out.update(update=_names(trace["added"], "add", "none"), violated=trace["added"] != 0)
     elif spec.module == "bsca":
         out["update"] = np.where(trace["added"] != 0, "add", _names(trace["changed"], "change", "none"))
@@ -275,7 +275,7 @@ def _step_columns(spec, trace, o):
     else:
         out.update(update=np.array([_UPDATE_NAMES[u] for u in trace["update_kind"].tolist()]), n_sv=trace["n_sv"])
     if "margin" in trace:                           # the per-step records (recorder.recording_steps)
-        out["margin"] = _scores(trace["margin"])
+        out["margin"] = _scores(trace["margin"][:n])
     return out
 
 

@@ -104,7 +104,7 @@ from typing import Callable
 import numpy as np
 
 from .kernels import Kernel
-from .recorder import Recorder
+from .recorder import NoStepRecords, Recorder, StepRecords
 from .sbp_nu import nu_from_solution, nu_from_svc, nu_without_bias  # noqa: F401 (section 5; re-exported)
 from .sbp_tolerance import (_ball_terms, _kernel_value_error, _outside_ball, _tie_terms,  # noqa: F401 (re-exported)
                             _tie_tolerance)
@@ -305,11 +305,17 @@ class SBPRecorder(Recorder):
     events = {"sampled": np.int64, "water_level": np.float64, "bias": np.float64, "n_violating": np.int64}
     counters = ("mistakes", "kernel_evaluations", "cache_hits", "cache_misses")
 
-    def iteration(self, i, level, b, count, margin):
+    def __init__(self, n_steps):
+        super().__init__(n_steps)
+        self.steps = StepRecords.when_on(n_steps, 1)   # opt-in per-step records (recorder.py)
+
+    def iteration(self, i, level, b, count, margin, y_i):
         """Lines 5-6 of one iteration: the level (and bias), the size of the set ``i`` was drawn from;
-        a mistake when ``w^(t-1)`` misclassifies ``x_i`` (``margin = c_i + y_i b <= 0``)."""
+        a mistake when ``w^(t-1)`` misclassifies ``x_i`` (``margin = c_i + y_i b <= 0``).  With per-step
+        records the score ``y_i margin = <w^(t-1), x_i> + b`` (exact: ``y_i = +-1``)."""
         self.append(sampled=i, water_level=level, bias=b, n_violating=count)
         self.count("mistakes", int(margin <= 0.0))
+        self.steps.margin(y_i * margin)
 
     def kernel_row(self, cached, n):
         """A kernel row served by the cache, or computed (``n`` kernel evaluations)."""
@@ -327,6 +333,7 @@ class SBPRecorder(Recorder):
     def from_loop(cls, sampled, water_level, bias, n_violating, projected, **counts):
         """The recorder of a compiled run: its per-iteration arrays and its counters."""
         rec = cls(projected.shape[0])
+        rec.steps = NoStepRecords()          # the twin hands its records over itself (add_step_records)
         rec.columns.update(sampled=sampled, water_level=water_level, bias=bias, n_violating=n_violating)
         rec.step_flags["projected"] = projected
         rec.counts.update(counts)
@@ -336,7 +343,7 @@ class SBPRecorder(Recorder):
         """The trace dict of :class:`SBPResult` (``level_bar``, ``b_bar``: line 13)."""
         T = self.n_steps
         return self.trace(n_iterations=T, n_steps=T, cache_hit_rate=self.counts["cache_hits"] / T if T else 0.0,
-                          water_level_bar=float(level_bar), bias_bar=float(b_bar))
+                          water_level_bar=float(level_bar), bias_bar=float(b_bar), **self.steps.trace())
 
 
 def optimize(X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias=False, cache_rows=0,
@@ -399,7 +406,7 @@ def optimize(X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias=False, cache
         eta_t = eta_0 / math.sqrt(t)                                       # Alg. 1, line 4
         level, b, level_p, level_m = opts.water_level(c, y)                # Alg. 1, line 5
         i, count = opts.sample(c, y, level_p, level_m, u[step], _tie_tolerance(t, ties))   # Alg. 1, line 6
-        rec.iteration(i, level, b, count, margin=c[i] + y[i] * b)
+        rec.iteration(i, level, b, count, margin=c[i] + y[i] * b, y_i=y[i])
         alpha[i] += eta_t                                                  # Alg. 1, line 7
         row = cache.kernel_row(X, i, opts.kernel, rec)                     # K(x_i, x_j), j = 1..n
         r2 = r2 + 2.0 * eta_t * c[i] + eta_t * eta_t * row[i]              # Alg. 1, line 8

@@ -38,6 +38,7 @@ import numpy as np
 from refsvm.sbp import (SBPOptions, SBPRecorder, SBPResult, SBPState, _averages, _divide_by_level, _eta_0,
                         _ball_terms, _initial_iterate, _not_under_water, _tie_terms)
 from refsvm.validation import check_responses
+from refsvm.recorder import add_step_records, step_record_arrays
 
 from libc.math cimport INFINITY, sqrt
 from libc.stdint cimport int8_t, int32_t, int64_t
@@ -46,6 +47,7 @@ from refsvm._fast.kernels cimport RbfRows, kernel_code, kernel_row_into
 from refsvm._fast.sparse cimport (Rows, Store, rows_init, rows_self, store_dense, store_fill, store_free, store_init,
                                   store_kernel_row)
 from refsvm._fast.common cimport _check_signals, _clear_error
+from refsvm._fast.step_records cimport StepOut, record_margin, step_out_on
 
 __all__ = ["find_gamma", "find_gamma_weighted", "find_gamma_and_bias", "optimize"]
 
@@ -155,15 +157,17 @@ cdef void _optimize_loop(const Rows* X, const Store* S, Py_ssize_t n, const int6
                          int64_t[::1] stamp, Py_ssize_t capacity,
                          int64_t[::1] sampled, double[::1] water_level, double[::1] bias_t,
                          int64_t[::1] n_violating, int8_t[::1] projected,
-                         const double* x_sq, int32_t* x_ind, double* x_val, Stats* st) noexcept nogil:
+                         const double* x_sq, int32_t* x_ind, double* x_val, Stats* st,
+                         const StepOut* records) noexcept nogil:
     """The run; ``x_sq``: ``seq_sq`` of every dense row of X, ``x_ind`` / ``x_val``: room for ``d``
     (dense Gaussian kernel rows, ``kernel_row_into``); ``tie_a``, ``tie_b``, ``tie_c``: line 6's
     tolerance ``tie_a t + tie_b sqrt(t) + tie_c`` (refsvm.sbp._tie_terms); ``ball_p``, ``ball_q``: line
-    11's, ``r2 > 1 + (ball_p sqrt(t) + ball_q) t`` (refsvm.sbp._ball_terms, _outside_ball)."""
+    11's, ``r2 > 1 + (ball_p sqrt(t) + ball_q) t`` (refsvm.sbp._ball_terms, _outside_ball); ``records``:
+    the per-step records (NULL pointers: off)."""
     cdef Py_ssize_t d = X.d, T = u.shape[0]
     cdef Py_ssize_t step, j, i, count, n_p, n_m, slot, used = 0, s
     cdef long long t = st.t, clock = 0
-    cdef double r2 = st.r2, eta_t, level, b, ey, scale, ci, level_p, level_m, tol
+    cdef double r2 = st.r2, eta_t, level, b, ey, scale, ci, level_p, level_m, tol, score
     cdef double* row
     for step in range(T):                                                  # Alg. 1, line 3
         if (step & 7) == 7:                               # an iteration is O(n): let Ctrl-C through
@@ -216,6 +220,9 @@ cdef void _optimize_loop(const Rows* X, const Store* S, Py_ssize_t n, const int6
             return
         if c[i] + <double> y[i] * b <= 0.0:                                # w^(t-1) misclassifies x_i
             st.mistakes += 1
+        if records.margin != NULL:                        # per-step records (opt-in): the score y_i (c_i + y_i b)
+            score = <double> y[i] * (c[i] + <double> y[i] * b)
+            record_margin(records, step, &score)
         alpha[i] += eta_t                                                  # Alg. 1, line 7
         clock += 1                                                         # kernel row K(x_i, .)
         slot = slot_of[i] if capacity > 0 else -1
@@ -334,6 +341,12 @@ def optimize(X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias=False, cache
     cdef double[::1] wlv = water_level, btv = bias_t
     cdef int8_t[::1] pv = projected
     cdef RbfRows xw = RbfRows(np.zeros((0, d)) if R.sparse else X)   # dense rows: norms, room for x
+    cdef StepOut steps
+    steps.margin = steps.new_coef = NULL                  # per-step records: off unless switched on
+    steps.c = 1
+    margins, new_coefs = step_record_arrays(T, 0, 1)
+    if margins is not None:
+        step_out_on(&steps, margins, new_coefs)
     cdef Store S
     if R.sparse:
         store_init(&S, None, max(n, 1), d, True)
@@ -345,7 +358,7 @@ def optimize(X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias=False, cache
         with nogil:
             _optimize_loop(&R, &S, n, yv, uv, kcode, gm, dg, c0, volume, eta_0, tie_a, tie_b, tie_c, ball_p, ball_q, fb,
                            weighted, swv, av, cv, asv, csv, wv, w2v, rv, cachev, slotv, ownerv, stampv, capacity,
-                           sv, wlv, btv, nvv, pv, &xw.sq[0], &xw.ind[0], &xw.val[0], &st)
+                           sv, wlv, btv, nvv, pv, &xw.sq[0], &xw.ind[0], &xw.val[0], &st, &steps)
     finally:
         if R.sparse:
             store_free(&S)
@@ -367,5 +380,6 @@ def optimize(X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias=False, cache
     rec = SBPRecorder.from_loop(sampled, water_level, bias_t, n_violating, projected, mistakes=st.mistakes,
                                 kernel_evaluations=st.kernel_evaluations, cache_hits=st.hits, cache_misses=st.misses)
     new_state = SBPState(alpha=alpha, c=c, alpha_sum=alpha_sum, c_sum=c_sum, r2=float(st.r2), t=int(t))
-    return SBPResult(coef=coef, bias=bias, water_level=float(level_bar), state=new_state,
-                     trace=rec.sbp_trace(level_bar, b_bar))
+    trace = rec.sbp_trace(level_bar, b_bar)
+    add_step_records(trace, margins, new_coefs, 0)        # the reference's StepRecords keys
+    return SBPResult(coef=coef, bias=bias, water_level=float(level_bar), state=new_state, trace=trace)

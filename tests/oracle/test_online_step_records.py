@@ -169,3 +169,32 @@ def test_multiclass_class_count_from_the_labels_or_checked():
         oracle.trace_records("multiclass_perceptron", X, y, params={"n_classes": 4})
     records, results = oracle.trace_records("multiclass_perceptron", X, y, seed=1)
     assert results[0].alpha.shape[1] == 3 and len(records[1]["margin"]) == 3
+
+
+@pytest.mark.parametrize("fit_bias", [False, True])
+def test_sbp_recorded_scores(fit_bias):
+    """SBP (both paths): the recorded run is bitwise the plain one; step k's score is the iterate
+    ``w^(t-1)`` at the sampled example, ``sum_j alpha_j y_j K(x_j, x_i) + b`` with the state of a run
+    over the first k uniforms (brute-force kernel) and the bias b of its line 5 (the step's record)."""
+    X, y = data()
+    u = np.random.default_rng(7).random(30)
+    kw = dict(nu=0.2, fit_bias=fit_bias, **KERNEL)
+    out = {}
+    for backend in ("python", "fast"):
+        fn = get_module("sbp", backend).optimize
+        plain = fn(X, y, u, **kw)
+        with recording_steps():
+            rec = fn(X, y, u, **kw)
+        for name in ("coef", "bias"):
+            assert np.asarray(getattr(rec, name)).tobytes() == np.asarray(getattr(plain, name)).tobytes(), name
+        assert_bitwise(plain, rec)
+        out[backend] = rec.trace
+    np.testing.assert_allclose(out["python"]["margin"], out["fast"]["margin"], rtol=1e-9, atol=1e-12)
+    fn = get_module("sbp", "python").optimize
+    K = rbf(X, X)
+    for k in (0, 9, 29):
+        alpha = fn(X, y, u[:k], **kw).state.alpha if k else np.zeros(len(y))
+        i, b = out["python"]["sampled"][k], out["python"]["bias"][k]
+        np.testing.assert_allclose(out["fast"]["margin"][k, 0], (alpha * y) @ K[:, i] + b, rtol=1e-9, atol=1e-12)
+    records, _ = oracle.trace_records("sbp", X, y, seed=2)
+    assert "step.margin" not in records[0]["not_recorded"] and all("margin" in r for r in records if r["record"] == "step")
