@@ -24,6 +24,14 @@ the others:
 
 See "How a new estimator gets these features" in DESIGN.md.
 
+Where the parts live: this module holds ``fit`` / ``partial_fit``, labels, ``gamma_`` and
+prediction; the other parts are bases of :class:`BudgetedClassifierBase`, one module each:
+checks of ``X``, ``y`` and the weights (:mod:`refsvm.estimators._inputs`), the pass in chunks
+(:mod:`refsvm.estimators._passes`), the bias refit (:mod:`refsvm.estimators._bias_refit`) and
+save / load (:mod:`refsvm.estimators._saving`).  The feature-scale warning
+(:mod:`refsvm.estimators._feature_scale`) and the pieces the solver estimators share
+(:mod:`refsvm.estimators._shared`) are importable from here too.
+
 A solver's estimator subclasses :class:`BudgetedClassifierBase` and supplies
 ``_algorithm_params()`` (validated keyword arguments of its algorithm
 function), ``_one_pass(X, y, params, state)`` (one call of the algorithm,
@@ -31,94 +39,26 @@ storing model and trace) and, if needed, ``_check_solver_classes`` and
 ``_initial_state``.
 """
 
-import dataclasses
-import numbers
-import re
-import time
 import warnings
-from contextlib import contextmanager
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils import assert_all_finite, column_or_1d
-from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.class_weight import compute_class_weight
-from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
+from sklearn.utils import column_or_1d
+from sklearn.utils.validation import check_is_fitted
 
-from .._threads import map_threads
-from ..backend import get_module
 from ..model import BudgetedModel
-from ..refit import hinge_loss, multiclass_hinge_loss
-from ..budget import MERGE_SOLVERS
-from ..validation import (check_bool, check_gamma, check_int, check_memory, check_merge_eps, check_option,
-                          check_positive, check_sparse_rows)
+from ..validation import check_gamma
+from ._bias_refit import BiasRefit
 from ._checkpoint import run_epochs
-from ._progress import PassProgress, chunk_size, merge_traces
+from ._feature_scale import (FEATURE_CHECK_ROWS, FEATURE_SHARE_WARNING, FeatureScaleWarning,  # noqa: F401
+                             _feature_variances, warn_feature_scale)
+from ._inputs import InputChecks, _naming
+from ._passes import PassRunner
+from ._saving import SaveLoad
+from ._shared import REFIT_AND_N_JOBS_DOC, kernel_and_maintenance_params, map_machines, shared_doc  # noqa: F401
 
 __all__ = ["BudgetedClassifierBase"]
-
-
-#: The ``refit_bias``, ``refit_rows`` and ``n_jobs`` parameters of the one-vs-rest estimators (BSCA, SBP): their
-#: docstrings hold the line ``{refit_and_n_jobs}`` where :func:`shared_doc` puts this text.
-REFIT_AND_N_JOBS_DOC = """    refit_bias : bool or "scaled", default=False
-        Replace the bias after the last pass by the minimiser of the
-        (weighted) hinge loss of the final model on the training data (see
-        :class:`refsvm.BudgetedSVC`, also for ``"scaled"``; :mod:`refsvm.refit`).  Multi-class: one offset
-        per one-vs-rest machine.
-    refit_rows : int, default=10000
-        At most this many training rows for ``refit_bias`` (a random
-        subsample when there are more).
-
-    n_jobs : int or None, default=None
-        Threads for the one-vs-rest machines (multi-class only), joblib's
-        convention: ``None`` = 1, ``-1`` = all cores.  The machines are
-        independent and the compiled solver releases the GIL for its whole
-        pass, so they run in parallel without a copy of ``X``; the model is
-        bitwise that of ``n_jobs=1`` (the random draws are made first, in
-        class order).  The python backend gains nothing from threads.  With
-        ``n_jobs > 1`` a Ctrl-C takes effect when the running machines end
-        their pass.  Prediction (``decision_function``, ``predict``, ``score``;
-        fast backend) computes its row blocks in as many threads, bitwise
-        the values of one thread.
-"""
-
-
-def shared_doc(cls):
-    """Class decorator: the docstring's ``{refit_and_n_jobs}`` line replaced by :data:`REFIT_AND_N_JOBS_DOC`."""
-    cls.__doc__ = cls.__doc__.replace("    {refit_and_n_jobs}\n", REFIT_AND_N_JOBS_DOC)
-    return cls
-
-
-def kernel_and_maintenance_params(est, maintenance, kernel):
-    """The kernel and budget-maintenance keyword arguments of ``bsgd`` and ``bsca``, validated in this order
-    (``maintenance`` and ``kernel`` already are): gamma, degree, coef0, merge_eps, merge_solver, projection_ridge."""
-    return dict(
-        maintenance=maintenance,
-        kernel=kernel,
-        gamma=check_gamma(est.gamma),
-        degree=check_int(est.degree, "degree", 1),
-        coef0=float(est.coef0),
-        merge_eps=check_merge_eps(est.merge_eps),
-        merge_solver=check_option(est.merge_solver, "merge_solver", MERGE_SOLVERS),
-        projection_ridge=check_positive(est.projection_ridge, "projection_ridge", allow_zero=True),
-    )
-
-
-@contextmanager
-def _naming(name):
-    """Re-raise a ValueError whose message does not mention ``name`` with it prepended.
-
-    scikit-learn's input checks say e.g. "Expected 2D array, got 1D array
-    instead"; every error of refsvm names the offending parameter.
-    """
-    try:
-        yield
-    except ValueError as exc:
-        message = str(exc)
-        if re.search(rf"\b{re.escape(name)}\b", message):
-            raise
-        raise ValueError(f"Invalid {name}: {message}") from exc
 
 
 #: ``gamma="scale"`` on sparse X: up to this dense size the variance is computed on a temporary dense
@@ -147,72 +87,12 @@ def _variance(X, rows=None):
     return total / X.size
 
 
-
-def map_machines(n_jobs, func, items):
-    """``[func(item) for item in items]``, run in ``n_jobs`` threads (joblib's convention: None = 1,
-    -1 = all cores).  The one-vs-rest machines are independent and each compiled solver releases the
-    GIL for its whole pass, so threads run them in parallel without copying ``X``; the results come
-    back in the order of ``items``, so the model is bitwise that of ``n_jobs=1``
-    (:func:`refsvm._threads.map_threads`)."""
-    return map_threads(n_jobs, func, items)
-
 class ConstantModelWarning(UserWarning):
     """A fitted classifier predicts one class on its training data."""
 
 
-class FeatureScaleWarning(UserWarning):
-    """One feature holds most of the variance of ``X``: a Gaussian kernel of one width sees little else."""
 
-
-def _feature_variances(X, rows=None):
-    """Per-column variances of ``X`` in blocks of rows (no temporary copy of ``X``)."""
-    if sp.issparse(X):
-        mean = np.asarray(X.mean(axis=0)).ravel()
-        return np.maximum(np.asarray(X.multiply(X).mean(axis=0)).ravel() - mean * mean, 0.0)
-    rows = rows or max(1, 2 ** 20 // max(X.shape[1], 1))
-    mean = X.mean(axis=0)
-    total = np.zeros(X.shape[1])
-    for start in range(0, X.shape[0], rows):
-        block = X[start:start + rows] - mean
-        total += np.einsum("ij,ij->j", block, block)
-    return total / max(X.shape[0], 1)
-
-
-#: share of the total variance of ``X`` above which one feature triggers :class:`FeatureScaleWarning`
-FEATURE_SHARE_WARNING = 0.5
-#: rows of ``X`` the feature-scale check reads at most (evenly spaced): a heuristic needs no more
-FEATURE_CHECK_ROWS = 2000
-
-
-def warn_feature_scale(X, estimator_name):
-    """Warn (:class:`FeatureScaleWarning`) when one of at least 3 features holds more than half the variance.
-
-    The Gaussian kernel ``exp(-gamma ||x - x'||^2)`` has one width for all features: when one feature's
-    spread dwarfs the others', the kernel (and ``gamma="scale"``, which sets the width from the total
-    variance) sees mostly that feature.  Raw LIBSVM sets such as cadata, cpusmall, space_ga, spambase,
-    svmguide1, shuttle and covtype are like that; the defaults learn on them once X is standardised
-    (``benchmarks/bench_defaults.py``).  With two features half the variance is the balanced case,
-    hence at least 3."""
-    if X.ndim != 2 or X.shape[1] < 3 or X.shape[0] < 2:
-        return
-    if X.shape[0] > FEATURE_CHECK_ROWS:                   # a fixed, evenly spaced subsample (no random draw)
-        X = X[np.linspace(0, X.shape[0] - 1, FEATURE_CHECK_ROWS).astype(np.intp)]
-    var = _feature_variances(X)
-    total = float(var.sum())
-    if not (total > 0.0 and np.isfinite(total)):
-        return
-    j = int(np.argmax(var))
-    share = float(var[j]) / total
-    if share > FEATURE_SHARE_WARNING:
-        warnings.warn(
-            f"{estimator_name}: feature {j} holds {100 * share:.0f}% of the variance of X (standard deviation "
-            f"{np.sqrt(var[j]):.3g}; median over the features {np.sqrt(np.median(var)):.3g}), so a Gaussian "
-            "kernel of one width sees mostly that feature; standardise X (e.g. "
-            "make_pipeline(StandardScaler(), estimator)) unless that is intended", FeatureScaleWarning,
-            stacklevel=4)
-
-
-class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
+class BudgetedClassifierBase(InputChecks, PassRunner, BiasRefit, SaveLoad, ClassifierMixin, BaseEstimator):
     """Base class of the classifiers whose model is a :class:`~refsvm.model.BudgetedModel`.
 
     Not an estimator by itself: subclasses define ``__init__`` (with at least
@@ -266,41 +146,6 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
         self.t_ = 0
         self.trace_ = []
         return self._initial_state()
-
-    def _check_X(self, X, reset):
-        """Validated dense C-contiguous float64 X; sets or checks the feature count/names."""
-        with _naming("X"):
-            X = validate_data(
-                self, X, reset=reset, accept_sparse=True, dtype=np.float64, order="C"
-            )
-        if sp.issparse(X):
-            with _naming("X"):
-                if getattr(self, "_sparse_rows", False):   # the solver reads CSR rows, sparse SVs (refsvm.sparse)
-                    return check_sparse_rows(X)
-                check_memory(8 * X.shape[0] * X.shape[1], "X",
-                             f"{type(self).__name__} densifies sparse input: the dense copy of X "
-                             f"({X.shape[0]} x {X.shape[1]})")
-                X = np.ascontiguousarray(X.toarray())
-                assert_all_finite(X, input_name="X")
-        return X
-
-    def _check_X_y(self, X, y, reset):
-        if y is None:
-            raise ValueError(
-                f"This {type(self).__name__} estimator requires y to be passed, "
-                "but the target y is None."
-            )
-        X = self._check_X(X, reset)
-        with _naming("y"):
-            y = column_or_1d(y, warn=True)
-            assert_all_finite(y, input_name="y")
-            check_classification_targets(y)
-        if y.shape[0] != X.shape[0]:
-            raise ValueError(
-                f"X and y have inconsistent numbers of samples: X has {X.shape[0]} rows, "
-                f"y has {y.shape[0]} entries"
-            )
-        return X, y
 
     # ----------------------------------------------------------------- training
 
@@ -469,219 +314,6 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
         self._refit_bias_after_training(X, y_internal, weights)
         return self
 
-    # ------------------------------------------------------------------ progress
-
-    def _check_verbose(self):
-        """``verbose`` (an int >= 0, or a bool as scikit-learn's estimators accept it: False = 0,
-        True = 1; estimators without the parameter count as 0)."""
-        verbose = getattr(self, "verbose", 0)
-        if isinstance(verbose, (bool, np.bool_)):
-            return int(verbose)
-        return check_int(verbose, "verbose", 0)
-
-    def _run_pass(self, order, run_chunk, label=None, carry=None):
-        """Run one pass over ``order`` through ``run_chunk``; report progress if verbose.
-
-        ``run_chunk(sub_order)`` calls the algorithm once on ``sub_order`` (a
-        contiguous piece of ``order``), continuing from the model and step
-        counter of the previous call, stores the new model, and returns
-        ``(trace, n_sv)``: the algorithm's trace of that call (with at least
-        ``n_steps`` and ``mistakes``; ``maint_step`` or ``n_maintenance`` for
-        the maintenance count) and the number of support vectors after it.
-
-        ``verbose=0``: one call with the whole ``order``.  ``verbose >= 1``:
-        chunks of :func:`refsvm.estimators._progress.chunk_size` steps, a progress line
-        after each (:class:`refsvm.estimators._progress.PassProgress`), and the chunks'
-        traces merged by :func:`refsvm.estimators._progress.merge_traces`.  Returns the
-        trace of the pass.  ``label``: what the progress lines call the pass (default: the epoch,
-        ``self._progress_label``); e.g. a one-vs-rest machine adds its class.
-
-        ``carry``: the dict of the solver's in-pass state that ``run_chunk`` continues from (lists
-        are restored in place).  Handed over, the pass can also stop inside an epoch for a checkpoint
-        (``fit(checkpoint=..., checkpoint_every="<k>steps")``: ``self._pass_checkpointer``, a
-        :class:`refsvm.estimators._checkpoint._PassCheckpoints`), and a resumed pass starts at the
-        position saved there, with the traces of the segments run before.
-        """
-        verbose = self._check_verbose()
-        n = len(order)
-        stops = getattr(self, "_pass_checkpointer", None) if carry is not None else None
-        if verbose == 0 and stops is None:
-            trace, _ = run_chunk(order)
-            return trace
-        progress = PassProgress(type(self).__name__, label or getattr(self, "_progress_label", "pass"), n,
-                                error_label=getattr(self, "_error_label", "online error")) if verbose else None
-        size = chunk_size(n, verbose)
-        start, traces, offsets = stops.begin(n, carry) if stops is not None else (0, [], [])
-        while True:
-            stop = min(n, start + size, n if stops is None else stops.next_stop(start))
-            trace, n_sv = run_chunk(order[start:stop])
-            traces.append(trace)
-            offsets.append(start)
-            if progress is not None:
-                progress.update(trace, n_sv)
-            start = stop
-            if start >= n:
-                break
-            if stops is not None:
-                stops.after(start, traces, offsets, carry)
-        if progress is not None:
-            progress.finish()
-        return merge_traces(traces, offsets)
-
-    # ------------------------------------------------------------------ weights
-
-    #: Whether the algorithm function takes ``sample_weight`` (set True in subclasses whose
-    #: algorithm does; weights are then handed to ``_one_pass`` as ``params["sample_weight"]``).
-    _supports_sample_weight = False
-    #: the solver reads scipy CSR rows and keeps sparse SVs (refsvm.sparse); otherwise a sparse X is
-    #: densified, after a check that the dense copy fits in memory
-    _sparse_rows = False
-
-    def _sample_weights(self, X, y, sample_weight, partial):
-        """Per-example weights ``sample_weight * class_weight[y]`` (float64), or None for none."""
-        class_weight = getattr(self, "class_weight", None)
-        if sample_weight is None and class_weight is None:
-            return None
-        if not self._supports_sample_weight:
-            raise ValueError(
-                f"{type(self).__name__} does not support sample_weight / class_weight"
-            )
-        weights = np.ones(X.shape[0])
-        if sample_weight is not None:
-            with _naming("sample_weight"):
-                weights = _check_sample_weight(sample_weight, X, dtype=np.float64,
-                                               ensure_non_negative=True).copy()
-        if class_weight is not None:
-            if isinstance(class_weight, str) and class_weight == "balanced" and partial:
-                raise ValueError(
-                    "class_weight='balanced' is not supported by partial_fit (one batch does "
-                    "not give the class frequencies); pass a dict, e.g. from "
-                    "sklearn.utils.class_weight.compute_class_weight on all the labels"
-                )
-            if not (class_weight == "balanced" if isinstance(class_weight, str)
-                    else isinstance(class_weight, dict)):
-                raise ValueError(
-                    f"class_weight must be None, 'balanced' or a dict {{class: weight}}; "
-                    f"got {class_weight!r}"
-                )
-            if isinstance(class_weight, dict):
-                for label, value in class_weight.items():
-                    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real) \
-                            or not np.isfinite(value) or value < 0:
-                        raise ValueError(
-                            f"class_weight[{label!r}] must be a finite number >= 0; got {value!r}"
-                        )
-            with _naming("class_weight"):
-                per_class = compute_class_weight(class_weight, classes=self.classes_, y=y)
-            weights *= per_class[np.searchsorted(self.classes_, y)]
-        return weights
-
-    # ------------------------------------------------------------ bias refit
-
-    #: How a multi-class model's offsets are refit: ``"ovr"`` (one binary offset per
-    #: one-vs-rest machine) or ``"crammer-singer"`` (the multi-class hinge loss).
-    _refit_multiclass = "ovr"
-
-    def _check_refit(self):
-        """``(refit_bias, refit_rows)`` validated; ``(False, None)`` without these parameters."""
-        if not hasattr(self, "refit_bias"):
-            return False, None
-        refit = self.refit_bias
-        if not (isinstance(refit, str) and refit == "scaled"):
-            if isinstance(refit, str):
-                raise ValueError(f"refit_bias must be True, False or 'scaled'; got {refit!r}")
-            check_bool(refit, "refit_bias")
-        return refit, check_int(self.refit_rows, "refit_rows", 1)
-
-    def _refit_subsample(self, n, rows):
-        """Sorted indices of ``rows`` of ``n`` examples, or None for all of them.
-
-        Drawn from a generator spawned once per training run from the
-        estimator's generator (``random_state``): the visiting orders are not
-        changed, and every refit of a run (each ``partial_fit`` call) draws
-        from the same seed, so ``fit(epochs=k)`` and ``k`` calls of
-        ``partial_fit`` refit on the same rows.
-        """
-        if n <= rows:
-            return None
-        if getattr(self, "_refit_seed", None) is None:
-            seed_seq = getattr(self._rng.bit_generator, "seed_seq", None)
-            self._refit_seed = (seed_seq.spawn(1)[0] if seed_seq is not None
-                                else int(self._rng.integers(2 ** 63)))
-        return np.sort(np.random.default_rng(self._refit_seed).choice(n, rows, replace=False))
-
-    def _refit_bias_after_training(self, X, y, weights):
-        """With ``refit_bias=True``: replace ``bias_`` by the hinge-loss minimiser (:mod:`refsvm.refit`).
-
-        The kernel part of the model is kept; its decision values on the
-        training rows (a subsample of ``refit_rows`` when there are more)
-        give a one-dimensional convex piecewise-linear problem per offset,
-        solved exactly.  Binary: one offset.  Multi-class: one offset per
-        one-vs-rest machine (``_refit_multiclass = "ovr"``), or the per-class
-        offsets of the Crammer-Singer hinge loss by exact coordinate steps
-        (``"crammer-singer"``).  The trace of the last pass gets
-        ``refit_bias`` (the chosen offsets), ``refit_bias_before`` (the
-        algorithm's), ``refit_hinge_before`` / ``refit_hinge_after`` (weighted
-        mean hinge loss on the refit rows; per machine for one-vs-rest),
-        ``refit_rows`` and ``refit_seconds``; ``refit_bias="scaled"``: the threshold of the
-        jointly optimal scale and offset (:func:`refsvm.refit.scaled_hinge_offset`), with
-        ``refit_scale`` and ``refit_scaled_hinge`` (loss of the rescaled model) in the
-        trace.  The algorithm's bias stays the
-        training state (``partial_fit`` continues from it).  Off: nothing
-        changes.
-        """
-        self.__dict__.pop("_trained_bias", None)
-        refit, rows = self._check_refit()
-        if not refit:
-            return
-        start = time.perf_counter()
-        index = self._refit_subsample(X.shape[0], rows)
-        if index is not None:
-            X, y = X[index], y[index]
-            weights = None if weights is None else weights[index]
-        before = np.array(self.bias_, dtype=np.float64)
-        kernel_part = dataclasses.replace(self.model_, bias=np.zeros_like(before))
-        F = kernel_part.decision_function(X, backend=self.backend)
-        module = get_module("refit", self.backend)
-        scaled = isinstance(refit, str)
-        extra = {}
-        if F.ndim == 1:
-            if scaled:
-                offset, scale, extra["refit_scaled_hinge"] = module.scaled_hinge_offset(F, y, weights)
-                extra["refit_scale"] = scale
-            else:
-                offset, _ = module.hinge_offset(F, y, weights)
-            new = np.array([offset])
-            loss_before, after = hinge_loss(F, y, before[0], weights), hinge_loss(F, y, offset, weights)
-        elif self._refit_multiclass == "crammer-singer":
-            if scaled:
-                new, extra["refit_scale"], extra["refit_scaled_hinge"] = module.scaled_crammer_singer_offsets(
-                    F, y, before, weights)
-            else:
-                new, _, _ = module.crammer_singer_offsets(F, y, before, weights)
-            loss_before = multiclass_hinge_loss(F, y, before, weights)
-            after = multiclass_hinge_loss(F, y, new, weights)
-        else:
-            c = F.shape[1]
-            new, after, loss_before, scales = np.empty(c), np.empty(c), np.empty(c), np.empty(c)
-            for r in range(c):
-                yr = np.where(y == r, 1, -1)
-                if scaled:
-                    new[r], scales[r], _ = module.scaled_hinge_offset(F[:, r], yr, weights)
-                else:
-                    new[r], _ = module.hinge_offset(F[:, r], yr, weights)
-                after[r] = hinge_loss(F[:, r], yr, new[r], weights)
-                loss_before[r] = hinge_loss(F[:, r], yr, before[r], weights)
-            if scaled:
-                extra["refit_scale"] = scales
-        self._trained_bias = self.bias_
-        self._set_model(self.support_vectors_, self.alpha_, new)
-        if self.trace_:
-            self.trace_[-1].update(refit_bias=new.copy(), refit_bias_before=before,
-                                   refit_hinge_before=loss_before, refit_hinge_after=after,
-                                   refit_rows=int(X.shape[0]),
-                                   refit_seconds=time.perf_counter() - start, **extra)
-
     # ------------------------------------------------------------ kernel width
 
     def _resolve_gamma(self, X):
@@ -782,122 +414,6 @@ class BudgetedClassifierBase(ClassifierMixin, BaseEstimator):
             positive = F >= 0 if getattr(self, "zero_prediction", "mistake") == "positive" else F > 0
             return self.classes_[positive.astype(np.intp)]
         return self.classes_[np.argmax(F, axis=1)]
-
-    # ---------------------------------------------------------------- save/load
-
-    def save(self, path):
-        """Write the fitted model and every hyper-parameter to ``path`` (``.npz``).
-
-        The file holds the model (support vectors, coefficients, bias, kernel
-        parameters with the fitted ``gamma_``, classes), the estimator's class
-        name, ``get_params()`` as a JSON string (no pickle) and the version of
-        refsvm (see :meth:`refsvm.model.BudgetedModel.save`).  A
-        ``random_state`` that is a ``numpy.random.Generator`` cannot be
-        stored: it is saved as ``None`` (with a warning).  The training state
-        (``t_``, the generator) is not stored.
-
-        Parameters
-        ----------
-        path : str or path-like
-            Destination file (numpy appends ``.npz`` when missing).
-        """
-        check_is_fitted(self)
-        params = self.get_params(deep=False)
-        state = params.get("random_state")
-        if state is not None and not isinstance(state, (numbers.Integral, np.integer)):
-            warnings.warn(
-                f"random_state={state!r} cannot be stored in a model file; it is saved as None",
-                UserWarning, stacklevel=2,
-            )
-            params["random_state"] = None
-        dataclasses.replace(self.model_, params=params, estimator=type(self).__name__).save(path)
-
-    @classmethod
-    def load(cls, path, backend=None):
-        """Make a fitted estimator from a model file written by :meth:`save`.
-
-        The estimator predicts exactly as the saved one and has the saved
-        hyper-parameters, checked as on construction (the estimator's own
-        validation runs: an invalid value in the file raises ValueError
-        naming the parameter and the file).  :meth:`fit` on it trains with
-        these parameters.  Files without parameters (written by
-        :meth:`refsvm.model.BudgetedModel.save` or by refsvm before 0.1.0
-        recorded them) give the defaults, with the model's kernel parameters
-        (adjusted by the subclass's ``_params_from_model``).  ``t_`` is
-        ``None``: :meth:`partial_fit` refuses to continue a loaded model
-        (:meth:`fit` trains a new one).  Class labels of ``object`` dtype
-        come back as strings.
-
-        Parameters
-        ----------
-        path : str or path-like
-            A ``.npz`` file written by :meth:`save` or
-            :meth:`refsvm.model.BudgetedModel.save`.
-        backend : {"fast", "python"} or None, default=None
-            Backend of the returned estimator; ``None`` keeps the saved one
-            (``"fast"`` for files without parameters).
-
-        Returns
-        -------
-        estimator
-            A fitted estimator.
-        """
-        model = BudgetedModel.load(path)
-        if model.params is None:
-            params = dict(cls._params_from_model(model), backend=backend or "fast")
-        else:
-            params = cls._checked_saved_params(model, path)
-            if backend is not None:
-                params["backend"] = backend
-        est = cls(**params)
-        try:
-            est._algorithm_params()  # the estimator's own checks, as in fit
-            est._check_refit()
-        except ValueError as exc:
-            raise ValueError(f"{path}: invalid parameter in the model file: {exc}") from exc
-        est.classes_ = np.asarray(model.classes)
-        est.n_features_in_ = model.support_vectors.shape[1]
-        est.model_ = model
-        est.support_vectors_ = model.support_vectors
-        est.alpha_ = model.coef
-        est.bias_ = model.bias
-        est.gamma_ = float(model.gamma)
-        est.t_ = None
-        est.trace_ = []
-        return est
-
-    @classmethod
-    def _checked_saved_params(cls, model, path):
-        """The saved ``get_params()``: same estimator class, known names, kernel as the model's."""
-        if model.estimator != cls.__name__:
-            raise ValueError(
-                f"{path}: the file holds a {model.estimator} model; load it with "
-                f"{model.estimator}.load, not {cls.__name__}.load"
-            )
-        params = dict(model.params)
-        unknown = sorted(set(params) - set(cls._get_param_names()))
-        if unknown:
-            raise ValueError(
-                f"{path}: parameters {unknown} of the file are unknown to {cls.__name__} of this "
-                f"refsvm (file written by refsvm {model.version})"
-            )
-        for name in ("kernel", "degree", "coef0"):
-            if name in params and params[name] != getattr(model, name):
-                raise ValueError(
-                    f"{path}: parameter {name}={params[name]!r} disagrees with the model's "
-                    f"{name}={getattr(model, name)!r}"
-                )
-        gamma = params.get("gamma")
-        if gamma is not None and not isinstance(gamma, str) and gamma != model.gamma:
-            raise ValueError(
-                f"{path}: parameter gamma={gamma!r} disagrees with the model's gamma={model.gamma!r}"
-            )
-        return params
-
-    @classmethod
-    def _params_from_model(cls, model):
-        """Constructor arguments recovered from a loaded model (its kernel parameters)."""
-        return dict(kernel=model.kernel, gamma=model.gamma, degree=model.degree, coef0=model.coef0)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
