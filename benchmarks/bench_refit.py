@@ -53,6 +53,8 @@ from refsvm.model import BudgetedModel  # noqa: E402
 
 #: What a run exercises (its results' fingerprint, benchmarks/stale.py).
 MODULES = ["refsvm.refit", "refsvm._fast.refit", "refsvm.estimators._base", "refsvm.estimators.bsgd",
+           "refsvm.estimators._bias_refit", "refsvm.estimators._inputs", "refsvm.estimators._passes",
+           "refsvm.estimators._saving", "refsvm.estimators._feature_scale", "refsvm.estimators._shared",
            "refsvm.estimators.bsca", "refsvm.model", "refsvm.bsgd", "refsvm._fast.bsgd", "refsvm.bsca", "refsvm._fast.bsca",
            "refsvm.budget", "refsvm.kernels", "refsvm.io.datasets", "refsvm.io.libsvm"]
 
