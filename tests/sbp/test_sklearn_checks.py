@@ -20,6 +20,7 @@ def expected_failed_checks(estimator):
                   "basins have no weighted form here)")
         return {name: reason for name in (
             "check_sample_weights_not_an_array", "check_sample_weights_list", "check_sample_weights_shape",
+            "check_sample_weights_pandas_series",   # runs only where pandas is installed
             "check_sample_weights_not_overwritten", "check_sample_weight_equivalence_on_dense_data",
             "check_sample_weight_equivalence_on_sparse_data", "check_classifiers_one_label_sample_weights",
             "check_class_weight_classifiers")}
