@@ -4,10 +4,10 @@
 # * :func:`lu_factor` / :func:`lu_solve`: LU with partial pivoting, the algorithm of LAPACK's
 #   ``dgetf2`` / ``dgetrs`` that ``numpy.linalg.solve`` calls, row-major, written out here (no build
 #   dependency on SciPy's Cython LAPACK, no BLAS threads inside the training loop);
-#   :func:`c_maintain_projection_solve` (budget.pyx) solves ``(K_p + ridge I) x = k_p`` with them.
+#   :func:`c_maintain_projection_solve` (budget_projection.pxi) solves ``(K_p + ridge I) x = k_p`` with them.
 # * :func:`kinv_refresh` / :func:`kinv_append` / :func:`sym_swap_remove`: the inverse of ``K + ridge I``
 #   of the current SVs that BSGD keeps up to date in O(B^2) per step (declared in budget.pxd for
-#   :mod:`refsvm._fast.bsgd`; :func:`c_maintain_projection_inverse` in budget.pyx reads it).
+#   :mod:`refsvm._fast.bsgd`; :func:`c_maintain_projection_inverse` in budget_projection.pxi reads it).
 
 
 cdef int lu_factor(double* M, Py_ssize_t n, Py_ssize_t ld, int* piv) noexcept nogil:

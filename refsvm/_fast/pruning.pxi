@@ -1,7 +1,7 @@
 # Partner pruning of merging, included by budget.pyx (compiled path only; the reference scans every
 # candidate).
 #
-# For binary models :func:`c_maintain_merge` (budget.pyx) skips the candidates whose lower bound on the
+# For binary models :func:`c_maintain_merge` (budget_merging.pxi) skips the candidates whose lower bound on the
 # weight degradation (:func:`c_merge_wd_bound`, tables of :func:`_c_bound_table`; for Lookup-WD a cut on
 # log kappa, :func:`c_wd_cut`) exceeds the best WD found so far.  The partner, h and the merged SV are
 # the plain scan's bitwise (docs/lookup.rst, "Partner pruning"; tests/budget/test_merge_pruning.py).  One file

@@ -1,0 +1,176 @@
+# The list operations every strategy shares, the selection rule and removal, included by budget.pyx: the
+# compiled mirror of refsvm.budget.removal (same functions, same signatures, same list operations).
+#
+# Contents: the C cores (remove(p), the selection of the smallest SV, with BSCA's tie rule, and the
+# removal step that bsgd.pyx calls directly), then the Python-level functions.
+
+# ----------------------------------------------------------------------------
+# C cores: list operations shared by all strategies
+# ----------------------------------------------------------------------------
+
+cdef Py_ssize_t c_remove_sv(Store* SV, double[:, ::1] alpha, Py_ssize_t n_sv,
+                            Py_ssize_t p) noexcept nogil:
+    """remove(p): the last SV moves into slot ``p``.  Returns ``n_sv - 1``."""
+    cdef Py_ssize_t last = n_sv - 1, k
+    if p != last:
+        store_move(SV, p, last)
+        for k in range(alpha.shape[1]):
+            alpha[p, k] = alpha[last, k]
+    return last
+
+
+cdef Py_ssize_t _smallest_square(const double[:, ::1] alpha, Py_ssize_t n_sv) noexcept nogil:
+    """The first ``j`` of least ``alpha[j, 0]^2`` (-1 if a square is NaN: the caller's plain loop
+    decides).  Four running minima with their first indices (selects, no branch) break the loop's
+    chain of dependent comparisons; the least of the four, lowest index among equals, is the answer."""
+    cdef double v0 = INFINITY, v1 = INFINITY, v2 = INFINITY, v3 = INFINITY, v, low
+    cdef Py_ssize_t j, n4 = n_sv - n_sv % 4, i0 = -1, i1 = -1, i2 = -1, i3 = -1, best
+    cdef bint nan = False
+    for j in range(0, n4, 4):
+        v = alpha[j, 0] * alpha[j, 0]
+        nan |= v != v
+        i0 = j if v < v0 else i0
+        v0 = v if v < v0 else v0
+        v = alpha[j + 1, 0] * alpha[j + 1, 0]
+        nan |= v != v
+        i1 = j + 1 if v < v1 else i1
+        v1 = v if v < v1 else v1
+        v = alpha[j + 2, 0] * alpha[j + 2, 0]
+        nan |= v != v
+        i2 = j + 2 if v < v2 else i2
+        v2 = v if v < v2 else v2
+        v = alpha[j + 3, 0] * alpha[j + 3, 0]
+        nan |= v != v
+        i3 = j + 3 if v < v3 else i3
+        v3 = v if v < v3 else v3
+    for j in range(n4, n_sv):
+        v = alpha[j, 0] * alpha[j, 0]
+        nan |= v != v
+        i0 = j if v < v0 else i0
+        v0 = v if v < v0 else v0
+    if nan:
+        return -1
+    low, best = v0, i0
+    if v1 < low or (v1 == low and i1 >= 0 and (best < 0 or i1 < best)):
+        low, best = v1, i1
+    if v2 < low or (v2 == low and i2 >= 0 and (best < 0 or i2 < best)):
+        low, best = v2, i2
+    if v3 < low or (v3 == low and i3 >= 0 and (best < 0 or i3 < best)):
+        low, best = v3, i3
+    return best if best >= 0 else 0                                  # all inf: the plain loop's 0
+
+
+cdef Py_ssize_t c_select_smallest(const Store* SV, const double[:, ::1] alpha,
+                                  Py_ssize_t n_sv, int kernel, double gamma, double degree,
+                                  double coef0, double* norm_min) noexcept nogil:
+    """``p = argmin_j ||alpha_j||^2 k(x_j, x_j)`` (sec. 6.1); first index on ties."""
+    cdef Py_ssize_t j, best = 0, c = alpha.shape[1]
+    cdef double v, best_v = INFINITY
+    if c == 1 and kernel == KERNEL_RBF and n_sv > 0:                 # alpha_j^2 (k = 1): see _smallest_square
+        best = _smallest_square(alpha, n_sv)
+        if best >= 0:
+            norm_min[0] = (alpha[best, 0] * alpha[best, 0]) * 1.0
+            return best
+        best = 0
+    for j in range(n_sv):
+        v = pw_sq_sum(&alpha[j, 0], c) * store_self(SV, j, kernel, gamma, degree, coef0)
+        if j == 0 or v < best_v:
+            best = j
+            best_v = v
+    norm_min[0] = best_v
+    return best
+
+
+cdef Py_ssize_t c_select_smallest_tie(const Store* SV, const double[:, ::1] alpha, Py_ssize_t n_sv, int kernel,
+                                      double gamma, double degree, double coef0, double tie_unit,
+                                      double* norm_p) noexcept nogil:
+    """:func:`refsvm.budget.select_smallest` with ``tie_unit`` (BSCA): ``U = min_j N_j (1 + tie_unit)``,
+    the lowest ``j`` with ``N_j (1 - tie_unit) <= U``; ``tie_unit <= 0``: :func:`c_select_smallest`."""
+    cdef Py_ssize_t j, c = alpha.shape[1]
+    cdef double v, upper = INFINITY
+    if tie_unit <= 0.0 or n_sv == 0:
+        return c_select_smallest(SV, alpha, n_sv, kernel, gamma, degree, coef0, norm_p)
+    for j in range(n_sv):
+        v = pw_sq_sum(&alpha[j, 0], c) * store_self(SV, j, kernel, gamma, degree, coef0)
+        if v * (1.0 + tie_unit) < upper:
+            upper = v * (1.0 + tie_unit)
+    for j in range(n_sv):
+        v = pw_sq_sum(&alpha[j, 0], c) * store_self(SV, j, kernel, gamma, degree, coef0)
+        if v * (1.0 - tie_unit) <= upper:
+            norm_p[0] = v
+            return j
+    return c_select_smallest(SV, alpha, n_sv, kernel, gamma, degree, coef0, norm_p)   # NaN norms
+
+# ----------------------------------------------------------------------------
+# C cores: removal (Algorithm 2, "Removal")
+# ----------------------------------------------------------------------------
+
+cdef Py_ssize_t c_maintain_removal(Store* SV, double[:, ::1] alpha, Py_ssize_t n_sv,
+                                   int kernel, double gamma, double degree, double coef0,
+                                   Py_ssize_t* p_out, double* wd_out) noexcept nogil:
+    cdef Py_ssize_t p = c_select_smallest(SV, alpha, n_sv, kernel, gamma, degree, coef0, wd_out)  # Alg. 2, removal, line 1
+    p_out[0] = p
+    return c_remove_sv(SV, alpha, n_sv, p)                                                         # Alg. 2, removal, line 2
+
+# ----------------------------------------------------------------------------
+# Python-level functions (same names and signatures as refsvm.budget.removal)
+# ----------------------------------------------------------------------------
+
+def remove_sv(SV, alpha, n_sv, p):
+    """Remove SV ``p``: the last SV moves into slot ``p``.  Returns ``n_sv - 1``."""
+    S, cs = _inplace(SV, "SV")
+    A, ca = _inplace(alpha, "alpha")
+    cdef Py_ssize_t n = _check_model(S, A, n_sv)
+    cdef Py_ssize_t pp = p
+    if pp < 0:
+        pp += n
+    if not 0 <= pp < n:
+        raise IndexError(f"p={p} out of range for n_sv={n}")
+    cdef Store St
+    _open_store(&St, S, n)
+    cdef double[:, ::1] Av = A
+    with nogil:
+        n = c_remove_sv(&St, Av, n, pp)
+    _close_store(&St, S, n)
+    _writeback(SV, S, cs)
+    _writeback(alpha, A, ca)
+    return n_sv - 1
+
+
+def select_smallest(SV, alpha, n_sv, kernel, gamma, degree, coef0, tie_unit=0.0):
+    """``p = argmin_j ||alpha_j||^2 k(x_j, x_j)`` over the first ``n_sv`` SVs (sec. 6.1; ties:
+    :func:`refsvm.budget.select_smallest`)."""
+    S = SV if isinstance(SV, SparseRows) else np.ascontiguousarray(SV, dtype=np.float64)
+    A = np.ascontiguousarray(alpha, dtype=np.float64)
+    if len(S.shape) != 2 or A.ndim != 2:
+        raise ValueError("SV and alpha must be 2-D arrays")
+    cdef int code = kernel_code(kernel)
+    cdef Py_ssize_t n = _check_model(S, A, n_sv), p
+    if n == 0:
+        raise ValueError("attempt to get argmin of an empty sequence")
+    cdef Store St
+    _open_store(&St, S, n)
+    cdef const double[:, ::1] Av = A
+    cdef double g = gamma, deg = degree, c0 = coef0, v, tu = tie_unit
+    with nogil:
+        p = c_select_smallest_tie(&St, Av, n, code, g, deg, c0, tu, &v)
+    _close_store(&St, S, 0)
+    return int(p), float(v)
+
+
+def maintain_removal(SV, alpha, n_sv, kernel, gamma, degree, coef0, tie_unit=0.0):
+    """Remove the smallest SV (ties: :func:`refsvm.budget.select_smallest`).  Returns ``(n_sv, p, -1, WD)``."""
+    cdef int code = kernel_code(kernel)
+    S, cs, A, ca, n_ = _working_model(SV, alpha, n_sv)
+    cdef Py_ssize_t n = n_, p
+    cdef Store St
+    _open_store(&St, S, n)
+    cdef double[:, ::1] Av = A
+    cdef double g = gamma, deg = degree, c0 = coef0, wd, tu = tie_unit
+    with nogil:
+        p = c_select_smallest_tie(&St, Av, n, code, g, deg, c0, tu, &wd)   # Alg. 2, removal, line 1
+        n = c_remove_sv(&St, Av, n, p)                                      # Alg. 2, removal, line 2
+    _close_store(&St, S, n)
+    _writeback(SV, S, cs)
+    _writeback(alpha, A, ca)
+    return int(n), int(p), -1, float(wd)

@@ -1,0 +1,97 @@
+"""Budget maintenance: the list operations every strategy shares, the selection rule and removal.
+
+Section 6.1 and Algorithm 2, "Removal", of Wang, Crammer, Vucetic (2012).  Projection
+(:mod:`refsvm.budget.projection`) and merging (:mod:`refsvm.budget.merging`) select and remove
+with these functions.  Part of :mod:`refsvm.budget` (every name is importable from there; the
+choices where the paper is silent are documented in its docstring); compiled mirror:
+``refsvm/_fast/budget_removal.pxi``.
+"""
+
+import numpy as np
+
+from ..constants import UNIT_ROUNDOFF
+from ..kernels import kernel_diag
+from ..sparse import SparseRows, n_rows, new_sv_storage, rows_equal
+
+
+# ----------------------------------------------------------------------------
+# list operations shared by all strategies
+# ----------------------------------------------------------------------------
+
+def remove_sv(SV, alpha, n_sv, p):
+    """Remove SV ``p``: the last SV moves into slot ``p``.  Returns ``n_sv - 1``."""
+    last = n_sv - 1
+    SV[p] = SV[last]
+    alpha[p] = alpha[last]
+    return last
+
+
+def new_model(capacity, X, c, sv=None, alpha=None):
+    """The model's storage: ``SV`` with room for ``capacity`` rows like ``X`` (sparse X: sparse
+    slots, :func:`refsvm.sparse.new_sv_storage`) and ``A`` (capacity, c), holding ``sv``,
+    ``alpha`` (a model to continue from) in their first ``b`` rows.  Returns ``(SV, A, b)``."""
+    b = n_rows(sv) if sv is not None else 0
+    SV = new_sv_storage(capacity, X)
+    A = np.zeros((capacity, c))
+    if b > 0:
+        SV[:b] = sv
+        A[:b] = alpha
+    return SV, A, b
+
+
+def select_smallest(SV, alpha, n_sv, kernel, gamma, degree, coef0, tie_unit=0.0):
+    """``p = argmin_j ||alpha_j||^2 k(x_j, x_j)`` over the first ``n_sv`` SVs (sec. 6.1).
+
+    ``tie_unit = 0`` (BSGD): exact comparison, lowest index on exact ties (no tolerance: see
+    DESIGN.md, "Ties of the selection rule").  ``tie_unit > 0`` (BSCA, :func:`selection_tie_unit`):
+    with ``N_j`` the computed norms, ``U = min_j N_j (1 + tie_unit)``; the ties are the ``j`` with
+    ``N_j (1 - tie_unit) <= U``, and the lowest index among them is chosen (the rule of
+    :func:`least_wd_partner`).  Returns ``(p, ||alpha_p||^2 k(x_p, x_p))``.
+    """
+    norms = np.sum(alpha[:n_sv] ** 2, axis=1) * kernel_diag(SV[:n_sv], kernel, gamma, degree, coef0)
+    if tie_unit > 0.0:
+        p = int(np.flatnonzero(norms * (1.0 - tie_unit) <= np.min(norms * (1.0 + tie_unit)))[0])
+        return p, float(norms[p])
+    return int(np.argmin(norms)), float(norms.min())
+
+
+def selection_tie_unit(kernel, d):
+    """The relative tie tolerance of BSCA's selection (:func:`select_smallest`) for a kernel on ``d``
+    features: ``2 (8 + e_k) u``.
+
+    Bound: ``||alpha_j||^2 k_jj`` rounds by 2 u (the square, the product); ``k_jj`` by ``e_k u``
+    relative (0 for rbf, exactly 1; ``(d + 2)`` for linear, ``degree (d + 3)`` for poly: the dot
+    product and the power of :func:`refsvm.sbp._kernel_value_error`, relative here because
+    ``k(x, x)`` has no cancellation); a BSCA coefficient is a sum of Newton steps
+    ``delta y_i``, each rounded relative to the slot's coefficient, so identical rows, which take
+    identical steps in exact arithmetic, hold coefficients a few ulps apart that differ between the
+    paths (measured 3.4 u and 3.8 u; 6 u allowed).  Twice the sum.  BSGD keeps the exact rule
+    (DESIGN.md, "Ties of the selection": Pegasos' equal norms are broken identically by both paths
+    and a tolerance would change the algorithm).
+    """
+    e_k = {"rbf": 0.0, "linear": d + 2.0}.get(kernel.kind, float(kernel.degree) * (d + 3.0))
+    return 2.0 * (8.0 + e_k) * UNIT_ROUNDOFF
+
+
+def find_duplicate(SV, n_sv, x):
+    """The lowest ``j < n_sv`` whose SV equals ``x`` in every coordinate, or -1.
+
+    Used by projection (BSGD, BSCA): a new point equal to an SV joins that SV's
+    coefficient instead of taking a slot of its own (see DESIGN.md, "Duplicates").
+    Sparse SVs (:class:`refsvm.sparse.SparseRows`) compare their stored entries.
+    """
+    if isinstance(SV, SparseRows):
+        return next((j for j in range(n_sv) if rows_equal(SV[j], x)), -1)
+    hits = np.flatnonzero(np.all(SV[:n_sv] == x, axis=1))
+    return int(hits[0]) if hits.size else -1
+
+
+# ----------------------------------------------------------------------------
+# removal (Algorithm 2, "Removal")
+# ----------------------------------------------------------------------------
+
+def maintain_removal(SV, alpha, n_sv, kernel, gamma, degree, coef0, tie_unit=0.0):
+    """Remove the smallest SV (ties: :func:`select_smallest`).  Returns ``(n_sv, p, -1, WD)``."""
+    p, wd = select_smallest(SV, alpha, n_sv, kernel, gamma, degree, coef0, tie_unit)  # Alg. 2, removal, line 1
+    n_sv = remove_sv(SV, alpha, n_sv, p)                                      # Alg. 2, removal, line 2
+    return n_sv, p, -1, wd
