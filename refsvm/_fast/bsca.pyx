@@ -41,7 +41,7 @@ from refsvm.recorder import add_step_records, step_record_arrays
 
 from libc.math cimport fabs
 from libc.string cimport memset
-from refsvm._fast.step_records cimport StepOut, record_margin, record_new_coefficient, step_out_on
+from refsvm._fast.step_records cimport StepOut, record_margin, record_new_coefficient, records_off, step_out_on
 from libc.stdint cimport int8_t, int64_t
 from refsvm._fast.common cimport (ERR_INTERRUPTED, ERR_NONE, ERR_SINGULAR, MAINT_MERGE, MAINT_PROJECTION,
                                   MAINT_REMOVAL, _now, interrupted)
@@ -327,9 +327,7 @@ def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0
     P.tie_unit = 0.0 if opts.maintenance is None else opts.maintenance.selection_tie_unit
     cdef const double[::1] swv
     P.sample_weight = NULL
-    P.steps.margin = NULL                                     # per-step records: set by _bsca_run if on
-    P.steps.new_coef = NULL
-    P.steps.c = 1
+    P.steps = records_off(1)                                # per-step records: set by _bsca_run if on
     if sample_weight is not None and sample_weight.shape[0] > 0:
         swv = sample_weight                                   # kept alive until the pass ends
         P.sample_weight = &swv[0]

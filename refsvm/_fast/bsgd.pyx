@@ -63,7 +63,7 @@ from refsvm.online.common import _max_sq_norm as max_sq_norm
 from refsvm.recorder import add_step_records, step_record_arrays
 
 from libc.math cimport INFINITY, sqrt
-from refsvm._fast.step_records cimport StepOut, record_margin, record_new_coefficient, step_out_on
+from refsvm._fast.step_records cimport StepOut, record_margin, record_new_coefficient, records_off, step_out_on
 from libc.string cimport memset
 from libc.stdint cimport int8_t, int64_t
 from refsvm._fast.common cimport (ERR_INTERRUPTED, ERR_NONE, ERR_SINGULAR, MAINT_MERGE, MAINT_PROJECTION,
@@ -458,9 +458,7 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
     P.refine_steps = _refine_steps
     P.keep_K = P.keep_Kinv or P.lr == LR_PERCEPTRON
     P.sq_max = max_sq_norm(sv)                                # the mistake counter's, as refsvm.bsgd
-    P.steps.margin = NULL                                     # per-step records: set by _bsgd_run if on
-    P.steps.new_coef = NULL
-    P.steps.c = P.c
+    P.steps = records_off(P.c)                                # per-step records: set by _bsgd_run if on
     cdef const double[::1] swv
     P.sample_weight = NULL
     if sample_weight is not None and sample_weight.shape[0] > 0:

@@ -35,7 +35,7 @@ from refsvm._fast.ogd_core cimport TASK_REGRESSION, feature_map_row, scores, ogd
 from refsvm._fast.kernels cimport KERNEL_LINEAR
 from refsvm._fast.tolerance cimport feature_error, weight_drift
 from refsvm._fast.sparse cimport Rows, rows_init, rows_self
-from refsvm._fast.step_records cimport StepOut, record_margin, step_out_on
+from refsvm._fast.step_records cimport StepOut, record_margin, records_off, step_out_on
 
 cdef void _fogd_pass(const Rows* X, const double[::1] yv, const int64_t[::1] order,
                      int task, const double[:, ::1] UT, double eta, double epsilon, double scale,
@@ -98,9 +98,7 @@ def fogd(X, y, order, *, task, n_classes, U, eta, epsilon=0.0, normalize=False, 
     f = np.empty(c)
     drift = WeightDrift.of(U, X, W, o, sw, t0)                   # the mistake counter's bound, as the reference
     cdef Rows R
-    cdef StepOut steps
-    steps.margin = steps.new_coef = NULL                         # per-step records: off unless switched on
-    steps.c = c
+    cdef StepOut steps = records_off(c)    # per-step records: off unless switched on
     margins, new_coefs = step_record_arrays(order.shape[0], 0, c)
     if margins is not None:
         step_out_on(&steps, margins, new_coefs)

@@ -48,7 +48,7 @@ from refsvm._fast.kernels cimport KERNEL_LINEAR, KERNEL_RBF
 from refsvm._fast.tolerance cimport kernel_relative_error_at, kernel_value_error_at, nystrom_feature_error
 from refsvm._fast.sparse cimport (Rows, Store, rows_init, rows_self, store_export, store_fill, store_free, store_init,
                                   store_kernel_row, store_set_row)
-from refsvm._fast.step_records cimport StepOut, record_margin, step_out_on
+from refsvm._fast.step_records cimport StepOut, record_margin, records_off, step_out_on
 from refsvm._fast.ogd_core cimport (TASK_BINARY, TASK_BINARY_POSITIVE, TASK_MULTI, counted_mistake,
                                     refsvm_phases, rival_class, scores, task_code)
 
@@ -186,9 +186,7 @@ def nogd(X, y, order, *, task, n_classes, budget, rank, gamma, eta, epsilon=0.0,
     A = np.zeros((cap, c))
     cdef Rows R, RSV
     cdef Store S
-    cdef StepOut steps
-    steps.margin = steps.new_coef = NULL                     # per-step records: off unless switched on
-    steps.c = c
+    cdef StepOut steps = records_off(c)    # per-step records: off unless switched on
     margins, new_coefs = step_record_arrays(n, 0, c)
     if margins is not None:
         step_out_on(&steps, margins, new_coefs)

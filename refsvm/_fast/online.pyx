@@ -52,7 +52,7 @@ from libc.math cimport fabs, isfinite, pow, sqrt, INFINITY
 from libc.stdint cimport int8_t, int64_t
 
 from refsvm._fast.kernels cimport KERNEL_LINEAR, KERNEL_RBF, kernel_code, pw_dot
-from refsvm._fast.step_records cimport StepOut, record_margin, step_out_on
+from refsvm._fast.step_records cimport StepOut, record_margin, records_off, step_out_on
 from refsvm._fast.tolerance cimport (EXP_OVERFLOW_ARGUMENT, EXP_UNDERFLOW_ARGUMENT, TINY_KERNEL_ERROR,
                                      kernel_relative_error_at, margin_tolerance)
 from refsvm._fast.sparse cimport (Rows, Store, rows_init, rows_self, store_export, store_fill, store_free,
@@ -242,15 +242,6 @@ cdef inline double _candidate_tolerance(const Params* P, const Store* SV, const 
 
 
 include "online_projection.pxi"                        # the Projectron's factor L and its step
-
-
-cdef inline StepOut _records_off(Py_ssize_t c) noexcept:
-    """Per-step records switched off (NULL pointers) for ``c`` scores a step; ``step_out_on`` switches them on."""
-    cdef StepOut R
-    R.margin = NULL
-    R.new_coef = NULL
-    R.c = c
-    return R
 
 
 cdef inline void _swap_remove(Store* SV, double[::1] A, int64_t[::1] age, Py_ssize_t p,
@@ -580,7 +571,7 @@ cdef object _run_prepared(Params* P, Counters* cp, const Rows* R, Store* S, obje
     cdef int64_t[::1] nsv = n_sv
     cdef int64_t[::1] rsv = rem_step
     cdef int64_t[::1] riv = rem_index
-    cdef StepOut steps = _records_off(1)
+    cdef StepOut steps = records_off(1)
     margins, new_coefs = step_record_arrays(P.n_steps, 0, 1)   # per-step records (opt-in): None when off
     if margins is not None:
         step_out_on(&steps, margins, new_coefs)

@@ -403,7 +403,7 @@ cdef object _mc_prepared(Params* P, const Rows* R, Store* S, object SV, Py_ssize
     cdef double[::1] dv = dinv
     cdef double[::1] auxv = aux
     cdef Py_ssize_t start = 0
-    cdef StepOut steps = _records_off(m)
+    cdef StepOut steps = records_off(m)
     margins, new_coefs = step_record_arrays(P.n_steps, 0, m)   # per-step records (opt-in): None when off
     if margins is not None:
         step_out_on(&steps, margins, new_coefs)

@@ -47,7 +47,7 @@ from refsvm._fast.kernels cimport RbfRows, kernel_code, kernel_row_into
 from refsvm._fast.sparse cimport (Rows, Store, rows_init, rows_self, store_dense, store_fill, store_free, store_init,
                                   store_kernel_row)
 from refsvm._fast.common cimport _check_signals, _clear_error
-from refsvm._fast.step_records cimport StepOut, record_margin, step_out_on
+from refsvm._fast.step_records cimport StepOut, record_margin, records_off, step_out_on
 
 __all__ = ["find_gamma", "find_gamma_weighted", "find_gamma_and_bias", "optimize"]
 
@@ -341,9 +341,7 @@ def optimize(X, y, u, *, nu, kernel, gamma, degree, coef0, fit_bias=False, cache
     cdef double[::1] wlv = water_level, btv = bias_t
     cdef int8_t[::1] pv = projected
     cdef RbfRows xw = RbfRows(np.zeros((0, d)) if R.sparse else X)   # dense rows: norms, room for x
-    cdef StepOut steps
-    steps.margin = steps.new_coef = NULL                  # per-step records: off unless switched on
-    steps.c = 1
+    cdef StepOut steps = records_off(1)    # per-step records: off unless switched on
     margins, new_coefs = step_record_arrays(T, 0, 1)
     if margins is not None:
         step_out_on(&steps, margins, new_coefs)

@@ -11,6 +11,15 @@ cdef struct StepOut:
     Py_ssize_t c
 
 
+cdef inline StepOut records_off(Py_ssize_t c) noexcept:
+    """Per-step records switched off (NULL pointers) for ``c`` scores a step; ``step_out_on`` switches them on."""
+    cdef StepOut R
+    R.margin = NULL
+    R.new_coef = NULL
+    R.c = c
+    return R
+
+
 cdef inline void record_margin(const StepOut* R, Py_ssize_t step, const double* f) noexcept nogil:
     """The scores ``f`` (``c`` values) of step ``step``."""
     cdef Py_ssize_t r
