@@ -72,14 +72,36 @@ def _checkerboard_stream(fmt):
                    f"{d['slope_after_100k']:.3f}", f"{d['ebar']:.4f}", f"{d['peak_rss_mb']:.0f}"]], fmt)
 
 
+#: the checkpoints shown of Figures 4 and 5 (the JSON holds every checkpoint)
+_EVOLUTION_SHOWN = (100, 1_000, 10_000, 100_000)
+
+
+def _evolution(name, fmt):
+    """A stream figure as run: per data set and row the test accuracy (%) at some checkpoints and at the stream's
+    end (its length in brackets)."""
+    data = load(name)
+    rows = []
+    for r in data["rows"]:
+        if not r.get("available"):
+            continue
+        stream = {int(c[0]): 100 - c[2] for c in r["per_seed"][0]["stream"]}
+        end = r["per_seed"][0]["stream"][-1]
+        rows.append([r["dataset"], r["algorithm"]]
+                    + [f"{stream[n]:.2f}" if n in stream else "" for n in _EVOLUTION_SHOWN]
+                    + [f"{100 - end[2]:.2f} ({int(end[0]):,})"])
+    return table(["data", "row"] + [f"N = {n:,}" for n in _EVOLUTION_SHOWN] + ["end of stream (N)"], rows, fmt)
+
+
 @renderer("repro-wang2012-figure5")
 def _wang_figure5(fmt):
-    """Wang et al.'s Figure 5 (Checkerboard panel) as run: test accuracy (%) of each row along the stream."""
-    data = load("reproduce_wang2012-figure5")
-    rows = [r for r in data["rows"] if r.get("available")]
-    ns = [int(c[0]) for c in rows[0]["per_seed"][0]["stream"]]
-    return table(["row"] + [f"N = {n:,}" for n in ns],
-                 [[r["algorithm"]] + [f"{100 - c[2]:.2f}" for c in r["per_seed"][0]["stream"]] for r in rows], fmt)
+    """Wang et al.'s Figure 5 as run: test accuracy (%) of each strategy along the three streams."""
+    return _evolution("reproduce_wang2012-figure5", fmt)
+
+
+@renderer("repro-wang2012-figure4")
+def _wang_figure4(fmt):
+    """Wang et al.'s Figure 4 as run: test accuracy (%) of BPegasos+merge and of Pegasos along the three streams."""
+    return _evolution("reproduce_wang2012-figure4", fmt)
 
 
 @renderer("repro-wang2012-figure2")
@@ -94,15 +116,26 @@ def _wang_figure2(fmt):
                  [[label] + [cells.get((d, label), "") for d in datasets] for label in labels], fmt)
 
 
-@renderer("repro-wang2012-figure3")
-def _wang_figure3(fmt):
-    """Wang et al.'s Figure 3 as run: per data set the accuracy after one and after five passes, and the gain."""
-    data = load("reproduce_wang2012-figure3")
+def _passes(name, fmt):
+    """Figure 3 as run: per data set the accuracy after one and after five passes, and the gain."""
+    data = load(name)
     acc = {(r["dataset"], r["params"]["epochs"]): (100 - r["error_mean"], r["error_std"])
            for r in data["rows"] if r.get("available")}
     rows = [[ds, f"{acc[(ds, 1)][0]:.2f} ± {acc[(ds, 1)][1]:.2f}", f"{acc[(ds, 5)][0]:.2f} ± {acc[(ds, 5)][1]:.2f}",
              f"{acc[(ds, 5)][0] - acc[(ds, 1)][0]:+.2f}"] for ds in dict.fromkeys(d for d, _ in acc)]
     return table(["data", f"1 pass, accuracy % ({data['seeds']} seeds)", "5 passes", "gain (points)"], rows, fmt)
+
+
+@renderer("repro-wang2012-figure3")
+def _wang_figure3(fmt):
+    """Wang et al.'s Figure 3 (multi-class sets) as run."""
+    return _passes("reproduce_wang2012-figure3", fmt)
+
+
+@renderer("repro-wang2012-figure3-binary")
+def _wang_figure3_binary(fmt):
+    """Wang et al.'s Figure 3 (binary sets) as run."""
+    return _passes("reproduce_wang2012-figure3-binary", fmt)
 
 
 @renderer("repro-wang2012-figure7")
