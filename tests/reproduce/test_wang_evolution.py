@@ -155,3 +155,18 @@ def test_figure3_binary_quick_run_on_checkerboard(tmp_path):
         return
     write_png(json.loads((tmp_path / "r.json").read_text()), tmp_path / "r.png", None)
     assert (tmp_path / "r.png").stat().st_size > 1000
+
+
+def test_table4_own_cv_rows_each_cross_validate_gamma_on_the_table4_protocol():
+    """wang2012-table4-own-cv: the flagged budgeted rows of wang2012-table4 with its data, runner, C and paper
+    column, each choosing gamma by a 5-fold CV of its own over a grid that holds wang2012-table4's."""
+    tables = driver.tables()
+    t4, own = tables["wang2012-table4"], tables["wang2012-table4-own-cv"]
+    rows4 = {e.label: e for e in t4.entries}
+    assert {d.label for d in own.datasets} <= {d.label for d in t4.datasets}
+    for e in own.entries:
+        e4 = rows4[e.label]
+        assert e.select == "cv5" and e.tuned_by is None and e.runner == e4.runner
+        assert set(e4.grid["gamma_scale"]) <= set(e.grid["gamma_scale"]) and e.params == e4.params
+        for d in own.datasets:
+            assert own.paper[(e.label, d.label)] == t4.paper[(e.label, d.label)]
