@@ -7,7 +7,9 @@ Blocks ``repro-lu2016-table7`` / ``repro-lu2016-table9``: per data set and row, 
 ("CONSTANT": the final models predict one class, no result)
 and the gap's reason (blank: not flagged; "n/a": a row this build does not run), today's reasons of
 :mod:`refsvm.reproduce.gaps` as ``refsvm reproduce --render`` prints them.  Block
-``repro-lu2016-gaps``: the flagged rows of both tables with their reason and its text.
+``repro-lu2016-gaps``: the flagged rows of both tables with their reason and its text.  Blocks
+``repro-lu2016-table7-mnist200`` (Table 7's mnist column at B = 200), ``repro-lu2016-figures`` (one line per
+figure run, ``reproduce_lu2016-figure1..6``), ``repro-lu2016-figure3`` / ``-figure4`` (the sweeps as run).
 """
 
 from _docgen import load, renderer, table
@@ -82,3 +84,45 @@ def _gaps(fmt):
             if reason:
                 rows.append([number, r["dataset"], r["algorithm"], *reason])
     return table(["table", "data", "row", "reason", "what supports it"], rows, fmt)
+
+
+@renderer("repro-lu2016-table7-mnist200")
+def _table7_mnist200(fmt):
+    """Table 7's mnist column at B = 200 (``lu2016-table7-mnist200``): the budgeted rows beside the paper's."""
+    return _rows(("reproduce_lu2016-table7-mnist200",), fmt)
+
+
+#: the figure runs (``lu2016-figure<k>``) and what each plots
+_FIGURES = {1: "mistake rate along the pass", 2: "time along the pass", 3: "rho_f / rho_n sweep (B = 200)",
+            4: "budget sweep (usps)", 5: "squared loss along the pass", 6: "time along the pass"}
+
+
+@renderer("repro-lu2016-figures")
+def _figures(fmt):
+    """One line per figure run: the data sets and rows it ran, its seeds, and its rows with a paper number
+    (the tables' value of the same setting; the figures' own values cannot be read from the paper's text):
+    how many lie within the gap rule and the reasons of the others (today's :mod:`refsvm.reproduce.gaps`)."""
+    rows = []
+    for k, what in _FIGURES.items():
+        data = load(f"reproduce_lu2016-figure{k}")
+        ran = [r for r in data["rows"] if r.get("available")]
+        compared = [r for r in ran if (r.get("paper") or {}).get("mean") is not None]
+        reasons = [(_reason(data, r) or ("",))[0] for r in compared]
+        counts = ", ".join(f"{n} {why}" for why, n in sorted(
+            {w: reasons.count(w) for w in set(reasons) - {""}}.items()))
+        rows.append([f"figure {k}", what, ", ".join(dict.fromkeys(r["dataset"] for r in ran)),
+                     str(len({r["algorithm"] for r in ran})), str(data["seeds"]),
+                     f"{reasons.count('')} of {len(compared)}", counts])
+    return table(["run", "plots", "data", "rows", "seeds", "within the rule", "flagged (reason)"], rows, fmt)
+
+
+@renderer("repro-lu2016-figure3")
+def _figure3(fmt):
+    """Figure 3's sweep as run: final online mistake rate per rho_f / rho_n and data set."""
+    return _rows(("reproduce_lu2016-figure3",), fmt)
+
+
+@renderer("repro-lu2016-figure4")
+def _figure4(fmt):
+    """Figure 4's budget sweep on usps as run."""
+    return _rows(("reproduce_lu2016-figure4",), fmt)
