@@ -37,8 +37,22 @@ same numbers, and a shuffle buffer permuted by the same numbers as the estimator
 each chunk gave a correlated visiting order (on a9a with BSGD, accuracies far below the in-memory
 runs'), which ``refsvm train --stream --random-state N`` (one seed for both) ran into.
 
-Not here: distributed reading (Dask), checkpoint and resume.
+Checkpoints (``checkpoint=PATH``, ``checkpoint_every``, ``resume=True``): written between two
+``partial_fit`` calls (:class:`refsvm.estimators._checkpoint.ChunkCheckpoints`), they hold the
+estimator's state, the completed epochs, the calls run in the next one and the order's generator as at
+that epoch's start.  A resumed run draws that epoch's order again, skips the calls already run (without
+reading their chunks for ``"none"`` / ``"chunks"``; with a shuffle buffer, whose content depends on
+every chunk read before, by reading the epoch again up to there) and continues: bit for bit the model
+of the uninterrupted run, for every solver with ``partial_fit`` on both backends, at the granularity
+of a chunk (a killed run loses at most the chunks since its last checkpoint).  The file is recognised
+by the pre-pass's summary (rows, features, stored values and their moments, chunk offsets, labels)
+and the stream's options; other ones are refused, naming which.
+
+Not here: distributed reading (Dask: :mod:`refsvm.dask`).
 """
+
+import copy
+import hashlib
 
 import numpy as np
 import scipy.sparse as sp
@@ -107,9 +121,32 @@ def _buffered(chunks, chunk_rows, buffer_rows, rng):
             yield held_X[start:start + chunk_rows], held_y[start:start + chunk_rows]
 
 
+def _stream_fingerprint(summary, options):
+    """sha256 (hex) of what a streamed run's checkpoint must match: the file's summary (not its path)
+    and the stream's options (a Generator ``random_state`` by its type: its state is in the checkpoint)."""
+    fields = {k: (v.tolist() if isinstance(v, np.ndarray) else v) for k, v in vars(summary).items() if k != "path"}
+    options = {k: ("<numpy.random.Generator>" if isinstance(v, np.random.Generator) else v) for k, v in options.items()}
+    return hashlib.sha256(repr((sorted(fields.items()), sorted(options.items()))).encode()).hexdigest()
+
+
+def _epoch_chunks(path, summary, order, skip, read, buffer_rows, rng):
+    """The chunks of one epoch after its first ``skip`` ones (``order``: the epoch's chunk numbers or
+    None; ``buffer_rows``: None, or the shuffle buffer, which reads and permutes the skipped ones again
+    so that the generator and the buffer are as in the uninterrupted run)."""
+    if buffer_rows is None:
+        if skip:
+            order = (np.arange(len(summary.chunks)) if order is None else order)[skip:]
+        chunks = iter_libsvm(path, summary=summary, order=order, **read)
+        return enumerate(chunks, start=skip)
+    chunks = _buffered(iter_libsvm(path, summary=summary, order=order, **read), read["chunk_rows"],
+                       buffer_rows, rng)
+    return ((number, chunk) for number, chunk in enumerate(chunks) if number >= skip)
+
+
 def fit_stream(estimator, path, *, epochs=1, chunk_rows=DEFAULT_CHUNK_ROWS, shuffle="none",
                buffer_rows=None, random_state=None, zero_based=False, n_features=None,
-               pad_features=False, sparse=True, summary=None, callback=None):
+               pad_features=False, sparse=True, summary=None, callback=None, checkpoint=None,
+               checkpoint_every="epoch", resume=False):
     """Train ``estimator`` on the LIBSVM file ``path`` with ``partial_fit``, chunk by chunk.
 
     Parameters
@@ -139,6 +176,14 @@ def fit_stream(estimator, path, *, epochs=1, chunk_rows=DEFAULT_CHUNK_ROWS, shuf
         The file's :func:`~refsvm.io.stream.scan_libsvm` (with labels) if already made.
     callback : callable or None
         ``callback(epoch, chunk_number, estimator)`` after each ``partial_fit``.
+    checkpoint : str, path-like or None
+        A checkpoint file written between ``partial_fit`` calls (see the module).
+    checkpoint_every : "epoch", int, "<k>chunks", "<k>steps" or "<s>s", default "epoch"
+        With ``checkpoint``: after every (k-th) epoch, every k chunks, the first chunk that completes
+        k examples since the previous checkpoint, or the first one s seconds after it; the last epoch
+        always writes one.
+    resume : bool, default False
+        Continue the run from ``checkpoint`` (the estimator's state is replaced by the checkpoint's).
 
     Returns
     -------
@@ -163,15 +208,21 @@ def fit_stream(estimator, path, *, epochs=1, chunk_rows=DEFAULT_CHUNK_ROWS, shuf
     if summary.n_rows == 0:
         raise ValueError(f"{path}: holds no examples")
     rng = stream_rng(random_state)
+    read = dict(chunk_rows=chunk_rows, n_features=n_features, zero_based=zero_based, pad_features=pad_features,
+                sparse=sparse)
+    saver, start, skip = None, 0, 0
+    if checkpoint is not None or resume is not False:
+        saver, start, skip = _stream_checkpoints(estimator, checkpoint, checkpoint_every, resume, epochs, summary,
+                                                 dict(read, shuffle=shuffle, buffer_rows=buffer_rows,
+                                                      random_state=random_state), rng)
     scale = not hasattr(estimator, "gamma_") and getattr(estimator, "gamma", None) == "scale"
     extra = {"classes": summary.labels} if classifier else {}
-    for epoch in range(epochs):
+    for epoch in range(start, epochs):
+        at_start = copy.deepcopy(rng.bit_generator.state) if saver is not None else None
         order = rng.permutation(len(summary.chunks)) if shuffle in ("chunks", "both") else None
-        chunks = iter_libsvm(path, chunk_rows=chunk_rows, n_features=n_features, zero_based=zero_based,
-                             pad_features=pad_features, sparse=sparse, summary=summary, order=order)
-        if shuffle in ("buffer", "both"):
-            chunks = _buffered(chunks, chunk_rows, buffer_rows, rng)
-        for number, (X, y) in enumerate(chunks):
+        wrote, number = None, -1
+        for number, (X, y) in _epoch_chunks(path, summary, order, skip if epoch == start else 0, read,
+                                            buffer_rows if shuffle in ("buffer", "both") else None, rng):
             if scale:
                 estimator.set_params(gamma=gamma_scale(summary, X.shape[1]))
                 try:
@@ -183,4 +234,26 @@ def fit_stream(estimator, path, *, epochs=1, chunk_rows=DEFAULT_CHUNK_ROWS, shuf
                 estimator.partial_fit(X, y, **extra)
             if callback is not None:
                 callback(epoch, number, estimator)
+            if saver is not None and saver.due(X.shape[0]):
+                saver.write(estimator, epoch, number + 1, dict(rng=at_start))
+                wrote = number + 1
+        if saver is not None and (saver.epoch_due(epoch) or wrote == number + 1):
+            saver.write(estimator, epoch + 1, 0, dict(rng=copy.deepcopy(rng.bit_generator.state)))
     return estimator
+
+
+def _stream_checkpoints(estimator, checkpoint, every, resume, epochs, summary, options, rng):
+    """The checkpoints of a streamed run; ``(saver, first epoch, calls of it already run)``, the
+    estimator and ``rng`` restored from the checkpoint if ``resume``."""
+    from .estimators._checkpoint import ChunkCheckpoints, check_resume
+
+    check_resume(checkpoint, resume)
+    if checkpoint is None:
+        return None, 0, 0
+    saver = ChunkCheckpoints(checkpoint, every, "fit_stream", _stream_fingerprint(summary, options), epochs,
+                             "chunks")
+    if not resume:
+        return saver, 0, 0
+    start, skip, state = saver.restore(estimator)
+    rng.bit_generator.state = state["rng"]
+    return saver, start, skip

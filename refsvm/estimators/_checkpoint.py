@@ -54,7 +54,8 @@ import scipy.sparse as sp
 from .._files import atomic_temp
 from .._version import __version__
 
-__all__ = ["SCHEMA", "check_checkpoint_every", "data_fingerprint", "read_checkpoint", "run_epochs"]
+__all__ = ["SCHEMA", "ChunkCheckpoints", "check_checkpoint_every", "check_chunk_every", "check_resume", "data_fingerprint",
+           "read_checkpoint", "run_epochs"]
 
 SCHEMA = "refsvm-checkpoint v2"
 MAGIC = b"REFSVM-CHECKPOINT\n"
@@ -131,8 +132,11 @@ def _header(est, fingerprint, epochs_done, position=0):
                 data=fingerprint, epochs_done=int(epochs_done), position=int(position))
 
 
-def write_checkpoint(path, est, fingerprint, epochs_done, state, in_pass=None):
+def write_checkpoint(path, est, fingerprint, epochs_done, state, in_pass=None, extra=None):
     """Write the checkpoint atomically (a temporary file renamed over ``path``).
+
+    ``extra``: header entries of a run other than ``fit`` (:class:`ChunkCheckpoints`: ``run`` and
+    ``position``).
 
     ``in_pass``: a checkpoint inside epoch ``epochs_done + 1``, a dict with its ``position`` (steps
     run), ``pass_steps``, the segments' ``traces`` and ``offsets``, the solver's ``carry`` and ``rng``
@@ -145,6 +149,7 @@ def write_checkpoint(path, est, fingerprint, epochs_done, state, in_pass=None):
         in_pass = {k: v for k, v in in_pass.items() if k != "rng"}
     payload = pickle.dumps(dict(attrs=attrs, state=state, in_pass=in_pass), protocol=pickle.HIGHEST_PROTOCOL)
     header = _header(est, fingerprint, epochs_done, 0 if in_pass is None else in_pass["position"])
+    header.update(extra or {})
     header.update(payload_bytes=len(payload), payload_sha256=hashlib.sha256(payload).hexdigest())
     folder = os.path.dirname(os.path.abspath(os.fspath(path)))
     fd, tmp = atomic_temp(folder, ".checkpoint-", ".tmp")
@@ -188,7 +193,11 @@ def read_checkpoint(path):
 
 
 def _check_header(path, header, expected):
-    """Refuse a checkpoint of another schema, version, estimator, parameters or data, naming which."""
+    """Refuse a checkpoint of another schema, version, run (``fit``, ``fit_stream``, ``fit_dask``),
+    estimator, parameters or data, naming which."""
+    if header.get("run", "fit") != expected.get("run", "fit"):
+        raise ValueError(f"checkpoint {path} was written by {header.get('run', 'fit')}; this run is "
+                         f"{expected.get('run', 'fit')}")
     for key, what in (("schema", "schema"), ("version", "refsvm version"), ("estimator", "estimator")):
         if header.get(key) != expected[key]:
             raise ValueError(f"checkpoint {path} was written with {what} {header.get(key)!r}; this run "
@@ -203,17 +212,23 @@ def _check_header(path, header, expected):
                          "classes and sample_weight differs)")
 
 
+def _load(path, est, fingerprint, epochs, run="fit", unit="steps"):
+    """The checkpoint's ``(epochs_done, position, content)``, its header checked against this run (of
+    ``epochs`` epochs; ``position``: the ``unit`` run in the next epoch)."""
+    header, payload = read_checkpoint(path)
+    _check_header(path, header, dict(_header(est, fingerprint, 0), run=run))
+    done, position = int(header["epochs_done"]), int(header.get("position", 0))
+    if done > epochs or (position and done == epochs):
+        raise ValueError(f"checkpoint {path} holds {done} completed epochs"
+                         + (f" and {position} {unit} of the next" if position else "")
+                         + f"; epochs={epochs} is fewer")
+    return done, position, pickle.loads(payload)
+
+
 def _restore(path, est, fingerprint):
     """Load the checkpoint into ``est``; return ``(epochs_done, state, in_pass)`` (``in_pass``: None at an
     epoch boundary)."""
-    header, payload = read_checkpoint(path)
-    _check_header(path, header, _header(est, fingerprint, 0))
-    done, position = int(header["epochs_done"]), int(header.get("position", 0))
-    if done > est.epochs or (position and done == est.epochs):
-        raise ValueError(f"checkpoint {path} holds {done} completed epochs"
-                         + (f" and {position} steps of the next" if position else "")
-                         + f"; epochs={est.epochs} is fewer")
-    content = pickle.loads(payload)
+    done, _, content = _load(path, est, fingerprint, est.epochs)
     est.__dict__.update(content["attrs"])
     return done, content["state"], content["in_pass"]
 
@@ -273,6 +288,14 @@ class _PassCheckpoints:
             self.last = time.monotonic()
 
 
+def check_resume(checkpoint, resume):
+    """``resume`` must be a bool, and True only with a ``checkpoint`` path."""
+    if not isinstance(resume, (bool, np.bool_)):
+        raise ValueError(f"resume must be True or False; got {resume!r}")
+    if resume and checkpoint is None:
+        raise ValueError("resume=True needs checkpoint (the path of the checkpoint file)")
+
+
 def run_epochs(est, X, y, params, state, checkpoint=None, checkpoint_every="epoch", resume=False):
     """The epoch loop of ``fit``: ``est.epochs`` calls of ``est._one_pass``, with checkpoints.
 
@@ -281,12 +304,9 @@ def run_epochs(est, X, y, params, state, checkpoint=None, checkpoint_every="epoc
     ``checkpoint`` (refused, naming why, when it does not belong to this estimator and data).
     Returns the last state."""
     every = check_checkpoint_every(checkpoint_every)
-    if not isinstance(resume, (bool, np.bool_)):
-        raise ValueError(f"resume must be True or False; got {resume!r}")
+    check_resume(checkpoint, resume)
     inside = getattr(est, "_mid_epoch_checkpoints", False)
     if checkpoint is None:
-        if resume:
-            raise ValueError("resume=True needs checkpoint (the path of the checkpoint file)")
         fingerprint = None
     else:
         if not isinstance(checkpoint, (str, os.PathLike)):
@@ -326,3 +346,69 @@ def run_epochs(est, X, y, params, state, checkpoint=None, checkpoint_every="epoc
     finally:
         est.__dict__.pop("_pass_checkpointer", None)
     return state
+
+
+def check_chunk_every(every, unit):
+    """``checkpoint_every`` of a run of ``partial_fit`` calls (:class:`ChunkCheckpoints`; ``unit``:
+    ``"chunks"`` for :func:`refsvm.stream.fit_stream`, ``"blocks"`` for :func:`refsvm.dask.fit_dask`):
+    ``("epochs", k)`` for ``"epoch"`` or an int, ``(unit, k)`` for ``"<k>chunks"`` / ``"<k>blocks"``,
+    ``("steps", k)`` for ``"<k>steps"`` (examples), ``("seconds", s)`` for ``"<s>s"``."""
+    if isinstance(every, str) and every.endswith(unit) and every[:-len(unit)].isdigit() \
+            and int(every[:-len(unit)]) >= 1:
+        return (unit, int(every[:-len(unit)]))
+    try:
+        return check_checkpoint_every(every)
+    except ValueError:
+        raise ValueError(f"checkpoint_every must be 'epoch', an int >= 1 (epochs), a string like '10{unit}', "
+                         f"'5000steps' (examples) or '600s' (seconds); got {every!r}") from None
+
+
+class ChunkCheckpoints:
+    """Checkpoints between the ``partial_fit`` calls of a streamed (``run="fit_stream"``) or Dask
+    (``run="fit_dask"``) run, and resuming from them.
+
+    Every solver with ``partial_fit`` continues its model exactly from one call to the next, so a
+    checkpoint between two calls (the estimator's fitted attributes, the completed epochs, the calls
+    run in the next epoch as the header's ``position``, and the caller's ``state``, e.g. the
+    visiting order's generator as at the start of that epoch) lets the resumed run make the same
+    remaining calls: bit for bit the uninterrupted model.  The granularity is one call (a chunk, a
+    block), for every solver.  ``fingerprint``: the caller's digest of its data and of its own
+    options (refused when it differs, as :func:`_check_header` refuses other data)."""
+
+    def __init__(self, path, every, run, fingerprint, epochs, unit):
+        if not isinstance(path, (str, os.PathLike)):
+            raise TypeError(f"checkpoint must be a path (str or os.PathLike); got {type(path).__name__}")
+        self.path, self.run, self.fingerprint, self.epochs = path, run, fingerprint, epochs
+        self.every = check_chunk_every(every, unit)
+        self.calls = self.rows = 0                 # since the start of this process's run / the last write
+        self.last = time.monotonic()
+
+    def restore(self, est):
+        """Load the checkpoint into ``est``; ``(epochs_done, position, state)``."""
+        done, position, content = _load(self.path, est, self.fingerprint, self.epochs, self.run, "calls")
+        params = est._get_param_names()
+        for key in [k for k in vars(est) if k not in params]:
+            del est.__dict__[key]                  # the state is the checkpoint's, nothing of before
+        est.__dict__.update(content["attrs"])
+        return done, position, content["state"]
+
+    def write(self, est, epochs_done, position, state):
+        write_checkpoint(self.path, est, self.fingerprint, epochs_done, state,
+                         extra=dict(run=self.run, position=int(position)))
+        self.rows, self.last = 0, time.monotonic()
+
+    def due(self, rows):
+        """After a call on ``rows`` examples: whether a checkpoint inside the epoch is due."""
+        self.calls += 1
+        self.rows += rows
+        kind, k = self.every
+        if kind == "steps":
+            return self.rows >= k
+        if kind == "seconds":
+            return time.monotonic() - self.last >= k
+        return kind != "epochs" and self.calls % k == 0
+
+    def epoch_due(self, epoch):
+        """At the end of ``epoch`` (0-based): whether a checkpoint is due (the last epoch always)."""
+        return epoch + 1 == self.epochs or (self.every[0] == "epochs" and (epoch + 1) % self.every[1] == 0) \
+            or (self.every[0] == "seconds" and time.monotonic() - self.last >= self.every[1])

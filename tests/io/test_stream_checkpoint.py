@@ -1,0 +1,191 @@
+"""Subject: io -- checkpoints of a streamed run (refsvm.stream.fit_stream(checkpoint=..., resume=True)).
+
+A streamed 5-epoch run killed (SIGKILL, in a subprocess) at a random point and resumed from its last
+checkpoint (written between two partial_fit calls) gives bit for bit every array of the uninterrupted
+run's model and training state, for every solver with partial_fit, on both backends, with a shuffled
+chunk order and with a shuffle buffer (whose skipped chunks are read again); checkpoints of another
+file, other stream options or another kind of run are refused naming why; runs without a checkpoint
+are unchanged by one.
+"""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "estimators"))
+from test_checkpoint import EPOCHS, MAKERS, _assert_bitwise  # noqa: E402
+
+from refsvm.estimators import _checkpoint  # noqa: E402
+from refsvm.io.datasets import checkerboard  # noqa: E402
+from refsvm.stream import fit_stream  # noqa: E402
+
+#: every solver with partial_fit (SBP has none), each with a shuffle: chunk order, or a buffer (re-read)
+NAMES = [name for name in MAKERS if name != "sbp"]
+SHUFFLE = {name: ("both" if i % 2 else "chunks") for i, name in enumerate(NAMES)}
+BACKENDS = ("python", "fast")
+RUNS = [f"{b}-{n}" for b in BACKENDS for n in NAMES]
+OPTIONS = dict(epochs=EPOCHS, chunk_rows=16, buffer_rows=10, random_state=5)
+
+
+def write_file(path, name):
+    """A LIBSVM file of 120 checkerboard rows (3 classes for the multi-class run, real targets for the
+    regressor)."""
+    X, y = checkerboard(120, random_state=3)
+    if name == "bsgd-multiclass":
+        y = np.arange(120) % 3
+    y = y.astype(np.float64) * (1.25 if name == "fogd-regressor" else 1.0)
+    with open(path, "w") as fh:
+        for row, label in zip(X, y):
+            fh.write(f"{label:.17g} " + " ".join(f"{j + 1}:{v:.17g}" for j, v in enumerate(row)) + "\n")
+    return path
+
+
+def run(name, backend, data, **kw):
+    return fit_stream(MAKERS[name](backend), data, shuffle=SHUFFLE[name], **OPTIONS, **kw)
+
+
+_KILLED_RUNS = textwrap.dedent("""
+    import os, sys, time
+    sys.path.insert(0, sys.argv[1])
+    from refsvm.estimators import _checkpoint
+    from test_stream_checkpoint import run
+    folder, backends, names = sys.argv[2], sys.argv[3].split(","), sys.argv[4].split(",")
+    write = _checkpoint.write_checkpoint
+    def slow_write(*args, **kwargs):
+        write(*args, **kwargs)
+        time.sleep(0.1)                         # room for the kill between chunks and inside writes
+    _checkpoint.write_checkpoint = slow_write
+    children = []
+    for backend in backends:
+        for name in names:                      # one process per solver and backend, forked after the imports
+            pid = os.fork()
+            if pid == 0:
+                data = os.path.join(folder, name + ".txt")
+                run(name, backend, data, checkpoint=os.path.join(folder, backend + "-" + name),
+                    checkpoint_every="1chunks")
+                os._exit(0)
+            children.append(pid)
+    for pid in children:
+        os.waitpid(pid, 0)
+""")
+
+
+def _header(path):
+    return json.loads(path.read_bytes().split(b"\n")[1])
+
+
+@pytest.fixture(scope="module")
+def killed(tmp_path_factory):
+    """All the runs at once (a process each, forked by one subprocess), killed at one random point."""
+    folder = tmp_path_factory.mktemp("killed-stream")
+    for name in NAMES:
+        write_file(folder / f"{name}.txt", name)
+    proc = subprocess.Popen([sys.executable, "-c", _KILLED_RUNS, os.path.dirname(__file__), str(folder),
+                             ",".join(BACKENDS), ",".join(NAMES)], cwd=folder, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while (not all((folder / r).exists() for r in RUNS)) and time.monotonic() < deadline \
+                and proc.poll() is None:
+            time.sleep(0.01)
+        time.sleep(np.random.default_rng().uniform(0.0, 1.0))   # a random point after the first checkpoints
+        os.killpg(proc.pid, signal.SIGKILL)
+    finally:
+        proc.wait()
+    assert proc.returncode == -signal.SIGKILL
+    return folder, {r: _header(folder / r) for r in RUNS}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("name", NAMES)
+def test_sigkill_then_resume_is_the_uninterrupted_run(killed, name, backend):
+    folder, headers = killed
+    header = headers[f"{backend}-{name}"]
+    assert header["run"] == "fit_stream"
+    assert header["epochs_done"] < EPOCHS, header            # killed before the end of this run
+    data = folder / f"{name}.txt"
+    resumed = run(name, backend, data, checkpoint=folder / f"{backend}-{name}", resume=True)
+    _assert_bitwise(run(name, backend, data), resumed)
+
+
+def test_most_killed_checkpoints_lie_inside_an_epoch(killed):
+    inside = [h["position"] > 0 for h in killed[1].values()]
+    assert sum(inside) >= len(RUNS) // 2, killed[1]        # 8 chunks an epoch: most stops are inside one
+
+
+class _Stop(Exception):
+    pass
+
+
+@pytest.mark.parametrize("shuffle, every, writes", [("none", "3chunks", 2), ("buffer", "40steps", 3),
+                                                     ("buffer", "epoch", 2)])
+def test_resume_after_the_k_th_write(tmp_path, monkeypatch, shuffle, every, writes):
+    data = write_file(tmp_path / "d.txt", "bsgd")
+    make = MAKERS["bsgd"]
+    whole = fit_stream(make("python"), data, shuffle=shuffle, **OPTIONS)
+    write, count = _checkpoint.write_checkpoint, [0]
+
+    def stopping(*args, **kwargs):
+        write(*args, **kwargs)
+        count[0] += 1
+        if count[0] == writes:
+            raise _Stop
+
+    monkeypatch.setattr(_checkpoint, "write_checkpoint", stopping)
+    with pytest.raises(_Stop):
+        fit_stream(make("python"), data, shuffle=shuffle, checkpoint=tmp_path / "c", checkpoint_every=every,
+                   **OPTIONS)
+    monkeypatch.undo()
+    header = _header(tmp_path / "c")
+    assert header["position"] == 0 if every == "epoch" else header["epochs_done"] + header["position"] > 0
+    resumed = fit_stream(make("python"), data, shuffle=shuffle, checkpoint=tmp_path / "c", resume=True,
+                         **OPTIONS)
+    _assert_bitwise(whole, resumed)
+
+
+def test_checkpoints_do_not_change_the_run(tmp_path):
+    data = write_file(tmp_path / "d.txt", "nogd")
+    plain = run("nogd", "fast", data)
+    _assert_bitwise(plain, run("nogd", "fast", data, checkpoint=tmp_path / "c", checkpoint_every="1chunks"))
+    header = _header(tmp_path / "c")
+    assert (header["epochs_done"], header["position"]) == (EPOCHS, 0)
+
+
+def test_mismatching_checkpoints_are_refused(tmp_path):
+    data = write_file(tmp_path / "d.txt", "bsgd")
+    other = write_file(tmp_path / "o.txt", "bsgd-multiclass")
+    run("bsgd", "python", data, checkpoint=tmp_path / "c")
+    with pytest.raises(ValueError, match="other data"):
+        run("bsgd", "python", other, checkpoint=tmp_path / "c", resume=True)
+    for option in (dict(chunk_rows=20), dict(shuffle="none"), dict(random_state=6)):   # other stream options
+        with pytest.raises(ValueError, match="other data"):
+            fit_stream(MAKERS["bsgd"]("python"), data, **{**OPTIONS, "shuffle": SHUFFLE["bsgd"], **option},
+                       checkpoint=tmp_path / "c", resume=True)
+    with pytest.raises(ValueError, match="other parameters: budget"):
+        fit_stream(MAKERS["bsgd"]("python").set_params(budget=11), data, **OPTIONS, shuffle=SHUFFLE["bsgd"],
+                   checkpoint=tmp_path / "c", resume=True)
+    with pytest.raises(ValueError, match="written by fit_stream; this run is fit"):
+        MAKERS["bsgd"]("python").fit(*checkerboard(120, random_state=3), checkpoint=tmp_path / "c", resume=True)
+    with pytest.raises(ValueError, match="epochs=2 is fewer"):
+        fit_stream(MAKERS["bsgd"]("python"), data, **dict(OPTIONS, epochs=2), shuffle=SHUFFLE["bsgd"],
+                   checkpoint=tmp_path / "c", resume=True)
+
+
+@pytest.mark.parametrize("kw, message", [
+    (dict(checkpoint_every="3blocks"), "checkpoint_every must be"),
+    (dict(resume=True), "resume=True needs checkpoint"),
+    (dict(resume="yes", checkpoint="c"), "resume must be True or False"),
+])
+def test_bad_options_are_named(tmp_path, kw, message):
+    data = write_file(tmp_path / "d.txt", "bsgd")
+    kw = dict(kw)
+    if "checkpoint" in kw or "checkpoint_every" in kw:
+        kw["checkpoint"] = tmp_path / "c"
+    with pytest.raises(ValueError, match=message):
+        run("bsgd", "python", data, **kw)
