@@ -83,8 +83,9 @@ class _ArrayMoments:
         return self._variance
 
 
-def _partial_fit_block(estimator, X, y, kwargs):
-    """One task of the chain: ``partial_fit`` on one block (on the worker that holds it).
+def _partial_fit_block(estimator, X, y, kwargs, sample_weight=None):
+    """One task of the chain: ``partial_fit`` on one block (on the worker that holds it), with the
+    block's ``sample_weight`` if given.
 
     Returns the estimator and the traces this call added to ``trace_``, which it leaves as
     placeholders (``None``; their number still counts the passes): a trace grows with the examples
@@ -93,6 +94,8 @@ def _partial_fit_block(estimator, X, y, kwargs):
     """
     fresh = not hasattr(estimator, "model_")            # the first partial_fit starts trace_ anew
     held = 0 if fresh else len(getattr(estimator, "trace_", None) or ())
+    if sample_weight is not None:
+        kwargs = dict(kwargs, sample_weight=sample_weight)
     estimator.partial_fit(X, y, **kwargs)
     trace = getattr(estimator, "trace_", None)
     if not isinstance(trace, list):
@@ -102,7 +105,8 @@ def _partial_fit_block(estimator, X, y, kwargs):
     return estimator, added
 
 
-def fit_dask(estimator, X, y, *, classes=None, epochs=1):
+def fit_dask(estimator, X, y, *, classes=None, epochs=1, sample_weight=None, checkpoint=None,
+             checkpoint_every="epoch", resume=False):
     """Train ``estimator`` with ``partial_fit`` on the blocks of a Dask array, in block order.
 
     Parameters
@@ -124,6 +128,22 @@ def fit_dask(estimator, X, y, *, classes=None, epochs=1):
     epochs : int, default 1
         Passes over the blocks, each in block order (the estimator's ``partial_fit`` visits the
         rows of a block in its own random order).
+    sample_weight : dask array of shape (n_samples,), dask Series or None
+        Weights of the examples, rechunked to X's row blocks if they differ: each ``partial_fit``
+        gets its block's weights (as ``partial_fit`` in memory with the same weights, bitwise).
+    checkpoint : str, path-like or None
+        A checkpoint file written on the client between blocks
+        (:class:`refsvm.estimators._checkpoint.ChunkCheckpoints`): the estimator's state, the
+        completed epochs and the blocks run in the next one.  The chain is then computed in
+        segments that end at the checkpoints (the model comes back to the client at each one).
+    checkpoint_every : "epoch", int, "<k>blocks", "<k>steps" or "<s>s", default "epoch"
+        With ``checkpoint``: after every (k-th) epoch, every k blocks, the first block completing
+        k examples since the previous checkpoint, or the first one s seconds after it (these two
+        compute one block per segment); the last block always writes one.
+    resume : bool, default False
+        Continue from ``checkpoint`` at the next block (after a killed client): bit for bit the
+        model of the uninterrupted run.  The arrays are recognised by their Dask names (the
+        graph's tokens: the same construction of the same data) and blocks; others are refused.
 
     Returns
     -------
@@ -138,12 +158,9 @@ def fit_dask(estimator, X, y, *, classes=None, epochs=1):
         raise TypeError(f"estimator must have a partial_fit method; {type(estimator).__name__} has none")
     epochs = _check_count("epochs", epochs)
     X = _as_dask_array(X, "X", 2)
-    y = _as_dask_array(y, "y", 1)
-    if y.shape[0] != X.shape[0]:
-        raise ValueError(f"X and y have inconsistent numbers of samples: X has {X.shape[0]} rows, "
-                         f"y has {y.shape[0]} entries")
-    if y.chunks[0] != X.chunks[0]:
-        y = y.rechunk((X.chunks[0],))
+    y = _aligned(_as_dask_array(y, "y", 1), X, "y")
+    weights = None if sample_weight is None else _aligned(_as_dask_array(sample_weight, "sample_weight", 1), X,
+                                                          "sample_weight")
     fitted = hasattr(estimator, "model_")
     prepass = {}
     if _takes_classes(estimator) and classes is None and not fitted:
@@ -158,27 +175,73 @@ def fit_dask(estimator, X, y, *, classes=None, epochs=1):
     try:
         if scale:
             estimator.set_params(gamma=gamma_scale(_ArrayMoments(X.shape[1], float(found["variance"]))))
-        model = dask.delayed(estimator, traverse=False)     # pickled to the cluster when computed
-        earlier = list(estimator.trace_) if fitted and isinstance(getattr(estimator, "trace_", None), list) else []
+        saver, start = _dask_checkpoints(estimator, checkpoint, checkpoint_every, resume, epochs, X, y, weights,
+                                         kwargs.get("classes"))
+        earlier = list(estimator.trace_) if hasattr(estimator, "model_") \
+            and isinstance(getattr(estimator, "trace_", None), list) else []
         step = dask.delayed(_partial_fit_block, pure=False, traverse=False, nout=2)
-        blocks = list(zip(X.to_delayed().ravel(), y.to_delayed().ravel()))
-        traces = []
-        for _ in range(epochs):
-            for X_block, y_block in blocks:
-                model, added = step(model, X_block, y_block, kwargs)
+        blocks = list(zip(X.to_delayed().ravel(), y.to_delayed().ravel(),
+                          [None] * X.numblocks[0] if weights is None else weights.to_delayed().ravel()))
+        for begin, end in _segments(start, epochs * len(blocks), len(blocks), saver):
+            model = dask.delayed(estimator, traverse=False)     # pickled to the cluster when computed
+            traces = []
+            for job in range(begin, end):
+                X_block, y_block, w_block = blocks[job % len(blocks)]
+                model, added = step(model, X_block, y_block, kwargs, w_block)
                 traces.append(added)
-        trained, traces = dask.compute(model, traces)
+            trained, traces = dask.compute(model, traces)
+            if trained is not estimator:                 # a copy from the cluster: its state, in place
+                vars(estimator).clear()
+                vars(estimator).update(vars(trained))
+            if hasattr(estimator, "trace_"):
+                estimator.trace_ = earlier = earlier + [trace for added in traces for trace in added]
+            if saver is not None and (saver.every[0] in ("blocks", "epochs") or end == epochs * len(blocks)
+                                      or saver.due(sum(X.chunks[0][job % len(blocks)] for job in range(begin, end)))):
+                saver.write(estimator, *divmod(end, len(blocks)), {})
     finally:
         if scale:
             estimator.set_params(gamma="scale")
-    if trained is not estimator:                 # a copy from the cluster: its state, in place
-        vars(estimator).clear()
-        vars(estimator).update(vars(trained))
-    if hasattr(estimator, "trace_"):
-        estimator.trace_ = earlier + [trace for added in traces for trace in added]
-    if scale:
-        estimator.set_params(gamma="scale")
     return estimator
+
+
+def _aligned(values, X, name):
+    """``values`` (one per row of ``X``) with ``X``'s row blocks."""
+    if values.shape[0] != X.shape[0]:
+        raise ValueError(f"X and {name} have inconsistent numbers of samples: X has {X.shape[0]} rows, "
+                         f"{name} has {values.shape[0]} entries")
+    return values if values.chunks[0] == X.chunks[0] else values.rechunk((X.chunks[0],))
+
+
+def _dask_checkpoints(estimator, checkpoint, every, resume, epochs, X, y, weights, classes):
+    """The checkpoints of a Dask run (None without ``checkpoint``) and the index of the first block
+    call to make (``epoch * blocks + block``), the estimator restored from the checkpoint if ``resume``."""
+    import hashlib
+
+    from .estimators._checkpoint import ChunkCheckpoints, check_resume
+
+    check_resume(checkpoint, resume)
+    if checkpoint is None:
+        return None, 0
+    arrays = [(a.name, a.chunks, a.dtype.str) if a is not None else None for a in (X, y, weights)]
+    labels = None if classes is None else np.asarray(classes).tolist()
+    fingerprint = hashlib.sha256(repr((arrays, labels)).encode()).hexdigest()
+    saver = ChunkCheckpoints(checkpoint, every, "fit_dask", fingerprint, epochs, "blocks")
+    if not resume:
+        return saver, 0
+    done, position, _ = saver.restore(estimator)
+    return saver, done * X.numblocks[0] + position
+
+
+def _segments(start, total, per_epoch, saver):
+    """``(begin, end)`` of the block calls computed at once: all of them without checkpoints, else
+    up to each checkpoint (every k blocks or k epochs, aligned to the run's start; one block for
+    checkpoints by examples or seconds)."""
+    kind, k = ("all", total) if saver is None else saver.every
+    size = {"all": max(total, 1), "blocks": k, "epochs": k * per_epoch}.get(kind, 1)
+    while start < total:
+        end = min(total, (start // size + 1) * size)
+        yield start, end
+        start = end
 
 
 def _without_traces(estimator):

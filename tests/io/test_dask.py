@@ -6,7 +6,9 @@ each) on 127.0.0.1; the data are made on the workers, block by block
 ``__array__`` of a Dask array fail on the client during the fit).  ``fit_dask`` must give
 bitwise the model of ``partial_fit`` called in memory on the same blocks in the same order (both
 backends); ``predict_dask`` the in-memory predictions and decision values; the pre-pass the
-classes and the ``gamma="scale"`` of the whole array.
+classes and the ``gamma="scale"`` of the whole array; ``sample_weight`` (a Dask array, its blocks
+aligned with X's) bitwise the in-memory ``partial_fit`` with the same weights; a run with checkpoints
+between blocks, stopped (or its client killed with SIGKILL) and resumed, bitwise the uninterrupted one.
 
 Needs the ``dask`` extra.  Without it the tests are skipped, except where the environment says the
 extra was installed (``REFSVM_EXTRAS`` holding ``dask``, as ``.ci/run`` sets it): there a missing
@@ -204,3 +206,107 @@ def test_bad_input_is_named():
         predict_dask(fitted, X, "predict_proba")
     with pytest.raises(ValueError, match="X has 3 features"):
         predict_dask(fitted, da.zeros((4, 3), chunks=2))
+
+
+def _weights(X):
+    """Weights made on the workers from X's first column (the same elementwise numbers in memory)."""
+    return 0.5 + X[:, 0] * X[:, 0]
+
+
+@pytest.mark.parametrize("backend", ["fast", "python"])
+def test_sample_weight_is_partial_fit_with_the_same_weights(client, no_gathering, backend):
+    X, y = _dask_data()
+    est = fit_dask(CASES["bsgd"](backend), X, y, sample_weight=_weights(X).rechunk(ROWS // 2), epochs=2)
+    ref, plain = CASES["bsgd"](backend), CASES["bsgd"](backend)
+    for _ in range(2):
+        for Xi, yi in (_block(i) for i in range(BLOCKS)):
+            ref.partial_fit(Xi, yi, classes=[-1, 1], sample_weight=_weights(Xi))
+            plain.partial_fit(Xi, yi, classes=[-1, 1])
+    _assert_same_model(est, ref)
+    assert not np.array_equal(est.model_.coef, plain.model_.coef)          # the weights were used
+    with pytest.raises(ValueError, match="X and sample_weight have inconsistent numbers of samples"):
+        fit_dask(CASES["bsgd"](backend), X, y, sample_weight=da.ones(7, chunks=7))
+
+
+class _Stop(Exception):
+    pass
+
+
+@pytest.mark.parametrize("every, writes, where", [("3blocks", 1, (0, 3)), ("epoch", 1, (1, 0)),
+                                                  ("150steps", 5, (1, 1))])
+def test_a_stopped_run_resumes_at_the_next_block(client, tmp_path, monkeypatch, every, writes, where):
+    from refsvm.estimators import _checkpoint
+
+    X, y = _dask_data()
+    make = CASES["bsgd"]
+    whole = fit_dask(make("fast"), X, y, epochs=2, sample_weight=_weights(X))
+    write, count = _checkpoint.write_checkpoint, [0]
+
+    def stopping(*args, **kwargs):
+        write(*args, **kwargs)
+        count[0] += 1
+        if count[0] == writes:
+            raise _Stop
+
+    monkeypatch.setattr(_checkpoint, "write_checkpoint", stopping)
+    with pytest.raises(_Stop):
+        fit_dask(make("fast"), X, y, epochs=2, sample_weight=_weights(X), checkpoint=tmp_path / "c",
+                 checkpoint_every=every)
+    monkeypatch.undo()
+    header = _dask_header(tmp_path / "c")
+    assert (header["run"], header["epochs_done"], header["position"]) == ("fit_dask",) + where
+    resumed = fit_dask(make("fast"), X, y, epochs=2, sample_weight=_weights(X), checkpoint=tmp_path / "c",
+                       resume=True)
+    _assert_same_model(whole, resumed)
+    with pytest.raises(ValueError, match="other data"):                   # other weights
+        fit_dask(make("fast"), X, y, epochs=2, checkpoint=tmp_path / "c", resume=True)
+
+
+def _dask_header(path):
+    import json
+
+    return json.loads(path.read_bytes().split(b"\n")[1])
+
+
+_KILLED_CLIENT = """
+import sys, time
+import distributed
+from refsvm.estimators import _checkpoint
+from refsvm.dask import checkerboard_array, fit_dask
+from refsvm import BudgetedSVC
+address, path, rows, blocks, seed = sys.argv[1], sys.argv[2], *map(int, sys.argv[3:6])
+write = _checkpoint.write_checkpoint
+def slow_write(*args, **kwargs):
+    write(*args, **kwargs)
+    time.sleep(0.2)                                 # room for the kill between blocks and inside writes
+_checkpoint.write_checkpoint = slow_write
+with distributed.Client(address):
+    X, y = checkerboard_array(rows * blocks, block_rows=rows, random_state=seed)
+    fit_dask(BudgetedSVC(budget=15, gamma=2.0, maintenance="merge", backend="fast", random_state=3), X, y,
+             epochs=5, checkpoint=path, checkpoint_every="1blocks")
+"""
+
+
+def test_a_killed_client_resumes_bitwise(client, tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    path = tmp_path / "c"
+    proc = subprocess.Popen([sys.executable, "-c", _KILLED_CLIENT, client.scheduler.address, str(path),
+                             str(ROWS), str(BLOCKS), str(SEED)], cwd=tmp_path, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not path.exists() and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.01)
+        time.sleep(np.random.default_rng().uniform(0.0, 1.5))   # a random point after the first checkpoint
+        os.killpg(proc.pid, signal.SIGKILL)
+    finally:
+        proc.wait()
+    assert proc.returncode == -signal.SIGKILL
+    header = _dask_header(path)
+    assert header["epochs_done"] * BLOCKS + header["position"] < 5 * BLOCKS, header   # killed before the end
+    X, y = _dask_data()
+    resumed = fit_dask(CASES["bsgd"]("fast"), X, y, epochs=5, checkpoint=path, resume=True)
+    _assert_same_model(fit_dask(CASES["bsgd"]("fast"), X, y, epochs=5), resumed)
