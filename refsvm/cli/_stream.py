@@ -91,7 +91,8 @@ def train_stream(args, build, report):
     start = time.perf_counter()
     fit_stream(est, path, epochs=args.epochs, chunk_rows=args.chunk_rows,
                shuffle="buffer" if args.shuffle_buffer else "none", buffer_rows=args.shuffle_buffer,
-               random_state=args.random_state, zero_based=args.zero_based, sparse=True, summary=summary)
+               random_state=args.random_state, zero_based=args.zero_based, sparse=True, summary=summary,
+               **getattr(args, "fit_options", {}))      # --checkpoint, --checkpoint-every, --resume
     seconds = time.perf_counter() - start
     est.save(args.model)
     for line in report(est, shape, seconds):

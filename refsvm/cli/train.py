@@ -5,7 +5,7 @@ BSCA, SBP and the eight online baselines here; FOGD / NOGD in
 :mod:`refsvm.cli._ogd`.  An option the chosen solver does not use is refused.
 """
 
-from ..estimators._checkpoint import check_checkpoint_every
+from ..estimators._checkpoint import check_checkpoint_every, check_chunk_every
 from ..estimators.registry import COMMON_OPTIONS, SOLVERS, estimator_class, make_estimator
 from ..validation import check_positive
 from ._common import BINARY_ONLY, _classifier_report, _check_model_path, _gamma, _HelpFormatter, _add_file_options, \
@@ -35,15 +35,22 @@ _NOT_OPTIONS = {"data", "model", "solver", "func", "subparser", "command", "help
 
 def _checkpoint_options(args):
     """``--checkpoint PATH --checkpoint-every N|Nsteps|Ns --resume`` as the keyword arguments of ``fit``
-    (:mod:`refsvm.estimators._checkpoint`); errors name the options."""
+    (:mod:`refsvm.estimators._checkpoint`), or with ``--stream`` of :func:`refsvm.stream.fit_stream`
+    (also ``Nchunks``); errors name the options."""
     if args.checkpoint is None:
         for flag, given in (("--resume", args.resume), ("--checkpoint-every", args.checkpoint_every != "epoch")):
             if given:
                 raise ValueError(f"{flag} needs --checkpoint PATH (the checkpoint file)")
         return {}
-    if getattr(args, "stream", False):
-        raise ValueError("--checkpoint: not available with --stream (checkpoints are written by the in-memory fit)")
     every = int(args.checkpoint_every) if args.checkpoint_every.isdigit() else args.checkpoint_every
+    if getattr(args, "stream", False):    # fit_stream's checkpoints, between chunks
+        try:
+            check_chunk_every(every, "chunks")
+        except ValueError:
+            raise ValueError(f"--checkpoint-every must be 'epoch', a number of epochs (e.g. 2), of chunks (e.g. "
+                             f"10chunks), of examples (e.g. 5000steps) or seconds (e.g. 600s); got "
+                             f"{args.checkpoint_every!r}") from None
+        return dict(checkpoint=args.checkpoint, checkpoint_every=every, resume=args.resume)
     try:
         check_checkpoint_every(every)
     except ValueError:
@@ -305,7 +312,9 @@ def add_parser(sub):
                        help="with --checkpoint: after every epoch ('epoch'), every N epochs, 'Nsteps': every N steps "
                             "(inside epochs; bsgd, fogd, nogd and the online baselines, not bsca or sbp), or 'Ns': "
                             "at the first stop (every 10000 steps, or epoch boundary for bsca / sbp) N seconds "
-                            "after the previous checkpoint; the last epoch always writes one")
+                            "after the previous checkpoint; the last epoch always writes one. With --stream: "
+                            "between chunks, 'Nchunks': every N chunks, 'Nsteps': at the first chunk completing "
+                            "N examples, 'Ns' at the first chunk N seconds after the previous checkpoint")
     train.add_argument("--resume", action="store_true",
                        help="continue the run from --checkpoint PATH (refused when it holds other data or "
                             "parameters)")

@@ -78,3 +78,40 @@ def test_test_file_width_checked_before_training(tmp_path, train_file, capsys):
     assert main(["train", str(train_file), str(model), "--stream", "--test", str(narrow), "--pad-features",
                  "--quiet"]) == 0
     assert "test accuracy:" in capsys.readouterr().out
+
+
+def test_streamed_checkpoints_and_resume(tmp_path, train_file, monkeypatch, capsys):
+    """``--stream --checkpoint PATH --checkpoint-every Nchunks``, stopped after a checkpoint inside an
+    epoch and resumed with ``--resume``: the model file of the uninterrupted streamed run, bitwise."""
+    from refsvm.estimators import _checkpoint
+
+    base = [str(train_file), "--stream", "--chunk-rows", "30", "--shuffle-buffer", "50", "--budget", "10",
+            "--epochs", "3", "--quiet"]
+    whole, resumed, ck = tmp_path / "w.npz", tmp_path / "r.npz", str(tmp_path / "ck")
+    assert main(["train", base[0], str(whole), *base[1:]]) == 0
+    write, count = _checkpoint.write_checkpoint, [0]
+
+    class Stop(Exception):
+        pass
+
+    def stopping(*args, **kwargs):
+        write(*args, **kwargs)
+        count[0] += 1
+        if count[0] == 3:
+            raise Stop
+
+    monkeypatch.setattr(_checkpoint, "write_checkpoint", stopping)
+    with pytest.raises(Stop):
+        main(["train", base[0], str(resumed), *base[1:], "--checkpoint", ck, "--checkpoint-every", "4chunks"])
+    monkeypatch.undo()
+    assert not resumed.exists()
+    assert main(["train", base[0], str(resumed), *base[1:], "--checkpoint", ck, "--resume"]) == 0
+    a, b = BudgetedSVC.load(whole), BudgetedSVC.load(resumed)
+    dense = lambda m: m.toarray() if hasattr(m, "toarray") else np.asarray(m)  # noqa: E731
+    assert np.array_equal(dense(a.support_vectors_), dense(b.support_vectors_))
+    assert np.array_equal(a.model_.coef, b.model_.coef) and a.t_ == b.t_
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as info:
+        main(["train", base[0], str(resumed), *base[1:], "--checkpoint", ck, "--checkpoint-every", "2h"])
+    err = capsys.readouterr().err
+    assert info.value.code == 2 and "--checkpoint-every must be" in err and "Traceback" not in err
