@@ -16,14 +16,15 @@ DESIGN.md per algorithm, assembled by :mod:`refsvm.recorder`) as records of the 
   ``water_level`` and ``bias``, and the ``margin``: the scores before the step, from the per-step
   records; SBP: the score of the iterate at the sampled example);
 * per maintenance event a ``maintenance`` record after its step's record (``kind``,
-  ``index`` = slot removed / projected / merged, ``partner``, ``weight_degradation``);
+  ``index`` = slot removed / projected / merged, ``partner``, ``weight_degradation``, and for a
+  merge ``h`` and ``new_coefficient`` from the per-step records);
 * per epoch an ``epoch`` record after its last step (``n_sv``, ``mistakes``, and the
   objective where one is defined: BSCA's primal and dual objectives, SBP's averaged
   water level and bias).
 
 The run is the untraced run: the algorithm function is called exactly as without
 export, with the per-step records switched on (:func:`refsvm.recorder.recording_steps`:
-copies of the scores and of merged coefficients, where a solver keeps them), and its trace
+copies of the scores, of merged coefficients and of the merges' h, where a solver keeps them), and its trace
 is only read, so the model is bitwise the same.
 
 :func:`compare_traces` matches two traces record by record (key: record kind, step,
@@ -49,7 +50,7 @@ from .recorder import recording_steps
 SCHEMA = "refsvm-trace"
 SCHEMA_VERSION = 2
 #: Versions :func:`compare_traces` reads.  Version 2 only adds fields (``step.margin``,
-#: ``maintenance.new_coefficient`` from the per-step records); every v1 field keeps its meaning,
+#: ``maintenance.h``, ``maintenance.new_coefficient`` from the per-step records); every v1 field keeps its meaning,
 #: so a v1 reader reads a v2 trace by ignoring fields it does not know.
 SCHEMA_VERSIONS_READ = (1, 2)
 
@@ -80,7 +81,6 @@ class SolverSpec:
 
 
 _NO_MARGIN = ("step.margin", "maintenance.h", "maintenance.new_coefficient")
-_NO_H = ("maintenance.h",)
 _ONLINE_MISSING = ("maintenance.h", "maintenance.new_coefficient", "step.violated", "maintenance.partner",
                    "maintenance.weight_degradation", "epoch.objective")
 
@@ -88,10 +88,10 @@ SOLVERS = {
     "bsgd": SolverSpec("bsgd", "bsgd", dict(n_classes=2, budget=50, lam=0.01, learning_rate="pegasos", eta=1.0,
                                             radius=1.0, maintenance="merge", merge_eps=0.01,
                                             projection_ridge=1e-10, fit_bias=False, merge_solver="gss", **_KERNEL),
-                       not_recorded=_NO_H + ("epoch.objective",)),
+                       not_recorded=("epoch.objective",)),
     "bsca": SolverSpec("bsca", "bsca", dict(budget=50, C=1.0, maintenance="merge", merge_eps=0.01,
                                             projection_ridge=1e-10, merge_solver="gss", **_KERNEL),
-                       not_recorded=_NO_H + ("step.violated",)),
+                       not_recorded=("step.violated",)),
     "sbp": SolverSpec("sbp", "optimize", dict(nu=0.1, fit_bias=False, **_KERNEL), uniforms=True,
                       not_recorded=("step.violated", "step.n_sv", "maintenance (no budget "
                                     "maintenance)", "epoch.objective")),
@@ -291,12 +291,14 @@ def _scores(a):
 def _maintenance_columns(spec, trace, kw):
     """The call's maintenance events as columns (one entry per event, in order): ``step`` (of the call),
     ``event`` (0, 1, ... within the step), ``kind``, ``index``, ``partner`` (-1: none) and where recorded
-    ``weight_degradation`` and ``new_coefficient`` (NaN: the event merged nothing)."""
+    ``weight_degradation``, ``h`` and ``new_coefficient`` (NaN: the event merged nothing)."""
     if "maint_step" in trace:
         steps = np.asarray(trace["maint_step"], dtype=np.int64)
         out = dict(step=steps, event=None, kind=np.full(steps.size, kw.get("maintenance", "merge")),
                    index=trace["maint_index"], partner=trace["maint_partner"],
                    weight_degradation=trace["weight_degradation"])
+        if "maint_h" in trace:                      # a merge: the h that placed z (eq. 18), the merge's own
+            out["h"] = np.asarray(trace["maint_h"], dtype=np.float64)
         if "maint_new_coefficient" in trace:        # a merge: the merged SV's coefficient alpha_z (eq. 19)
             out["new_coefficient"] = _scores(trace["maint_new_coefficient"])
     elif "removal_step" in trace:

@@ -9,8 +9,8 @@ as a list of records).  :func:`records_of` turns tables into records.
   values as the strings ``"NaN"``, ``"Infinity"``, ``"-Infinity"``).
 * :func:`write_compact`: the compact form for long runs, a NumPy ``.npz`` archive (no pickles) of the
   tables: ``header`` and ``epoch`` as JSON text, and one array per field, named ``step.<field>`` and
-  ``maintenance.<field>`` (``maintenance.partner`` -1: none; ``maintenance.new_coefficient`` NaN: the
-  event merged nothing).  :func:`read_trace` reads it back as the records the JSON Lines file holds.
+  ``maintenance.<field>`` (``maintenance.partner`` -1: none; ``maintenance.h`` and
+  ``maintenance.new_coefficient`` NaN: the event merged nothing).  :func:`read_trace` reads it back as the records the JSON Lines file holds.
 """
 
 import json
@@ -26,7 +26,7 @@ def records_of(header, tables):
     records = [header] if header is not None else []
     steps = {k: v.tolist() for k, v in tables["step"].items()}
     ev = {k: v.tolist() for k, v in tables["maintenance"].items()}
-    ev_fields = [k for k in ev if k not in ("step", "event", "partner", "new_coefficient")]
+    ev_fields = [k for k in ev if k not in ("step", "event", "partner", "h", "new_coefficient")]
     epochs = {r["step"]: r for r in tables["epoch"]}
     j, n_events = 0, len(ev["step"])
     for values in zip(*steps.values()):
@@ -37,6 +37,8 @@ def records_of(header, tables):
             m.update((k, ev[k][j]) for k in ev_fields)
             partner = ev["partner"][j]
             m["partner"] = None if partner < 0 else partner
+            if "h" in ev and partner >= 0 and not math.isnan(ev["h"][j]):   # a merge (projection: no h)
+                m["h"] = ev["h"][j]
             if "new_coefficient" in ev and partner >= 0:
                 m["new_coefficient"] = ev["new_coefficient"][j]
             records.append(_field_order(m))
@@ -46,7 +48,7 @@ def records_of(header, tables):
     return records
 
 
-_EVENT_ORDER = ("record", "step", "event", "kind", "index", "partner", "weight_degradation", "new_coefficient")
+_EVENT_ORDER = ("record", "step", "event", "kind", "index", "partner", "h", "weight_degradation", "new_coefficient")
 
 
 def _field_order(m):

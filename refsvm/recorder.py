@@ -23,7 +23,8 @@ both paths return traces assembled by one function.
 **Per-step records (opt-in).**  Inside ``with recording_steps():`` (off by default) a
 recorder that supports them also keeps what the oracle's schema promises per step and
 per maintenance event (BSGD: the scores ``f_t(x_t)`` of every step, key ``margin``, and
-the merged SV's coefficient ``alpha_z`` of every merge, key ``maint_new_coefficient``).
+the merged SV's coefficient ``alpha_z`` of every merge, key ``maint_new_coefficient``, and the h that
+placed the merged point, key ``maint_h``, written by the merge itself).
 The values are copied from the algorithm's own variables, never recomputed, so a traced
 run's model is bitwise the untraced one; the compiled twins read the switch once per call
 (:func:`steps_recorded`) and write the values from their C loop into arrays handed over
@@ -132,6 +133,7 @@ class StepRecords:
         self.margins = np.full((int(n_steps), int(c)), np.nan)
         self.step = 0
         self.new_coefficients = []
+        self.merge_hs = []
         self.c = int(c)
 
     def margin(self, f):
@@ -140,13 +142,16 @@ class StepRecords:
         self.step += 1
 
     def maintenance(self, event, A):
-        """The event's merged coefficient, read from the model ``A`` after the event."""
+        """The event's merged coefficient, read from the model ``A`` after the event, and its h (the
+        merge's own, :data:`refsvm.budget.MaintenanceEvent` ``h``; NaN without a merge)."""
         z = merged_slot(event.p, event.n, event.b_before) if event.strategy == "merge" else -1
         self.new_coefficients.append(A[z].copy() if z >= 0 else np.full(self.c, np.nan))
+        self.merge_hs.append(event.h if z >= 0 else np.nan)
 
     def trace(self):
         return {"margin": self.margins,
-                "maint_new_coefficient": np.array(self.new_coefficients, dtype=np.float64).reshape(-1, self.c)}
+                "maint_new_coefficient": np.array(self.new_coefficients, dtype=np.float64).reshape(-1, self.c),
+                "maint_h": np.array(self.merge_hs, dtype=np.float64)}
 
 
 def step_record_arrays(n_steps, n_events, c):
@@ -157,11 +162,19 @@ def step_record_arrays(n_steps, n_events, c):
     return np.full((int(n_steps), int(c)), np.nan), np.full((max(int(n_events), 1), int(c)), np.nan)
 
 
-def add_step_records(trace, margins, new_coefficients, n_events):
-    """Hand the twins' per-step record arrays over to ``trace`` (the keys of :meth:`StepRecords.trace`)."""
+def merge_h_array(n_events):
+    """The compiled BSGD / BSCA's array of the merges' h (``(max(n_events, 1),)``, NaN: no merge), or
+    None outside :func:`recording_steps`."""
+    return np.full(max(int(n_events), 1), np.nan) if steps_recorded() else None
+
+
+def add_step_records(trace, margins, new_coefficients, n_events, merge_hs=None):
+    """Hand the twins' per-step record arrays over to ``trace`` (the keys of :meth:`StepRecords.trace`;
+    ``maint_h`` all NaN for a learner without merges, ``merge_hs`` None)."""
     if margins is not None:
         trace["margin"] = margins
         trace["maint_new_coefficient"] = new_coefficients[:n_events].copy()
+        trace["maint_h"] = merge_hs[:n_events].copy() if merge_hs is not None else np.full(n_events, np.nan)
 
 
 class NoStepRecords:

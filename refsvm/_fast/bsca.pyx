@@ -37,11 +37,12 @@ from refsvm.budget import LOOKUP_SOLVERS, merge_solver_eps
 from refsvm.constants import UNIT_ROUNDOFF as _UNIT_ROUNDOFF
 from refsvm.validation import check_dual_sample, check_sample_weight, check_sparse_rows
 from refsvm._fast.budget import _SOLVER_CODES
-from refsvm.recorder import add_step_records, step_record_arrays
+from refsvm.recorder import add_step_records, merge_h_array, step_record_arrays
 
 from libc.math cimport fabs
 from libc.string cimport memset
-from refsvm._fast.step_records cimport StepOut, record_margin, record_new_coefficient, records_off, step_out_on
+from refsvm._fast.step_records cimport (StepOut, merge_h_on, merge_h_slot, record_margin, record_new_coefficient,
+                                        records_off, step_out_on)
 from libc.stdint cimport int8_t, int64_t
 from refsvm._fast.common cimport (ERR_INTERRUPTED, ERR_NONE, ERR_SINGULAR, MAINT_MERGE, MAINT_PROJECTION,
                                   MAINT_REMOVAL, _now, interrupted)
@@ -250,7 +251,7 @@ cdef int _bsca_pass(const Params* P, State* st,
                         b = c_maintain_merge(SV, A, b, P.gamma, P.merge_eps, P.merge_solver, &P.tables, mwork,
                                              &p, &partner, &wd,
                                              &lk_i[0] if keep_lk else NULL, &k_i[0],  # the new SV's row
-                                             &n_same)
+                                             &n_same, merge_h_slot(&P.steps, st.n_events))   # records on: h
                     elapsed = _now() - start
                     st.maintenance_seconds += elapsed
                     if P.maint == MAINT_MERGE:
@@ -400,8 +401,10 @@ cdef object _bsca_run(Params* P, const Rows* R, Store* S, object SV, object A, P
     cdef int64_t[::1] mpv = maint_partner
     cdef double[::1] wdv = weight_degradation
     margins, new_coefs = step_record_arrays(P.n_steps, ne_cap, 1)   # per-step records (opt-in): None when off
+    merge_hs = merge_h_array(ne_cap)
     if margins is not None:
         step_out_on(&P.steps, margins, new_coefs)
+        merge_h_on(&P.steps, merge_hs)
     with nogil:
         err = _bsca_pass(P, &st, R, yv, ov, dualv, S, Av, srcv, wherev, k_iv, lk_iv, Kpv, rhsv, ipivv,
                          mworkv, changedv, addedv, msv, miv, mpv, wdv)
@@ -430,7 +433,7 @@ cdef object _bsca_run(Params* P, const Rows* R, Store* S, object SV, object A, P
         "maintenance_seconds": float(st.maintenance_seconds),
         "merge_seconds": float(st.merge_seconds),
     }
-    add_step_records(trace, margins, new_coefs, ne)       # the reference's StepRecords keys
+    add_step_records(trace, margins, new_coefs, ne, merge_hs)   # the reference's StepRecords keys
     b = st.b
     return BSCAResult(sv=store_export(S, b) if S.sparse else SV[:b].copy(), alpha=A[:b].copy(),
                       bias=np.zeros(1), t=int(st.t), trace=trace, dual=dual, sv_source=src[:b].copy())

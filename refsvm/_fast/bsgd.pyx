@@ -60,10 +60,11 @@ from refsvm.validation import check_sample_weight
 from refsvm.budget import LOOKUP_SOLVERS, MAINTENANCE, merge_solver_eps
 from refsvm._fast.budget import _SOLVER_CODES
 from refsvm.online.common import _max_sq_norm as max_sq_norm
-from refsvm.recorder import add_step_records, step_record_arrays
+from refsvm.recorder import add_step_records, merge_h_array, step_record_arrays
 
 from libc.math cimport INFINITY, sqrt
-from refsvm._fast.step_records cimport StepOut, record_margin, record_new_coefficient, records_off, step_out_on
+from refsvm._fast.step_records cimport (StepOut, merge_h_on, merge_h_slot, record_margin, record_new_coefficient,
+                                        records_off, step_out_on)
 from libc.string cimport memset
 from libc.stdint cimport int8_t, int64_t
 from refsvm._fast.common cimport (ERR_INTERRUPTED, ERR_NONE, ERR_SINGULAR, MAINT_MERGE, MAINT_PROJECTION,
@@ -349,7 +350,8 @@ cdef int _bsgd_pass(const Params* P, State* st,
                                                       P.ridge, K, Kinv, v1, v2, P.refine_steps, &p, &wd)
                 else:
                     b = c_maintain_merge(SV, A, b, P.gamma, P.merge_eps, P.merge_solver, &P.tables, mwork,
-                                         &p, &partner, &wd, NULL, NULL, NULL)
+                                         &p, &partner, &wd, NULL, NULL, NULL,
+                                         merge_h_slot(&P.steps, st.n_events))   # records on: the merge's h
                     if P.keep_K:
                         if partner < 0:
                             sym_swap_remove(K, b_old, p)

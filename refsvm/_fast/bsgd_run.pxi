@@ -41,8 +41,10 @@ cdef object _bsgd_run(Params* P, State* stp, const Rows* R, Store* S, object SV,
     cdef double[:, ::1] cmp_factorv = cmp_factor
     cdef double[:, ::1] cmp_wdv = cmp_wd
     margins, new_coefs = step_record_arrays(P.n_steps, P.n_steps, c)   # per-step records (opt-in): None when off
+    merge_hs = merge_h_array(P.n_steps)
     if margins is not None:
         step_out_on(&P.steps, margins, new_coefs)
+        merge_h_on(&P.steps, merge_hs)
 
     cdef double[:, ::1] Av = A
     cdef double[:, ::1] Kv = K
@@ -116,7 +118,7 @@ cdef object _bsgd_run(Params* P, State* stp, const Rows* R, Store* S, object SV,
         "duplicate_additions": int(st.duplicate_additions),
         "kernel_entries": int(st.kernel_entries),
     }
-    add_step_records(trace, margins, new_coefs, ne)       # the reference's StepRecords keys
+    add_step_records(trace, margins, new_coefs, ne, merge_hs)   # the reference's StepRecords keys
     if P.compare:
         trace["compare_same_decision"] = cmp_same[:ne].astype(bool)
         trace["compare_wd_factor"] = cmp_factor[:ne].copy()

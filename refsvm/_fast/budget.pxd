@@ -50,7 +50,7 @@ cdef Py_ssize_t c_maintain_removal(Store* SV, double[:, ::1] alpha, Py_ssize_t n
 cdef Py_ssize_t c_maintain_merge(Store* SV, double[:, ::1] alpha, Py_ssize_t n_sv, double gamma, double eps,
                                  int solver, const MergeTables* T, double[::1] work, Py_ssize_t* m_out,
                                  Py_ssize_t* n_out, double* wd_out, const double* lk_hint,
-                                 const double* kappa_hint, Py_ssize_t* n_same_out) noexcept nogil
+                                 const double* kappa_hint, Py_ssize_t* n_same_out, double* h_out) noexcept nogil
 
 cdef void c_merge_compare(const Store* SV, const double[:, ::1] alpha, Py_ssize_t n_sv,
                           double gamma, double eps, const MergeTables* T, unsigned char* same, double* factor,

@@ -185,7 +185,7 @@ cdef inline Py_ssize_t _least_wd_partner(const double* lo, Py_ssize_t n_sv, doub
 cdef Py_ssize_t c_maintain_merge(Store* SV, double[:, ::1] alpha, Py_ssize_t n_sv, double gamma, double eps,
                                  int solver, const MergeTables* T, double[::1] work, Py_ssize_t* m_out,
                                  Py_ssize_t* n_out, double* wd_out, const double* lk_hint,
-                                 const double* kappa_hint, Py_ssize_t* n_same_out) noexcept nogil:
+                                 const double* kappa_hint, Py_ssize_t* n_same_out, double* h_out) noexcept nogil:
     """Merge the smallest SV ``m`` with the partner of least WD; ``work`` holds >= 2 c + 3 n_sv doubles.
 
     ``solver``: a ``MERGE_*`` code (``eps`` already resolved by the caller);
@@ -210,6 +210,8 @@ cdef Py_ssize_t c_maintain_merge(Store* SV, double[:, ::1] alpha, Py_ssize_t n_s
     bound only).
     ``n_same_out`` (or NULL; binary models): the number of SVs ``n`` with ``alpha_n alpha_m >= 0``,
     ``m`` included, before the merge (BSCA's count of the merge's kernel evaluations).
+    ``h_out`` (or NULL: one guarded store, per-step records off): the h that placed z (eq. 18), the
+    value the merge used; NaN when ``m`` was removed for want of a partner.
     """
     cdef const double* h_table = T.h_table
     cdef const double* wd_table = T.wd_table
@@ -320,6 +322,8 @@ cdef Py_ssize_t c_maintain_merge(Store* SV, double[:, ::1] alpha, Py_ssize_t n_s
     if best_n < 0:                                   # no partner of equal sign: remove m
         n_out[0] = -1
         wd_out[0] = wd_removal
+        if h_out != NULL:
+            h_out[0] = NAN
         return c_remove_sv(SV, alpha, n_sv, m)
     if solver == MERGE_LOOKUP_WD:                    # G&Q Alg. 1, lines 13-14: h only for the chosen partner
         best_wd = merge_pair_lookup_c(am0, alpha[best_n, 0], best_lk, SOLVER_LOOKUP_H, h_table, wd_table, G,
@@ -331,6 +335,8 @@ cdef Py_ssize_t c_maintain_merge(Store* SV, double[:, ::1] alpha, Py_ssize_t n_s
         alpha[m, k] = best_az[k]                                        # eq. 19
     n_out[0] = best_n
     wd_out[0] = best_wd
+    if h_out != NULL:
+        h_out[0] = best_h
     return c_remove_sv(SV, alpha, n_sv, best_n)                         # Alg. 2, merging, line 2
 
 
@@ -443,9 +449,10 @@ cdef object open_merge_tables(MergeTables* T, object tables, object merge_solver
     return th, tw, tb
 
 
-def merge_smallest(SV, alpha, n_sv, gamma, eps, merge_solver, tables):
+def merge_smallest(SV, alpha, n_sv, gamma, eps, merge_solver, tables, h_out=None):
     """Alg. 2, merging, with resolved arguments (:func:`refsvm.budget.merge_smallest`): ``eps`` the
-    solver's precision, ``tables`` those of a lookup solver (None: ``get_tables()``)."""
+    solver's precision, ``tables`` those of a lookup solver (None: ``get_tables()``); ``h_out[0]``
+    (if given) receives the merge's h."""
     S, cs = _inplace(SV, "SV")
     A, ca = _inplace(alpha, "alpha")
     cdef int code = _solver_code(merge_solver)
@@ -460,9 +467,11 @@ def merge_smallest(SV, alpha, n_sv, gamma, eps, merge_solver, tables):
     _open_store(&St, S, n)
     cdef double[:, ::1] Av = A
     cdef double[::1] wv = work
-    cdef double g = gamma, wd
+    cdef double g = gamma, wd, h = NAN
     with nogil:
-        n = c_maintain_merge(&St, Av, n, g, e, code, &T, wv, &m, &partner, &wd, NULL, NULL, NULL)
+        n = c_maintain_merge(&St, Av, n, g, e, code, &T, wv, &m, &partner, &wd, NULL, NULL, NULL, &h)
+    if h_out is not None:
+        h_out[0] = float(h)
     _close_store(&St, S, n)
     _writeback(SV, S, cs)
     _writeback(alpha, A, ca)

@@ -202,12 +202,13 @@ class MaintenanceOptions:
         return cls(strategy, kernel, merge_eps, projection_ridge, merge_solver, tables, bool(compare))
 
 
-def maintain_with(opts, SV, alpha, n_sv, steps=None):
+def maintain_with(opts, SV, alpha, n_sv, steps=None, h_out=None):
     """One budget-maintenance step with resolved options (:class:`MaintenanceOptions`), no checks.
 
     Returns ``(n_sv, p, n, WD)`` as :func:`maintain`.  ``steps``: the functions that run the
     step, ``(maintain_removal, maintain_projection, merge_smallest)``, this module's when None;
-    the compiled twin passes its own (one dispatcher serves both paths).
+    the compiled twin passes its own (one dispatcher serves both paths).  ``h_out``: a merge's h
+    (:func:`merge_smallest`; untouched by removal and projection).
     """
     removal, projection, merge = steps or (maintain_removal, maintain_projection, merge_smallest)
     if opts.strategy == "removal":
@@ -215,13 +216,14 @@ def maintain_with(opts, SV, alpha, n_sv, steps=None):
     if opts.strategy == "projection":
         return projection(SV, alpha, n_sv, *opts.kernel.params, opts.projection_ridge, opts.selection_tie_unit)
     return merge(SV, alpha, n_sv, opts.kernel.gamma, merge_solver_eps(opts.merge_solver, opts.merge_eps),
-                 opts.merge_solver, opts.tables)
+                 opts.merge_solver, opts.tables, h_out)
 
 
 #: What one maintenance event did: the strategy, the number of SVs before and after,
 #: the SV ``p`` removed / projected / merged, its partner ``n`` (-1: none), the weight
-#: degradation, and the merge candidates ``n`` whose ``k(x_m, x_n)`` it computed.
-MaintenanceEvent = namedtuple("MaintenanceEvent", "strategy b_before b p n wd candidates")
+#: degradation, the merge candidates ``n`` whose ``k(x_m, x_n)`` it computed, and the
+#: merge's ``h`` (eq. 18, as the merge used it; NaN: no merge).
+MaintenanceEvent = namedtuple("MaintenanceEvent", "strategy b_before b p n wd candidates h", defaults=(math.nan,))
 
 
 def maintenance_event(opts, SV, alpha, n_sv, recorder):
@@ -236,15 +238,16 @@ def maintenance_event(opts, SV, alpha, n_sv, recorder):
         recorder.merge_compare(*compare_solvers(SV, alpha, n_sv, opts.kernel.gamma, opts.merge_eps, opts.tables))
     merging = opts.strategy == "merge"
     signs = alpha[:n_sv, 0].copy() if merging and alpha.shape[1] == 1 else None   # for the count of candidates
+    h = [math.nan]                                             # the merge's h (merge_smallest writes it)
     with recorder.maintenance_timer(merging):
-        b, p, n, wd = maintain_with(opts, SV, alpha, n_sv)
+        b, p, n, wd = maintain_with(opts, SV, alpha, n_sv, h_out=h)
     if not merging:
         candidates = 0
     elif signs is None:                                        # multi-class: every other SV
         candidates = n_sv - 1
     else:                                                      # binary: the other SVs of m's sign
         candidates = int(np.count_nonzero(signs * signs[p] >= 0.0)) - 1
-    return b, MaintenanceEvent(opts.strategy, n_sv, b, p, n, wd, candidates)
+    return b, MaintenanceEvent(opts.strategy, n_sv, b, p, n, wd, candidates, h[0])
 
 
 class MaintenanceRecorder(Recorder):

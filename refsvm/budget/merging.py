@@ -164,11 +164,13 @@ def merge_solver_eps(merge_solver, merge_eps):
     return merge_eps if merge_solver == "gss" else MERGE_EPS_PRECISE
 
 
-def merge_smallest(SV, alpha, n_sv, gamma, eps, merge_solver, tables):
+def merge_smallest(SV, alpha, n_sv, gamma, eps, merge_solver, tables, h_out=None):
     """Alg. 2, merging, of :func:`maintain_merge` with resolved arguments (no checks).
 
     ``eps`` is the precision the solver uses (:func:`merge_solver_eps`), ``tables`` the
     lookup tables of a lookup solver (``None`` for GSS).  Returns ``(n_sv, m, n, WD)``.
+    ``h_out`` (a mutable sequence, or None): receives in ``h_out[0]`` the h that placed z
+    (eq. 18; NaN when ``m`` was removed for want of a partner), the value the merge used.
     """
     binary = alpha.shape[1] == 1
     lk = _lookup() if tables is not None else None
@@ -187,6 +189,8 @@ def merge_smallest(SV, alpha, n_sv, gamma, eps, merge_solver, tables):
         solved[n] = (wd, h, alpha_z, log_kappa)
     best_n = least_wd_partner({n: v[0] for n, v in solved.items()}, alpha, m, merge_solver)  # least WD, ties
     if best_n < 0:                                   # no partner of equal sign: remove m
+        if h_out is not None:
+            h_out[0] = math.nan
         return remove_sv(SV, alpha, n_sv, m), m, -1, wd_removal
     best_wd, best_h, best_alpha_z, best_log_kappa = solved[best_n]
     if merge_solver == "lookup-wd":                  # G&Q Alg. 1, lines 13-14: h only for the chosen partner
@@ -194,6 +198,8 @@ def merge_smallest(SV, alpha, n_sv, gamma, eps, merge_solver, tables):
                                                              "lookup-h", tables)
     SV[m] = best_h * SV[m] + (1.0 - best_h) * SV[best_n]                   # eq. 18: z = h x_m + (1-h) x_n
     alpha[m] = best_alpha_z                                                 # eq. 19
+    if h_out is not None:
+        h_out[0] = float(best_h)
     n_sv = remove_sv(SV, alpha, n_sv, best_n)                               # Alg. 2, merging, line 2
     return n_sv, m, best_n, best_wd
 
