@@ -54,12 +54,12 @@ def test_bsgd_count_against_instrumented_reference(monkeypatch, maintenance):
         counted["rows"] += len(SV)
         return real_row(SV, x, *args)
 
-    def counting_maintain(opts, SV, A, n_sv):
+    def counting_maintain(opts, SV, A, n_sv, **kw):
         if opts.strategy == "merge":                    # binary: partners of equal sign to m = argmin alpha^2
             a = A[:n_sv, 0]
             m = int(np.argmin(a * a))
             counted["merge"] += sum(1 for j in range(n_sv) if j != m and a[m] * a[j] >= 0)
-        return real_maintain(opts, SV, A, n_sv)
+        return real_maintain(opts, SV, A, n_sv, **kw)
 
     monkeypatch.setattr(ref_kernels, "kernel_row", counting_row)
     monkeypatch.setattr(ref_budget, "maintain_with", counting_maintain)

@@ -322,9 +322,9 @@ def test_trace_and_weight_degradation(monkeypatch, maintenance, learning_rate, n
     events = []
     real = budget_module.maintain_with                   # every maintenance step of bsgd goes through it
 
-    def spy(opts, SV, alpha, n_sv):
+    def spy(opts, SV, alpha, n_sv, **kw):
         before = (SV[:n_sv].copy(), alpha[:n_sv].copy())
-        out = real(opts, SV, alpha, n_sv)
+        out = real(opts, SV, alpha, n_sv, **kw)
         events.append((before, (SV[:out[0]].copy(), alpha[:out[0]].copy()), out))
         return out
 
