@@ -48,6 +48,13 @@ of a chunk (a killed run loses at most the chunks since its last checkpoint).  T
 by the pre-pass's summary (rows, features, stored values and their moments, chunk offsets, labels)
 and the stream's options; other ones are refused, naming which.
 
+Memory: an estimator's ``trace_`` gets one dict per ``partial_fit`` call, holding arrays that grow
+with the examples of the call (BSGD's maintenance events and the steps that added a support vector:
+about 5.6 bytes per example with merging at B = 500).  Over a file of 10^8 rows, all kept, the traces
+outgrow the model (measured: 456 MB of peak RSS, and rising, at 40 % of one pass over a 5 GiB file),
+so :func:`fit_stream` keeps only the last call's trace (``keep_traces="last"``, as the river adapter
+does; :func:`_drop_old_traces`); ``keep_traces="all"`` keeps every call's.
+
 Not here: distributed reading (Dask: :mod:`refsvm.dask`).
 """
 
@@ -146,7 +153,7 @@ def _epoch_chunks(path, summary, order, skip, read, buffer_rows, rng):
 def fit_stream(estimator, path, *, epochs=1, chunk_rows=DEFAULT_CHUNK_ROWS, shuffle="none",
                buffer_rows=None, random_state=None, zero_based=False, n_features=None,
                pad_features=False, sparse=True, summary=None, callback=None, checkpoint=None,
-               checkpoint_every="epoch", resume=False):
+               checkpoint_every="epoch", resume=False, keep_traces="last"):
     """Train ``estimator`` on the LIBSVM file ``path`` with ``partial_fit``, chunk by chunk.
 
     Parameters
@@ -184,6 +191,10 @@ def fit_stream(estimator, path, *, epochs=1, chunk_rows=DEFAULT_CHUNK_ROWS, shuf
         always writes one.
     resume : bool, default False
         Continue the run from ``checkpoint`` (the estimator's state is replaced by the checkpoint's).
+    keep_traces : {"last", "all"}, default "last"
+        ``"last"``: after each ``partial_fit``, ``estimator.trace_`` holds only that call's trace
+        (memory independent of the file's length; traces of earlier fits are dropped too); ``"all"``:
+        one trace per call, as ``partial_fit`` leaves them (memory grows with the rows).
 
     Returns
     -------
@@ -199,6 +210,8 @@ def fit_stream(estimator, path, *, epochs=1, chunk_rows=DEFAULT_CHUNK_ROWS, shuf
     if shuffle not in SHUFFLES:
         raise ValueError(f"shuffle must be one of {', '.join(map(repr, SHUFFLES))}; got {shuffle!r}")
     buffer_rows = _check_count("buffer_rows", buffer_rows, allow_none=True) or chunk_rows
+    if keep_traces not in ("last", "all"):
+        raise ValueError(f"keep_traces must be 'last' or 'all'; got {keep_traces!r}")
     try:                                  # a classifier's partial_fit takes all the classes
         classifier = "classes" in inspect.signature(estimator.partial_fit).parameters
     except (TypeError, ValueError):
@@ -232,6 +245,8 @@ def fit_stream(estimator, path, *, epochs=1, chunk_rows=DEFAULT_CHUNK_ROWS, shuf
                 scale = False
             else:
                 estimator.partial_fit(X, y, **extra)
+            if keep_traces == "last":
+                _drop_old_traces(estimator)
             if callback is not None:
                 callback(epoch, number, estimator)
             if saver is not None and saver.due(X.shape[0]):
@@ -240,6 +255,14 @@ def fit_stream(estimator, path, *, epochs=1, chunk_rows=DEFAULT_CHUNK_ROWS, shuf
         if saver is not None and (saver.epoch_due(epoch) or wrote == number + 1):
             saver.write(estimator, epoch + 1, 0, dict(rng=copy.deepcopy(rng.bit_generator.state)))
     return estimator
+
+
+def _drop_old_traces(estimator):
+    """Keep only the last entry of ``estimator.trace_`` (a list: one trace per ``partial_fit`` call),
+    so that a stream's memory does not grow with its calls (see the module)."""
+    trace = getattr(estimator, "trace_", None)
+    if isinstance(trace, list) and len(trace) > 1:
+        del trace[:-1]
 
 
 def _stream_checkpoints(estimator, checkpoint, every, resume, epochs, summary, options, rng):

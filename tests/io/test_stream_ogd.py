@@ -1,4 +1,5 @@
-"""Subject: io -- FOGD and NOGD trained from a LIBSVM file in chunks (refsvm.fit_stream, refsvm train --stream).
+"""Subject: io -- FOGD and NOGD trained from a LIBSVM file in chunks (refsvm.fit_stream, refsvm train --stream);
+the traces a stream keeps.
 
 A streamed run in file order is ``partial_fit`` over the same chunks, bitwise, on both backends; the
 command's streamed model is the library's; ``gamma="scale"`` comes from the whole file.  The
@@ -114,3 +115,22 @@ def test_command_refuses_streamed_regression(tmp_path, data, capsys, solver):
     assert exit_.value.code == 2
     err = capsys.readouterr().err
     assert f"--stream: not available for --solver {solver} --regression" in err and "Traceback" not in err
+
+
+def test_stream_keeps_only_the_last_trace(data):
+    """A trace per partial_fit call grows with the rows (BSGD's events); kept whole over a long file
+    they outgrew the model (a 5 GiB pass passed 450 MB), so fit_stream keeps the last call's only."""
+    from refsvm import BudgetedSVC
+
+    make = lambda: BudgetedSVC(budget=10, gamma=0.7, random_state=0, verbose=0)  # noqa: E731
+    kept = fit_stream(make(), data, epochs=2, chunk_rows=20)
+    everything = fit_stream(make(), data, epochs=2, chunk_rows=20, keep_traces="all")
+    calls = 2 * -(-180 // 20)
+    assert len(everything.trace_) == calls and len(kept.trace_) == 1
+    assert kept.trace_[0].keys() == everything.trace_[-1].keys()
+    assert all(np.array_equal(kept.trace_[0][k], everything.trace_[-1][k], equal_nan=True)
+               for k in kept.trace_[0]
+               if isinstance(kept.trace_[0][k], (np.ndarray, float)) and not k.endswith("seconds"))
+    assert np.array_equal(kept.model_.coef, everything.model_.coef)     # the model does not change
+    with pytest.raises(ValueError, match="keep_traces must be 'last' or 'all'"):
+        fit_stream(make(), data, keep_traces="some")
