@@ -31,15 +31,16 @@ NAMES = [name for name in MAKERS if name != "sbp"]
 SHUFFLE = {name: ("both" if i % 2 else "chunks") for i, name in enumerate(NAMES)}
 BACKENDS = ("python", "fast")
 RUNS = [f"{b}-{n}" for b in BACKENDS for n in NAMES]
-OPTIONS = dict(epochs=EPOCHS, chunk_rows=16, buffer_rows=10, random_state=5)
+OPTIONS = dict(epochs=EPOCHS, chunk_rows=8, buffer_rows=6, random_state=5)
+ROWS = 60
 
 
 def write_file(path, name):
-    """A LIBSVM file of 120 checkerboard rows (3 classes for the multi-class run, real targets for the
+    """A LIBSVM file of ROWS checkerboard rows (3 classes for the multi-class run, real targets for the
     regressor)."""
-    X, y = checkerboard(120, random_state=3)
+    X, y = checkerboard(ROWS, random_state=3)
     if name == "bsgd-multiclass":
-        y = np.arange(120) % 3
+        y = np.arange(ROWS) % 3
     y = y.astype(np.float64) * (1.25 if name == "fogd-regressor" else 1.0)
     with open(path, "w") as fh:
         for row, label in zip(X, y):
@@ -60,7 +61,7 @@ _KILLED_RUNS = textwrap.dedent("""
     write = _checkpoint.write_checkpoint
     def slow_write(*args, **kwargs):
         write(*args, **kwargs)
-        time.sleep(0.1)                         # room for the kill between chunks and inside writes
+        time.sleep(0.05)                        # room for the kill between chunks and inside writes
     _checkpoint.write_checkpoint = slow_write
     children = []
     for backend in backends:
@@ -123,12 +124,12 @@ class _Stop(Exception):
     pass
 
 
-@pytest.mark.parametrize("shuffle, every, writes", [("none", "3chunks", 2), ("buffer", "40steps", 3),
+@pytest.mark.parametrize("shuffle, every, writes", [("none", "3chunks", 2), ("buffer", "20steps", 3),
                                                      ("buffer", "epoch", 2)])
 def test_resume_after_the_k_th_write(tmp_path, monkeypatch, shuffle, every, writes):
     data = write_file(tmp_path / "d.txt", "bsgd")
     make = MAKERS["bsgd"]
-    whole = fit_stream(make("python"), data, shuffle=shuffle, **OPTIONS)
+    whole = fit_stream(make("fast"), data, shuffle=shuffle, **OPTIONS)
     write, count = _checkpoint.write_checkpoint, [0]
 
     def stopping(*args, **kwargs):
@@ -139,12 +140,12 @@ def test_resume_after_the_k_th_write(tmp_path, monkeypatch, shuffle, every, writ
 
     monkeypatch.setattr(_checkpoint, "write_checkpoint", stopping)
     with pytest.raises(_Stop):
-        fit_stream(make("python"), data, shuffle=shuffle, checkpoint=tmp_path / "c", checkpoint_every=every,
+        fit_stream(make("fast"), data, shuffle=shuffle, checkpoint=tmp_path / "c", checkpoint_every=every,
                    **OPTIONS)
     monkeypatch.undo()
     header = _header(tmp_path / "c")
     assert header["position"] == 0 if every == "epoch" else header["epochs_done"] + header["position"] > 0
-    resumed = fit_stream(make("python"), data, shuffle=shuffle, checkpoint=tmp_path / "c", resume=True,
+    resumed = fit_stream(make("fast"), data, shuffle=shuffle, checkpoint=tmp_path / "c", resume=True,
                          **OPTIONS)
     _assert_bitwise(whole, resumed)
 
@@ -160,20 +161,20 @@ def test_checkpoints_do_not_change_the_run(tmp_path):
 def test_mismatching_checkpoints_are_refused(tmp_path):
     data = write_file(tmp_path / "d.txt", "bsgd")
     other = write_file(tmp_path / "o.txt", "bsgd-multiclass")
-    run("bsgd", "python", data, checkpoint=tmp_path / "c")
+    run("bsgd", "fast", data, checkpoint=tmp_path / "c")
     with pytest.raises(ValueError, match="other data"):
-        run("bsgd", "python", other, checkpoint=tmp_path / "c", resume=True)
+        run("bsgd", "fast", other, checkpoint=tmp_path / "c", resume=True)
     for option in (dict(chunk_rows=20), dict(shuffle="none"), dict(random_state=6)):   # other stream options
         with pytest.raises(ValueError, match="other data"):
-            fit_stream(MAKERS["bsgd"]("python"), data, **{**OPTIONS, "shuffle": SHUFFLE["bsgd"], **option},
+            fit_stream(MAKERS["bsgd"]("fast"), data, **{**OPTIONS, "shuffle": SHUFFLE["bsgd"], **option},
                        checkpoint=tmp_path / "c", resume=True)
     with pytest.raises(ValueError, match="other parameters: budget"):
-        fit_stream(MAKERS["bsgd"]("python").set_params(budget=11), data, **OPTIONS, shuffle=SHUFFLE["bsgd"],
+        fit_stream(MAKERS["bsgd"]("fast").set_params(budget=11), data, **OPTIONS, shuffle=SHUFFLE["bsgd"],
                    checkpoint=tmp_path / "c", resume=True)
     with pytest.raises(ValueError, match="written by fit_stream; this run is fit"):
-        MAKERS["bsgd"]("python").fit(*checkerboard(120, random_state=3), checkpoint=tmp_path / "c", resume=True)
+        MAKERS["bsgd"]("fast").fit(*checkerboard(ROWS, random_state=3), checkpoint=tmp_path / "c", resume=True)
     with pytest.raises(ValueError, match="epochs=2 is fewer"):
-        fit_stream(MAKERS["bsgd"]("python"), data, **dict(OPTIONS, epochs=2), shuffle=SHUFFLE["bsgd"],
+        fit_stream(MAKERS["bsgd"]("fast"), data, **dict(OPTIONS, epochs=2), shuffle=SHUFFLE["bsgd"],
                    checkpoint=tmp_path / "c", resume=True)
 
 
