@@ -95,6 +95,15 @@ cdef Py_ssize_t _reg_pass(Params* P, Counters* c, int alg, double* eps_io, doubl
             elif alg == REG_BOGD and b < P.budget:
                 for j in range(b):
                     A[j] *= shrink                            # (1 - eta lam) f_t
+            elif alg == REG_BOGD and P.authors:               # BOGD.m: drop the oldest SV, shrink, no rescaling
+                r = _mc_oldest(age, b)
+                _swap_remove(SV, A, age, r, b - 1, d)
+                rem_step[c.n_removals] = step
+                rem_index[c.n_removals] = r
+                c.n_removals += 1
+                b -= 1
+                for j in range(b):
+                    A[j] *= shrink                            # (1 - eta lam) f_t
             elif alg == REG_BOGD:
                 r = <Py_ssize_t> (u[step] * b)                # uniform sampling
                 if r > b - 1:
@@ -120,7 +129,7 @@ cdef Py_ssize_t _reg_pass(Params* P, Counters* c, int alg, double* eps_io, doubl
             if SV.sq[b] > sq_max:
                 sq_max = SV.sq[b]
             A[b] = step_coef
-            age[b] = P.t0 + step + 1                          # the Forgetron's age: t
+            age[b] = P.t0 + step + 1                          # the age (Forgetron, BOGD authors): t
             b += 1
             if alg == REG_FORGETRON and b > P.budget:
                 r = 0                                         # the oldest SV
@@ -228,7 +237,7 @@ def _reg_run(int alg, X, y, order, uniforms, budget, kernel, gamma, degree, coef
         trace["squared_loss"] = float(loss)
         return OnlineResult(sv=store_export(&S, b) if S.sparse else SV[:b].copy(),
                             alpha=A[:b].reshape(-1, 1).copy(), bias=np.zeros(1), t=int(t0 + P.n_steps),
-                            state=_reg_state(alg, eps, c.Q, c.M, age[:b], L[:b, :b], c.diag_max),
+                            state=_reg_state(alg, eps, c.Q, c.M, age[:b], L[:b, :b], c.diag_max, P.authors),
                             trace=trace)
     finally:
         store_free(&S)
@@ -255,13 +264,13 @@ def regression_rbp(X, y, order, uniforms, *, budget, eta, epsilon, kernel, gamma
 
 
 def regression_bogd(X, y, order, uniforms, *, budget, eta, lam, max_coef, epsilon, kernel, gamma, degree, coef0,
-                    sv=None, alpha=None, t0=0, state=None, sample_weight=None):
+                    sv=None, alpha=None, t0=0, state=None, sample_weight=None, variant="paper"):
     """Regression BOGD (see :func:`refsvm.online.regression.regression_bogd`)."""
     X, y, order, uniforms = check_regression_arguments(
         X, y, order, uniforms, algorithm="bogd", epsilon=epsilon, eta=eta, sv=sv, alpha=alpha, budget=budget,
-        kernel=kernel, gamma=gamma, degree=degree, coef0=coef0, t0=t0, lam=lam, max_coef=max_coef)
+        kernel=kernel, gamma=gamma, degree=degree, coef0=coef0, t0=t0, lam=lam, max_coef=max_coef, variant=variant)
     return _reg_run(REG_BOGD, X, y, order, uniforms, budget, kernel, gamma, degree, coef0, eta, lam, max_coef,
-                    epsilon, sv, alpha, t0, weights_as_data(sample_weight, X.shape[0]))
+                    epsilon, sv, alpha, t0, weights_as_data(sample_weight, X.shape[0]), state=state, variant=variant)
 
 
 def regression_norma(X, y, order, *, eta, lam, nu, epsilon, kernel, gamma, degree, coef0, sv=None, alpha=None,
@@ -275,8 +284,10 @@ def regression_norma(X, y, order, *, eta, lam, nu, epsilon, kernel, gamma, degre
                     weights_as_data(sample_weight, X.shape[0]), nu)
 
 
-def _reg_state(alg, eps, Q, M, age, L, diag_max):
+def _reg_state(alg, eps, Q, M, age, L, diag_max, authors):
     """The state that continues a regression run (the reference's keys)."""
+    if alg == REG_BOGD and authors:
+        return {"age": age.copy()}
     if alg == REG_NORMA:
         return {"epsilon": eps}
     if alg == REG_FORGETRON:

@@ -3,7 +3,8 @@ baselines' regression versions (:class:`refsvm.OnlineKernelRegressor`, Lu et al.
 FOGD-R / NOGD-R are in :mod:`refsvm.cli._ogd`).
 
 Options: ``--epsilon`` (the tube), ``--eta`` (the step), ``--budget`` (rbp, forgetron, projectron, bogd),
-``--lam`` and ``--max-coef`` (bogd), ``--lam`` and ``--nu`` (norma), the kernel options, ``--gamma``,
+``--lam`` and ``--max-coef`` (bogd), ``--lam`` and ``--nu`` (norma), ``--variant paper|authors`` (forgetron,
+bogd: ``authors`` is Lu et al.'s released code), the kernel options, ``--gamma``,
 ``--epochs``, ``--backend``, ``--random-state``, ``--test``.  An option not given keeps the estimator's
 default (Lu et al.'s settings: budget 30, epsilon 0.1, eta 0.1; not the classifiers' budget or the BSGD /
 SBP defaults of ``--lam`` and ``--nu``).  The command prints the online squared loss of the last pass and

@@ -62,7 +62,7 @@ def _checkpoint_options(args):
 #: ``--variant``: the solvers whose learner takes ``variant=`` ("paper" / "authors": Lu et al.'s released code,
 #: :class:`refsvm.OnlineKernelClassifier`), and those whose regression version does (OnlineKernelRegressor)
 VARIANT_SOLVERS = ("forgetron", "projectron", "projectron++", "bogd")
-REGRESSION_VARIANT_SOLVERS = ("forgetron",)
+REGRESSION_VARIANT_SOLVERS = ("forgetron", "bogd")
 
 
 def _refuse_unused_options(args):
@@ -297,11 +297,12 @@ def add_parser(sub):
     train.add_argument("--max-coef", type=float, default=10.0,
                        help="bogd: coefficients are kept within eta * max_coef")
     train.add_argument("--variant", choices=["paper", "authors"], default="paper",
-                       help="forgetron, projectron, projectron++, bogd (and forgetron --regression): 'paper' "
+                       help="forgetron, projectron, projectron++, bogd (and forgetron, bogd --regression): 'paper' "
                             "follows each learner's paper, 'authors' the reading of Lu et al.'s released code "
                             "where it differs (refsvm.OnlineKernelClassifier's variant: the Forgetron's larger "
                             "root, the Projectrons' filled budget and U threshold (--eta unused), BOGD's update "
-                            "at y f <= 1 with the whole vector rescaled)")
+                            "at y f <= 1 with the whole vector rescaled; with --regression, BOGD's removal of "
+                            "the oldest SV without rescaling)")
     train.add_argument("--nu", type=float, default=0.01, help="SBP: the margin-violation parameter nu (Cotter et al.; volume n nu)")
     add_stream_arguments(train)  # --stream, --chunk-rows, --shuffle-buffer
     train.add_argument("--checkpoint", metavar="PATH", default=None,

@@ -38,7 +38,8 @@ class OnlineKernelRegressor(_RegressorBase):
     ``"projectron"``  add ``x_t`` with ``eta sign(y - f)`` below B SVs; at B          ``budget``, ``eta``
                       project it onto the SVs' span
     ``"bogd"``        shrink; uniform removal with rescaling at B; ``eta (y - f)``    ``budget``, ``eta``,
-                                                                                      ``lam``, ``max_coef``
+                                                                                      ``lam``, ``max_coef``,
+                                                                                      ``variant``
     ``"norma"``       shrink; add ``x_t`` with ``eta sign(y - f)``; adaptive tube     ``eta``, ``lam``,
                       (``epsilon`` the initial one)                                   ``nu``, ``epsilon``
     ================  ==============================================================  ========================
@@ -46,7 +47,9 @@ class OnlineKernelRegressor(_RegressorBase):
     Defaults follow Lu et al.'s section 7.4.1: ``budget=30``, ``epsilon=0.1``, ``eta=0.1`` (their
     validated step, "about 0.1").  ``nu=0.5`` is our choice (the paper does not give Norma's ``nu``).
     ``variant`` (Forgetron): ``"paper"`` keeps the shrink in (0, 1], ``"authors"`` takes the larger root
-    as Lu et al.'s ``forgetron.m`` (:func:`refsvm.online.forgetron_shrink`).  The rules and their sources:
+    as Lu et al.'s ``forgetron.m`` (:func:`refsvm.online.forgetron_shrink`); (BOGD): ``"paper"`` is Zhao et
+    al.'s uniform removal with rescaling, ``"authors"`` Lu et al.'s ``regression/BOGD.m``, which removes the
+    oldest SV and only shrinks (``max_coef`` unused).  The rules and their sources:
     :mod:`refsvm.online.regression`.  ``sample_weight`` scales the step of each example.  ``backend``:
     ``"fast"`` (compiled) or ``"python"`` (reference); both give the same model.  Fitted attributes:
     ``sv_``, ``alpha_`` (n_sv, 1), ``gamma_``, ``t_``, ``trace_`` (one trace per pass).
@@ -88,7 +91,7 @@ class OnlineKernelRegressor(_RegressorBase):
                   "coef0": float(self.coef0)}
         if self.algorithm in ("rbp", "bogd", "forgetron", "projectron"):
             params["budget"] = check_budget(self.budget)
-        if self.algorithm == "forgetron":
+        if self.algorithm in ("forgetron", "bogd"):
             params["variant"] = check_option(self.variant, "variant", ("paper", "authors"))
         if self.algorithm in ("bogd", "norma"):
             params["lam"] = check_positive(self.lam, "lam", allow_zero=True)

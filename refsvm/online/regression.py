@@ -43,9 +43,10 @@ where the paper is silent.  Every learner, at step ``t``:
   ``eta s_t delta_t``; with B SVs it first discards the SV in slot ``floor(u_t B)``
   and rescales the others by ``B (1 - eta lam) / (B - 1)``, each clipped to
   ``eta max_coef`` (the binary BOGD of Zhao et al. 2012, :func:`refsvm.online.bogd`,
-  with the regression gradient).  The authors' ``regression/BOGD.m`` differs: at the
-  budget it removes the OLDEST SV and neither rescales nor clips; that reading is
-  not implemented yet (no ``variant``).
+  with the regression gradient).  ``variant="authors"`` is the authors' ``regression/BOGD.m``
+  (function ``BOGD``): at the budget it removes the OLDEST SV (the first of its list, ``subset=2:B``)
+  and only shrinks the others by ``1 - eta lam``, neither rescaling nor clipping; the update test and
+  the new coefficient ``eta delta_t`` are the same.
 
 The decision ``|delta_t| > epsilon`` is taken on a computed number: a residual
 within its rounding bound of ``epsilon`` (:func:`residual_tolerance`) is read as in
@@ -61,6 +62,7 @@ from ..constants import UNIT_ROUNDOFF
 from ..kernels import Kernel
 from ..validation import check_online_arguments, check_positive, weights_as_data
 from .common import ADDED, PROJECTED, OnlineOptions, OnlineRecorder, OnlineRun
+from .multiclass import bogd_discard
 from .perceptrons import forgetron_shrink, forgetron_state
 from .projection import initial_factor
 
@@ -195,14 +197,20 @@ def regression_rbp(X, y, order, uniforms, *, budget, eta, epsilon, kernel, gamma
 
 
 def regression_bogd(X, y, order, uniforms, *, budget, eta, lam, max_coef, epsilon, kernel, gamma, degree, coef0,
-                    sv=None, alpha=None, t0=0, state=None, sample_weight=None):
+                    sv=None, alpha=None, t0=0, state=None, sample_weight=None, variant="paper"):
     """BOGD for regression: every step shrinks by ``1 - eta lam``; when ``|delta_t| > epsilon``, below the
-    budget add ``x_t`` with ``eta s_t delta_t``; with B SVs discard slot ``floor(u_t B)``, rescale the rest
-    by ``B (1 - eta lam) / (B - 1)`` clipped to ``eta max_coef`` (Zhao et al. 2012, as
-    :func:`refsvm.online.bogd`), then add.  Not the authors' ``BOGD.m`` (oldest SV, no rescaling)."""
+    budget add ``x_t`` with ``eta s_t delta_t``; with B SVs (:func:`~refsvm.online.multiclass.bogd_discard`):
+
+    * ``variant="paper"``: discard slot ``floor(u_t B)``, rescale the rest by ``B (1 - eta lam) / (B - 1)``
+      clipped to ``eta max_coef`` (Zhao et al. 2012, as :func:`refsvm.online.bogd`), then add;
+    * ``variant="authors"`` (Lu et al.'s ``regression/BOGD.m``): discard the OLDEST SV, shrink the rest by
+      ``1 - eta lam`` (no rescaling, no clipping: ``max_coef`` and ``uniforms`` unused), then add.
+
+    ``state``: ``age`` (one per SV, as :func:`refsvm.online.forgetron`), for ``"authors"`` only."""
     run, o, rec = begin_regression("bogd", X, y, order, kernel, gamma, degree, coef0, epsilon=epsilon, eta=eta,
                                    sv=sv, alpha=alpha, t0=t0, sample_weight=sample_weight, uniforms=uniforms,
-                                   budget=budget, lam=lam, max_coef=max_coef)
+                                   budget=budget, lam=lam, max_coef=max_coef, variant=variant)
+    _, _, age = forgetron_state(state, run)                # SV ages: the authors' oldest-first removal
     shrink = 1.0 - eta * lam
     bound = eta * max_coef
     for step, x_t, y_t, s_t in run.examples():
@@ -212,14 +220,17 @@ def regression_bogd(X, y, order, uniforms, *, budget, eta, lam, max_coef, epsilo
             if run.b < budget:
                 run.A[:run.b] *= shrink                    # (1 - eta lam) f_t
             else:
-                B = run.b
-                run.remove(run.random_slot(step), step)    # uniform sampling
+                rescale = bogd_discard(run, age, step, o.authors, shrink)   # uniform (paper) or oldest (authors)
                 a = run.A[:run.b]
-                run.A[:run.b] = np.sign(a) * np.minimum(B * shrink / (B - 1) * np.abs(a), bound)
+                if o.authors:
+                    a *= shrink                            # BOGD.m: (1 - eta lam) f_t, no rescaling
+                else:
+                    run.A[:run.b] = np.sign(a) * np.minimum(rescale * np.abs(a), bound)
+            age[run.b] = run.t0 + step + 1                 # the new SV's age: t
             run.append(x_t, eta * s_t * delta)             # - eta * gradient of (weighted) delta^2 / 2
         else:
             run.A[:run.b] *= shrink
-    return run.result({})
+    return run.result({"age": age[:run.b].copy()} if o.authors else {})
 
 
 def regression_norma(X, y, order, *, eta, lam, nu, epsilon, kernel, gamma, degree, coef0, sv=None, alpha=None,

@@ -47,7 +47,8 @@ CASES = [("regression_ogd", dict(eta=0.2, epsilon=0.1)),
          ("regression_perceptron", dict(eta=0.2, epsilon=0.1)),
          ("regression_forgetron", dict(budget=8, eta=0.2, epsilon=0.1)),
          ("regression_forgetron", dict(budget=8, eta=0.6, epsilon=0.1, variant="authors")),
-         ("regression_projectron", dict(budget=8, eta=0.2, epsilon=0.1))]
+         ("regression_projectron", dict(budget=8, eta=0.2, epsilon=0.1)),
+         ("regression_bogd", dict(budget=8, eta=0.2, lam=0.05, max_coef=1.0, epsilon=0.1, variant="authors"))]
 
 
 @pytest.mark.parametrize("name,kw", CASES)
