@@ -226,6 +226,9 @@ def _lu9_entries():
                                           eta=6e-4, epsilon=_CODE_EPSILON)),
         Entry("NOGD [code]", SCALED, dict(estimator="refsvm.NOGDRegressor", budget=30, rank=6, gamma=_GAMMA,
                                           eta=0.1, epsilon=_CODE_EPSILON)),
+        # the authors' regression/BOGD.m: the oldest SV leaves at the budget, no rescaling (variant="authors")
+        _baseline("BOGD [code]", "bogd", "regression", _KR, budget=30, eta=0.1, lam=0.03, max_coef=10.0,
+                  variant="authors", **_R),
     ]
 
 
@@ -244,13 +247,16 @@ LU2016_TABLE9 = Table(
                   ("cadata", "cadata", "cadata (20,640 rows), scaled onto [0, 1]"))],
     entries=_lu9_entries(),
     paper={(row + code, ds): v for ds, values in _LU9_PAPER.items() for row, v in zip(_LU9_ROWS, values)
-           for code in ("", " [code]") if not code or row in ("FOGD", "NOGD")},
+           for code in ("", " [code]") if not code or row in ("FOGD", "NOGD", "BOGD")},
     seeds=20,
     quick_rows=300,
     note="Rows 'FOGD [code]' / 'NOGD [code]': the authors' FouGD.m / NysGD.m update when |y - f| > 0.1 where "
          "the paper's Algorithms 5 and 6 (refsvm.ogd, rows FOGD / NOGD) update when the squared loss exceeds "
          "epsilon = 0.1; the code's test is the squared loss above 0.01 (epsilon = 0.01); compared with the "
-         "paper's FOGD / NOGD. Targets and features min-max scaled onto [0, 1] over the whole file, as the authors' "
+         "paper's FOGD / NOGD. Row 'BOGD [code]': variant='authors', the authors' regression/BOGD.m (at the budget "
+         "the oldest SV leaves and the others are only shrunk, where Zhao et al.'s BOGD, row BOGD, drops a uniformly "
+         "drawn SV and rescales the rest by B (1 - eta lambda) / (B - 1)); compared with the paper's BOGD. "
+         "Targets and features min-max scaled onto [0, 1] over the whole file, as the authors' "
          "regression/data/scale.m (their housing.mat: target and features in [0, 1]; the paper's text does not "
          "say); the loss is the online mean of (y_t - f_t(x_t))^2 over the pass, each term before its update. "
          "Parameters of the authors' regression/Experiment.m: OGD, Perceptron, RBP, Forgetron, Projectron and "

@@ -92,7 +92,8 @@ def test_settings_follow_sections_7_3_and_7_4():
         if e.runner is None:
             continue
         assert e.params["gamma"] == 1 / (2 * 8 ** 2)
-        assert e.params["epsilon"] == (0.01 if e.label.endswith("[code]") else 0.1)
+        assert e.params["epsilon"] == (0.01 if e.label in ("FOGD [code]", "NOGD [code]") else 0.1)
+        assert e.params.get("variant") == ("authors" if e.label == "BOGD [code]" else None)
         assert e.params.get("budget", 30) == 30
         assert e.params.get("n_components", 450) == 15 * 30
 
