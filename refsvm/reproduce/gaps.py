@@ -156,8 +156,8 @@ _LU9_BOGD = ("Zhao et al.'s BOGD (refsvm.online.regression_bogd) removes a unifo
              "by B (1 - eta lambda) / (B - 1), 1.031 at B = 30, eta = 0.1, lambda = 0.03 (clipped at eta "
              "gamma_BOGD = 1); the authors' regression/BOGD.m removes the oldest SV and never rescales; on "
              "[0, 1]-scaled data, where every Gaussian kernel value at sigma = 8 is near 1, the paper's rule loses "
-             "more than 1.5 times the code's reading (a transcription of it; tests/reproduce/"
-             "test_lu_multiclass_regression.py)")
+             "more than 1.5 times the code's reading; the row 'BOGD [code]' (variant='authors') runs the "
+             "code's rule beside this one")
 for _ds in ("housing", "abalone", "cpusmall", "cadata"):
     for _row in ("FOGD", "NOGD"):
         EXPLAINED[(_LU9, _row, _ds)] = ("authors-code", _LU9_EPSILON.format(_row))
