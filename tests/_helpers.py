@@ -137,3 +137,25 @@ def benchmark_module(name):
         return mod
     finally:
         sys.path[:] = saved
+
+
+class StopAtWrite(Exception):
+    """Raised by the write :func:`stop_after_writes` installs: the run ends as a kill right after
+    that checkpoint write would end it."""
+
+
+def stop_after_writes(patch, k):
+    """Make the ``k``-th checkpoint write (``refsvm.estimators._checkpoint.write_checkpoint``) the
+    last one: it writes, then raises :class:`StopAtWrite`.  ``patch``: a pytest monkeypatch (or its
+    ``context()``)."""
+    from refsvm.estimators import _checkpoint
+
+    write, count = _checkpoint.write_checkpoint, [0]
+
+    def stopping(*args, **kwargs):
+        write(*args, **kwargs)
+        count[0] += 1
+        if count[0] == k:
+            raise StopAtWrite
+
+    patch.setattr(_checkpoint, "write_checkpoint", stopping)

@@ -18,6 +18,7 @@ import time
 import numpy as np
 import pytest
 
+from _helpers import StopAtWrite, stop_after_writes
 from refsvm import BudgetedSVC
 from refsvm.estimators import _checkpoint
 
@@ -46,6 +47,7 @@ def test_the_inside_solvers_are_those_that_say_so():
 _KILLED_RUNS = textwrap.dedent("""
     import os, sys, time
     sys.path.insert(0, sys.argv[1])
+    sys.path.insert(0, os.path.dirname(os.path.abspath(sys.argv[1])))   # tests/: _helpers
     from refsvm.estimators import _checkpoint
     from test_checkpoint import MAKERS
     from test_checkpoint_inside_epoch import EVERY, _xy
@@ -114,23 +116,6 @@ def test_most_killed_checkpoints_lie_inside_an_epoch(killed):
     assert sum(inside) >= len(RUNS) // 2, headers   # 120 rows, 37 steps: only the last one falls on a boundary
 
 
-class _Stop(Exception):
-    pass
-
-
-def _stop_after_writes(monkeypatch, k):
-    """Make the k-th checkpoint write the last one (as a kill right after it would)."""
-    write, count = _checkpoint.write_checkpoint, [0]
-
-    def stopping(*args, **kwargs):
-        write(*args, **kwargs)
-        count[0] += 1
-        if count[0] == k:
-            raise _Stop
-
-    monkeypatch.setattr(_checkpoint, "write_checkpoint", stopping)
-
-
 @pytest.mark.parametrize("name", ["fogd", "fogd-regressor"])
 def test_draws_inside_the_first_segment_are_kept(name, tmp_path, monkeypatch):
     """FOGD draws its random directions at the first step, after the order: a resumed first epoch must
@@ -138,8 +123,8 @@ def test_draws_inside_the_first_segment_are_kept(name, tmp_path, monkeypatch):
     X, y = _xy(name)
     make = MAKERS[name]
     whole = make("python").fit(X, y)
-    _stop_after_writes(monkeypatch, 1)
-    with pytest.raises(_Stop):
+    stop_after_writes(monkeypatch, 1)
+    with pytest.raises(StopAtWrite):
         make("python").fit(X, y, checkpoint=tmp_path / "c", checkpoint_every=EVERY)
     monkeypatch.undo()
     assert (_header(tmp_path / "c")["epochs_done"], _header(tmp_path / "c")["position"]) == (0, 37)
@@ -173,8 +158,8 @@ def test_verbose_and_checkpoints_together_resume_bitwise(tmp_path, monkeypatch, 
     X, y = _data()
     make = MAKERS["projectron++"]
     whole = make("fast").fit(X, y)
-    _stop_after_writes(monkeypatch, 7)
-    with pytest.raises(_Stop):
+    stop_after_writes(monkeypatch, 7)
+    with pytest.raises(StopAtWrite):
         make("fast").set_params(verbose=2).fit(X, y, checkpoint=tmp_path / "c", checkpoint_every="29steps")
     monkeypatch.undo()
     assert _header(tmp_path / "c")["position"] > 0
@@ -197,8 +182,8 @@ def test_bad_steps_are_refused_naming_the_parameter(tmp_path):
 
 def _inside_checkpoint(tmp_path, monkeypatch):
     X, y = _data()
-    _stop_after_writes(monkeypatch, 3)               # written at steps 50, 100, 150
-    with pytest.raises(_Stop):
+    stop_after_writes(monkeypatch, 3)               # written at steps 50, 100, 150
+    with pytest.raises(StopAtWrite):
         BudgetedSVC(budget=10, gamma=2.0, epochs=4, random_state=1).fit(X, y, checkpoint=tmp_path / "c",
                                                                         checkpoint_every="50steps")
     monkeypatch.undo()

@@ -20,6 +20,8 @@ import os
 import numpy as np
 import pytest
 
+from _helpers import StopAtWrite, stop_after_writes
+
 from refsvm import BudgetedSVC, OnlineKernelClassifier, OnlineKernelRegressor
 from refsvm.io.datasets import checkerboard
 
@@ -228,28 +230,14 @@ def test_sample_weight_is_partial_fit_with_the_same_weights(client, no_gathering
         fit_dask(CASES["bsgd"](backend), X, y, sample_weight=da.ones(7, chunks=7))
 
 
-class _Stop(Exception):
-    pass
-
-
 @pytest.mark.parametrize("every, writes, where", [("3blocks", 1, (0, 3)), ("epoch", 1, (1, 0)),
                                                   ("150steps", 5, (1, 1))])
 def test_a_stopped_run_resumes_at_the_next_block(client, tmp_path, monkeypatch, every, writes, where):
-    from refsvm.estimators import _checkpoint
-
     X, y = _dask_data()
     make = CASES["bsgd"]
     whole = fit_dask(make("fast"), X, y, epochs=2, sample_weight=_weights(X))
-    write, count = _checkpoint.write_checkpoint, [0]
-
-    def stopping(*args, **kwargs):
-        write(*args, **kwargs)
-        count[0] += 1
-        if count[0] == writes:
-            raise _Stop
-
-    monkeypatch.setattr(_checkpoint, "write_checkpoint", stopping)
-    with pytest.raises(_Stop):
+    stop_after_writes(monkeypatch, writes)
+    with pytest.raises(StopAtWrite):
         fit_dask(make("fast"), X, y, epochs=2, sample_weight=_weights(X), checkpoint=tmp_path / "c",
                  checkpoint_every=every)
     monkeypatch.undo()

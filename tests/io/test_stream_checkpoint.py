@@ -19,6 +19,8 @@ import time
 import numpy as np
 import pytest
 
+from _helpers import StopAtWrite, stop_after_writes
+
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "estimators"))
 from test_checkpoint import EPOCHS, MAKERS, _assert_bitwise  # noqa: E402
 
@@ -55,6 +57,7 @@ def run(name, backend, data, **kw):
 _KILLED_RUNS = textwrap.dedent("""
     import os, sys, time
     sys.path.insert(0, sys.argv[1])
+    sys.path.insert(0, os.path.dirname(os.path.abspath(sys.argv[1])))   # tests/: _helpers
     from refsvm.estimators import _checkpoint
     from test_stream_checkpoint import run
     folder, backends, names = sys.argv[2], sys.argv[3].split(","), sys.argv[4].split(",")
@@ -120,41 +123,28 @@ def test_most_killed_checkpoints_lie_inside_an_epoch(killed):
     assert sum(inside) >= len(RUNS) // 2, killed[1]        # 8 chunks an epoch: most stops are inside one
 
 
-class _Stop(Exception):
-    pass
-
-
 @pytest.mark.parametrize("shuffle, every, writes", [("none", "3chunks", 2), ("buffer", "20steps", 3),
                                                      ("buffer", "epoch", 2)])
 def test_resume_after_the_k_th_write(tmp_path, monkeypatch, shuffle, every, writes):
     data = write_file(tmp_path / "d.txt", "bsgd")
     make = MAKERS["bsgd"]
     whole = fit_stream(make("fast"), data, shuffle=shuffle, **OPTIONS)
-    write, count = _checkpoint.write_checkpoint, [0]
-
-    def stopping(*args, **kwargs):
-        write(*args, **kwargs)
-        count[0] += 1
-        if count[0] == writes:
-            raise _Stop
-
-    monkeypatch.setattr(_checkpoint, "write_checkpoint", stopping)
-    with pytest.raises(_Stop):
+    stop_after_writes(monkeypatch, writes)
+    with pytest.raises(StopAtWrite):
         fit_stream(make("fast"), data, shuffle=shuffle, checkpoint=tmp_path / "c", checkpoint_every=every,
                    **OPTIONS)
     monkeypatch.undo()
     header = _header(tmp_path / "c")
     assert header["position"] == 0 if every == "epoch" else header["epochs_done"] + header["position"] > 0
     for _ in range(4 * EPOCHS):          # resumed runs stopped again after their second write, then one to the end
-        count[0], writes = 0, 2
         resumed = make("fast")
         try:
             with monkeypatch.context() as patch:
-                patch.setattr(_checkpoint, "write_checkpoint", stopping)
+                stop_after_writes(patch, 2)
                 fit_stream(resumed, data, shuffle=shuffle, checkpoint=tmp_path / "c", checkpoint_every=every,
                            resume=True, **OPTIONS)
             break
-        except _Stop:
+        except StopAtWrite:
             pass
     _assert_bitwise(whole, resumed)
 
