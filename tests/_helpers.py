@@ -159,3 +159,19 @@ def stop_after_writes(patch, k):
             raise StopAtWrite
 
     patch.setattr(_checkpoint, "write_checkpoint", stopping)
+
+
+def check_json_and_png(result, tmp_path, plot):
+    """Write a reproduce ``result`` as JSON, read it back and, where matplotlib is installed (the plot
+    extra; CI's test extra has none), draw its PNG with ``plot`` and check that it holds a picture."""
+    import json
+
+    from refsvm.reproduce.report import write_json, write_png
+
+    write_json(result, tmp_path / "r.json")
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return
+    write_png(json.loads((tmp_path / "r.json").read_text()), tmp_path / "r.png", plot)
+    assert (tmp_path / "r.png").stat().st_size > 1000

@@ -2,16 +2,16 @@
 single uninterrupted pass, the figures' registration (rows, data sets, the paper column taken from Tables 7
 and 9, unavailable data named), and a --quick run of each (JSON, and a PNG where matplotlib is installed)."""
 
-import json
 import os
 
 import numpy as np
 import pytest
 
+from _helpers import check_json_and_png
+
 from refsvm import OnlineKernelRegressor
 from refsvm.reproduce import driver
 from refsvm.reproduce.lu_figures import CURVE_COLUMNS, run_stream_curve
-from refsvm.reproduce.report import write_json, write_png
 
 FIGURES = [f"lu2016-figure{i}" for i in range(1, 7)]
 #: a small selection per figure for the quick runs (data set, rows)
@@ -107,13 +107,7 @@ def test_quick_run_of_every_figure(name, tmp_path, monkeypatch, parsed_once):
         curves = np.array([s["curve"] for s in r["per_seed"]])
         assert curves.shape == (2, 20, len(CURVE_COLUMNS)) and curves[0, -1, 0] == r["n"]
         assert r["paper"] is not None and r["error_mean"] == pytest.approx(curves[:, -1, 2].mean())
-    write_json(result, tmp_path / "r.json")
-    try:
-        import matplotlib  # noqa: F401  (the plot extra; CI's test extra has none)
-    except ImportError:
-        return
-    write_png(json.loads((tmp_path / "r.json").read_text()), tmp_path / "r.png", driver.tables()[name].plot)
-    assert (tmp_path / "r.png").stat().st_size > 1000
+    check_json_and_png(result, tmp_path, driver.tables()[name].plot)
 
 
 def test_stream_figures_take_their_tables_gap_reasons():

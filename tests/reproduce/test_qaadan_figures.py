@@ -2,14 +2,14 @@
 the dual variables of BSGD by the paper's equation (4), the free-variable share of Lemma 2, and a quick run of
 every registered figure (JSON and PNG)."""
 
-import json
 
 import numpy as np
 import pytest
 
+from _helpers import check_json_and_png
+
 from refsvm.reproduce import driver
 from refsvm.reproduce.qaadan import CURVE_COLUMNS, _Solver, bsgd_dual, free_share
-from refsvm.reproduce.report import write_json, write_png
 
 FIGURES = [f"qaadan2019-figure{i}" for i in range(1, 9)]
 
@@ -57,10 +57,4 @@ def test_quick_run_of_every_figure(name, tmp_path, monkeypatch, parsed_once):
         assert np.all(np.diff(curves[:, :, 0], axis=1) > 0) and np.all(np.diff(curves[:, :, 1], axis=1) >= 0)
         if name != "qaadan2019-figure8":
             assert r["paper"]["mean"] == pytest.approx({"ADULT": 15.18, "IJCNN": 1.23}[r["dataset"]])
-    write_json(result, tmp_path / "r.json")
-    try:
-        import matplotlib  # noqa: F401  (the plot extra; CI's test extra has none)
-    except ImportError:
-        return
-    write_png(json.loads((tmp_path / "r.json").read_text()), tmp_path / "r.png", table.plot)
-    assert (tmp_path / "r.png").stat().st_size > 1000
+    check_json_and_png(result, tmp_path, table.plot)

@@ -10,10 +10,11 @@ import os
 import numpy as np
 import pytest
 
+from _helpers import check_json_and_png
+
 from refsvm.bsgd import bsgd as reference_bsgd
 from refsvm.io.datasets import checkerboard, waveform
 from refsvm.reproduce import driver
-from refsvm.reproduce.report import write_json, write_png
 from refsvm.reproduce.wang_evolution import multiclass_test_error, run_evolution
 from refsvm.reproduce.wang_stream import run_stream
 
@@ -115,13 +116,7 @@ def test_quick_run_of_each_panel(name, tmp_path, monkeypatch):
         assert r["available"] and st[-1][0] == r["per_seed"][0]["n_stream"] and 0 <= r["error_mean"] <= 100
         assert [c[0] for c in st][:2] == [100, 300] and r["per_seed"][0]["extra"]["n_classes"] == classes[r["dataset"]]
     assert "data not available" in result["note"] and "covtype.bz2" in result["note"]
-    write_json(result, tmp_path / "r.json")
-    try:
-        import matplotlib  # noqa: F401  (the plot extra; CI's test extra has none)
-    except ImportError:
-        return
-    write_png(json.loads((tmp_path / "r.json").read_text()), tmp_path / "r.png", table.plot)
-    assert (tmp_path / "r.png").stat().st_size > 1000
+    check_json_and_png(result, tmp_path, table.plot)
 
 
 def test_figure3_binary_runs_one_and_five_passes_at_the_tables_parameters():
@@ -148,13 +143,7 @@ def test_figure3_binary_quick_run_on_checkerboard(tmp_path):
     result = driver.run_table("wang2012-figure3-binary", quick=True, seeds=1, datasets=["Checkerboard"])
     assert len(result["rows"]) == 2 and all(r["available"] and 0 <= r["error_mean"] < 50 for r in result["rows"])
     assert "Banana" in result["note"] and "Gauss" in result["note"]
-    write_json(result, tmp_path / "r.json")
-    try:
-        import matplotlib  # noqa: F401  (the plot extra; CI's test extra has none)
-    except ImportError:
-        return
-    write_png(json.loads((tmp_path / "r.json").read_text()), tmp_path / "r.png", None)
-    assert (tmp_path / "r.png").stat().st_size > 1000
+    check_json_and_png(result, tmp_path, None)
 
 
 def test_table4_own_cv_rows_each_cross_validate_gamma_on_the_table4_protocol():
