@@ -64,6 +64,30 @@ def _wang_figure6(fmt):
         "\n\n" + fits
 
 
+@renderer("bench-wang-figure6-peer")
+def _wang_figure6_peer(fmt):
+    """Figure 6 beside BudgetedSVM (benchmarks/bench_wang_figure6_peer.py): per maintenance, B and N the
+    microseconds per example of refsvm (CPU of the call) and of the peer (its own CPU time, parsing excluded;
+    its process wall time), both test accuracies; then the log-log slopes of time on N from 100K."""
+    d = load("bench_wang_figure6_peer")
+    us = lambda s, n: "" if s is None else f"{1e6 * s / n:.2f}"  # noqa: E731
+    rows = []
+    for r in d["rows"]:
+        p = r.get("peer") or {}
+        rows.append([r["maintenance"], r["budget"], f"{r['n']:,}", us(r["refsvm"]["cpu"], r["n"]),
+                     us(p.get("cpu"), r["n"]) or "not run", us(p.get("wall"), r["n"]),
+                     f"{100 * r['refsvm']['accuracy']:.2f}", f"{100 * p['accuracy']:.2f}" if p else "",
+                     d["paper_times"]])
+    fit = lambda k: "; ".join(f"{s['maintenance']} B = {s['budget']}: {s['slope']:.3f}"  # noqa: E731
+                              for s in d["slopes"][k] if s["slope"] is not None)
+    peer = d["peer"] or {}
+    return table(["maint.", "B", "N", "refsvm CPU us/ex", "peer CPU us/ex", "peer wall us/ex", "refsvm acc %",
+                  "peer acc %", "paper (Matlab)"], rows, fmt) + \
+        (f"\n\nlog-log slope of time on N from 100K: refsvm (CPU) {fit('refsvm_cpu')}; BudgetedSVM (its CPU time) "
+         f"{fit('peer_cpu')}; BudgetedSVM (process wall) {fit('peer_wall')}.  Peer: BudgetedSVM commit "
+         f"{peer.get('commit')}, {peer.get('build')}, run to N = {d['peer_max_n']:,}; test rows: {d['n_test']:,}.")
+
+
 @renderer("bench-checkerboard-stream")
 def _checkerboard_stream(fmt):
     """The 10M-example pass (merging, B = 500): time, accuracy, slope, peak memory."""
