@@ -11,7 +11,9 @@ import refsvm
 import refsvm.validation as validation
 
 PACKAGE = Path(refsvm.__file__).resolve().parent
-ROOT = PACKAGE.parent
+#: the repository (the test runs from it; the installed package holds no .pyx and no tests/)
+ROOT = Path(__file__).resolve().parents[2]
+SOURCES = ROOT / "refsvm" if (ROOT / "refsvm" / "_fast").is_dir() else PACKAGE
 FAMILIES = ("arrays", "parameters", "arguments")
 
 
@@ -57,11 +59,12 @@ def _imports_from_validation(path):
 
 
 def test_every_name_imported_from_validation_exists():
-    paths = [p for d in ("refsvm", "tests", "benchmarks") if (ROOT / d).is_dir() for p in (ROOT / d).rglob("*.py")]
-    paths += [p for p in (PACKAGE / "_fast").glob("*.p*") if p.suffix in (".pyx", ".pxi")]
+    paths = [p for d in ("tests", "benchmarks") if (ROOT / d).is_dir() for p in (ROOT / d).rglob("*.py")]
+    paths += list(SOURCES.rglob("*.py"))
+    paths += [p for p in (SOURCES / "_fast").glob("*.p*") if p.suffix in (".pyx", ".pxi")]
     imported = set()
     for path in paths:
-        if PACKAGE / "validation" in path.parents:
+        if SOURCES / "validation" in path.parents:
             continue
         try:
             imported |= {name for _, name in _imports_from_validation(path)}
