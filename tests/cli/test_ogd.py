@@ -118,6 +118,7 @@ def test_every_online_baseline_trains_and_predicts(files, tmp_path, capsys, solv
     train, test, Xt, yt = files["cls"]
     model = tmp_path / "m.npz"
     extra = [] if solver in ("perceptron", "ogd") else ["--budget", "40"]
+    extra += ["--eta", "0.2"] if solver == "bogd" else []
     assert main(["train", str(train), str(model), "--solver", solver, "--gamma", "0.5", "--quiet", *extra,
                  "--test", str(test)]) == 0
     assert "test accuracy" in capsys.readouterr().out

@@ -66,7 +66,7 @@ def test_bogd_trains_with_refit_bias(tmp_path, capsys):
     train = tmp_path / "train.txt"
     dump_svmlight_file(X, y, str(train), zero_based=False)
     assert main(["train", str(train), str(tmp_path / "m.npz"), "--solver", "bogd", "--gamma", "2", "--quiet",
-                 "--refit-bias"]) == 0
+                 "--eta", "0.2", "--refit-bias"]) == 0
     assert "bias refit:" in capsys.readouterr().out
     est = OnlineKernelClassifier.load(tmp_path / "m.npz")
     assert est.refit_bias is True and np.isfinite(est.bias_).all()

@@ -27,7 +27,7 @@ def _decision(path, X):
 
 
 @pytest.mark.parametrize("solver, budget, eta", [("forgetron", 8, None), ("projectron", 20, "0.5"),
-                                                 ("projectron++", 8, None), ("bogd", 8, None)])
+                                                 ("projectron++", 8, None), ("bogd", 8, "0.2")])
 def test_variant_reaches_the_estimator(files, tmp_path, solver, budget, eta):
     """The saved model of ``--variant authors`` is the estimator's with ``variant="authors"`` (same seed and
     settings, fitted here), and differs from the paper's variant's model on this data (the Projectron: at a
