@@ -175,3 +175,60 @@ def check_json_and_png(result, tmp_path, plot):
         return
     write_png(json.loads((tmp_path / "r.json").read_text()), tmp_path / "r.png", plot)
     assert (tmp_path / "r.png").stat().st_size > 1000
+
+
+def slow_checkpoint_writes_source(pause):
+    """Python source (for a killed-run script) that makes every checkpoint write sleep ``pause``
+    seconds after writing: room for the kill between steps and inside writes."""
+    return (
+        "from refsvm.estimators import _checkpoint\n"
+        "_write = _checkpoint.write_checkpoint\n"
+        "def _slow_write(*args, **kwargs):\n"
+        "    _write(*args, **kwargs)\n"
+        f"    time.sleep({pause!r})\n"
+        "_checkpoint.write_checkpoint = _slow_write\n")
+
+
+def forked_runs_script(imports, child, pause):
+    """The script of a SIGKILL test that trains several runs at once: argv = (the test module's folder,
+    the output folder, backends, solver names); ``tests/`` and that folder go on the path, ``imports``
+    run, checkpoint writes are slowed by ``pause`` s, then one forked process per backend and solver
+    runs ``child`` (source using ``backend``, ``name``, ``folder``) and exits."""
+    import textwrap
+
+    return ("import os, sys, time\n"
+            "sys.path.insert(0, sys.argv[1])\n"
+            "sys.path.insert(0, os.path.dirname(os.path.abspath(sys.argv[1])))   # tests/: _helpers\n"
+            + textwrap.dedent(imports) + slow_checkpoint_writes_source(pause)
+            + "folder, backends, names = sys.argv[2], sys.argv[3].split(','), sys.argv[4].split(',')\n"
+              "children = []\n"
+              "for backend in backends:\n"
+              "    for name in names:                  # one process per solver and backend, forked after the imports\n"
+              "        pid = os.fork()\n"
+              "        if pid == 0:\n"
+            + textwrap.indent(textwrap.dedent(child), " " * 12)
+            + "            os._exit(0)\n"
+              "        children.append(pid)\n"
+              "for pid in children:\n"
+              "    os.waitpid(pid, 0)\n")
+
+
+def kill_after_checkpoints(argv, cwd, written, latest):
+    """Start ``argv`` in a session of its own, wait until every path of ``written`` exists (at most
+    120 s, or until it ends), wait a random time in [0, ``latest``] s more and SIGKILL its process
+    group; assert that the kill ended it."""
+    import os
+    import signal
+    import subprocess
+    import time
+
+    proc = subprocess.Popen(argv, cwd=cwd, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not all(p.exists() for p in written) and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.01)
+        time.sleep(np.random.default_rng().uniform(0.0, latest))   # a random point after the first checkpoints
+        os.killpg(proc.pid, signal.SIGKILL)
+    finally:
+        proc.wait()
+    assert proc.returncode == -signal.SIGKILL

@@ -9,16 +9,12 @@ an epoch is refused for other data and for too few epochs.
 
 import json
 import os
-import signal
-import subprocess
 import sys
-import textwrap
-import time
 
 import numpy as np
 import pytest
 
-from _helpers import StopAtWrite, stop_after_writes
+from _helpers import StopAtWrite, forked_runs_script, kill_after_checkpoints, stop_after_writes
 from refsvm import BudgetedSVC
 from refsvm.estimators import _checkpoint
 
@@ -44,32 +40,14 @@ def test_the_inside_solvers_are_those_that_say_so():
         assert getattr(make("fast"), "_mid_epoch_checkpoints", False) == (name in INSIDE), name
 
 
-_KILLED_RUNS = textwrap.dedent("""
-    import os, sys, time
-    sys.path.insert(0, sys.argv[1])
-    sys.path.insert(0, os.path.dirname(os.path.abspath(sys.argv[1])))   # tests/: _helpers
-    from refsvm.estimators import _checkpoint
+_KILLED_RUNS = forked_runs_script("""
     from test_checkpoint import MAKERS
     from test_checkpoint_inside_epoch import EVERY, _xy
-    folder, backends, names = sys.argv[2], sys.argv[3].split(","), sys.argv[4].split(",")
-    write = _checkpoint.write_checkpoint
-    def slow_write(*args, **kwargs):
-        write(*args, **kwargs)
-        time.sleep(0.15)                        # room for the kill between steps and inside writes
-    _checkpoint.write_checkpoint = slow_write
-    children = []
-    for backend in backends:
-        for name in names:                      # one process per solver and backend, forked after the imports
-            pid = os.fork()
-            if pid == 0:
-                X, y = _xy(name)
-                MAKERS[name](backend).fit(X, y, checkpoint=os.path.join(folder, backend + "-" + name),
-                                          checkpoint_every=EVERY)
-                os._exit(0)
-            children.append(pid)
-    for pid in children:
-        os.waitpid(pid, 0)
-""")
+""", """
+    X, y = _xy(name)
+    MAKERS[name](backend).fit(X, y, checkpoint=os.path.join(folder, backend + "-" + name),
+                              checkpoint_every=EVERY)
+""", pause=0.15)
 
 
 BACKENDS = ("python", "fast")
@@ -82,18 +60,8 @@ def killed(tmp_path_factory):
     all killed at one random point (SIGKILL to the process group)."""
     folder = tmp_path_factory.mktemp("killed")
     # cwd outside the repository: CI tests the installed package (see test_checkpoint.py)
-    proc = subprocess.Popen([sys.executable, "-c", _KILLED_RUNS, os.path.dirname(__file__), str(folder),
-                             ",".join(BACKENDS), ",".join(INSIDE)], cwd=folder, start_new_session=True)
-    try:
-        deadline = time.monotonic() + 120
-        while (not all((folder / r).exists() for r in RUNS)) and time.monotonic() < deadline \
-                and proc.poll() is None:
-            time.sleep(0.01)
-        time.sleep(np.random.default_rng().uniform(0.0, 0.5))   # a random point after the first checkpoints
-        os.killpg(proc.pid, signal.SIGKILL)
-    finally:
-        proc.wait()
-    assert proc.returncode == -signal.SIGKILL
+    kill_after_checkpoints([sys.executable, "-c", _KILLED_RUNS, os.path.dirname(__file__), str(folder),
+                            ",".join(BACKENDS), ",".join(INSIDE)], folder, [folder / r for r in RUNS], 0.5)
     return folder, {r: _header(folder / r) for r in RUNS}     # (resuming rewrites the files)
 
 

@@ -20,7 +20,7 @@ import os
 import numpy as np
 import pytest
 
-from _helpers import StopAtWrite, stop_after_writes
+from _helpers import StopAtWrite, kill_after_checkpoints, slow_checkpoint_writes_source, stop_after_writes
 
 from refsvm import BudgetedSVC, OnlineKernelClassifier, OnlineKernelRegressor
 from refsvm.io.datasets import checkerboard
@@ -259,16 +259,10 @@ def _dask_header(path):
 _KILLED_CLIENT = """
 import sys, time
 import distributed
-from refsvm.estimators import _checkpoint
 from refsvm.dask import checkerboard_array, fit_dask
 from refsvm import BudgetedSVC
 address, path, rows, blocks, seed = sys.argv[1], sys.argv[2], *map(int, sys.argv[3:6])
-write = _checkpoint.write_checkpoint
-def slow_write(*args, **kwargs):
-    write(*args, **kwargs)
-    time.sleep(0.2)                                 # room for the kill between blocks and inside writes
-_checkpoint.write_checkpoint = slow_write
-with distributed.Client(address):
+""" + slow_checkpoint_writes_source(0.2) + """with distributed.Client(address):
     X, y = checkerboard_array(rows * blocks, block_rows=rows, random_state=seed)
     fit_dask(BudgetedSVC(budget=15, gamma=2.0, maintenance="merge", backend="fast", random_state=3), X, y,
              epochs=5, checkpoint=path, checkpoint_every="1blocks")
@@ -276,23 +270,11 @@ with distributed.Client(address):
 
 
 def test_a_killed_client_resumes_bitwise(client, tmp_path):
-    import signal
-    import subprocess
     import sys
-    import time
 
     path = tmp_path / "c"
-    proc = subprocess.Popen([sys.executable, "-c", _KILLED_CLIENT, client.scheduler.address, str(path),
-                             str(ROWS), str(BLOCKS), str(SEED)], cwd=tmp_path, start_new_session=True)
-    try:
-        deadline = time.monotonic() + 120
-        while not path.exists() and time.monotonic() < deadline and proc.poll() is None:
-            time.sleep(0.01)
-        time.sleep(np.random.default_rng().uniform(0.0, 1.5))   # a random point after the first checkpoint
-        os.killpg(proc.pid, signal.SIGKILL)
-    finally:
-        proc.wait()
-    assert proc.returncode == -signal.SIGKILL
+    kill_after_checkpoints([sys.executable, "-c", _KILLED_CLIENT, client.scheduler.address, str(path), str(ROWS),
+                            str(BLOCKS), str(SEED)], tmp_path, [path], 1.5)
     header = _dask_header(path)
     assert header["epochs_done"] * BLOCKS + header["position"] < 5 * BLOCKS, header   # killed before the end
     X, y = _dask_data()

@@ -10,21 +10,16 @@ are unchanged by one.
 
 import json
 import os
-import signal
-import subprocess
 import sys
-import textwrap
-import time
 
 import numpy as np
 import pytest
 
-from _helpers import StopAtWrite, stop_after_writes
+from _helpers import StopAtWrite, forked_runs_script, kill_after_checkpoints, stop_after_writes
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "estimators"))
 from test_checkpoint import EPOCHS, MAKERS, _assert_bitwise  # noqa: E402
 
-from refsvm.estimators import _checkpoint  # noqa: E402
 from refsvm.io.datasets import checkerboard  # noqa: E402
 from refsvm.stream import fit_stream  # noqa: E402
 
@@ -54,31 +49,12 @@ def run(name, backend, data, **kw):
     return fit_stream(MAKERS[name](backend), data, shuffle=SHUFFLE[name], **OPTIONS, **kw)
 
 
-_KILLED_RUNS = textwrap.dedent("""
-    import os, sys, time
-    sys.path.insert(0, sys.argv[1])
-    sys.path.insert(0, os.path.dirname(os.path.abspath(sys.argv[1])))   # tests/: _helpers
-    from refsvm.estimators import _checkpoint
+_KILLED_RUNS = forked_runs_script("""
     from test_stream_checkpoint import run
-    folder, backends, names = sys.argv[2], sys.argv[3].split(","), sys.argv[4].split(",")
-    write = _checkpoint.write_checkpoint
-    def slow_write(*args, **kwargs):
-        write(*args, **kwargs)
-        time.sleep(0.05)                        # room for the kill between chunks and inside writes
-    _checkpoint.write_checkpoint = slow_write
-    children = []
-    for backend in backends:
-        for name in names:                      # one process per solver and backend, forked after the imports
-            pid = os.fork()
-            if pid == 0:
-                data = os.path.join(folder, name + ".txt")
-                run(name, backend, data, checkpoint=os.path.join(folder, backend + "-" + name),
-                    checkpoint_every="1chunks")
-                os._exit(0)
-            children.append(pid)
-    for pid in children:
-        os.waitpid(pid, 0)
-""")
+""", """
+    data = os.path.join(folder, name + ".txt")
+    run(name, backend, data, checkpoint=os.path.join(folder, backend + "-" + name), checkpoint_every="1chunks")
+""", pause=0.05)
 
 
 def _header(path):
@@ -91,18 +67,8 @@ def killed(tmp_path_factory):
     folder = tmp_path_factory.mktemp("killed-stream")
     for name in NAMES:
         write_file(folder / f"{name}.txt", name)
-    proc = subprocess.Popen([sys.executable, "-c", _KILLED_RUNS, os.path.dirname(__file__), str(folder),
-                             ",".join(BACKENDS), ",".join(NAMES)], cwd=folder, start_new_session=True)
-    try:
-        deadline = time.monotonic() + 120
-        while (not all((folder / r).exists() for r in RUNS)) and time.monotonic() < deadline \
-                and proc.poll() is None:
-            time.sleep(0.01)
-        time.sleep(np.random.default_rng().uniform(0.0, 1.0))   # a random point after the first checkpoints
-        os.killpg(proc.pid, signal.SIGKILL)
-    finally:
-        proc.wait()
-    assert proc.returncode == -signal.SIGKILL
+    kill_after_checkpoints([sys.executable, "-c", _KILLED_RUNS, os.path.dirname(__file__), str(folder),
+                            ",".join(BACKENDS), ",".join(NAMES)], folder, [folder / r for r in RUNS], 1.0)
     return folder, {r: _header(folder / r) for r in RUNS}
 
 
