@@ -12,7 +12,12 @@ instead: this script appends to ``benchmarks/refactors.json`` one record with
   ``base`` and at ``commit`` (``missing`` where the file does not exist), as
   :func:`refsvm._provenance.fingerprint` records them;
 - ``what`` (the change) and ``evidence`` (how it was shown to keep the numbers: the model-fingerprint
-  test's 156 hashes, agreement suites, an A/B timing).
+  test's 156 hashes, agreement suites, an A/B timing);
+- with ``--only RESULT`` (repeatable), ``results``: the record is *scoped* to those results files.
+  That is for a change of behaviour reached only in settings the named results' runs never use (a
+  new tie rule of the BSCA projection, for a result that runs no projection): the evidence must say
+  why each run cannot reach it (its specification, the branch's condition); every other result
+  whose files changed stays stale and is rerun.
 
 ``stale.py`` then reads a result measured on the ``before`` files as measured on the ``after`` files
 (and checks the files a split created from then on).  ``tests/package/test_refactor_records.py``
@@ -52,15 +57,21 @@ def changed_sources(base, commit):
     return sorted(n for n in names if n.endswith(SOURCE_SUFFIXES) and n.startswith(("refsvm/", "benchmarks/")))
 
 
-def record(base, commit, what, evidence):
+def record(base, commit, what, evidence, only=None):
     base, commit = (_git("rev-parse", c).decode().strip() for c in (base, commit))
+    for path in only or ():
+        if not (ROOT / path).is_file() or not path.startswith("benchmarks/results/"):
+            raise SystemExit(f"certify: --only {path}: not a results file under benchmarks/results/")
     if _git("diff", "--name-only", base, commit, "--", HASHES).strip():
         raise SystemExit(f"certify: {HASHES} changed between the commits: models changed, rerun instead")
     files = changed_sources(base, commit)
     if not files:
         raise SystemExit("certify: no source file changed between the commits")
-    return {"base": base, "commit": commit, "what": what, "evidence": list(evidence),
-            "before": {f: digest_at(base, f) for f in files}, "after": {f: digest_at(commit, f) for f in files}}
+    entry = {"base": base, "commit": commit, "what": what, "evidence": list(evidence),
+             "before": {f: digest_at(base, f) for f in files}, "after": {f: digest_at(commit, f) for f in files}}
+    if only:
+        entry["results"] = sorted(set(only))
+    return entry
 
 
 def main(argv=None):
@@ -69,12 +80,15 @@ def main(argv=None):
     ap.add_argument("commit")
     ap.add_argument("--what", required=True, help="the change, in a sentence")
     ap.add_argument("--evidence", action="append", required=True, help="how it was shown to keep the numbers")
+    ap.add_argument("--only", action="append", metavar="RESULT",
+                    help="scope the record to this results file (repeatable): a change of behaviour its run never reaches")
     args = ap.parse_args(argv)
-    entry = record(args.base, args.commit, args.what, args.evidence)
+    entry = record(args.base, args.commit, args.what, args.evidence, args.only)
     data = json.loads(RECORDS.read_text()) if RECORDS.exists() else {"refactors": []}
     data["refactors"].append(entry)
     RECORDS.write_text(json.dumps(data, indent=1) + "\n")
-    print(f"certified {len(entry['before'])} files, {entry['base'][:7]}..{entry['commit'][:7]}: {args.what}")
+    scope = f" for {len(entry['results'])} results" if "results" in entry else ""
+    print(f"certified {len(entry['before'])} files{scope}, {entry['base'][:7]}..{entry['commit'][:7]}: {args.what}")
     return 0
 
 

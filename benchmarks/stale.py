@@ -26,7 +26,8 @@ A change certified number-preserving (``benchmarks/refactors.json``, written by
 ``benchmarks/certify.py``: a split of a module by family, a literal given a name) does not make a
 result stale: a result whose fingerprint holds a certified change's ``before`` digests is read as
 measured on its ``after`` files, in the records' order, and from then on also checked against the
-files that change created.
+files that change created.  A record scoped to named results (``certify.py --only``: a change of
+behaviour reached only in settings those results' runs never use) applies to those results alone.
 
 Exit status 1 when any result is stale, dirty or unprovenanced, else 0.  ``--json`` prints the
 list as JSON (one record per file: path, status, commit, changed files).  A ``.txt`` results file
@@ -141,14 +142,18 @@ def refactor_records():
     return json.loads(path.read_text())["refactors"] if path.exists() else []
 
 
-def certified(per_file, records=None):
+def certified(per_file, records=None, result=None):
     """``per_file`` (file -> recorded digest) after every certified change it was measured before:
     a record applies when the result holds some of its ``before`` files, each at the ``before``
     digest; those files then count at their ``after`` digest, and the files the change created
     (``before`` missing) join the result's files.  A file that no longer exists is dropped once a
-    record says it went missing."""
+    record says it went missing.  A *scoped* record (``results``: the result files, relative to the
+    repository, whose runs never reach the changed behaviour) applies only to ``result`` when it is
+    one of them; for every other result that change counts as a change."""
     current = dict(per_file)
     for rec in refactor_records() if records is None else records:
+        if "results" in rec and result not in rec["results"]:
+            continue                             # a change of behaviour this result's run may reach
         touched = [f for f in rec["before"] if f in current]
         if not touched or any(current[f] != rec["before"][f][:16] for f in touched):
             continue                             # measured on other code than this change started from
@@ -174,7 +179,7 @@ def status(path):
     if now["sha256"] != recorded["sha256"]:
         before = recorded.get("per_file")
         if before:
-            before = certified(before)
+            before = certified(before, result=rel)
             files = sorted(before)
             now = fingerprint(files, ROOT)
         changed = ([f for f in files if now["per_file"][f] != before.get(f)] if before else

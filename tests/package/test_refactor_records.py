@@ -69,6 +69,28 @@ def test_a_record_applies_only_to_results_measured_on_its_before_files():
     assert stale.certified({"m.py": "a" * 16}, [gone]) == {}
 
 
+def test_a_scoped_record_applies_only_to_the_results_it_names():
+    stale = _module("stale")
+    record = {"before": {"m.py": "a" * 16}, "after": {"m.py": "b" * 16},
+              "results": ["benchmarks/results/untouched.json"]}
+    measured = {"m.py": "a" * 16}
+    assert stale.certified(measured, [record], result="benchmarks/results/untouched.json") == {"m.py": "b" * 16}
+    # a result the record does not name: the change counts (its run may reach the new behaviour)
+    assert stale.certified(measured, [record], result="benchmarks/results/other.json") == measured
+    assert stale.certified(measured, [record]) == measured
+    # an unscoped record applies to every result measured on its before files
+    del record["results"]
+    assert stale.certified(measured, [record], result="benchmarks/results/other.json") == {"m.py": "b" * 16}
+
+
+def test_certify_refuses_a_scope_that_is_not_a_results_file():
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout: the records name commits")
+    certify = _module("certify")
+    with pytest.raises(SystemExit, match="--only"):
+        certify.record("HEAD", "HEAD", "w", ["e"], only=["benchmarks/results/no-such-result.json"])
+
+
 def _records():
     path = ROOT / "benchmarks" / "refactors.json"
     return json.loads(path.read_text())["refactors"] if path.exists() else []
@@ -88,3 +110,5 @@ def test_every_committed_record_matches_git(index):
                              "tests/package/model_hashes.json"], cwd=ROOT, capture_output=True, text=True, check=True)
     assert hashes.stdout.strip() == "", "a certified change may not change the model fingerprints"
     assert rec["what"] and rec["evidence"]
+    for path in rec.get("results", ()):
+        assert path.startswith("benchmarks/results/") and (ROOT / path).is_file(), path
