@@ -15,7 +15,10 @@ two triangular solves (O(B^2)) where the kernel row costs O(B d); so the script 
 the multi-class learner on the first class against the rest as a two-class problem, which makes the
 binary learner's decisions exactly (tests/online/test_multiclass_projectron.py), its time ratio the
 cost of the multi-class bookkeeping alone (``ratio_control``; variant "paper" in every row: the
-authors' multi-class margin is not the binary one halved).
+authors' multi-class margin is not the binary one halved).  The workload beside the times: the updates
+(steps that changed the model), the kernel evaluations and the microseconds per update of each run
+(:func:`workload`; multi-class and the binary runs' mean), so that a ratio above the target can be read
+as more work (more updates, more SVs) or as more time for the same work.
 
 Clock: the CPU time of the calling thread (``time.thread_time``; the compiled pass runs in it), the
 least over the runs.  On the shared machine (1-min load around 15 on 2 cores) a wall-clock run that
@@ -62,6 +65,14 @@ def least_time(fn, repeats):
     return cpu, wall, res
 
 
+def workload(seconds, result, n):
+    """``us`` per example, ``updates`` (steps with ``update_kind != 0``: an added SV or a projection),
+    ``us_per_update`` (None without updates) and ``kernel_evaluations`` of one timed run of ``n`` steps."""
+    updates = int(np.count_nonzero(result.trace["update_kind"]))
+    return dict(us=1e6 * seconds / n, updates=updates, us_per_update=1e6 * seconds / updates if updates else None,
+                kernel_evaluations=int(result.trace["kernel_evaluations"]))
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--dataset", default="dna.scale")
@@ -96,7 +107,7 @@ def main(argv=None):
             for c in range(m):
                 yc = np.where(y == c, 1, -1).astype(np.int64)
                 t_b, w_b, r_b = least_time(lambda: fast.projectron(X, yc, order, **kw), args.repeats)
-                binary.append(dict(cls=str(classes[c]), us=1e6 * t_b / n, us_wall=1e6 * w_b / n, n_sv=len(r_b.sv),
+                binary.append(dict(workload(t_b, r_b, n), cls=str(classes[c]), us_wall=1e6 * w_b / n, n_sv=len(r_b.sv),
                                    mistakes=r_b.trace["mistakes"], mistake_rate=r_b.trace["mistakes"] / n))
             y2 = (y == 0).astype(np.int64)                  # the control: class 0 against the rest, two classes
             kc = dict(kw, variant="paper")                  # (the authors' multi-class margin is not halved)
@@ -105,7 +116,10 @@ def main(argv=None):
             assert np.array_equal(r_2.trace["update_kind"], r_2b.trace["update_kind"])   # the binary decisions
             loads.append(os.getloadavg()[0])
             us_bin = np.array([b["us"] for b in binary])
+            work = workload(t_mc, r_mc, n)
             rows.append(dict(learner=name, variant=variant, n=n, n_classes=m, us_multiclass=1e6 * t_mc / n,
+                             updates=work["updates"], us_per_update=work["us_per_update"],
+                             kernel_evaluations=work["kernel_evaluations"],
                              us_wall_multiclass=1e6 * w_mc / n,
                              n_sv=len(r_mc.sv), mistake_rate=r_mc.trace["mistakes"] / n, binary=binary,
                              ratio_first=1e6 * t_mc / n / us_bin[0], ratio_mean=1e6 * t_mc / n / us_bin.mean(),
@@ -132,10 +146,22 @@ def main(argv=None):
                      f"{r['us_multiclass']:>12.2f}{b[0]['us']:>14.2f} / {np.mean([x['us'] for x in b]):>8.2f}"
                      f"{r['ratio_first']:>10.2f} /{r['ratio_mean']:>5.2f} /{r['ratio_max']:>5.2f}"
                      f"{r['ratio_control']:>8.2f}x  {ok}")
+    lines += ["", f"{'learner':<14}{'variant':<9}{'updates multi / bin':>20}{'kernel evals multi/bin':>23}"
+                  f"{'us/update multi / bin':>23}"]
+    for r in rows:
+        b = r["binary"]
+        upd_b = np.mean([x["updates"] for x in b])
+        per_b = np.mean([x["us_per_update"] for x in b if x["us_per_update"] is not None] or [np.nan])
+        per_m = np.nan if r["us_per_update"] is None else r["us_per_update"]
+        lines.append(f"{r['learner']:<14}{r['variant']:<9}{r['updates']:>9d} / {upd_b:>7.1f}"
+                     f"{r['kernel_evaluations'] / np.mean([x['kernel_evaluations'] for x in b]):>22.2f}x"
+                     f"{per_m:>13.2f} / {per_b:>7.2f}")
     lines += ["", "ratio: multi-class us/ex over binary us/ex of the first class / the mean over classes / the fastest",
               "class (the largest ratio); the verdict reads the mean.  (bin): the binary runs' mean mistake rate.",
               "control: the multi-class learner on class 0 against the rest (two classes, the binary decisions) over",
-              "the binary run on it: the multi-class bookkeeping alone.  Timings taken under load (thread CPU time):",
+              "the binary run on it: the multi-class bookkeeping alone.  updates: steps that changed the model (the",
+              "binary runs' mean); kernel evals: the multi-class run's over the binary runs' mean; us/update: the run's",
+              "time over its updates (binary: the mean over classes).  Timings taken under load (thread CPU time):",
               "the lead reruns them on a quiet machine."]
     print("\n".join(lines))
     write_json(args.json, dict(args=vars(args), rows=rows, loads=loads, started=started), MODULES, note=SHARED_NOTE)
