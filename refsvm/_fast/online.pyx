@@ -154,12 +154,12 @@ cdef inline void _swap_remove(Store* SV, double[::1] A, int64_t[::1] age, Py_ssi
 cdef Py_ssize_t _pass(Params* P, Counters* c, const Rows* X, const int64_t[::1] y,
                       const int64_t[::1] order, const double[::1] u, Store* SV, double[::1] A,
                       int64_t[::1] age, double[:, ::1] L, double[::1] dinv, double[::1] k, double[::1] aux,
-                      int8_t[::1] update_kind, int64_t[::1] n_sv, int64_t[::1] rem_step,
+                      double[::1] E, int8_t[::1] update_kind, int64_t[::1] n_sv, int64_t[::1] rem_step,
                       int64_t[::1] rem_index, Py_ssize_t start, const double[::1] sw,
                       const StepOut* records) noexcept nogil:
     """Steps ``start ..`` of the pass; returns the step index where it stopped
     (``n_steps``, or a Projectron step that needs a larger ``L``).  ``records``: the per-step records (NULL
-    pointers: off)."""
+    pointers: off).  ``E``: the Projectron's coefficient error weights (the others: unused)."""
     cdef Py_ssize_t step, i, j, l, r, b, last, d = P.d
     cdef long long t
     cdef int y_t
@@ -193,6 +193,8 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const Rows* X, const int64_t[::1] 
             s = rows_self(X, i, KERNEL_LINEAR, 0.0, 0.0, 0.0)   # ||x_t||^2: eps_K of this step's kernel row
             eps_K = _kernel_value_error(P, s if s > sq_max else sq_max)
             tol_f = _margin_tolerance(&k[0], &A[0], b, eps_K, _kernel_relative_error(P, s if s > sq_max else sq_max))
+        elif b > 0 and P.alg == ALG_PROJECTRON:           # projectron_margin_tolerance: the coefficients' error too
+            tol_f = _projectron_tolerance(&k[0], &A[0], &E[0], b, P.eps_K, P.rel_K)
         if P.zero_positive:                                 # sign(0) = +1 (refsvm.online.is_mistake)
             mistake = (f < -tol_f) if y_t > 0 else (f >= -tol_f)
         else:
@@ -256,10 +258,7 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const Rows* X, const int64_t[::1] 
                 update_kind[step] = 1
 
         elif P.alg == ALG_PROJECTRON:                       # L: the Cholesky factor of K
-            if P.plusplus and not mistake and margin > 0.0 and margin < 1.0:   # margin_error: y f < 1 - tol_f
-                step_taken = margin < 1.0 - _margin_tolerance(&k[0], &A[0], b, P.eps_K, P.rel_K)
-            else:
-                step_taken = mistake
+            step_taken = mistake or (P.plusplus and margin > tol_f and margin < 1.0 - tol_f)   # ++: margin error
             if s_t != 0.0 and step_taken:
                 if b + 1 > L.shape[0]:
                     if mistake:
@@ -269,20 +268,19 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const Rows* X, const int64_t[::1] 
                 _span_project(P, c, X, i, L, dinv, &k[0], &aux[0], b, &span)   # d* into aux
                 if mistake:
                     if _projects_mistake(P, &span, b):
-                        for j in range(b):
-                            A[j] += (y_t * s_t) * aux[j]          # f += s_t y_t P k(x_t, .)
+                        _project_coefficients(&A[0], &E[0], y_t * s_t, &aux[0], b)   # f += s_t y_t P k(x_t, .)
                         update_kind[step] = 2
                     else:
                         _factor_grow(L, dinv, c, b, &span)  # L grows by the row [z', delta_t]
                         if store_set_row(SV, b, X, i) != 0:
                             SV.failed = True
                         A[b] = y_t * s_t
+                        E[b] = 0.0
                         b += 1
                         update_kind[step] = 1
                     c.updates += 1
                 elif _margin_step(P, &span, b, 1.0 - margin, s_t, &tau):   # Projectron++ margin error
-                    for j in range(b):
-                        A[j] += (y_t * tau) * aux[j]
+                    _project_coefficients(&A[0], &E[0], y_t * tau, &aux[0], b)
                     c.updates += 1
                     update_kind[step] = 2
 
@@ -451,6 +449,9 @@ cdef object _run_prepared(Params* P, Counters* cp, const Rows* R, Store* S, obje
                                           alg == ALG_PROJECTRON, kernel, gamma, degree, coef0)
     k = np.zeros(cap)
     aux = np.zeros(cap)
+    E = np.zeros(cap)                                      # the Projectron's coefficient error weights
+    if n0 and alg == ALG_PROJECTRON and "coef_error" in state:
+        E[:n0] = np.asarray(state["coef_error"], dtype=np.float64).reshape(-1)
     u = np.zeros(P.n_steps) if uniforms is None else uniforms
     cdef const double[::1] swv = sample_weight       # weights as data (ones when absent)
     update_kind = np.zeros(P.n_steps, dtype=np.int8)
@@ -467,6 +468,7 @@ cdef object _run_prepared(Params* P, Counters* cp, const Rows* R, Store* S, obje
     cdef double[::1] dv = dinv
     cdef double[::1] kv = k
     cdef double[::1] auxv = aux
+    cdef double[::1] Ev = E
     cdef int8_t[::1] ukv = update_kind
     cdef int64_t[::1] nsv = n_sv
     cdef int64_t[::1] rsv = rem_step
@@ -477,7 +479,7 @@ cdef object _run_prepared(Params* P, Counters* cp, const Rows* R, Store* S, obje
         step_out_on(&steps, margins, new_coefs)
     while True:
         with nogil:
-            start = _pass(P, &c, R, yv, ov, uv, S, Av, agev, Kv, dv, kv, auxv, ukv, nsv, rsv, riv, start, swv,
+            start = _pass(P, &c, R, yv, ov, uv, S, Av, agev, Kv, dv, kv, auxv, Ev, ukv, nsv, rsv, riv, start, swv,
                           &steps)
         if start >= P.n_steps:
             break
@@ -487,7 +489,7 @@ cdef object _run_prepared(Params* P, Counters* cp, const Rows* R, Store* S, obje
     if alg == ALG_FORGETRON:
         out_state = {"Q": float(c.Q), "M": int(c.M), "age": age[:b].copy()}
     elif alg == ALG_PROJECTRON:
-        out_state = {"L": np.tril(L[:b, :b]), "diag_max": float(c.diag_max)}
+        out_state = {"L": np.tril(L[:b, :b]), "diag_max": float(c.diag_max), "coef_error": E[:b].copy()}
     else:
         out_state = {}
     trace = OnlineRecorder.assemble(c.mistakes, P.n_steps, c.updates, c.kernel_evaluations, update_kind, n_sv,

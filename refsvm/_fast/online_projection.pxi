@@ -11,6 +11,28 @@ cdef inline double _span_tolerance(Py_ssize_t b, double k_tt, double diag_max, d
     return SPAN_SAFETY_C * ((b + 2) * U_ROUND * R * R + eps_K * (1.0 + d_l1) * (1.0 + d_l1))
 
 
+cdef inline double _projectron_tolerance(const double* k, const double* a, const double* E, Py_ssize_t b,
+                                         double eps_K, double rel_K) noexcept nogil:
+    """:func:`refsvm.online.projection.projectron_margin_tolerance` (``b > 0``): the margin tolerance of
+    ``alpha`` plus ``2 u sum_j e_j |k_j|`` (the coefficients' own error; summed in slot order)."""
+    cdef double s = 0.0
+    cdef Py_ssize_t j
+    for j in range(b):
+        s += E[j] * fabs(k[j])
+    return _margin_tolerance(k, a, b, eps_K, rel_K) + 2.0 * U_ROUND * s
+
+
+cdef inline void _project_coefficients(double* A, double* E, double c, const double* d, Py_ssize_t b) noexcept nogil:
+    """:func:`refsvm.online.projection.project_coefficients`: ``alpha += c d*`` and ``e_j += |alpha_j| +
+    (b + 3) |c d*_j|`` (the same operations: ``e`` bitwise equal to the reference's for equal inputs)."""
+    cdef Py_ssize_t j
+    cdef double step
+    for j in range(b):
+        step = c * d[j]
+        A[j] += step
+        E[j] += fabs(A[j]) + (b + 3) * fabs(step)
+
+
 cdef extern from "fastmath.h" nogil:
     void refsvm_forward_solve(const double* M, Py_ssize_t ld, const double* dinv, double* z, Py_ssize_t b)
     double refsvm_backward_solve(const double* M, Py_ssize_t ld, const double* dinv, double* d, Py_ssize_t b)

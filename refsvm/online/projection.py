@@ -46,12 +46,13 @@ def projectron(X, y, order, *, eta, budget, plusplus, kernel, gamma, degree, coe
       whatever the budget or ``eta``; no margin penalty);
     * ``delta_t <= eta`` (paper) is ``delta_t^2 <= eta^2 + tol``: within rounding of
       ``eta`` counts as ``<=`` (projected);
-    * Projectron++'s margin error ``y f < 1`` is ``y f < 1 - tol_f`` (:func:`margin_error`):
+    * the mistake ``y f <= 0`` is ``y f <= tol_f`` (:func:`is_mistake`; ``tol_f`` the error bound of
+      the computed ``f``, :func:`projectron_margin_tolerance`, which counts the coefficients' own
+      rounding: a repeated row projected back leaves an exact 0 computed as noise);
+    * Projectron++'s margin error ``0 < y f < 1`` is ``tol_f < y f < 1 - tol_f``:
       a margin within rounding of 1 (a repeated row after a step ``tau = l / ||P k_t||^2``,
       which puts its margin at 1 exactly) is no margin error;
-    * the mistake ``y f <= 0`` (:func:`is_mistake`), ``0 < y f``, ``beta >= 0``,
-      ``||P k_t||^2 > 0`` and ``b == B``: exact (a Gaussian kernel value's error is relative to
-      the value, so a tiny ``f`` keeps its sign on both paths; ``beta``'s sign is continuous in
+    * ``beta >= 0``, ``||P k_t||^2 > 0`` and ``b == B``: exact (``beta``'s sign is continuous in
       the numbers, and with ``delta_t`` read as 0 in the span ``beta >= tau l > 0``).
 
     ``budget``: ``None`` is the paper's algorithm (the size is bounded through
@@ -91,33 +92,36 @@ def projectron(X, y, order, *, eta, budget, plusplus, kernel, gamma, degree, coe
     or added), the margin-error step ``tau = min(l / ||P k_t||^2, s_t)``;
     ``s_t = 0``: no step (module docstring).
 
-    ``state``: ``L`` (the Cholesky factor, n_sv x n_sv, lower) and ``diag_max``
-    (``max_j k(x_j, x_j)``) to continue from; computed from ``sv`` when absent.
+    ``state``: ``L`` (the Cholesky factor, n_sv x n_sv, lower), ``diag_max``
+    (``max_j k(x_j, x_j)``) and ``coef_error`` (the coefficients' error weights ``e_j`` of
+    :func:`projectron_margin_tolerance`) to continue from; computed from ``sv`` (``e = 0``) when absent.
     """
     run, o, rec = begin("projectron++" if plusplus else "projectron", X, y, order, kernel, gamma, degree, coef0,
                         sv=sv, alpha=alpha, t0=t0, sample_weight=sample_weight, zero_prediction=zero_prediction,
                         budget=budget, variant=variant, eta=eta)
     factor = initial_factor(run, state)                    # K = L L' of the current SVs
+    errors = initial_coefficient_errors(run, state)        # e_j: the coefficients' error weights
     for step, x_t, y_t, s_t in run.examples():
         f_t, k_t = run.f(x_t)
         margin = y_t * f_t
-        mistake = o.is_mistake(y_t, f_t)
+        tol_f = projectron_margin_tolerance(run, k_t, errors)   # f's error bound
+        mistake = o.is_mistake(y_t, f_t, tol_f)
         rec.mistake(mistake)
-        if s_t > 0.0 and (mistake or (plusplus and 0.0 < margin < 1.0 and margin_error(run, k_t, margin))):
+        if s_t > 0.0 and (mistake or (plusplus and tol_f < margin < 1.0 - tol_f)):   # ++: margin error
             b = run.b
             span = factor.project(k_t, run.k_tt(x_t))      # d* = K^{-1} k_t, ||P k_t||^2, delta_t^2
             if mistake:
                 if projects_mistake(o, span, b):
-                    run.A[:b] += (y_t * s_t) * span.d_star  # f += s_t y_t P k(x_t, .)
+                    project_coefficients(run, errors, y_t * s_t, span.d_star)   # f += s_t y_t P k(x_t, .)
                     rec.update(step, PROJECTED)
                 else:
                     factor.append(span)                    # L grows by the row [z', delta_t]
                     run.append(x_t, y_t * s_t)             # f += s_t y_t k(x_t, .)
                     rec.update(step, ADDED)
             elif (tau := margin_step(o, span, b, 1.0 - margin, s_t)) is not None:   # Projectron++: margin error
-                run.A[:b] += (y_t * tau) * span.d_star      # f += y_t tau P k(x_t, .)
+                project_coefficients(run, errors, y_t * tau, span.d_star)       # f += y_t tau P k(x_t, .)
                 rec.update(step, PROJECTED)
-    return run.result(factor.state())
+    return run.result({**factor.state(), "coef_error": errors[:run.b].copy()})
 
 
 class Span(NamedTuple):
@@ -230,11 +234,44 @@ def projects_mistake(o, span, b):
                       or (o.budget is not None and b == o.budget))
 
 
-def margin_error(run, k_t, margin):
-    """Projectron++'s margin error ``y f < 1`` (given ``0 < y f < 1``) read as ``y f < 1 - tol_f``,
-    ``tol_f`` the error bound of the computed ``f`` (:meth:`refsvm.online.common.OnlineRun.margin_tolerance`:
-    the sum's rounding and ``eps_K`` per kernel value): a margin within rounding of 1 is no margin error."""
-    return margin < 1.0 - run.margin_tolerance(k_t)
+def initial_coefficient_errors(run, state):
+    """The error weights ``e_j`` (:func:`projectron_margin_tolerance`) ``run`` starts from, one per SV
+    slot: ``state["coef_error"]``, or 0 (coefficients given without it are taken as exact)."""
+    errors = np.zeros(run.A.shape[0])
+    if state and "coef_error" in state:
+        errors[:run.b] = np.asarray(state["coef_error"], dtype=np.float64).reshape(-1)
+    return errors
+
+
+def project_coefficients(run, errors, c, d_star):
+    """A projection step ``alpha += c d*`` (``c = s_t y_t`` or ``tau y_t``) and its error weights:
+    ``e_j += |alpha_j| + (b + 3) |c d*_j|`` with the new ``alpha_j`` (:func:`projectron_margin_tolerance`;
+    the twin takes the same operations, so ``e`` is bitwise equal on both paths for equal inputs)."""
+    b = run.b
+    step = c * d_star
+    run.A[:b] += step
+    errors[:b] += np.abs(run.A[:b]) + (b + 3) * np.abs(step)
+
+
+def projectron_margin_tolerance(run, k_t, errors):
+    """The error bound ``tol_f`` of the computed ``f = sum_j alpha_j k_j`` on which the Projectrons'
+    decisions are taken: the mistake ``y f <= tol_f`` and Projectron++'s margin error
+    ``tol_f < y f < 1 - tol_f`` (0 for the empty model).
+
+    ``tol_f = margin_tolerance(k, alpha, eps_K) + 2 u sum_j e_j |k_j|``: the first term is the sum's
+    rounding and the kernel values' error (:meth:`refsvm.online.common.OnlineRun.margin_tolerance`), the
+    second the coefficients' own error.  A coefficient is a running sum of projection steps
+    ``c d*_j`` (:func:`project_coefficients`); each addition errs by at most ``u |alpha_j|`` (the new
+    value), each step by ``u |c d*_j|`` for the product plus the two substitutions' backward error
+    ``(b + 2) u |c d*_j|`` (Higham, Thm 8.5; to first order, measured in ``f`` at the projected point:
+    the solves' residual), so ``alpha_j`` errs by at most ``u e_j`` with ``e_j = sum (|alpha_j| +
+    (b + 3) |c d*_j|)`` over its steps, and ``f`` by ``u sum_j e_j |k_j|``; twice that covers the other
+    path.  Where steps cancel (a repeated row projected back: the exact coefficient is 0, computed as
+    ``1 - d*`` with ``d* = 1 +- u``), ``f`` is this rounding alone and its sign differed between the
+    paths (generated seeds 6984, 5089).  Cost: O(b) per step."""
+    if run.b == 0:
+        return 0.0
+    return run.margin_tolerance(k_t) + 2.0 * UNIT_ROUNDOFF * float(np.sum(errors[:run.b] * np.abs(k_t)))
 
 
 def margin_step(o, span, b, loss, cap):
