@@ -86,3 +86,26 @@ def test_the_bound_stays_small_on_ordinary_runs(seed):
     est = SBPClassifier(kernel="rbf", gamma=0.5, epochs=2, random_state=seed, backend="fast").fit(X, y)
     config = {"solver": "sbp", "params": {}, "kernel": "rbf"}
     assert value_error_bound(config, est, X) < 1e-12 * np.max(np.abs(est.decision_function(X)))
+
+
+#: the long run's Projectron configurations whose values parted (issue 29): the authors' variants with near
+#: duplicates and a budget above n (cond(K) 1e13-1e14), and a repeated row whose coefficient cancels (5089)
+PROJECTRON_PARTED = (5603, 10660, 10701, 10820, 5089)
+
+
+@pytest.mark.parametrize("seed", PROJECTRON_PARTED)
+def test_projectron_values_within_the_coefficient_bound(seed):
+    """The same decisions; the values part by less than the bound of the coefficients' errors (the solves'
+    backward error through cond(K), the cancelled coefficient's noise), which exceeds the tolerance."""
+    result = check(draw_config(seed))
+    assert result["status"] == "outside-bound" and result["parted"] == "values", result
+    assert result["rel_diff"] <= result["value_error_bound"]
+
+
+@pytest.mark.parametrize("seed", [1, 45, 70, 107, 343, 809])
+def test_projectron_bound_stays_small_where_well_conditioned(seed):
+    """Generated Projectron runs without near duplicates in the model: the bound stays below the
+    tolerance (they are still checked to 1e-9) and the paths agree."""
+    result = check(draw_config(seed))
+    assert result["status"] == "agree", result
+    assert result["value_error_bound"] < 1e-9
