@@ -30,6 +30,18 @@ Order of the examples (``shuffle``), deterministic from ``random_state``:
     example can so move up to about ``buffer_rows`` places forward.
 ``"both"``
     ``"chunks"`` then ``"buffer"``.
+``"interleave"``
+    The file read in pieces of ``piece_rows`` rows (default ``chunk_rows // 100``; where each
+    starts is recorded by the pre-pass, made at that granularity), the pieces in a new random order
+    each epoch; each chunk put together from ``chunk_rows / piece_rows`` consecutive pieces of that
+    order (so from as many stretches scattered over the file), then through the shuffle buffer as
+    ``"buffer"``.  Memory: a chunk and the buffer, as ``"both"``; one seek per piece (a plain file
+    only: a compressed one would be decompressed again from its start for most pieces, and is
+    refused).  Unlike ``"chunks"`` / ``"both"``, whose chunks are each one stretch of the file, it
+    breaks up an order the file has over longer stretches than a piece (ijcnn1's rows are a time
+    series: consecutive rows are alike): on ijcnn1 with BSGD (100 seeds, 10000-row chunks and
+    buffer) the accuracies' low tail is that of the in-memory permutation, "both"'s is heavier
+    (``benchmarks/bench_stream_shuffle.py``).
 
 The order's generator is independent of the estimator's even when both get the same integer seed
 (:func:`stream_rng`): two generators made by ``numpy.random.default_rng`` from one seed draw the
@@ -69,7 +81,13 @@ from .io.stream import DEFAULT_CHUNK_ROWS, iter_libsvm, scan_libsvm
 __all__ = ["SHUFFLES", "fit_stream", "gamma_scale", "stream_rng"]
 
 #: The values of ``shuffle``.
-SHUFFLES = ("none", "chunks", "buffer", "both")
+SHUFFLES = ("none", "chunks", "buffer", "both", "interleave")
+
+#: ``piece_rows`` of ``shuffle="interleave"`` when not given: ``chunk_rows // PIECES_PER_CHUNK`` (at least 1).
+PIECES_PER_CHUNK = 100
+
+#: The names of compressed files (:func:`refsvm.io.libsvm._open_binary`), which ``"interleave"`` refuses.
+_COMPRESSED = (".gz", ".bz2", ".xz")
 
 
 def gamma_scale(summary, n_features=None):
@@ -128,6 +146,41 @@ def _buffered(chunks, chunk_rows, buffer_rows, rng):
             yield held_X[start:start + chunk_rows], held_y[start:start + chunk_rows]
 
 
+def _pieces_to_chunks(pieces, per_chunk):
+    """Chunks of ``per_chunk`` consecutive ``(X, y)`` pieces, stacked (the last one may hold fewer)."""
+    held = []
+    for piece in pieces:
+        held.append(piece)
+        if len(held) == per_chunk:
+            yield _stacked(held)
+            held = []
+    if held:
+        yield _stacked(held)
+
+
+def _stacked(pieces):
+    Xs = [X for X, _ in pieces]
+    X = sp.vstack(Xs, format="csr") if sp.issparse(Xs[0]) else np.vstack(Xs)
+    return X, np.concatenate([y for _, y in pieces])
+
+
+def _interleave_pieces(path, shuffle, chunk_rows, piece_rows):
+    """``piece_rows`` of ``shuffle`` (None unless ``"interleave"``), checked; ``"interleave"`` refuses a
+    compressed ``path``."""
+    if shuffle != "interleave":
+        if piece_rows is not None:
+            raise ValueError(f"piece_rows is an option of shuffle='interleave'; got shuffle={shuffle!r}")
+        return None
+    if str(path).endswith(_COMPRESSED):
+        raise ValueError(f"shuffle='interleave' seeks to each piece of the file, and {path} is compressed (each "
+                         "backward seek would decompress it again from its start): decompress it first, or use "
+                         "shuffle='both'")
+    piece_rows = _check_count("piece_rows", piece_rows, allow_none=True) or max(chunk_rows // PIECES_PER_CHUNK, 1)
+    if piece_rows > chunk_rows:
+        raise ValueError(f"piece_rows must be <= chunk_rows ({chunk_rows}); got {piece_rows}")
+    return piece_rows
+
+
 def _stream_fingerprint(summary, options):
     """sha256 (hex) of what a streamed run's checkpoint must match: the file's summary (not its path)
     and the stream's options (a Generator ``random_state`` by its type: its state is in the checkpoint)."""
@@ -136,10 +189,15 @@ def _stream_fingerprint(summary, options):
     return hashlib.sha256(repr((sorted(fields.items()), sorted(options.items()))).encode()).hexdigest()
 
 
-def _epoch_chunks(path, summary, order, skip, read, buffer_rows, rng):
-    """The chunks of one epoch after its first ``skip`` ones (``order``: the epoch's chunk numbers or
-    None; ``buffer_rows``: None, or the shuffle buffer, which reads and permutes the skipped ones again
-    so that the generator and the buffer are as in the uninterrupted run)."""
+def _epoch_chunks(path, summary, order, skip, read, buffer_rows, rng, piece_rows=None):
+    """The chunks of one epoch after its first ``skip`` ones (``order``: the epoch's chunk numbers (the
+    pieces' with ``piece_rows``) or None; ``buffer_rows``: None, or the shuffle buffer, which reads and
+    permutes the skipped ones again so that the generator and the buffer are as in the uninterrupted run)."""
+    if piece_rows is not None:
+        pieces = iter_libsvm(path, summary=summary, order=order, **dict(read, chunk_rows=piece_rows))
+        chunks = _buffered(_pieces_to_chunks(pieces, read["chunk_rows"] // piece_rows), read["chunk_rows"],
+                           buffer_rows, rng)
+        return ((number, chunk) for number, chunk in enumerate(chunks) if number >= skip)
     if buffer_rows is None:
         if skip:
             order = (np.arange(len(summary.chunks)) if order is None else order)[skip:]
@@ -153,7 +211,7 @@ def _epoch_chunks(path, summary, order, skip, read, buffer_rows, rng):
 def fit_stream(estimator, path, *, epochs=1, chunk_rows=DEFAULT_CHUNK_ROWS, shuffle="none",
                buffer_rows=None, random_state=None, zero_based=False, n_features=None,
                pad_features=False, sparse=True, summary=None, callback=None, checkpoint=None,
-               checkpoint_every="epoch", resume=False, keep_traces="last"):
+               checkpoint_every="epoch", resume=False, keep_traces="last", piece_rows=None):
     """Train ``estimator`` on the LIBSVM file ``path`` with ``partial_fit``, chunk by chunk.
 
     Parameters
@@ -170,10 +228,10 @@ def fit_stream(estimator, path, *, epochs=1, chunk_rows=DEFAULT_CHUNK_ROWS, shuf
         Passes over the file.
     chunk_rows : int
         Examples per ``partial_fit`` call (and per read).
-    shuffle : {"none", "chunks", "buffer", "both"}, default "none"
+    shuffle : {"none", "chunks", "buffer", "both", "interleave"}, default "none"
         Order of the examples (see the module), from ``random_state``.
     buffer_rows : int or None
-        Rows of the shuffle buffer (``"buffer"`` / ``"both"``; default ``chunk_rows``).
+        Rows of the shuffle buffer (``"buffer"`` / ``"both"`` / ``"interleave"``; default ``chunk_rows``).
     random_state : int, numpy Generator or None
         Seed of the order (not of the estimator, which has its own ``random_state``; the same int in
         both draws unrelated numbers: :func:`stream_rng`).
@@ -195,6 +253,10 @@ def fit_stream(estimator, path, *, epochs=1, chunk_rows=DEFAULT_CHUNK_ROWS, shuf
         ``"last"``: after each ``partial_fit``, ``estimator.trace_`` holds only that call's trace
         (memory independent of the file's length; traces of earlier fits are dropped too); ``"all"``:
         one trace per call, as ``partial_fit`` leaves them (memory grows with the rows).
+    piece_rows : int or None
+        ``shuffle="interleave"``: rows per piece read at a random place of the file (at most
+        ``chunk_rows``; default ``max(chunk_rows // 100, 1)``); ``summary``, if given, must be made with
+        ``chunk_rows=piece_rows``.
 
     Returns
     -------
@@ -216,8 +278,9 @@ def fit_stream(estimator, path, *, epochs=1, chunk_rows=DEFAULT_CHUNK_ROWS, shuf
         classifier = "classes" in inspect.signature(estimator.partial_fit).parameters
     except (TypeError, ValueError):
         classifier = False
+    piece_rows = _interleave_pieces(path, shuffle, chunk_rows, piece_rows)
     if summary is None:
-        summary = scan_libsvm(path, chunk_rows=chunk_rows, zero_based=zero_based, labels=classifier)
+        summary = scan_libsvm(path, chunk_rows=piece_rows or chunk_rows, zero_based=zero_based, labels=classifier)
     if summary.n_rows == 0:
         raise ValueError(f"{path}: holds no examples")
     rng = stream_rng(random_state)
@@ -227,15 +290,17 @@ def fit_stream(estimator, path, *, epochs=1, chunk_rows=DEFAULT_CHUNK_ROWS, shuf
     if checkpoint is not None or resume is not False:
         saver, start, skip = _stream_checkpoints(estimator, checkpoint, checkpoint_every, resume, epochs, summary,
                                                  dict(read, shuffle=shuffle, buffer_rows=buffer_rows,
-                                                      random_state=random_state), rng)
+                                                      random_state=random_state,
+                                                      **({"piece_rows": piece_rows} if piece_rows else {})), rng)
     scale = not hasattr(estimator, "gamma_") and getattr(estimator, "gamma", None) == "scale"
     extra = {"classes": summary.labels} if classifier else {}
     for epoch in range(start, epochs):
         at_start = copy.deepcopy(rng.bit_generator.state) if saver is not None else None
-        order = rng.permutation(len(summary.chunks)) if shuffle in ("chunks", "both") else None
+        order = rng.permutation(len(summary.chunks)) if shuffle in ("chunks", "both", "interleave") else None
         wrote, number = None, -1
         for number, (X, y) in _epoch_chunks(path, summary, order, skip if epoch == start else 0, read,
-                                            buffer_rows if shuffle in ("buffer", "both") else None, rng):
+                                            buffer_rows if shuffle in ("buffer", "both", "interleave") else None,
+                                            rng, piece_rows):
             if scale:
                 estimator.set_params(gamma=gamma_scale(summary, X.shape[1]))
                 try:

@@ -90,7 +90,8 @@ def test_most_killed_checkpoints_lie_inside_an_epoch(killed):
 
 
 @pytest.mark.parametrize("shuffle, every, writes", [("none", "3chunks", 2), ("buffer", "20steps", 3),
-                                                     ("buffer", "epoch", 2)])
+                                                     ("buffer", "epoch", 2),
+                                                     ("interleave", "2chunks", 3)])
 def test_resume_after_the_k_th_write(tmp_path, monkeypatch, shuffle, every, writes):
     data = write_file(tmp_path / "d.txt", "bsgd")
     make = MAKERS["bsgd"]
