@@ -6,6 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..stream import SHUFFLES
 from ._common import _FileError, _model_path, _report_predictions, _UsageError
 
 
@@ -28,7 +29,7 @@ def _file(arg):
 
 
 def add_stream_arguments(parser, train=True):
-    """``--stream`` and ``--chunk-rows`` (and, for ``train``, ``--shuffle-buffer``)."""
+    """``--stream`` and ``--chunk-rows`` (and, for ``train``, ``--shuffle-buffer`` and ``--shuffle``)."""
     parser.add_argument("--stream", action="store_true",
                         help="read DATA in chunks of --chunk-rows examples, in memory proportional to a chunk "
                              + ("(training: partial_fit chunk by chunk, after one pre-pass over the file for "
@@ -38,6 +39,11 @@ def add_stream_arguments(parser, train=True):
         parser.add_argument("--shuffle-buffer", type=int, default=None, metavar="M",
                             help="--stream: shuffle the examples through a buffer of M rows (seeded by "
                                  "--random-state); default: the file's order")
+        parser.add_argument("--shuffle", choices=SHUFFLES, default=None,
+                            help="--stream: the visiting order (refsvm.stream; buffer of --shuffle-buffer rows, "
+                                 "default --chunk-rows); 'interleave' (plain files): chunks made of pieces of "
+                                 "--chunk-rows / 100 rows read at random places, then the buffer; default: "
+                                 "'buffer' with --shuffle-buffer, else 'none' (the file's order)")
 
 
 def streamed_accuracy(est, path, args, chunk_rows, summary=None, n_features=None, n_features_of="n_features"):
@@ -57,7 +63,7 @@ def train_stream(args, build, report):
     """``refsvm train --stream``: :func:`refsvm.stream.fit_stream`, then the report, the streamed
     training (and ``--test``) accuracy, the model file."""
     from ..io.stream import scan_libsvm
-    from ..stream import fit_stream
+    from ..stream import _interleave_pieces, fit_stream
 
     if getattr(args, "standardize", False):
         raise _UsageError("--standardize: not available with --stream (it needs the feature means and "
@@ -67,7 +73,9 @@ def train_stream(args, build, report):
         if value is not None and value < 1:
             raise _UsageError(f"--{name.replace('_', '-')} must be >= 1; got {value}")
     path = _file(args.data)
-    summary = scan_libsvm(path, chunk_rows=args.chunk_rows, zero_based=args.zero_based)
+    shuffle = args.shuffle or ("buffer" if args.shuffle_buffer else "none")
+    pieces = _interleave_pieces(path, shuffle, args.chunk_rows, None)      # None unless 'interleave'
+    summary = scan_libsvm(path, chunk_rows=pieces or args.chunk_rows, zero_based=args.zero_based)
     labels = summary.labels
     if summary.n_rows == 0:
         raise _FileError(f"{args.data}: holds no examples")
@@ -90,14 +98,14 @@ def train_stream(args, build, report):
                          "partial_fit to train chunk by chunk" + _NO_PARTIAL_FIT.get(args.solver, "") + ")")
     start = time.perf_counter()
     fit_stream(est, path, epochs=args.epochs, chunk_rows=args.chunk_rows,
-               shuffle="buffer" if args.shuffle_buffer else "none", buffer_rows=args.shuffle_buffer,
+               shuffle=shuffle, buffer_rows=args.shuffle_buffer, piece_rows=pieces,
                random_state=args.random_state, zero_based=args.zero_based, sparse=True, summary=summary,
                **getattr(args, "fit_options", {}))      # --checkpoint, --checkpoint-every, --resume
     seconds = time.perf_counter() - start
     est.save(args.model)
     for line in report(est, shape, seconds):
         print(line)
-    accuracy, _ = streamed_accuracy(est, path, args, args.chunk_rows, summary=summary)
+    accuracy, _ = streamed_accuracy(est, path, args, summary.chunk_rows, summary=summary)   # pieces' size if interleaved
     print(f"training accuracy: {accuracy:.4f} (streamed)")
     if args.test is not None:
         accuracy, rows = streamed_accuracy(est, args.test, args, args.chunk_rows, summary=test_summary,

@@ -17,6 +17,11 @@ from ._stream import add_stream_arguments
 def _train_and_report(args, build, report):
     """Train in memory, or with ``--stream`` chunk by chunk (:func:`refsvm.cli._stream.train_stream`)."""
     if not getattr(args, "stream", False):
+        if getattr(args, "shuffle", None) is not None:
+            from ._common import _UsageError
+
+            raise _UsageError(f"--shuffle {args.shuffle}: the visiting order of --stream (in memory, each epoch is a "
+                              "permutation of all rows); add --stream or drop --shuffle")
         return _train_in_memory(args, build, report)
     from ._stream import train_stream
 
@@ -30,7 +35,7 @@ def _refit(args):
 
 #: argparse destinations that are not options of a solver
 _NOT_OPTIONS = {"data", "model", "solver", "func", "subparser", "command", "help", "standardize",
-                "stream", "chunk_rows", "shuffle_buffer", "checkpoint", "checkpoint_every", "resume"}
+                "stream", "chunk_rows", "shuffle_buffer", "shuffle", "checkpoint", "checkpoint_every", "resume"}
 
 
 def _checkpoint_options(args):
@@ -311,7 +316,7 @@ def add_parser(sub):
                             "at y f <= 1 with the whole vector rescaled; with --regression, BOGD's removal of "
                             "the oldest SV without rescaling)")
     train.add_argument("--nu", type=float, default=0.01, help="SBP: the margin-violation parameter nu (Cotter et al.; volume n nu)")
-    add_stream_arguments(train)  # --stream, --chunk-rows, --shuffle-buffer
+    add_stream_arguments(train)  # --stream, --chunk-rows, --shuffle-buffer, --shuffle
     train.add_argument("--checkpoint", metavar="PATH", default=None,
                        help="write the training state to PATH (atomically) at epoch boundaries, or inside an "
                             "epoch with --checkpoint-every Nsteps; with --resume, "

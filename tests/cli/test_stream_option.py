@@ -115,3 +115,34 @@ def test_streamed_checkpoints_and_resume(tmp_path, train_file, monkeypatch, caps
         main(["train", base[0], str(resumed), *base[1:], "--checkpoint", ck, "--checkpoint-every", "2h"])
     err = capsys.readouterr().err
     assert info.value.code == 2 and "--checkpoint-every must be" in err and "Traceback" not in err
+
+
+def test_shuffle_interleave_is_fit_streams(tmp_path, train_file, capsys):
+    """``--shuffle interleave`` (pieces of --chunk-rows / 100 rows, at least 1): the model of
+    fit_stream(shuffle="interleave") with the same seed, bitwise; other orders give another model."""
+    model = tmp_path / "m.npz"
+    assert main(["train", str(train_file), str(model), "--stream", "--chunk-rows", "40", "--shuffle", "interleave",
+                 "--shuffle-buffer", "60", "--budget", "10", "--random-state", "4", "--quiet"]) == 0
+    assert "(streamed)" in capsys.readouterr().out
+    saved = BudgetedSVC.load(model)
+    make = lambda: BudgetedSVC(budget=10, random_state=4, verbose=0)  # noqa: E731
+    library = fit_stream(make(), train_file, chunk_rows=40, shuffle="interleave", buffer_rows=60, random_state=4)
+    both = fit_stream(make(), train_file, chunk_rows=40, shuffle="both", buffer_rows=60, random_state=4)
+    assert np.array_equal(saved.model_.coef, library.model_.coef)
+    assert not np.array_equal(saved.model_.coef, both.model_.coef)
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--stream", "--shuffle", "interleave"], "is compressed"),
+    (["--shuffle", "both"], "--shuffle both: the visiting order of --stream"),
+])
+def test_shuffle_refusals(tmp_path, train_file, capsys, argv, message):
+    import bz2
+
+    packed = tmp_path / "train.txt.bz2"
+    packed.write_bytes(bz2.compress(train_file.read_bytes()))
+    with pytest.raises(SystemExit) as exit_:
+        main(["train", str(packed), str(tmp_path / "m.npz"), "--quiet"] + argv)
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
