@@ -409,15 +409,16 @@ def _accuracy(pred, y, text):
 
 
 def _write_atomically(path, text, what):
-    """Write ``text`` to ``path`` through a temporary file in the same folder and a rename: a full disk
-    leaves no partial file and an existing one unchanged; the error names the path."""
+    """Write ``text`` (a string, or an iterable of strings written as they come) to ``path`` through a
+    temporary file in the same folder and a rename: a full disk leaves no partial file and an existing
+    one unchanged; the error names the path."""
     from .._files import atomic_temp
 
     path = Path(path)
     if path.exists() and not path.is_file():            # /dev/stdout, a pipe: nothing to replace
         try:
             with open(path, "w") as fh:
-                fh.write(text)
+                fh.writelines([text] if isinstance(text, str) else text)
         except OSError as exc:
             raise _FileError(f"{path}: cannot write the {what} ({exc.strerror or exc})") from None
         return
@@ -427,11 +428,14 @@ def _write_atomically(path, text, what):
         raise _FileError(f"{path}: cannot write the {what} ({exc.strerror or exc})") from None
     try:
         with os.fdopen(fd, "w") as fh:
-            fh.write(text)
+            fh.writelines([text] if isinstance(text, str) else text)
         os.replace(tmp, path)
     except OSError as exc:
         Path(tmp).unlink(missing_ok=True)
         raise _FileError(f"{path}: cannot write the {what} ({exc.strerror or exc})") from None
+    except BaseException:                               # an error while the pieces were made (a bad line)
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 def _report_predictions(output, text, summary):

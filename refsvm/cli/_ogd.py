@@ -90,13 +90,19 @@ def model_kind(path):
         return None
 
 
-def predict_ogd(path, kind, read_data, data, output):
-    """``refsvm predict`` for a FOGD / NOGD model file."""
+def load_ogd(path, kind):
+    """``(model, n_features)`` of a FOGD / NOGD model file (``kind``: :func:`model_kind`'s)."""
     from ..approx_model import FourierModel, NystromModel
-    from ._common import _accuracy, _label_text, _report_predictions
 
     model = (FourierModel if kind == "FourierModel" else NystromModel).load(path)
-    d = model.directions.shape[1] if kind == "FourierModel" else model.support_vectors.shape[1]
+    return model, (model.directions.shape[1] if kind == "FourierModel" else model.support_vectors.shape[1])
+
+
+def predict_ogd(path, kind, read_data, data, output):
+    """``refsvm predict`` for a FOGD / NOGD model file."""
+    from ._common import _accuracy, _label_text, _report_predictions
+
+    model, d = load_ogd(path, kind)
     X, y = read_data(data, n_features=d, n_features_of=f"the model ({path})")
     pred = model.predict(X, backend="fast")
     if model.task == "regression":

@@ -116,23 +116,40 @@ def train_stream(args, build, report):
     return 0
 
 
-def predict_stream(args, est, path):
-    """``refsvm predict --stream``: predictions chunk by chunk; the accuracy (and ``--output``)."""
+def predict_stream(args, predict, n_features, path, regression, note=""):
+    """``refsvm predict --stream``: ``predict(X_chunk)`` chunk by chunk (``n_features``: the model's), each
+    chunk's predictions written to ``--output`` as they come (memory: one chunk); then the accuracy (the
+    mean squared error if ``regression``), ``note`` added to its parenthesis."""
     from ..io.stream import iter_libsvm
-    from ._common import _label_text
+    from ._common import _accuracy, _label_text, _write_atomically
 
     if args.chunk_rows < 1:
         raise _UsageError(f"--chunk-rows must be >= 1; got {args.chunk_rows}")
-    texts, correct, total = [], 0, 0
-    for X, y in iter_libsvm(_file(args.data), chunk_rows=args.chunk_rows, zero_based=args.zero_based,
-                            n_features=est.n_features_in_, pad_features=args.pad_features,
-                            n_features_of=f"the model ({path})", sparse=True):
-        pred = est.predict(X)
-        correct += int(np.sum(pred == y))
-        total += X.shape[0]
-        if args.output is not None:
-            texts.append(_label_text(pred))
-    text = np.concatenate(texts) if texts else np.empty(0, dtype=str)
-    return _report_predictions(args.output, text,
-                               f"accuracy: {correct / max(total, 1):.4f} ({total} examples, "
-                               f"{est.support_vectors_.shape[0]} support vectors, streamed)")
+    seen = {"rows": 0, "score": 0.0}        # correct predictions, or the sum of squared errors
+
+    def lines():
+        for X, y in iter_libsvm(_file(args.data), chunk_rows=args.chunk_rows, zero_based=args.zero_based,
+                                n_features=n_features, pad_features=args.pad_features,
+                                n_features_of=f"the model ({path})", sparse=True):
+            pred = predict(X)
+            if regression:
+                text = [f"{v:.17g}" for v in pred]
+                seen["score"] += float(np.sum((pred - y) ** 2))
+            else:
+                text = _label_text(pred)
+                seen["score"] += float(_accuracy(pred, y, text)) * X.shape[0]
+            seen["rows"] += X.shape[0]
+            yield "".join(f"{t}\n" for t in text)
+
+    if args.output is not None:
+        _write_atomically(args.output, lines(), "predictions")
+    else:
+        for _ in lines():
+            pass
+    rows = seen["rows"]
+    value = (f"mean squared error: {seen['score'] / max(rows, 1):.6g}" if regression
+             else f"accuracy: {seen['score'] / max(rows, 1):.4f}")
+    print(f"{value} ({rows} examples{note}, streamed)")
+    if args.output is not None:
+        print(f"predictions written to {args.output}")
+    return 0

@@ -41,7 +41,12 @@ def _cmd_predict(args):
             return _apply_standardization(X, scaling), y
 
         if getattr(args, "stream", False):
-            raise _UsageError("--stream: not available for FOGD / NOGD models yet")
+            from ._ogd import load_ogd
+            from ._stream import predict_stream
+
+            model, d = load_ogd(path, kind)
+            return predict_stream(args, lambda X: model.predict(_apply_standardization(X, scaling), backend="fast"),
+                                  d, path, model.task == "regression")
         return predict_ogd(path, kind, read, args.data, args.output)
     try:
         est = _estimator_class(path, BudgetedSVC).load(path)
@@ -51,11 +56,11 @@ def _cmd_predict(args):
 
     regression = is_regressor(est)                       # OnlineKernelRegressor
     if getattr(args, "stream", False):
-        if regression:
-            raise _UsageError("--stream: not available for regression models yet")
         from ._stream import predict_stream
 
-        return predict_stream(args, est, path)
+        n_sv = (est.sv_ if regression else est.support_vectors_).shape[0]
+        return predict_stream(args, lambda X: est.predict(_apply_standardization(X, scaling)), est.n_features_in_,
+                              path, regression, f", {n_sv} support vectors")
     X, y = _read_data(args.data, args, n_features=est.n_features_in_,
                       n_features_of=f"the model ({path})")
     _print_sparse_note(args)
