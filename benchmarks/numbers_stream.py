@@ -3,8 +3,9 @@ results (``bench_stream_shuffle``; registered in ``benchmarks/docnumbers.py``'s 
 and of the 5 GiB streamed run from ``benchmarks/bench_stream_big.py``'s (``bench_stream_big``, at the end).
 
 Block ``stream-shuffle-table``: per data set and visiting order, the test accuracy over the seeds (median,
-mean and standard deviation, range, percent), the difference of its median from the in-memory median and
-the median over the seeds of (streamed - in-memory) accuracy (same seed), in points.  Values
+mean and standard deviation, range, percent), the difference of its median from the in-memory median (with
+its 95 % bootstrap interval, when the results hold one) and the median over the seeds of (streamed -
+in-memory) accuracy (same seed), in points.  Values
 ``stream-shuffle.<data>.<variant>.diff`` (the difference of the medians, signed, in points) and
 ``stream-shuffle.<data>.<variant>.median`` (the median accuracy, percent).
 """
@@ -20,6 +21,8 @@ _ORDERS = {
     "stream-both-1000": "both, 1000-row chunks and buffer",
     "stream-both-10000": "both, 10000-row chunks and buffer (defaults)",
     "stream-buffer-1000-own-seed": "buffer of 1000 rows, a seed of its own (control)",
+    "stream-interleave-10000": "interleave: 100-row pieces, 10000-row chunks and buffer",
+    "permutation-10000": "noise floor: a permutation of all rows, 10000-row chunks",
 }
 
 
@@ -40,11 +43,16 @@ def _table(fmt):
     for r in _rows():
         rows.append([r["dataset"], _ORDERS.get(r["variant"], r["variant"]), f"{r['median']:.2f}",
                      f"{r['mean']:.2f} +- {r['std']:.2f}", f"{r['min']:.2f}-{r['max']:.2f}",
-                     "" if r["variant"] == "in-memory" else f"{r['median_of_medians_diff_points']:+.2f}",
+                     "" if r["variant"] == "in-memory" else f"{r['median_of_medians_diff_points']:+.2f}" + _interval(r),
                      "" if r["variant"] == "in-memory" else f"{r['median_diff_points']:+.2f}"])
     n = len(_rows()[0]["accuracies"])
     return table(["data", "order", f"median acc. % ({n} seeds)", "mean +- std", "range",
                   "diff. of medians", "median of paired diffs"], rows, fmt)
+
+
+def _interval(row):
+    ci = row.get("median_of_medians_diff_ci95")
+    return "" if ci is None else f" [{ci[0]:+.2f}, {ci[1]:+.2f}]"
 
 
 def _register(dataset, variant):
