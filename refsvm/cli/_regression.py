@@ -24,8 +24,6 @@ def train_online_regression(args):
 
     if not args.regression:
         raise ValueError(f"--solver {args.solver} is a regression learner; add --regression")
-    if getattr(args, "stream", False):
-        raise ValueError(f"--stream: not available for --solver {args.solver} --regression yet")
     if getattr(args, "fit_options", None):
         raise ValueError("--checkpoint: not available with --regression for the online baselines")
     _check_model_path(args.model)  # before training, not after
@@ -54,4 +52,8 @@ def train_online_regression(args):
             yield (f"test MSE:          {np.mean((est.predict(test[0]) - test[1]) ** 2):.6g} "
                    f"({test[0].shape[0]} examples)")
 
+    if getattr(args, "stream", False):      # partial_fit chunk by chunk; the streamed MSE
+        from ._stream import train_stream
+
+        return train_stream(args, build, report)
     return _train_and_report(args, build, report, scores)

@@ -46,22 +46,25 @@ def add_stream_arguments(parser, train=True):
                                  "'buffer' with --shuffle-buffer, else 'none' (the file's order)")
 
 
-def streamed_accuracy(est, path, args, chunk_rows, summary=None, n_features=None, n_features_of="n_features"):
-    """``(accuracy, n_rows)`` of ``est`` on the LIBSVM file ``path``, predicted chunk by chunk."""
+def streamed_score(est, path, args, chunk_rows, summary=None, n_features=None, n_features_of="n_features",
+                   regression=False):
+    """``(accuracy, n_rows)`` of ``est`` on the LIBSVM file ``path``, predicted chunk by chunk (``regression``:
+    the mean squared error instead of the accuracy)."""
     from ..io.stream import iter_libsvm
 
-    correct = total = 0
+    score = total = 0
     for X, y in iter_libsvm(path, chunk_rows=chunk_rows, zero_based=args.zero_based, summary=summary,
                             n_features=n_features, pad_features=getattr(args, "pad_features", False),
                             n_features_of=n_features_of, sparse=True):
-        correct += int(np.sum(est.predict(X) == y))
+        pred = est.predict(X)
+        score += float(np.sum((pred - y) ** 2)) if regression else int(np.sum(pred == y))
         total += X.shape[0]
-    return correct / max(total, 1), total
+    return score / max(total, 1), total
 
 
 def train_stream(args, build, report):
     """``refsvm train --stream``: :func:`refsvm.stream.fit_stream`, then the report, the streamed
-    training (and ``--test``) accuracy, the model file."""
+    training (and ``--test``) accuracy (with ``--regression``: mean squared error), the model file."""
     from ..io.stream import scan_libsvm
     from ..stream import _interleave_pieces, fit_stream
 
@@ -75,11 +78,15 @@ def train_stream(args, build, report):
     path = _file(args.data)
     shuffle = args.shuffle or ("buffer" if args.shuffle_buffer else "none")
     pieces = _interleave_pieces(path, shuffle, args.chunk_rows, None)      # None unless 'interleave'
-    summary = scan_libsvm(path, chunk_rows=pieces or args.chunk_rows, zero_based=args.zero_based)
+    regression = bool(getattr(args, "regression", False))
+    summary = scan_libsvm(path, chunk_rows=pieces or args.chunk_rows, zero_based=args.zero_based,
+                          labels=not regression)
     labels = summary.labels
     if summary.n_rows == 0:
         raise _FileError(f"{args.data}: holds no examples")
-    if labels.size < 2:
+    if regression:
+        pass
+    elif labels.size < 2:
         raise ValueError(f"{args.data}: has only one class ({labels[0]:g}); a classifier needs at least 2")
     if getattr(args, "binary_only", False) and labels.size != 2:
         raise ValueError(f"--solver {args.solver} is a binary classifier; {args.data} has {labels.size} classes")
@@ -105,13 +112,15 @@ def train_stream(args, build, report):
     est.save(args.model)
     for line in report(est, shape, seconds):
         print(line)
-    accuracy, _ = streamed_accuracy(est, path, args, summary.chunk_rows, summary=summary)   # pieces' size if interleaved
-    print(f"training accuracy: {accuracy:.4f} (streamed)")
+    name, form = ("MSE:     ", ".6g") if regression else ("accuracy:", ".4f")
+    score, _ = streamed_score(est, path, args, summary.chunk_rows, summary=summary,   # pieces' size if interleaved
+                              regression=regression)
+    print(f"training {name} {score:{form}} (streamed)")
     if args.test is not None:
-        accuracy, rows = streamed_accuracy(est, args.test, args, args.chunk_rows, summary=test_summary,
-                                           n_features=summary.n_features,
-                                           n_features_of=f"the training data ({args.data})")
-        print(f"test accuracy:     {accuracy:.4f} ({rows} examples, streamed)")
+        score, rows = streamed_score(est, args.test, args, args.chunk_rows, summary=test_summary,
+                                     n_features=summary.n_features, regression=regression,
+                                     n_features_of=f"the training data ({args.data})")
+        print(f"test {name}     {score:{form}} ({rows} examples, streamed)")
     print(f"model saved to {_model_path(args.model)}")
     return 0
 

@@ -172,13 +172,9 @@ def _train_ogd_stream(args):
     (``partial_fit`` chunk by chunk; the model is that of ``partial_fit`` over the same chunks)."""
     from ._ogd import make_estimator as make_ogd
 
-    if args.regression:
-        raise ValueError(f"--stream: not available for --solver {args.solver} --regression yet (the streamed "
-                         "report is an accuracy)")
-
     def report(est, X, seconds):
-        yield (f"trained {args.solver.upper()} ({args.backend}) on {X.shape[0]} examples with {X.shape[1]} "
-               "features (streamed)")
+        yield (f"trained {args.solver.upper()}{'-R' if args.regression else ''} ({args.backend}) on {X.shape[0]} "
+               f"examples with {X.shape[1]} features (streamed)")
         yield f"training time:     {seconds:.3f} s"
 
     return _train_and_report(args, lambda X: make_ogd(args), report)

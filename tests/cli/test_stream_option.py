@@ -45,7 +45,6 @@ def test_train_and_predict_streamed(tmp_path, train_file, capsys):
     (["--chunk-rows", "0"], "--chunk-rows must be >= 1"),
     (["--shuffle-buffer", "0"], "--shuffle-buffer must be >= 1"),
     (["--standardize"], "--standardize: not available with --stream"),
-    (["--solver", "fogd", "--regression"], "--stream: not available for --solver fogd --regression"),
     (["--solver", "sbp"], "--stream: not available for --solver sbp (SBPClassifier has no partial_fit to train "
                           "chunk by chunk: SBP's iterate is a vector over the whole training set"),
 ])
