@@ -39,11 +39,13 @@ import scipy.sparse as sp
 from refsvm.kernels import Kernel
 from refsvm.online import ALGORITHMS, OnlineResult, projectron_U
 from refsvm.online.projection import SPAN_SAFETY, factor_of_matrix
+from refsvm.online.perceptrons import FORGETRON_Q_CANCELLATION
 from refsvm.online.common import OnlineRecorder, capacity_for, kernel_value_error
 from refsvm.constants import UNIT_ROUNDOFF
 
 cdef double U_ROUND = UNIT_ROUNDOFF
 cdef double SPAN_SAFETY_C = SPAN_SAFETY
+cdef double FORGETRON_Q_CANCELLATION_C = FORGETRON_Q_CANCELLATION
 from refsvm.sparse import n_rows
 from refsvm.validation import check_online_arguments, weights_as_data
 from refsvm.recorder import add_step_records, step_record_arrays
@@ -129,6 +131,15 @@ cdef void c_forgetron_shrink(double sigma, double mu, double Q, double M, bint a
     lam = sigma * phi
     phi_out[0] = phi
     psi_out[0] = lam * lam + 2.0 * lam - 2.0 * lam * (phi * mu)
+
+
+cdef inline double c_forgetron_next_Q(double Q, double psi, double phi, double M) noexcept nogil:
+    """:func:`refsvm.online.perceptrons.forgetron_next_Q`: ``(15/32) M`` (exact) after a root ``phi`` when
+    ``Q + psi`` cancels more than 9 bits, else ``Q + psi``."""
+    cdef double bound = 15.0 / 32.0 * M
+    if phi > 0.0 and phi != 1.0 and fabs(Q) + fabs(psi) > FORGETRON_Q_CANCELLATION_C * bound:
+        return bound
+    return Q + psi
 
 
 def forgetron_shrink(sigma, mu, Q, M, variant="paper"):
@@ -239,7 +250,7 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const Rows* X, const int64_t[::1] 
                     c.kernel_evaluations += b
                     mu = y_r * pw_dot(&k[0], &A[0], b)      # y_r f'_t(x_r)
                     c_forgetron_shrink(sigma, mu, c.Q, <double> c.M, P.authors, &phi, &psi)
-                    c.Q += psi
+                    c.Q = c_forgetron_next_Q(c.Q, psi, phi, <double> c.M)
                     for j in range(b):
                         A[j] *= phi                         # f''_t = phi_t f'_t
                     _swap_remove(SV, A, age, r, b - 1, d)

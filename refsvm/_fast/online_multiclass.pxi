@@ -65,7 +65,7 @@ cdef void _mc_forgetron_shrink(Params* P, Counters* c, Py_ssize_t m, Store* SV, 
         sigma = 0.5 * (A[y_r, r] - A[s_r, r])
         mu = 0.5 * (fy - fs)
     c_forgetron_shrink(sigma, mu, c.Q, <double> c.M, P.authors, &phi, &psi)
-    c.Q += psi
+    c.Q = c_forgetron_next_Q(c.Q, psi, phi, <double> c.M)
     for j in range(m):
         for i in range(c.b):
             A[j, i] *= phi                                   # f''_t = phi_t f'_t

@@ -141,7 +141,7 @@ cdef Py_ssize_t _reg_pass(Params* P, Counters* c, int alg, double* eps_io, doubl
                 c.kernel_evaluations += b
                 mu = fabs(pw_dot(&k[0], &A[0], b))            # |f'_t(x_r)|
                 c_forgetron_shrink(sigma, mu, c.Q, <double> c.M, P.authors, &phi, &psi)
-                c.Q += psi
+                c.Q = c_forgetron_next_Q(c.Q, psi, phi, <double> c.M)
                 for j in range(b):
                     A[j] *= phi                               # f''_t = phi_t f'_t
                 _swap_remove(SV, A, age, r, b - 1, d)

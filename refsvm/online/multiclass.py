@@ -61,7 +61,7 @@ from ..constants import UNIT_ROUNDOFF
 from ..recorder import StepRecords
 from .common import ADDED, PROJECTED, OnlineOptions, OnlineRecorder, OnlineResult, OnlineRun, margin_tolerance
 from .passive_aggressive import bpas_term_errors, least_objective
-from .perceptrons import forgetron_shrink, forgetron_state
+from .perceptrons import forgetron_next_Q, forgetron_shrink, forgetron_state
 from .projection import initial_factor, margin_step, projects_mistake
 
 #: The learners with a multi-class form here (the estimator's multi-class branch accepts these).
@@ -267,7 +267,7 @@ def multiclass_forgetron(X, y, order, *, n_classes, budget, kernel, gamma, degre
                 r = int(np.argmin(age[:run.b]))            # r_t: the oldest shared SV
                 sigma, mu = forgetron_margin(run, r, o.authors)
                 phi, psi = forgetron_shrink(sigma, mu, Q, M, variant)
-                Q += psi                                   # Q_t = Q_{t-1} + Psi
+                Q = forgetron_next_Q(Q, psi, phi, M)       # Q_t = Q_{t-1} + Psi
                 run.A[:run.b] *= phi                       # f''_t = phi_t f'_t (every class)
                 drop_slot(run, age, r, step)               # remove x_r from every class
     return run.result({"Q": Q, "M": M, "age": age[:run.b].copy()})

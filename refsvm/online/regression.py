@@ -63,7 +63,7 @@ from ..kernels import Kernel
 from ..validation import check_online_arguments, check_positive, weights_as_data
 from .common import ADDED, PROJECTED, OnlineOptions, OnlineRecorder, OnlineRun
 from .multiclass import bogd_discard
-from .perceptrons import forgetron_shrink, forgetron_state
+from .perceptrons import forgetron_next_Q, forgetron_shrink, forgetron_state
 from .projection import initial_factor
 
 #: The regression learners here, by name.
@@ -296,7 +296,7 @@ def regression_forgetron(X, y, order, *, budget, eta, epsilon, kernel, gamma, de
                 sigma = abs(run.A[r])
                 mu = abs(run.f(run.SV[r])[0])              # |f'_t(x_r)|
                 phi, psi = forgetron_shrink(sigma, mu, Q, M, variant)
-                Q += psi                                   # Q_t = Q_{t-1} + Psi(sigma phi, phi mu)
+                Q = forgetron_next_Q(Q, psi, phi, M)       # Q_t = Q_{t-1} + Psi(sigma phi, phi mu)
                 run.A[:run.b] *= phi                       # f''_t = phi_t f'_t
                 age[r] = age[run.b - 1]
                 run.remove(r, step)                        # forget the oldest SV
