@@ -107,16 +107,6 @@ def test_command_streams_fogd_and_nogd(tmp_path, data, capsys, solver, backend):
     assert f"training accuracy: {np.mean(library.predict(X) == y):.4f} (streamed)" in out
 
 
-@pytest.mark.parametrize("solver", ["fogd", "nogd"])
-def test_command_refuses_streamed_regression(tmp_path, data, capsys, solver):
-    with pytest.raises(SystemExit) as exit_:
-        main(["train", str(data), str(tmp_path / "m.npz"), "--stream", "--solver", solver, "--regression",
-              "--quiet"])
-    assert exit_.value.code == 2
-    err = capsys.readouterr().err
-    assert f"--stream: not available for --solver {solver} --regression" in err and "Traceback" not in err
-
-
 def test_stream_keeps_only_the_last_trace(data):
     """A trace per partial_fit call grows with the rows (BSGD's events); kept whole over a long file
     they outgrew the model (a 5 GiB pass passed 450 MB), so fit_stream keeps the last call's only."""
