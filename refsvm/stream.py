@@ -10,7 +10,15 @@ the cost of one more read and decompression of the file) finds what
 classes (a classifier's first ``partial_fit`` needs all of them) and, for
 ``gamma="scale"``, ``X.var()`` over the whole file, so that the kernel width
 is that of the whole data (equal to the in-memory value to a few ulps
-relative), never silently that of the first chunk.
+relative), never silently that of the first chunk.  The pre-pass is skipped
+(:func:`_prepass`) when nothing needs it: ``n_features`` given with
+``pad_features=True``, a classifier's ``classes`` given, a gamma other than
+``"scale"`` (a number, or an estimator already fitted), the file's order or the
+shuffle buffer (``"chunks"`` / ``"both"`` / ``"interleave"`` seek to offsets the
+pre-pass records) and no checkpoint (which recognises the file by the pre-pass's
+summary).  The model is then bitwise the one trained after the pre-pass; a line
+with an index above ``n_features`` is an error when its chunk is read (not
+before training), and a label outside ``classes`` is ``partial_fit``'s error.
 
 Order of the examples (``shuffle``), deterministic from ``random_state``:
 
@@ -211,7 +219,7 @@ def _epoch_chunks(path, summary, order, skip, read, buffer_rows, rng, piece_rows
 def fit_stream(estimator, path, *, epochs=1, chunk_rows=DEFAULT_CHUNK_ROWS, shuffle="none",
                buffer_rows=None, random_state=None, zero_based=False, n_features=None,
                pad_features=False, sparse=True, summary=None, callback=None, checkpoint=None,
-               checkpoint_every="epoch", resume=False, keep_traces="last", piece_rows=None):
+               checkpoint_every="epoch", resume=False, keep_traces="last", piece_rows=None, classes=None):
     """Train ``estimator`` on the LIBSVM file ``path`` with ``partial_fit``, chunk by chunk.
 
     Parameters
@@ -257,6 +265,10 @@ def fit_stream(estimator, path, *, epochs=1, chunk_rows=DEFAULT_CHUNK_ROWS, shuf
         ``shuffle="interleave"``: rows per piece read at a random place of the file (at most
         ``chunk_rows``; default ``max(chunk_rows // 100, 1)``); ``summary``, if given, must be made with
         ``chunk_rows=piece_rows``.
+    classes : array-like or None
+        A classifier's classes (every ``partial_fit`` call gets them); ``None``: the file's labels, found
+        by the pre-pass.  With ``n_features``, ``pad_features=True`` and a numeric gamma, it lets the
+        pre-pass be skipped (see the module).
 
     Returns
     -------
@@ -279,21 +291,22 @@ def fit_stream(estimator, path, *, epochs=1, chunk_rows=DEFAULT_CHUNK_ROWS, shuf
     except (TypeError, ValueError):
         classifier = False
     piece_rows = _interleave_pieces(path, shuffle, chunk_rows, piece_rows)
-    if summary is None:
-        summary = scan_libsvm(path, chunk_rows=piece_rows or chunk_rows, zero_based=zero_based, labels=classifier)
-    if summary.n_rows == 0:
+    scale = not hasattr(estimator, "gamma_") and getattr(estimator, "gamma", None) == "scale"
+    summary = _prepass(path, summary, classifier and classes is None, scale, shuffle,
+                       checkpoint is not None or resume is not False, n_features, pad_features,
+                       piece_rows or chunk_rows, zero_based)
+    if summary is not None and summary.n_rows == 0:
         raise ValueError(f"{path}: holds no examples")
     rng = stream_rng(random_state)
     read = dict(chunk_rows=chunk_rows, n_features=n_features, zero_based=zero_based, pad_features=pad_features,
-                sparse=sparse)
+                sparse=sparse, **({} if summary is not None else {"prepass": False}))
     saver, start, skip = None, 0, 0
     if checkpoint is not None or resume is not False:
         saver, start, skip = _stream_checkpoints(estimator, checkpoint, checkpoint_every, resume, epochs, summary,
                                                  dict(read, shuffle=shuffle, buffer_rows=buffer_rows,
                                                       random_state=random_state,
                                                       **({"piece_rows": piece_rows} if piece_rows else {})), rng)
-    scale = not hasattr(estimator, "gamma_") and getattr(estimator, "gamma", None) == "scale"
-    extra = {"classes": summary.labels} if classifier else {}
+    extra = {"classes": summary.labels if classes is None else classes} if classifier else {}
     for epoch in range(start, epochs):
         at_start = copy.deepcopy(rng.bit_generator.state) if saver is not None else None
         order = rng.permutation(len(summary.chunks)) if shuffle in ("chunks", "both", "interleave") else None
@@ -319,7 +332,21 @@ def fit_stream(estimator, path, *, epochs=1, chunk_rows=DEFAULT_CHUNK_ROWS, shuf
                 wrote = number + 1
         if saver is not None and (saver.epoch_due(epoch) or wrote == number + 1):
             saver.write(estimator, epoch + 1, 0, dict(rng=copy.deepcopy(rng.bit_generator.state)))
+        if summary is None and number < 0:   # no pre-pass: an empty file is found here
+            raise ValueError(f"{path}: holds no examples")
     return estimator
+
+
+def _prepass(path, summary, need_labels, scale, shuffle, checkpointing, n_features, pad_features, chunk_rows,
+             zero_based):
+    """The file's summary: ``summary`` if given, else the pre-pass's (:func:`scan_libsvm`), or ``None``
+    when nothing needs it (the conditions in the module's docstring)."""
+    if summary is not None:
+        return summary
+    if (n_features is not None and pad_features and not need_labels and not scale
+            and shuffle in ("none", "buffer") and not checkpointing):
+        return None
+    return scan_libsvm(path, chunk_rows=chunk_rows, zero_based=zero_based, labels=need_labels)
 
 
 def _drop_old_traces(estimator):

@@ -158,7 +158,7 @@ def scan_libsvm(path, *, chunk_rows=DEFAULT_CHUNK_ROWS, zero_based=False, labels
 
 def iter_libsvm(path, *, chunk_rows=DEFAULT_CHUNK_ROWS, n_features=None, zero_based=False,
                 pad_features=False, sparse=True, dtype=np.float64, max_memory=DEFAULT_MAX_MEMORY,
-                n_features_of="n_features", summary=None, order=None):
+                n_features_of="n_features", summary=None, order=None, prepass=True):
     """Yield the examples of a LIBSVM file as ``(X_chunk, y_chunk)`` blocks of ``chunk_rows`` rows.
 
     Parameters
@@ -182,6 +182,10 @@ def iter_libsvm(path, *, chunk_rows=DEFAULT_CHUNK_ROWS, n_features=None, zero_ba
         Chunk numbers to yield, in this order (e.g. a permutation, for shuffled epochs); read by
         seeking to where the scan found each chunk (cheap for plain files; a compressed file is
         decompressed again from its start for each backward seek).  ``None``: file order.
+    prepass : bool, default True
+        ``False`` (with ``summary=None``): no pre-pass; needs ``n_features`` and ``pad_features=True``
+        and file order; a line with an index above ``n_features`` is an error when its chunk is read
+        (naming the file and the chunk's lines).  The chunks are those of the run with the pre-pass.
 
     Yields
     ------
@@ -196,6 +200,13 @@ def iter_libsvm(path, *, chunk_rows=DEFAULT_CHUNK_ROWS, n_features=None, zero_ba
     if n_features is not None and (isinstance(n_features, bool) or int(n_features) != n_features
                                    or n_features < 1):
         raise ValueError(f"n_features must be an integer >= 1 or None; got {n_features!r}")
+    if summary is None and not prepass:
+        if n_features is None or not pad_features or order is not None:
+            raise ValueError("prepass=False needs n_features, pad_features=True and order=None (the file's width "
+                             "and chunk offsets come from the pre-pass)")
+        yield from _chunks_without_prepass(path, chunk_rows, zero_based, int(n_features), sparse, dtype, max_memory,
+                                           n_features_of)
+        return
     if summary is None:
         summary = scan_libsvm(path, chunk_rows=chunk_rows, zero_based=zero_based, labels=False)
     elif (summary.chunk_rows, summary.zero_based) != (chunk_rows, bool(zero_based)):
@@ -204,23 +215,39 @@ def iter_libsvm(path, *, chunk_rows=DEFAULT_CHUNK_ROWS, n_features=None, zero_ba
     d = _checked_width(path, summary.n_features, summary.highest, n_features, pad_features,
                        n_features_of)
     spans = None if order is None else [summary.chunks[int(k)] for k in order]
-    dtype = np.dtype(dtype)
     for _, _, _, S, y, _, _ in _parsed_blocks(path, chunk_rows, zero_based, spans):
         if S.shape[0] == 0:
             continue
         if S.shape[1] > d:                   # the file changed since the scan
             raise LibsvmFileError(f"{path}: changed while being read (a chunk has {S.shape[1]} "
                                   f"features, the scan found {d})")
-        if sparse:
-            X = _as_csr(S, d)
-            yield (X if dtype == X.dtype else X.astype(dtype)), y
+        yield _chunk_arrays(path, S, y, d, sparse, dtype, max_memory, summary.highest)
+
+
+def _chunks_without_prepass(path, chunk_rows, zero_based, d, sparse, dtype, max_memory, n_features_of):
+    """:func:`iter_libsvm`'s chunks in file order with no pre-pass: each chunk's width checked against ``d``."""
+    for _, first, n_lines, S, y, highest, _ in _parsed_blocks(path, chunk_rows, zero_based):
+        if S.shape[0] == 0:
             continue
-        need = S.shape[0] * d * 8
-        if max_memory is not None and need > max_memory:
-            raise DenseMemoryError(
-                f"{path}: a chunk of {S.shape[0]} rows x {d} features (highest index "
-                f"{summary.highest}) would need {format_bytes(need)} as a dense float64 matrix, more "
-                f"than the limit of {format_bytes(max_memory)}; lower chunk_rows, raise max_memory, "
-                "or read sparse chunks (sparse=True)")
-        X = _as_dense(S, d)
-        yield (X if dtype == X.dtype else np.ascontiguousarray(X, dtype=dtype)), y
+        if S.shape[1] > d:
+            raise LibsvmFileError(f"{path}: lines {first}-{first + n_lines - 1} hold feature index {highest}, more "
+                                  f"than the {d} features of {n_features_of}")
+        yield _chunk_arrays(path, S, y, d, sparse, dtype, max_memory, highest)
+
+
+def _chunk_arrays(path, S, y, d, sparse, dtype, max_memory, highest):
+    """``(X_chunk, y_chunk)`` of a parsed chunk: CSR, or dense checked against ``max_memory`` (the message
+    names ``highest``)."""
+    dtype = np.dtype(dtype)
+    if sparse:
+        X = _as_csr(S, d)
+        return (X if dtype == X.dtype else X.astype(dtype)), y
+    need = S.shape[0] * d * 8
+    if max_memory is not None and need > max_memory:
+        raise DenseMemoryError(
+            f"{path}: a chunk of {S.shape[0]} rows x {d} features (highest index "
+            f"{highest}) would need {format_bytes(need)} as a dense float64 matrix, more "
+            f"than the limit of {format_bytes(max_memory)}; lower chunk_rows, raise max_memory, "
+            "or read sparse chunks (sparse=True)")
+    X = _as_dense(S, d)
+    return (X if dtype == X.dtype else np.ascontiguousarray(X, dtype=dtype)), y
