@@ -123,6 +123,7 @@ class BSCAResult:
     trace: dict = field(default_factory=dict)  #: diagnostics, see DESIGN.md
     dual: np.ndarray = None       #: dual variables alpha, shape (n,)
     sv_source: np.ndarray = None  #: int64 (n_sv,), example held by each slot or -1
+    sv_error: np.ndarray = None   #: projection: (n_sv,) bounds of the solves' error per coefficient, else None
 
 
 def _newton_step(alpha_i, g, q_ii, C, e_f=0.0, e_k=0.0):
@@ -214,7 +215,7 @@ def _follow_list_operation(src, where, b_old, p, n):
 def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0, degree=3,
          coef0=0.0, merge_eps=0.01, projection_ridge=1e-10, merge_solver="gss",
          sv_update="accumulate", sv=None, alpha=None, dual=None, sv_source=None, t0=0,
-         sample_weight=None):
+         sample_weight=None, sv_error=None):
     """Steps of BSCA (Algorithm 2) on the coordinates ``order`` (binary, labels -1/+1).
 
     Parameters
@@ -240,6 +241,10 @@ def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0
         State to continue from: model (``sv`` (n_sv, d), coefficients
         ``alpha`` (n_sv, 1)), dual variables (n,), slot -> example map
         (n_sv,) and step counter.  ``None`` = empty model, ``alpha = 0``.
+    sv_error : ndarray of shape (n_sv,) or None
+        Projection: the bounds ``e_j`` of the error that earlier solves put into each coefficient
+        (``BSCAResult.sv_error`` of the call continued; :func:`initial_errors`), so that a
+        continued run takes the selection's ties as one call does.  ``None``: zeros.
     sample_weight : ndarray of shape (n,), float64, or None
         Weight ``s_i >= 0`` of example ``X[i]`` (indexed like ``y``): its box
         is ``[0, C s_i]`` (line 6; module docstring).  ``None``: all 1.
@@ -261,6 +266,7 @@ def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0
         sample_weight=sample_weight)
     # Alg. 2, line 2: alpha <- 0 (dual), M <- {} (or the state to continue from)
     SV, A, b = new_model(o.capacity(len(src0), len(order), X.shape[0]), X, 1, sv, alpha)
+    E = initial_errors(sv_error, b, len(A), maintenance == "projection" and budget is not None)   # solves' bounds
     src, where = slot_maps(src0, len(A), X.shape[0])
     rec = BSCARecorder(len(order))
     t = t0
@@ -285,12 +291,27 @@ def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0
                 b += 1
                 rec.mark("added", step)
                 if b > o.budget:                              # Alg. 2, line 10
-                    b, event = maintenance_event(o.maintenance, SV, A, b, rec)   # Alg. 2, line 11
+                    b, event = maintenance_event(o.maintenance, SV, A, b, rec, E)   # Alg. 2, line 11
                     _follow_list_operation(src, where, event.b_before, event.p, event.n)
                     rec.maintenance(step, event, A)
         rec.count("n_at_bound", dual[i] == 0.0 or dual[i] == C_i)
     return BSCAResult(sv=SV[:b].copy(), alpha=A[:b].copy(), bias=np.zeros(1), t=t, trace=rec.trace(),
-                      dual=dual, sv_source=src[:b].copy())
+                      dual=dual, sv_source=src[:b].copy(), sv_error=None if E is None else E[:b].copy())
+
+
+def initial_errors(sv_error, b0, capacity, projection):
+    """The per-slot bounds ``e_j`` of the projection solves' error (:func:`refsvm.budget.projection_solve_error`)
+    for a model of ``b0`` SVs: ``sv_error`` (checked: shape (b0,), finite, >= 0) or zeros, in ``capacity``
+    slots (free slots hold 0).  None when the run does no projection (nothing is tracked)."""
+    if not projection:
+        return None
+    E = np.zeros(capacity)
+    if sv_error is not None:
+        e = np.asarray(sv_error, dtype=np.float64)
+        if e.shape != (b0,) or not np.all(np.isfinite(e)) or np.any(e < 0.0):
+            raise ValueError(f"sv_error must hold one finite bound >= 0 per SV ({b0}), got shape {e.shape}")
+        E[:b0] = e
+    return E
 
 
 def slot_maps(src0, capacity, n):
@@ -341,6 +362,7 @@ def resolve_options(X, y, order, *, budget, C, maintenance, kernel, gamma, degre
         maintenance, k, merge_eps, projection_ridge, merge_solver), selection_tie_unit=selection_tie_unit(k, X.shape[1]))
     kernel_error = max((_kernel_value_error(rows, k) for rows in (X, sv) if rows is not None and n_rows(rows)),
                        default=0.0)
+    maint = maint if maint is None else replace(maint, kernel_error=kernel_error)
     options = BSCAOptions(math.inf if budget is None else budget, C, k, sv_update == "accumulate", maint,
                           kernel_error)
     return X, y, order, s, dual, src0, options

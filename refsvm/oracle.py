@@ -220,7 +220,8 @@ def _continuation(spec, res):
     if spec.module == "bsgd":
         return dict(sv=res.sv, alpha=res.alpha, bias=res.bias, t0=res.t)
     if spec.module == "bsca":
-        return dict(sv=res.sv, alpha=res.alpha, dual=res.dual, sv_source=res.sv_source, t0=res.t)
+        return dict(sv=res.sv, alpha=res.alpha, dual=res.dual, sv_source=res.sv_source, sv_error=res.sv_error,
+                    t0=res.t)
     if spec.module == "sbp":
         return dict(state=res.state)
     if spec.module == "fogd":

@@ -32,7 +32,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from refsvm.bsca import (BSCAResult, SV_UPDATES, ZERO_GRADIENT_PREFILTER,  # noqa: F401 (SV_UPDATES re-exported)
-                         ZERO_GRADIENT_TOL as _ZERO_GRADIENT_TOL, resolve_options)
+                         ZERO_GRADIENT_TOL as _ZERO_GRADIENT_TOL, initial_errors, resolve_options)
 from refsvm.budget import LOOKUP_SOLVERS, merge_solver_eps
 from refsvm.constants import UNIT_ROUNDOFF as _UNIT_ROUNDOFF
 from refsvm.validation import check_dual_sample, check_sample_weight, check_sparse_rows
@@ -51,7 +51,8 @@ from refsvm._fast.kernels cimport RbfRows, kernel_code, kernel_row_into, kernel_
 from refsvm._fast.sparse cimport (ERR_NOMEM, Rows, Store, rows_init, rows_self, store_export, store_fill,
                                   store_free, store_init, store_kernel_row, store_kernel_row_pre,
                                   store_set_row)
-from refsvm._fast.budget cimport (MergeTables, c_maintain_merge, c_project_sv, c_remove_sv, c_select_smallest_tie,
+from refsvm._fast.budget cimport (MergeTables, c_maintain_merge, c_project_sv, c_projection_solve_error, c_remove_sv,
+                                  c_select_smallest_tie,
                                   open_merge_tables)
 
 # the reference's constants, read once (one definition for both paths)
@@ -176,7 +177,7 @@ cdef int _bsca_pass(const Params* P, State* st,
                     const Rows* X, const int64_t[::1] y, const int64_t[::1] order,
                     double[::1] dual, Store* SV, double[:, ::1] A,
                     int64_t[::1] src, int64_t[::1] where, double[::1] k_i, double[::1] lk_i,
-                    double[::1] Kp, double[::1] rhs, int[::1] ipiv, double[::1] mwork,
+                    double[::1] Kp, double[::1] rhs, int[::1] ipiv, double[::1] mwork, double[::1] E,
                     int8_t[::1] changed, int8_t[::1] added, int64_t[::1] maint_step,
                     int64_t[::1] maint_index, int64_t[::1] maint_partner,
                     double[::1] weight_degradation) noexcept nogil:
@@ -236,16 +237,22 @@ cdef int _bsca_pass(const Params* P, State* st,
                     partner = -1
                     same_sign = 0                             # (merging: counted by c_maintain_merge)
                     if P.maint == MAINT_REMOVAL:              # Alg. 2, line 11 (ties: selection_tie_unit)
-                        p = c_select_smallest_tie(SV, A, b, P.kernel, P.gamma, P.degree, P.coef0, P.tie_unit, &wd)
+                        p = c_select_smallest_tie(SV, A, b, P.kernel, P.gamma, P.degree, P.coef0, P.tie_unit,
+                                                  NULL, &wd)
                         b = c_remove_sv(SV, A, b, p)
                     elif P.maint == MAINT_PROJECTION:
-                        p = c_select_smallest_tie(SV, A, b, P.kernel, P.gamma, P.degree, P.coef0, P.tie_unit, &wd)
+                        p = c_select_smallest_tie(SV, A, b, P.kernel, P.gamma, P.degree, P.coef0, P.tie_unit,
+                                                  &E[0], &wd)      # ties: the solves' bounds E too
                         info = c_project_sv(SV, A, b, p, P.kernel, P.gamma, P.degree, P.coef0, P.ridge, Kp, rhs,
-                                            ipiv, &wd)
+                                            ipiv, &wd, &Kp[(b - 1) * (b - 1)])
                         if info != 0:
                             st.b = b
                             st.t = t
                             return ERR_SINGULAR
+                        c_projection_solve_error(&Kp[(b - 1) * (b - 1)], &Kp[0], &ipiv[0], &rhs[0], &rhs[b - 1], b - 1,
+                                                 p, fabs(A[p, 0]), P.kernel_error, &E[0], &Kp[2 * (b - 1) * (b - 1)])
+                        E[p] = E[b - 1]                       # E follows remove(p); a free slot holds 0
+                        E[b - 1] = 0.0
                         b = c_remove_sv(SV, A, b, p)
                     else:
                         b = c_maintain_merge(SV, A, b, P.gamma, P.merge_eps, P.merge_solver, &P.tables, mwork,
@@ -289,7 +296,7 @@ def _set_merge_hint(on):
 def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0, degree=3,
          coef0=0.0, merge_eps=0.01, projection_ridge=1e-10, merge_solver="gss",
          sv_update="accumulate", sv=None, alpha=None, dual=None, sv_source=None, t0=0,
-         sample_weight=None):
+         sample_weight=None, sv_error=None):
     """Steps of BSCA (Algorithm 2) on the coordinates ``order``.
 
     Same parameters and result as :func:`refsvm.bsca.bsca` (see there).
@@ -347,13 +354,14 @@ def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0
         if b0:
             store_fill(&S, sv)                             # dense rows: their norms too
             A[:b0] = alpha
-        return _bsca_run(&P, &R, &S, SV, A, b0, src0, n, cap, y, order, dual, t0)
+        E = initial_errors(sv_error, b0, cap, P.maint == MAINT_PROJECTION and P.budget >= 0)   # solves' bounds
+        return _bsca_run(&P, &R, &S, SV, A, b0, src0, n, cap, y, order, dual, t0, E)
     finally:
         store_free(&S)
 
 
 cdef object _bsca_run(Params* P, const Rows* R, Store* S, object SV, object A, Py_ssize_t b0, object src0,
-                      Py_ssize_t n, Py_ssize_t cap, object y, object order, object dual, object t0):
+                      Py_ssize_t n, Py_ssize_t cap, object y, object order, object dual, object t0, object E):
     """The steps of :func:`bsca` over the prepared model and buffers (``bsca`` frees the store)."""
     cdef State st
     cdef Py_ssize_t s
@@ -364,7 +372,7 @@ cdef object _bsca_run(Params* P, const Rows* R, Store* S, object SV, object A, P
         if src[s] >= 0:
             where[src[s]] = s
     m = max(cap - 1, 1) if P.maint == MAINT_PROJECTION and P.budget >= 0 else 1
-    Kp = np.zeros(m * m)
+    Kp = np.zeros(3 * m * m + m)                             # the LU, K_p + ridge I (for E), work
     rhs = np.zeros(2 * m)
     ipiv = np.zeros(m, dtype=np.intc)
     mwork = np.zeros(2 + 3 * cap)                              # c_maintain_merge: 2 c + 3 n_sv
@@ -394,6 +402,7 @@ cdef object _bsca_run(Params* P, const Rows* R, Store* S, object SV, object A, P
     cdef double[::1] rhsv = rhs
     cdef int[::1] ipivv = ipiv
     cdef double[::1] mworkv = mwork
+    cdef double[::1] Ev = np.zeros(1) if E is None else E     # projection: the solves' bounds per slot
     cdef int8_t[::1] changedv = changed
     cdef int8_t[::1] addedv = added
     cdef int64_t[::1] msv = maint_step
@@ -407,7 +416,7 @@ cdef object _bsca_run(Params* P, const Rows* R, Store* S, object SV, object A, P
         merge_h_on(&P.steps, merge_hs)
     with nogil:
         err = _bsca_pass(P, &st, R, yv, ov, dualv, S, Av, srcv, wherev, k_iv, lk_iv, Kpv, rhsv, ipivv,
-                         mworkv, changedv, addedv, msv, miv, mpv, wdv)
+                         mworkv, Ev, changedv, addedv, msv, miv, mpv, wdv)
     if err == ERR_INTERRUPTED:
         raise KeyboardInterrupt
     if err == ERR_SINGULAR:
@@ -436,7 +445,8 @@ cdef object _bsca_run(Params* P, const Rows* R, Store* S, object SV, object A, P
     add_step_records(trace, margins, new_coefs, ne, merge_hs)   # the reference's StepRecords keys
     b = st.b
     return BSCAResult(sv=store_export(S, b) if S.sparse else SV[:b].copy(), alpha=A[:b].copy(),
-                      bias=np.zeros(1), t=int(st.t), trace=trace, dual=dual, sv_source=src[:b].copy())
+                      bias=np.zeros(1), t=int(st.t), trace=trace, dual=dual, sv_source=src[:b].copy(),
+                      sv_error=None if E is None else E[:b].copy())
 
 
 # ----------------------------------------------------------------------------

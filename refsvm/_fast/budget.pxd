@@ -32,7 +32,7 @@ cdef Py_ssize_t c_select_smallest(const Store* SV, const double[:, ::1] alpha,
 
 cdef Py_ssize_t c_select_smallest_tie(const Store* SV, const double[:, ::1] alpha, Py_ssize_t n_sv, int kernel,
                                       double gamma, double degree, double coef0, double tie_unit,
-                                      double* norm_p) noexcept nogil
+                                      const double* errors, double* norm_p) noexcept nogil
 
 cdef double c_merge_objective(double h, const double* am, const double* an, Py_ssize_t c,
                               double log_kappa, double* az) noexcept nogil
@@ -65,7 +65,11 @@ cdef int c_maintain_projection_solve(Store* SV, double[:, ::1] alpha, Py_ssize_t
 
 cdef int c_project_sv(Store* SV, double[:, ::1] alpha, Py_ssize_t n_sv, Py_ssize_t p, int kernel, double gamma,
                       double degree, double coef0, double ridge, double[::1] Kp, double[::1] rhs, int[::1] ipiv,
-                      double* wd_out) noexcept nogil
+                      double* wd_out, double* keep) noexcept nogil
+
+cdef void c_projection_solve_error(const double* A, const double* LU, const int* ipiv, const double* x,
+                                   const double* b, Py_ssize_t m, Py_ssize_t p, double a_p, double kernel_error,
+                                   double* errors, double* work) noexcept nogil
 
 # --- incremental inverse of (K + ridge I) for the projection step of BSGD ---
 

@@ -47,7 +47,7 @@ import numpy as np
 from refsvm.sparse import SparseRows
 
 from libc.math cimport exp, expm1, fabs, sqrt, INFINITY, NAN
-from libc.float cimport DBL_MAX
+from libc.float cimport DBL_EPSILON, DBL_MAX
 from libc.string cimport memcpy
 
 from refsvm._fast.kernels cimport (KERNEL_RBF, seq_dot, kernel_code, kernel_self,

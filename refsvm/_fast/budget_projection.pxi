@@ -21,14 +21,16 @@ cdef int c_maintain_projection_solve(Store* SV, double[:, ::1] alpha, Py_ssize_t
     """
     cdef double dummy
     p_out[0] = c_select_smallest(SV, alpha, n_sv, kernel, gamma, degree, coef0, &dummy)   # Alg. 2, projection, line 1
-    return c_project_sv(SV, alpha, n_sv, p_out[0], kernel, gamma, degree, coef0, ridge, Kp, rhs, ipiv, wd_out)
+    return c_project_sv(SV, alpha, n_sv, p_out[0], kernel, gamma, degree, coef0, ridge, Kp, rhs, ipiv, wd_out, NULL)
 
 
 cdef int c_project_sv(Store* SV, double[:, ::1] alpha, Py_ssize_t n_sv, Py_ssize_t p, int kernel, double gamma,
                       double degree, double coef0, double ridge, double[::1] Kp, double[::1] rhs, int[::1] ipiv,
-                      double* wd_out) noexcept nogil:
+                      double* wd_out, double* keep) noexcept nogil:
     """Eq. 14-15 for the chosen SV ``p`` (the rest of :func:`c_maintain_projection_solve`; BSCA selects
-    ``p`` with its tie rule, :func:`c_select_smallest_tie`).  Returns 0 or the LU's singular pivot."""
+    ``p`` with its tie rule, :func:`c_select_smallest_tie`).  Returns 0 or the LU's singular pivot.
+    ``keep`` (NULL: none): (n_sv-1)^2 doubles that receive ``K_p + ridge I`` before the LU overwrites it
+    (for :func:`c_projection_solve_error`); ``rhs[m:2m]`` keeps ``k_p``."""
     cdef Py_ssize_t c = alpha.shape[1], i, j, oi, oj, r
     cdef double k_pp, wd, top = 0.0
     cdef Py_ssize_t m = n_sv - 1
@@ -47,6 +49,8 @@ cdef int c_project_sv(Store* SV, double[:, ::1] alpha, Py_ssize_t n_sv, Py_ssize
         ridge = ridge * top
     for i in range(m):                                       # + ridge I
         Kp[i * m + i] += ridge
+    if keep != NULL and m > 0:
+        memcpy(keep, &Kp[0], m * m * sizeof(double))
     k_pp = store_self(SV, p, kernel, gamma, degree, coef0)
     if m > 0:
         info = lu_factor(&Kp[0], m, m, &ipiv[0])
@@ -60,6 +64,30 @@ cdef int c_project_sv(Store* SV, double[:, ::1] alpha, Py_ssize_t n_sv, Py_ssize
     wd = pw_sq_sum(&alpha[p, 0], c) * (k_pp - (seq_dot(&rhs[m], &rhs[0], m) if m > 0 else 0.0))  # eq. 15
     wd_out[0] = 0.0 if 0.0 > wd else wd
     return 0
+
+
+cdef void c_projection_solve_error(const double* A, const double* LU, const int* ipiv, const double* x,
+                                   const double* b, Py_ssize_t m, Py_ssize_t p, double a_p, double kernel_error,
+                                   double* errors, double* work) noexcept nogil:
+    """:func:`refsvm.budget.projection_solve_error` of the solve ``A x = b`` (``A = K_p + r I`` kept by
+    :func:`c_project_sv`, ``LU`` its factors, ``b = k_p``): ``errors[o_j] += a_p ||A^{-1}[j, :]||_1 rho
+    + |x_j| errors[p]`` for the SV ``o_j`` of row j (the SVs but ``p``), ``a_p = ||alpha_p||_inf``,
+    ``rho = (3 m + 2) u max_i (|A| |x| + |b|)_i + eps_K (||x||_1 + 1)``.  The row norms from the
+    inverse (:func:`lu_inverse_abs_row_sums`, O(m^3)); ``work``: m^2 + m doubles."""
+    cdef Py_ssize_t i, j, oj
+    cdef double mag, mmax = 0.0, x1 = 0.0, rho, rows, e_p = errors[p]
+    for i in range(m):
+        mag = fabs(b[i])
+        for j in range(m):
+            mag += fabs(A[i * m + j]) * fabs(x[j])
+        mmax = mag if mag > mmax else mmax
+        x1 += fabs(x[i])
+    rho = (3 * m + 2) * (0.5 * DBL_EPSILON) * mmax + kernel_error * (x1 + 1.0)
+    lu_inverse_abs_row_sums(LU, m, ipiv, work, work + m * m)
+    for j in range(m):
+        rows = work[m * m + j]                               # ||A^{-1}[j, :]||_1
+        oj = j if j < p else j + 1
+        errors[oj] += a_p * rows * rho + fabs(x[j]) * e_p
 
 
 cdef Py_ssize_t c_maintain_projection_inverse(Store* SV, double[:, ::1] alpha,
@@ -109,20 +137,29 @@ cdef Py_ssize_t c_maintain_projection_inverse(Store* SV, double[:, ::1] alpha,
 # Python-level functions (same names and signatures as refsvm.budget.projection)
 # ----------------------------------------------------------------------------
 
-def maintain_projection(SV, alpha, n_sv, kernel, gamma, degree, coef0, ridge, tie_unit=0.0):
+def maintain_projection(SV, alpha, n_sv, kernel, gamma, degree, coef0, ridge, tie_unit=0.0, errors=None,
+                        kernel_error=0.0):
     """Project the smallest SV (ties: :func:`refsvm.budget.select_smallest`) onto the others (eq. 14)
     and remove it.
 
     Returns ``(n_sv, p, -1, WD)`` with ``WD = ||alpha_p||^2 (k_pp - k_p' K_p^{-1} k_p)`` (eq. 15).
-    Stateless: solves the regularised system from scratch (LU with partial pivoting).
+    Stateless: solves the regularised system from scratch (LU with partial pivoting).  ``errors``,
+    ``kernel_error``: as :func:`refsvm.budget.maintain_projection` (updated in place).
     """
     cdef int code = kernel_code(kernel)
     S, cs, A, ca, n_ = _working_model(SV, alpha, n_sv)
     cdef Py_ssize_t n = n_, p
     cdef Py_ssize_t m = max(n - 1, 1)
-    Kp = np.empty(m * m)
+    Kp = np.empty(3 * m * m + m)                             # the LU, K_p + ridge I (errors), work
     rhs = np.empty(2 * m)
     ipiv = np.empty(m, dtype=np.intc)
+    E = np.zeros(max(n, 1)) if errors is None else np.ascontiguousarray(errors, dtype=np.float64)
+    if errors is not None and (E.ndim != 1 or E.shape[0] < n):
+        raise ValueError(f"errors must hold one bound per SV ({n}), got shape {E.shape}")
+    cdef double[::1] Ev = E
+    cdef double* ep = &Ev[0] if errors is not None else NULL
+    cdef double e_k = kernel_error, a_p
+    cdef Py_ssize_t r, mm
     cdef Store St
     _open_store(&St, S, n)
     cdef double[:, ::1] Av = A
@@ -132,8 +169,19 @@ def maintain_projection(SV, alpha, n_sv, kernel, gamma, degree, coef0, ridge, ti
     cdef double g = gamma, deg = degree, c0 = coef0, rdg = ridge, wd, tu = tie_unit
     cdef int info
     with nogil:
-        p = c_select_smallest_tie(&St, Av, n, code, g, deg, c0, tu, &wd)   # Alg. 2, projection, line 1
-        info = c_project_sv(&St, Av, n, p, code, g, deg, c0, rdg, Kpv, rv, iv, &wd)
+        p = c_select_smallest_tie(&St, Av, n, code, g, deg, c0, tu, ep, &wd)   # Alg. 2, projection, line 1
+        mm = n - 1
+        info = c_project_sv(&St, Av, n, p, code, g, deg, c0, rdg, Kpv, rv, iv, &wd,
+                            &Kpv[mm * mm] if ep != NULL else NULL)
+        if info == 0 and ep != NULL and mm > 0:           # the solve's bound, then follow remove(p)
+            a_p = 0.0
+            for r in range(Av.shape[1]):
+                a_p = fabs(Av[p, r]) if fabs(Av[p, r]) > a_p else a_p
+            c_projection_solve_error(&Kpv[mm * mm], &Kpv[0], &iv[0], &rv[0], &rv[mm], mm, p, a_p, e_k, ep,
+                                     &Kpv[2 * mm * mm])
+        if info == 0 and ep != NULL:
+            ep[p] = ep[n - 1]
+            ep[n - 1] = 0.0
         if info == 0:
             n = c_remove_sv(&St, Av, n, p)                # Alg. 2, projection, line 2
     _close_store(&St, S, n)
@@ -141,4 +189,6 @@ def maintain_projection(SV, alpha, n_sv, kernel, gamma, degree, coef0, ridge, ti
         raise np.linalg.LinAlgError("Singular matrix")
     _writeback(SV, S, cs)
     _writeback(alpha, A, ca)
+    if errors is not None and E is not errors:
+        errors[:E.shape[0]] = E
     return int(n), int(p), -1, float(wd)

@@ -81,22 +81,39 @@ cdef Py_ssize_t c_select_smallest(const Store* SV, const double[:, ::1] alpha,
     return best
 
 
+cdef inline double _solve_error_margin(const double[:, ::1] alpha, Py_ssize_t j, double e, double k_jj) noexcept nogil:
+    """``s_j`` of :func:`refsvm.budget.solve_error_margin`: ``2 (2 ||alpha_j||_1 e_j + c e_j^2) k_jj``."""
+    cdef Py_ssize_t r, c = alpha.shape[1]
+    cdef double l1 = 0.0
+    for r in range(c):
+        l1 += fabs(alpha[j, r])
+    return 2.0 * (2.0 * l1 * e + c * e * e) * k_jj
+
+
 cdef Py_ssize_t c_select_smallest_tie(const Store* SV, const double[:, ::1] alpha, Py_ssize_t n_sv, int kernel,
                                       double gamma, double degree, double coef0, double tie_unit,
-                                      double* norm_p) noexcept nogil:
-    """:func:`refsvm.budget.select_smallest` with ``tie_unit`` (BSCA): ``U = min_j N_j (1 + tie_unit)``,
-    the lowest ``j`` with ``N_j (1 - tie_unit) <= U``; ``tie_unit <= 0``: :func:`c_select_smallest`."""
+                                      const double* errors, double* norm_p) noexcept nogil:
+    """:func:`refsvm.budget.select_smallest` with ``tie_unit`` (BSCA): ``t_j = tie_unit N_j + s_j``,
+    ``U = min_j (N_j + t_j)``, the lowest ``j`` with ``N_j - t_j <= U``; ``s_j`` from ``errors`` (the
+    projection solves' bounds, :func:`_solve_error_margin`; NULL: 0, bitwise the rule without them);
+    ``tie_unit <= 0``: :func:`c_select_smallest`."""
     cdef Py_ssize_t j, c = alpha.shape[1]
-    cdef double v, upper = INFINITY
+    cdef double v, k_jj, s = 0.0, upper = INFINITY
     if tie_unit <= 0.0 or n_sv == 0:
         return c_select_smallest(SV, alpha, n_sv, kernel, gamma, degree, coef0, norm_p)
     for j in range(n_sv):
-        v = pw_sq_sum(&alpha[j, 0], c) * store_self(SV, j, kernel, gamma, degree, coef0)
-        if v * (1.0 + tie_unit) < upper:
-            upper = v * (1.0 + tie_unit)
+        k_jj = store_self(SV, j, kernel, gamma, degree, coef0)
+        v = pw_sq_sum(&alpha[j, 0], c) * k_jj
+        if errors != NULL:
+            s = _solve_error_margin(alpha, j, errors[j], k_jj)
+        if v * (1.0 + tie_unit) + s < upper:
+            upper = v * (1.0 + tie_unit) + s
     for j in range(n_sv):
-        v = pw_sq_sum(&alpha[j, 0], c) * store_self(SV, j, kernel, gamma, degree, coef0)
-        if v * (1.0 - tie_unit) <= upper:
+        k_jj = store_self(SV, j, kernel, gamma, degree, coef0)
+        v = pw_sq_sum(&alpha[j, 0], c) * k_jj
+        if errors != NULL:
+            s = _solve_error_margin(alpha, j, errors[j], k_jj)
+        if v * (1.0 - tie_unit) - s <= upper:
             norm_p[0] = v
             return j
     return c_select_smallest(SV, alpha, n_sv, kernel, gamma, degree, coef0, norm_p)   # NaN norms
@@ -137,9 +154,9 @@ def remove_sv(SV, alpha, n_sv, p):
     return n_sv - 1
 
 
-def select_smallest(SV, alpha, n_sv, kernel, gamma, degree, coef0, tie_unit=0.0):
-    """``p = argmin_j ||alpha_j||^2 k(x_j, x_j)`` over the first ``n_sv`` SVs (sec. 6.1; ties:
-    :func:`refsvm.budget.select_smallest`)."""
+def select_smallest(SV, alpha, n_sv, kernel, gamma, degree, coef0, tie_unit=0.0, errors=None):
+    """``p = argmin_j ||alpha_j||^2 k(x_j, x_j)`` over the first ``n_sv`` SVs (sec. 6.1; ties and
+    ``errors``: :func:`refsvm.budget.select_smallest`)."""
     S = SV if isinstance(SV, SparseRows) else np.ascontiguousarray(SV, dtype=np.float64)
     A = np.ascontiguousarray(alpha, dtype=np.float64)
     if len(S.shape) != 2 or A.ndim != 2:
@@ -152,8 +169,11 @@ def select_smallest(SV, alpha, n_sv, kernel, gamma, degree, coef0, tie_unit=0.0)
     _open_store(&St, S, n)
     cdef const double[:, ::1] Av = A
     cdef double g = gamma, deg = degree, c0 = coef0, v, tu = tie_unit
+    E = None if errors is None else np.ascontiguousarray(errors[:n], dtype=np.float64)
+    cdef const double[::1] Ev = E if E is not None and n > 0 else None
+    cdef const double* ep = &Ev[0] if Ev is not None else NULL
     with nogil:
-        p = c_select_smallest_tie(&St, Av, n, code, g, deg, c0, tu, &v)
+        p = c_select_smallest_tie(&St, Av, n, code, g, deg, c0, tu, ep, &v)
     _close_store(&St, S, 0)
     return int(p), float(v)
 
@@ -168,7 +188,7 @@ def maintain_removal(SV, alpha, n_sv, kernel, gamma, degree, coef0, tie_unit=0.0
     cdef double[:, ::1] Av = A
     cdef double g = gamma, deg = degree, c0 = coef0, wd, tu = tie_unit
     with nogil:
-        p = c_select_smallest_tie(&St, Av, n, code, g, deg, c0, tu, &wd)   # Alg. 2, removal, line 1
+        p = c_select_smallest_tie(&St, Av, n, code, g, deg, c0, tu, NULL, &wd)   # Alg. 2, removal, line 1
         n = c_remove_sv(&St, Av, n, p)                                      # Alg. 2, removal, line 2
     _close_store(&St, S, n)
     _writeback(SV, S, cs)

@@ -83,9 +83,9 @@ from .merging import (LOOKUP_SOLVERS, MERGE_EPS, MERGE_NEAR_LOG_KAPPA, MERGE_POL
                       MERGE_POLISH_WIDTH, MERGE_SOLVERS, _lookup, check_merge_solver, class_dot,
                       golden_section_search, least_wd_partner, merge_gain, merge_h, merge_objective, merge_pair,
                       merge_search_objective, merge_smallest, merge_solver_eps, polish_merge_h, wd_tie_unit)
-from .projection import PROJECTION_RIDGE, maintain_projection, relative_ridge  # noqa: F401
+from .projection import PROJECTION_RIDGE, maintain_projection, projection_solve_error, relative_ridge  # noqa: F401
 from .removal import (find_duplicate, maintain_removal, new_model, remove_sv, select_smallest,  # noqa: F401
-                      selection_tie_unit)
+                      selection_tie_unit, solve_error_margin)
 
 MAINTENANCE = ("removal", "projection", "merge")
 
@@ -175,6 +175,7 @@ class MaintenanceOptions:
     tables: tuple = None                #: ``(h_table, wd_table)`` when a lookup solver or the comparison reads them
     compare: bool = False               #: comparison mode (:func:`merge_compare` on every event)
     selection_tie_unit: float = 0.0     #: removal / projection's tie tolerance (BSCA; :func:`select_smallest`)
+    kernel_error: float = 0.0           #: one kernel value's error, for the projection's solve bounds (BSCA)
 
     @classmethod
     def resolve(cls, strategy, kernel, merge_eps=MERGE_EPS, projection_ridge=PROJECTION_RIDGE, merge_solver="gss",
@@ -202,19 +203,23 @@ class MaintenanceOptions:
         return cls(strategy, kernel, merge_eps, projection_ridge, merge_solver, tables, bool(compare))
 
 
-def maintain_with(opts, SV, alpha, n_sv, steps=None, h_out=None):
+def maintain_with(opts, SV, alpha, n_sv, steps=None, h_out=None, errors=None):
     """One budget-maintenance step with resolved options (:class:`MaintenanceOptions`), no checks.
 
     Returns ``(n_sv, p, n, WD)`` as :func:`maintain`.  ``steps``: the functions that run the
     step, ``(maintain_removal, maintain_projection, merge_smallest)``, this module's when None;
     the compiled twin passes its own (one dispatcher serves both paths).  ``h_out``: a merge's h
-    (:func:`merge_smallest`; untouched by removal and projection).
+    (:func:`merge_smallest`; untouched by removal and projection).  ``errors``: projection's per-slot
+    bounds of the solves' error (BSCA; :func:`maintain_projection`), None otherwise.
     """
     removal, projection, merge = steps or (maintain_removal, maintain_projection, merge_smallest)
     if opts.strategy == "removal":
         return removal(SV, alpha, n_sv, *opts.kernel.params, opts.selection_tie_unit)
     if opts.strategy == "projection":
-        return projection(SV, alpha, n_sv, *opts.kernel.params, opts.projection_ridge, opts.selection_tie_unit)
+        if errors is None:
+            return projection(SV, alpha, n_sv, *opts.kernel.params, opts.projection_ridge, opts.selection_tie_unit)
+        return projection(SV, alpha, n_sv, *opts.kernel.params, opts.projection_ridge, opts.selection_tie_unit,
+                          errors, opts.kernel_error)
     return merge(SV, alpha, n_sv, opts.kernel.gamma, merge_solver_eps(opts.merge_solver, opts.merge_eps),
                  opts.merge_solver, opts.tables, h_out)
 
@@ -226,13 +231,13 @@ def maintain_with(opts, SV, alpha, n_sv, steps=None, h_out=None):
 MaintenanceEvent = namedtuple("MaintenanceEvent", "strategy b_before b p n wd candidates h", defaults=(math.nan,))
 
 
-def maintenance_event(opts, SV, alpha, n_sv, recorder):
+def maintenance_event(opts, SV, alpha, n_sv, recorder, errors=None):
     """Alg. 1, lines 10-11 (Wang et al.) / Alg. 2, line 11 (Qaadan et al.), with its record.
 
     Runs :func:`maintain_with` on ``n_sv = B + 1`` SVs, timed by ``recorder`` (a
     :class:`MaintenanceRecorder`), after the comparison mode's diagnostics (not timed)
-    when ``opts.compare``.  Returns ``(n_sv - 1, event)``, a :data:`MaintenanceEvent`;
-    the caller hands ``event`` to ``recorder.maintenance``.
+    when ``opts.compare``; ``errors``: as :func:`maintain_with`.  Returns ``(n_sv - 1, event)``, a
+    :data:`MaintenanceEvent`; the caller hands ``event`` to ``recorder.maintenance``.
     """
     if opts.compare:                                           # diagnostics only, not timed
         recorder.merge_compare(*compare_solvers(SV, alpha, n_sv, opts.kernel.gamma, opts.merge_eps, opts.tables))
@@ -240,7 +245,7 @@ def maintenance_event(opts, SV, alpha, n_sv, recorder):
     signs = alpha[:n_sv, 0].copy() if merging and alpha.shape[1] == 1 else None   # for the count of candidates
     h = [math.nan]                                             # the merge's h (merge_smallest writes it)
     with recorder.maintenance_timer(merging):
-        b, p, n, wd = maintain_with(opts, SV, alpha, n_sv, h_out=h)
+        b, p, n, wd = maintain_with(opts, SV, alpha, n_sv, h_out=h, errors=errors)
     if not merging:
         candidates = 0
     elif signs is None:                                        # multi-class: every other SV

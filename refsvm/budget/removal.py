@@ -39,20 +39,34 @@ def new_model(capacity, X, c, sv=None, alpha=None):
     return SV, A, b
 
 
-def select_smallest(SV, alpha, n_sv, kernel, gamma, degree, coef0, tie_unit=0.0):
+def select_smallest(SV, alpha, n_sv, kernel, gamma, degree, coef0, tie_unit=0.0, errors=None):
     """``p = argmin_j ||alpha_j||^2 k(x_j, x_j)`` over the first ``n_sv`` SVs (sec. 6.1).
 
     ``tie_unit = 0`` (BSGD): exact comparison, lowest index on exact ties (no tolerance: see
     DESIGN.md, "Ties of the selection rule").  ``tie_unit > 0`` (BSCA, :func:`selection_tie_unit`):
-    with ``N_j`` the computed norms, ``U = min_j N_j (1 + tie_unit)``; the ties are the ``j`` with
-    ``N_j (1 - tie_unit) <= U``, and the lowest index among them is chosen (the rule of
-    :func:`least_wd_partner`).  Returns ``(p, ||alpha_p||^2 k(x_p, x_p))``.
+    with ``N_j`` the computed norms and ``t_j = tie_unit N_j + s_j``,
+    ``U = min_j (N_j + t_j)``; the ties are the ``j`` with ``N_j - t_j <= U``, and the lowest index
+    among them is chosen (the rule of :func:`least_wd_partner`).  ``s_j``
+    (:func:`solve_error_margin`) comes from ``errors`` (``e_j``, a bound of what projection solves put
+    into coefficient j's error, :func:`refsvm.budget.projection_solve_error`; ``None`` or 0: ``s_j = 0``
+    and the rule is bitwise the one without it).  Returns ``(p, ||alpha_p||^2 k(x_p, x_p))``.
     """
-    norms = np.sum(alpha[:n_sv] ** 2, axis=1) * kernel_diag(SV[:n_sv], kernel, gamma, degree, coef0)
+    diag = kernel_diag(SV[:n_sv], kernel, gamma, degree, coef0)
+    norms = np.sum(alpha[:n_sv] ** 2, axis=1) * diag
     if tie_unit > 0.0:
-        p = int(np.flatnonzero(norms * (1.0 - tie_unit) <= np.min(norms * (1.0 + tie_unit)))[0])
+        s = 0.0 if errors is None else solve_error_margin(alpha[:n_sv], errors[:n_sv], diag)
+        p = int(np.flatnonzero(norms * (1.0 - tie_unit) - s <= np.min(norms * (1.0 + tie_unit) + s))[0])
         return p, float(norms[p])
     return int(np.argmin(norms)), float(norms.min())
+
+
+def solve_error_margin(alpha, errors, diag):
+    """``s_j = 2 (2 ||alpha_j||_1 e_j + c e_j^2) k_jj``: twice a bound of the error of
+    ``N_j = ||alpha_j||^2 k_jj`` when every entry of ``alpha_j`` is within ``e_j`` of its exact value
+    (``|a^2 - (a + d)^2| <= 2 |a| |d| + d^2`` per class); the factor 2 covers the other path's
+    coefficients, which lie within their own bound of the exact ones.  0 where ``e_j = 0``."""
+    c = alpha.shape[1]
+    return 2.0 * (2.0 * np.sum(np.abs(alpha), axis=1) * errors + c * errors * errors) * diag
 
 
 def selection_tie_unit(kernel, d):

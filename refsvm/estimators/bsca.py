@@ -304,7 +304,7 @@ class BSCAClassifier(BudgetedClassifierBase):
         n = X.shape[0]
         labels = self._machine_labels(y)
         if state is None:
-            machines = [dict(sv=None, alpha=None, dual=None, sv_source=None) for _ in labels]
+            machines = [dict(sv=None, alpha=None, dual=None, sv_source=None, sv_error=None) for _ in labels]
         else:
             machines = [dict(m) for m in state["machines"]]
         fp_box, hasher = {}, None
@@ -338,7 +338,8 @@ class BSCAClassifier(BudgetedClassifierBase):
                                                                         **machines[r], **params),
                                    range(len(machines)))            # one-vs-rest machines in threads
             for r, res in enumerate(results):
-                machines[r] = dict(sv=res.sv, alpha=res.alpha, dual=res.dual, sv_source=res.sv_source)
+                machines[r] = dict(sv=res.sv, alpha=res.alpha, dual=res.dual, sv_source=res.sv_source,
+                                   sv_error=res.sv_error)   # projection: the solves' bounds continue
                 traces[r].append(res.trace)
             self.solver_seconds_ += time.perf_counter() - start
             starts.append(sum(len(tr["changed"]) for tr in traces[0][:-1]))
