@@ -181,6 +181,11 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const Rows* X, const int64_t[::1] 
     for j in range(c.b):
         if SV.sq[j] > sq_max:
             sq_max = SV.sq[j]
+    cdef double sum_a = 0.0, sum_e = 0.0                    # Projectron: sum_j |alpha_j|, sum_j e_j
+    if P.alg == ALG_PROJECTRON:
+        for j in range(c.b):
+            sum_a += fabs(A[j])
+            sum_e += E[j]
     cdef bint mistake, step_taken
     cdef SpanStep span                                      # the Projectron's step (refsvm.online.projection.Span)
     shrink = 1.0 - P.eta * P.lam
@@ -205,7 +210,9 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const Rows* X, const int64_t[::1] 
             eps_K = _kernel_value_error(P, s if s > sq_max else sq_max)
             tol_f = _margin_tolerance(&k[0], &A[0], b, eps_K, _kernel_relative_error(P, s if s > sq_max else sq_max))
         elif b > 0 and P.alg == ALG_PROJECTRON:           # projectron_margin_tolerance: the coefficients' error too
-            tol_f = _projectron_tolerance(&k[0], &A[0], &E[0], b, P.eps_K, P.rel_K)
+            tol_f = _projectron_tolerance_cap(P, b, sum_a, sum_e)   # >= tol_f: a margin clear of it decides alike
+            if not (margin > tol_f and (not P.plusplus or margin >= 1.0 or margin < 1.0 - tol_f)):
+                tol_f = _projectron_tolerance(&k[0], &A[0], &E[0], b, P.eps_K, P.rel_K)
         if P.zero_positive:                                 # sign(0) = +1 (refsvm.online.is_mistake)
             mistake = (f < -tol_f) if y_t > 0 else (f >= -tol_f)
         else:
@@ -279,7 +286,7 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const Rows* X, const int64_t[::1] 
                 _span_project(P, c, X, i, L, dinv, &k[0], &aux[0], b, &span)   # d* into aux
                 if mistake:
                     if _projects_mistake(P, &span, b):
-                        _project_coefficients(&A[0], &E[0], y_t * s_t, &aux[0], b)   # f += s_t y_t P k(x_t, .)
+                        _project_coefficients(&A[0], &E[0], y_t * s_t, &aux[0], b, &sum_a, &sum_e)   # f += s_t y_t P k
                         update_kind[step] = 2
                     else:
                         _factor_grow(L, dinv, c, b, &span)  # L grows by the row [z', delta_t]
@@ -287,11 +294,12 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const Rows* X, const int64_t[::1] 
                             SV.failed = True
                         A[b] = y_t * s_t
                         E[b] = 0.0
+                        sum_a += fabs(A[b])
                         b += 1
                         update_kind[step] = 1
                     c.updates += 1
                 elif _margin_step(P, &span, b, 1.0 - margin, s_t, &tau):   # Projectron++ margin error
-                    _project_coefficients(&A[0], &E[0], y_t * tau, &aux[0], b)
+                    _project_coefficients(&A[0], &E[0], y_t * tau, &aux[0], b, &sum_a, &sum_e)
                     c.updates += 1
                     update_kind[step] = 2
 

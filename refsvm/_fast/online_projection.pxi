@@ -22,15 +22,33 @@ cdef inline double _projectron_tolerance(const double* k, const double* a, const
     return _margin_tolerance(k, a, b, eps_K, rel_K) + 2.0 * U_ROUND * s
 
 
-cdef inline void _project_coefficients(double* A, double* E, double c, const double* d, Py_ssize_t b) noexcept nogil:
+cdef inline double _projectron_tolerance_cap(const Params* P, Py_ssize_t b, double sum_a, double sum_e) noexcept nogil:
+    """An upper bound of :func:`_projectron_tolerance` from ``S_a = sum_j |alpha_j|`` and ``S_e = sum_j e_j``
+    alone (O(1)): the Gaussian kernel's values are at most 1, so ``S_ak <= S_a`` and ``sum_j e_j |k_j| <= S_e``:
+    ``2 ((b + 2) u S_a + eps_K S_a + u S_e)``, enlarged by 1e-6 for the sums' and the kernel values'
+    rounding; INFINITY for the other kernels.  A filter of the compiled path only: a margin clear of it
+    (``y f`` above it, and for Projectron++ at least 1 or below 1 minus it) is decided as with the exact
+    ``tol_f``, so the O(b) sums are skipped there (the reference computes them at every step)."""
+    if P.kernel != KERNEL_RBF:
+        return INFINITY
+    return 2.0 * ((b + 2) * U_ROUND * sum_a + P.eps_K * sum_a + U_ROUND * sum_e) * (1.0 + 1e-6)
+
+
+cdef inline void _project_coefficients(double* A, double* E, double c, const double* d, Py_ssize_t b,
+                                       double* sum_a, double* sum_e) noexcept nogil:
     """:func:`refsvm.online.projection.project_coefficients`: ``alpha += c d*`` and ``e_j += |alpha_j| +
-    (b + 3) |c d*_j|`` (the same operations: ``e`` bitwise equal to the reference's for equal inputs)."""
+    (b + 3) |c d*_j|`` (the same operations: ``e`` bitwise equal to the reference's for equal inputs);
+    ``sum_a`` / ``sum_e`` become ``sum_j |alpha_j|`` / ``sum_j e_j`` (:func:`_projectron_tolerance_cap`)."""
     cdef Py_ssize_t j
-    cdef double step
+    cdef double step, sa = 0.0, se = 0.0
     for j in range(b):
         step = c * d[j]
         A[j] += step
         E[j] += fabs(A[j]) + (b + 3) * fabs(step)
+        sa += fabs(A[j])
+        se += E[j]
+    sum_a[0] = sa
+    sum_e[0] = se
 
 
 cdef extern from "fastmath.h" nogil:
