@@ -8,7 +8,9 @@ Blocks ``repro-lu2016-table7`` / ``repro-lu2016-table9``: per data set and row, 
 and the gap's reason (blank: not flagged; "n/a": a row this build does not run), today's reasons of
 :mod:`refsvm.reproduce.gaps` as ``refsvm reproduce --render`` prints them.  Block
 ``repro-lu2016-gaps``: the flagged rows of both tables with their reason and its text.  Blocks
-``repro-lu2016-table7-mnist200`` (Table 7's mnist column at B = 200), ``repro-lu2016-figures`` (one line per
+``repro-lu2016-table7-mnist200`` (Table 7's mnist column at B = 200), ``repro-lu2016-table7-code-options``,
+``repro-lu2016-table7-usps-width`` and ``repro-lu2016-table9-eta`` (the readings that explain Table 7's and 9's
+gaps: the authors' step sizes, usps's kernel width), ``repro-lu2016-figures`` (one line per
 figure run, ``reproduce_lu2016-figure1..6``), ``repro-lu2016-figure3`` / ``-figure4`` (the sweeps as run).
 """
 
@@ -90,6 +92,24 @@ def _gaps(fmt):
 def _table7_mnist200(fmt):
     """Table 7's mnist column at B = 200 (``lu2016-table7-mnist200``): the budgeted rows beside the paper's."""
     return _rows(("reproduce_lu2016-table7-mnist200",), fmt)
+
+
+@renderer("repro-lu2016-table7-code-options")
+def _table7_code_options(fmt):
+    """Table 7's step-size rows at the authors' Experiment.m options (``lu2016-table7-code-options``)."""
+    return _rows(("reproduce_lu2016-table7-code-options",), fmt)
+
+
+@renderer("repro-lu2016-table7-usps-width")
+def _table7_usps_width(fmt):
+    """Table 7's usps column at gamma = 0.65/128 (``lu2016-table7-usps-width``)."""
+    return _rows(("reproduce_lu2016-table7-usps-width",), fmt)
+
+
+@renderer("repro-lu2016-table9-eta")
+def _table9_eta(fmt):
+    """Table 9's OGD and BOGD rows with OGD.m / BOGD.m's step tuned per data set (``lu2016-table9-eta``)."""
+    return _rows(("reproduce_lu2016-table9-eta",), fmt)
 
 
 #: the figure runs (``lu2016-figure<k>``) and what each plots

@@ -265,8 +265,7 @@ def test_table7_authors_code_reasons_match_the_committed_code_rows():
 def test_table7_mnist_budget_reasons_match_the_committed_b200_run():
     """Table 7's mnist rows explained by 'parameters' (B = 200, section 7.3.1's 'first 3 datasets' in Table 7's
     column order): in the committed lu2016-table7-mnist200 run the row quoted is not flagged against the paper's
-    number (the gap rule of refsvm.reproduce.gaps), the number quoted is the one measured, and every other
-    Table 7 reason is the authors' code."""
+    number (the gap rule of refsvm.reproduce.gaps), the number quoted is the one measured."""
     import json
 
     from refsvm.reproduce.gaps import EXPLAINED, gap_reason
@@ -274,13 +273,16 @@ def test_table7_mnist_budget_reasons_match_the_committed_b200_run():
     path = Path(__file__).resolve().parents[2] / "benchmarks" / "results" / "reproduce_lu2016-table7-mnist200.json"
     data = json.loads(path.read_text())
     rows = {r["algorithm"]: r for r in data["rows"]}
-    explained = {k: v for k, v in EXPLAINED.items() if k[0] == "lu2016-table7" and v[0] == "parameters"}
+    explained = {k: v for k, v in EXPLAINED.items() if k[0] == "lu2016-table7" and v[0] == "parameters"
+                 and "(lu2016-table7-mnist200, " in v[1]}
     assert len(explained) >= 5 and all(k[2] == "mnist" for k in explained)
     for (_, algorithm, _), (_, text) in explained.items():
         quoted = re.search(r"the row '([^']+)'", text)
         r = rows[quoted[1] if quoted else algorithm]
         assert gap_reason(data["table"], r) is None, (algorithm, r["error_mean"])
         assert f"{r['error_mean']:.2f}" in text and f"{r['paper']['mean']:g}" in text
-    assert {v[0] for k, v in EXPLAINED.items() if k[0] == "lu2016-table7"} == {"authors-code", "parameters"}
+    # the other readings (the authors' step sizes, usps's width) are tested in test_lu_readings.py
+    assert {v[0] for k, v in EXPLAINED.items() if k[0] == "lu2016-table7"} <= {
+        "authors-code", "parameters", "data", "degenerate", "unexplained"}
     assert {e.per_dataset["mnist"].get("budget") or e.per_dataset["mnist"]["n_components"] for e in
             tables()["lu2016-table7-mnist200"].entries} == {200, 800}        # B = 200; FOGD D = 4B
