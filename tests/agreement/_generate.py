@@ -187,6 +187,21 @@ def make_estimator(config, n, gamma, backend):
     return OnlineKernelClassifier(budget=budget, **kernel, **params, **common)
 
 
+def fit_on_paths(seed):
+    """Configuration ``seed`` fitted on the reference, the compiled dense and the compiled CSR paths:
+    ``{"python": est, "fast": est, "fast-csr": est}`` (warnings silenced: the generated data warns)."""
+    config = draw_config(seed)
+    X, y = make_data(config)
+    gamma = _gamma(X, config["gamma_factor"])
+    fitted = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for name, backend, data in (("python", "python", X), ("fast", "fast", X),
+                                    ("fast-csr", "fast", sp.csr_matrix(X))):
+            fitted[name] = make_estimator(config, X.shape[0], gamma, backend).fit(data, y)
+    return fitted
+
+
 def tolerance(config):
     """``(rtol, compare_choices, allowance)`` of the configuration (module notes)."""
     p = config["params"]

@@ -10,13 +10,11 @@ and clearly negative (or clearly positive, however small) still counts as before
 hold against 60-digit mpmath evaluations.
 """
 
-import warnings
 
 import mpmath
 import numpy as np
 import pytest
-import scipy.sparse as sp
-from agreement._generate import _gamma, draw_config, make_data, make_estimator
+from agreement._generate import fit_on_paths
 
 import refsvm.bsgd as ref_bsgd
 import refsvm.fogd as ref_fogd
@@ -39,15 +37,7 @@ def _mistakes(est):
 @pytest.mark.parametrize("seed", PARTED_SEEDS)
 def test_parted_seeds_count_alike(seed):
     """Every epoch's counter is equal on the reference, compiled dense and compiled CSR paths."""
-    config = draw_config(seed)
-    X, y = make_data(config)
-    gamma = _gamma(X, config["gamma_factor"])
-    counts = {}
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        for name, backend, data in (("python", "python", X), ("fast", "fast", X),
-                                    ("fast-csr", "fast", sp.csr_matrix(X))):
-            counts[name] = _mistakes(make_estimator(config, X.shape[0], gamma, backend).fit(data, y))
+    counts = {name: _mistakes(est) for name, est in fit_on_paths(seed).items()}
     assert counts["fast"] == counts["python"], counts
     assert counts["fast-csr"] == counts["python"], counts
 

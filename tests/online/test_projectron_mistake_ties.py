@@ -11,13 +11,11 @@ bound covers the computed ``f`` against exact rational arithmetic; an exact, cle
 still counts as before; ``coef_error`` continues a run on both paths.
 """
 
-import warnings
 from fractions import Fraction
 
 import numpy as np
 import pytest
-import scipy.sparse as sp
-from agreement._generate import _gamma, draw_config, make_data, make_estimator
+from agreement._generate import fit_on_paths
 
 import refsvm._fast.online as fast
 import refsvm.online as ref
@@ -30,16 +28,8 @@ DISCRETE = ("mistakes", "updates", "update_kind", "n_sv")
 @pytest.mark.parametrize("seed", PARTED_SEEDS)
 def test_parted_seeds_count_alike(seed):
     """Every epoch's discrete trace is equal on the reference, compiled dense and compiled CSR paths."""
-    config = draw_config(seed)
-    X, y = make_data(config)
-    gamma = _gamma(X, config["gamma_factor"])
-    traces = {}
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        for name, backend, data in (("python", "python", X), ("fast", "fast", X),
-                                    ("fast-csr", "fast", sp.csr_matrix(X))):
-            est = make_estimator(config, X.shape[0], gamma, backend).fit(data, y)
-            traces[name] = [[np.asarray(t[key]).tolist() for key in DISCRETE] for t in est.trace_]
+    traces = {name: [[np.asarray(t[key]).tolist() for key in DISCRETE] for t in est.trace_]
+              for name, est in fit_on_paths(seed).items()}
     assert traces["fast"] == traces["python"]
     assert traces["fast-csr"] == traces["python"]
 
