@@ -82,20 +82,21 @@ cdef Py_ssize_t c_select_smallest(const Store* SV, const double[:, ::1] alpha,
 
 
 cdef inline double _solve_error_margin(const double[:, ::1] alpha, Py_ssize_t j, double e, double k_jj) noexcept nogil:
-    """``s_j`` of :func:`refsvm.budget.solve_error_margin`: ``2 (2 ||alpha_j||_1 e_j + c e_j^2) k_jj``."""
+    """``s_j`` of :func:`refsvm.budget.solve_error_margin`: ``3 (2 ||alpha_j||_1 e_j + c e_j^2) k_jj``."""
     cdef Py_ssize_t r, c = alpha.shape[1]
     cdef double l1 = 0.0
     for r in range(c):
         l1 += fabs(alpha[j, r])
-    return 2.0 * (2.0 * l1 * e + c * e * e) * k_jj
+    return 3.0 * (2.0 * l1 * e + c * e * e) * k_jj
 
 
 cdef Py_ssize_t c_select_smallest_tie(const Store* SV, const double[:, ::1] alpha, Py_ssize_t n_sv, int kernel,
                                       double gamma, double degree, double coef0, double tie_unit,
                                       const double* errors, double* norm_p) noexcept nogil:
     """:func:`refsvm.budget.select_smallest` with ``tie_unit`` (BSCA): ``t_j = tie_unit N_j + s_j``,
-    ``U = min_j (N_j + t_j)``, the lowest ``j`` with ``N_j - t_j <= U``; ``s_j`` from ``errors`` (the
-    projection solves' bounds, :func:`_solve_error_margin`; NULL: 0, bitwise the rule without them);
+    ``U = min_j (N_j + t_j)``, the lowest ``j`` with ``N_j - t_j <= U``; ``s_j`` from ``errors`` (BSCA's
+    coefficient bounds: Newton steps and projection solves, :func:`_solve_error_margin`; NULL: 0,
+    bitwise the rule without them);
     ``tie_unit <= 0``: :func:`c_select_smallest`."""
     cdef Py_ssize_t j, c = alpha.shape[1]
     cdef double v, k_jj, s = 0.0, upper = INFINITY
