@@ -88,7 +88,8 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import scipy.sparse as sp
 
-from .budget import MaintenanceOptions, MaintenanceRecorder, maintenance_event, new_model, selection_tie_unit
+from .budget import (MaintenanceEvent, MaintenanceOptions, MaintenanceRecorder, maintenance_event, new_model, remove_sv,
+                     select_smallest, selection_tie_unit)
 from .constants import UNIT_ROUNDOFF
 from .kernels import Kernel, kernel_diag, kernel_matrix
 from .recorder import StepRecords
@@ -123,7 +124,7 @@ class BSCAResult:
     trace: dict = field(default_factory=dict)  #: diagnostics, see DESIGN.md
     dual: np.ndarray = None       #: dual variables alpha, shape (n,)
     sv_source: np.ndarray = None  #: int64 (n_sv,), example held by each slot or -1
-    sv_error: np.ndarray = None   #: projection: (n_sv,) bounds of the solves' error per coefficient, else None
+    sv_error: np.ndarray = None   #: removal / projection: (n_sv,) bounds of each coefficient's error, else None
 
 
 def _newton_step(alpha_i, g, q_ii, C, e_f=0.0, e_k=0.0):
@@ -242,7 +243,7 @@ def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0
         ``alpha`` (n_sv, 1)), dual variables (n,), slot -> example map
         (n_sv,) and step counter.  ``None`` = empty model, ``alpha = 0``.
     sv_error : ndarray of shape (n_sv,) or None
-        Projection: the bounds ``e_j`` of the error that earlier solves put into each coefficient
+        Removal / projection: the bounds ``e_j`` of the error that earlier steps and solves put into each coefficient
         (``BSCAResult.sv_error`` of the call continued; :func:`initial_errors`), so that a
         continued run takes the selection's ties as one call does.  ``None``: zeros.
     sample_weight : ndarray of shape (n,), float64, or None
@@ -266,7 +267,7 @@ def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0
         sample_weight=sample_weight)
     # Alg. 2, line 2: alpha <- 0 (dual), M <- {} (or the state to continue from)
     SV, A, b = new_model(o.capacity(len(src0), len(order), X.shape[0]), X, 1, sv, alpha)
-    E = initial_errors(sv_error, b, len(A), maintenance == "projection" and budget is not None)   # solves' bounds
+    E = initial_errors(sv_error, b, len(A), maintenance != "merge" and budget is not None)   # coefficients' bounds
     src, where = slot_maps(src0, len(A), X.shape[0])
     rec = BSCARecorder(len(order))
     t = t0
@@ -281,17 +282,20 @@ def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0
         g = dual_gradient(y_i, f, s_abs, e_f)                 # 1 - y_i f~(x_i) = dD/dalpha_i (budgeted)
         delta, dual_i = _newton_step(dual[i], g, q_ii, C_i, e_f, o.kernel_error)   # Alg. 2, line 6 (eq. 3)
         if delta != 0.0:                                      # Alg. 2, line 7
+            e_s = 0.0 if E is None else step_error(dual[i], g, q_ii, e_f, o.kernel_error, delta)   # delta's bound
             dual[i] = dual_i                                  # Alg. 2, line 8: alpha_i + delta (C exactly at C)
             rec.mark("changed", step)
             if o.accumulate and where[i] >= 0:                # Alg. 2, line 9, x_i already in M
                 A[where[i], 0] += delta * y_i
+                _slot_error(E, where[i], e_s, fresh=False)
             else:
                 SV[b], A[b, 0] = x_i, delta * y_i             # Alg. 2, line 9: M <- M u {(delta y_i, x_i)}
                 src[b], where[i] = i, b                       # the maps slot <-> example
+                _slot_error(E, b, e_s, fresh=True)
                 b += 1
                 rec.mark("added", step)
                 if b > o.budget:                              # Alg. 2, line 10
-                    b, event = maintenance_event(o.maintenance, SV, A, b, rec, E)   # Alg. 2, line 11
+                    b, event = _maintenance_event(o.maintenance, SV, A, b, rec, E)   # Alg. 2, line 11
                     _follow_list_operation(src, where, event.b_before, event.p, event.n)
                     rec.maintenance(step, event, A)
         rec.count("n_at_bound", dual[i] == 0.0 or dual[i] == C_i)
@@ -299,11 +303,46 @@ def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0
                       dual=dual, sv_source=src[:b].copy(), sv_error=None if E is None else E[:b].copy())
 
 
-def initial_errors(sv_error, b0, capacity, projection):
-    """The per-slot bounds ``e_j`` of the projection solves' error (:func:`refsvm.budget.projection_solve_error`)
-    for a model of ``b0`` SVs: ``sv_error`` (checked: shape (b0,), finite, >= 0) or zeros, in ``capacity``
-    slots (free slots hold 0).  None when the run does no projection (nothing is tracked)."""
-    if not projection:
+def step_error(alpha_i, g, q_ii, e_f, e_k, delta):
+    """A bound of the error of the coefficient ``delta y_i`` a Newton step writes into a slot (removal and
+    projection runs, whose selection reads it: :func:`initial_errors`): the target's bound
+    ``_target_tolerance`` (already doubled for the other path) plus the subtraction's ``u |delta|``.
+
+    Where ``g = 1 - y_i f`` cancels (a margin near 1), ``E_f / Q_ii`` is the whole size of a small step:
+    a coefficient of 5e-10 carries a relative error of 1e-4 (poly kernel, near duplicates), far above
+    the selection's relative tie unit, and the two paths then order two such slots differently.
+    ``Q_ii = 0`` or a step to a bound: the target is exact (the bound), the term is ``u |delta|``."""
+    tol = _target_tolerance(alpha_i, g, q_ii, e_f, e_k) if q_ii > 0.0 else 0.0
+    return tol + UNIT_ROUNDOFF * abs(delta)
+
+
+def _slot_error(E, slot, e, fresh):
+    """Slot ``slot``'s bound after a step of bound ``e``: set (``fresh``: a new slot) or added (accumulate).
+    Nothing when ``E`` is None (merging, no budget: nothing is tracked)."""
+    if E is not None:
+        E[slot] = e if fresh else E[slot] + e
+
+
+def _maintenance_event(opts, SV, A, n_sv, rec, E):
+    """Alg. 2, line 11: :func:`refsvm.budget.maintenance_event`, except for removal with the bounds ``E``:
+    the selection's ties then read them (:func:`refsvm.budget.select_smallest` with ``errors``, the rule
+    projection uses) and ``E`` follows remove(p)."""
+    if E is None or opts.strategy != "removal":
+        return maintenance_event(opts, SV, A, n_sv, rec, E)
+    with rec.maintenance_timer(False):
+        p, wd = select_smallest(SV, A, n_sv, *opts.kernel.params, opts.selection_tie_unit, E)   # removal, line 1
+        b = remove_sv(SV, A, n_sv, p)                                                           # removal, line 2
+        E[p], E[b] = E[b], 0.0                                 # E follows remove(p); a free slot holds 0
+    return b, MaintenanceEvent("removal", n_sv, b, p, -1, wd, 0)
+
+
+def initial_errors(sv_error, b0, capacity, tracked):
+    """The per-slot bounds ``e_j`` of the coefficients' error, for a model of ``b0`` SVs: ``sv_error``
+    (checked: shape (b0,), finite, >= 0) or zeros, in ``capacity`` slots (free slots hold 0).  Tracked
+    (``tracked``) in removal and projection runs, whose selection reads them: the Newton steps'
+    bounds (:func:`step_error`) and projection's solves' bounds
+    (:func:`refsvm.budget.projection_solve_error`).  None otherwise (merging, no budget)."""
+    if not tracked:
         return None
     E = np.zeros(capacity)
     if sv_error is not None:

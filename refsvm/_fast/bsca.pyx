@@ -120,6 +120,16 @@ cdef inline double _newton_step(double alpha_i, double g, double q_ii, double C,
     return delta
 
 
+cdef inline double _step_error(double alpha_i, double g, double q_ii, double e_f, double e_k,
+                               double delta) noexcept nogil:
+    """refsvm.bsca.step_error: the target's bound (as _newton_step's tol) plus ``u |delta|``."""
+    cdef double tol = 0.0, e_g
+    if q_ii > 0.0:
+        e_g = e_f + UNIT_ROUNDOFF * (2.0 + fabs(g))
+        tol = 2.0 * (e_g / q_ii + fabs(g / q_ii) * (3.0 * UNIT_ROUNDOFF + e_k / q_ii) + UNIT_ROUNDOFF * fabs(alpha_i))
+    return tol + UNIT_ROUNDOFF * fabs(delta)
+
+
 cdef inline double _margin_error(const double* k, const double* a, Py_ssize_t b, double kernel_error,
                                  double* s_abs) noexcept nogil:
     """``E_f`` of :func:`refsvm.bsca.margin_error` (``*s_abs`` = S); four partial sums each (the order does
@@ -187,8 +197,9 @@ cdef int _bsca_pass(const Params* P, State* st,
     cdef long long same_sign
     cdef Py_ssize_t b = st.b
     cdef long long t = st.t
-    cdef double y_i, f, g, s_abs, e_f, q_ii, delta, dual_i, wd, start, elapsed, C_i
+    cdef double y_i, f, g, s_abs, e_f, q_ii, delta, dual_i, wd, start, elapsed, C_i, e_s = 0.0
     cdef int info
+    cdef bint track = P.maint != MAINT_MERGE and P.budget >= 0    # removal / projection: the bounds E
     cdef bint keep_lk = P.maint == MAINT_MERGE and P.merge_hint    # the step's exponents, for merging
 
     for step in range(P.n_steps):                             # Alg. 2, lines 3-4
@@ -216,17 +227,23 @@ cdef int _bsca_pass(const Params* P, State* st,
         C_i = P.C * P.sample_weight[i] if P.sample_weight != NULL else P.C   # weighted box [0, C s_i]
         delta = _newton_step(dual[i], g, q_ii, C_i, e_f, P.kernel_error, &dual_i)  # Alg. 2, line 6 (eq. 3)
         if delta != 0.0:                                      # Alg. 2, line 7
+            if track:                                         # delta's bound (refsvm.bsca.step_error)
+                e_s = _step_error(dual[i], g, q_ii, e_f, P.kernel_error, delta)
             dual[i] = dual_i                                  # Alg. 2, line 8: alpha_i + delta (C exactly at C)
             changed[step] = 1
             slot = where[i]
             if P.accumulate and slot >= 0:                    # Alg. 2, line 9, x_i already in M
                 A[slot, 0] += delta * y_i
+                if track:
+                    E[slot] += e_s
             else:                                             # Alg. 2, line 9: M <- M u {(delta y_i, x_i)}
                 if store_set_row(SV, b, X, i) != 0:
                     st.b = b
                     st.t = t
                     return ERR_NOMEM
                 A[b, 0] = delta * y_i
+                if track:
+                    E[b] = e_s
                 src[b] = i
                 where[i] = b
                 b += 1
@@ -238,7 +255,9 @@ cdef int _bsca_pass(const Params* P, State* st,
                     same_sign = 0                             # (merging: counted by c_maintain_merge)
                     if P.maint == MAINT_REMOVAL:              # Alg. 2, line 11 (ties: selection_tie_unit)
                         p = c_select_smallest_tie(SV, A, b, P.kernel, P.gamma, P.degree, P.coef0, P.tie_unit,
-                                                  NULL, &wd)
+                                                  &E[0], &wd)      # ties: the coefficients' bounds E too
+                        E[p] = E[b - 1]                       # E follows remove(p); a free slot holds 0
+                        E[b - 1] = 0.0
                         b = c_remove_sv(SV, A, b, p)
                     elif P.maint == MAINT_PROJECTION:
                         p = c_select_smallest_tie(SV, A, b, P.kernel, P.gamma, P.degree, P.coef0, P.tie_unit,
@@ -354,7 +373,7 @@ def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0
         if b0:
             store_fill(&S, sv)                             # dense rows: their norms too
             A[:b0] = alpha
-        E = initial_errors(sv_error, b0, cap, P.maint == MAINT_PROJECTION and P.budget >= 0)   # solves' bounds
+        E = initial_errors(sv_error, b0, cap, P.maint != MAINT_MERGE and P.budget >= 0)   # coefficients' bounds
         return _bsca_run(&P, &R, &S, SV, A, b0, src0, n, cap, y, order, dual, t0, E)
     finally:
         store_free(&S)
@@ -402,7 +421,7 @@ cdef object _bsca_run(Params* P, const Rows* R, Store* S, object SV, object A, P
     cdef double[::1] rhsv = rhs
     cdef int[::1] ipivv = ipiv
     cdef double[::1] mworkv = mwork
-    cdef double[::1] Ev = np.zeros(1) if E is None else E     # projection: the solves' bounds per slot
+    cdef double[::1] Ev = np.zeros(1) if E is None else E     # removal / projection: bounds per slot
     cdef int8_t[::1] changedv = changed
     cdef int8_t[::1] addedv = added
     cdef int64_t[::1] msv = maint_step

@@ -79,15 +79,18 @@ def test_solve_error_bound_against_mpmath(module, case):
     assert np.all(err <= (bound - E0[others]) + 2 * EPS * np.abs(exact)), err / (bound - E0[others])
 
 
-def test_bound_is_zero_without_solves():
-    """Removal / merging track nothing (None); a projection run's untouched model keeps 0."""
+def test_bound_without_solves_is_the_steps():
+    """Merging tracks nothing (None); a projection run without a solve carries the Newton steps'
+    bounds only (``refsvm.bsca.step_error``), those of a removal run without an event."""
     X = np.random.default_rng(3).normal(size=(12, 3))
     y = np.where(X[:, 0] > 0, 1, -1).astype(np.int64)
     order = np.arange(12, dtype=np.int64)
     for mod in (ref_bsca, fast_bsca):
-        assert mod.bsca(X, y, order, budget=4, C=1.0, maintenance="removal").sv_error is None
+        assert mod.bsca(X, y, order, budget=4, C=1.0, maintenance="merge").sv_error is None
         big = mod.bsca(X, y, order, budget=50, C=1.0, maintenance="projection")
-        assert big.sv_error is not None and not np.any(big.sv_error)
+        alone = mod.bsca(X, y, order, budget=50, C=1.0, maintenance="removal")
+        assert np.all(big.sv_error > 0)
+        np.testing.assert_array_equal(big.sv_error, alone.sv_error)
 
 
 #: Generated configurations whose paths parted in the projection's selection before the bound
