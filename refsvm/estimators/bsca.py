@@ -339,7 +339,7 @@ class BSCAClassifier(BudgetedClassifierBase):
                                    range(len(machines)))            # one-vs-rest machines in threads
             for r, res in enumerate(results):
                 machines[r] = dict(sv=res.sv, alpha=res.alpha, dual=res.dual, sv_source=res.sv_source,
-                                   sv_error=res.sv_error)   # projection: the solves' bounds continue
+                                   sv_error=res.sv_error)   # removal / projection: the error bounds continue
                 traces[r].append(res.trace)
             self.solver_seconds_ += time.perf_counter() - start
             starts.append(sum(len(tr["changed"]) for tr in traces[0][:-1]))

@@ -215,9 +215,8 @@ def tolerance(config):
 #: Regimes where the paths are known to part (DESIGN.md, "Open disagreements"): the CI test leaves
 #: them out by name; the long run (benchmarks/bench_agreement.py) keeps them and counts them apart.
 OPEN_REGIMES = {
-    "bsca": "BSCA: merging's values on near duplicates (1e-9..2e-8: the search for h compares values flat "
-            "below rounding; a fix is deferred), removal runs with linear / poly kernels whose Newton-step "
-            "coefficients carry an error above the selection's tie unit, one projection run (seed 10246)",
+    "bsca-merge": "BSCA merging: values on near duplicates (1e-9..2e-8: the search for h compares values flat "
+            "below rounding; a fix is deferred) and one choice of m among exactly tied candidates (seed 8729)",
 }
 
 
@@ -225,7 +224,8 @@ def open_regime(config):
     """The reason the configuration's regime is an open disagreement (:data:`OPEN_REGIMES`), or None."""
     s, p = config["solver"], config["params"]
     key = {"online": f"online-{p.get('algorithm')}",
-           "sbp": "sbp-intercept" if p.get("fit_intercept") else "sbp"}.get(s, s)
+           "sbp": "sbp-intercept" if p.get("fit_intercept") else "sbp",
+           "bsca": f"bsca-{p.get('maintenance')}"}.get(s, s)
     return OPEN_REGIMES.get(key)
 
 

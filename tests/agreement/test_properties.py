@@ -59,7 +59,7 @@ def test_the_open_regimes_are_named_and_still_open():
     """The regimes left out of the CI test are listed with reasons, and they still part in the first
     600 configurations (when they stop, they belong back in the test; the long run,
     benchmarks/bench_agreement.py, counts every regime's disagreements)."""
-    assert set(OPEN_REGIMES) == {"bsca"}
+    assert set(OPEN_REGIMES) == {"bsca-merge"}
     parted = set()
     for seed in range(600):
         config = draw_config(seed)
