@@ -1,0 +1,36 @@
+"""Renderers of the multi-class Projectrons' speed (``benchmarks/bench_multiclass_online.py``'s results
+``bench_multiclass_online_dna`` and ``bench_multiclass_online_satimage``; registered in
+``benchmarks/docnumbers.py``'s registry; see its docstring).
+
+Block ``multiclass-online-speed``: per data set, learner and variant, the multi-class time per example, the
+binary one-vs-rest runs' mean, their ratio (the issue's target reads this one: at most 1.5x), the control
+(the multi-class code on two classes over the binary code: the bookkeeping alone), and the workload beside
+them: the updates of the multi-class run over the binary runs' mean, and the time per update, multi-class
+over binary (below 1: an update costs no more than the binary one's).
+"""
+
+from _docgen import load, renderer, table
+
+STEMS = (("dna", "bench_multiclass_online_dna"), ("satimage", "bench_multiclass_online_satimage"))
+
+
+def _row(data, r):
+    binary = r["binary"]
+    us_bin = sum(b["us"] for b in binary) / len(binary)
+    upd_bin = sum(b["updates"] for b in binary) / len(binary)
+    per_update_bin = sum(b["us_per_update"] for b in binary if b["us_per_update"]) / len(binary)
+    verdict = "meets" if r["ratio_mean"] <= 1.5 else "above"
+    return [data, r["learner"], r["variant"], f"{r['us_multiclass']:.2f}", f"{us_bin:.2f}",
+            f"{r['ratio_mean']:.2f}x ({verdict})", f"{r['ratio_control']:.2f}x",
+            f"{r['updates'] / upd_bin:.2f}x", f"{r['us_per_update'] / per_update_bin:.2f}x"]
+
+
+@renderer("multiclass-online-speed")
+def _speed(fmt):
+    rows = []
+    for data, stem in STEMS:
+        for r in load(stem)["rows"]:
+            rows.append(_row(data, r))
+    headers = ["data", "learner", "variant", "us/ex multi", "us/ex binary", "ratio (<= 1.5x)", "control",
+               "updates multi/binary", "us/update multi/binary"]
+    return table(headers, rows, fmt)
