@@ -232,3 +232,10 @@ def kill_after_checkpoints(argv, cwd, written, latest):
     finally:
         proc.wait()
     assert proc.returncode == -signal.SIGKILL
+
+
+def libsvm_text(X, y, skip_zeros=True):
+    """LIBSVM lines of ``X``, ``y``: 1-based indices, values to 17 significant digits (read back
+    bitwise), labels as ``:g``; zeros left out unless ``skip_zeros=False``."""
+    return "".join(f"{label:g} " + " ".join(f"{j + 1}:{v:.17g}" for j, v in enumerate(row) if v or not skip_zeros)
+                   + "\n" for row, label in zip(X, y))

@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+from _helpers import libsvm_text
 
 
 @pytest.fixture
@@ -14,7 +15,6 @@ def xor_libsvm_file(tmp_path):
         X = rng.uniform(-1, 1, size=(n, d))
         y = np.where(X[:, 0] * X[:, 1] > 0, 1, -1)
         path = tmp_path / "train.txt"
-        path.write_text("".join(f"{label} " + " ".join(f"{j + 1}:{v:.17g}" for j, v in enumerate(row)) + "\n"
-                                for row, label in zip(X, y)))
+        path.write_text(libsvm_text(X, y, skip_zeros=False))
         return path
     return write

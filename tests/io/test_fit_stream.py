@@ -13,12 +13,11 @@ import scipy.sparse as sp
 from refsvm import BSCAClassifier, BudgetedSVC, OnlineKernelClassifier
 from refsvm.io.libsvm import read_libsvm
 from refsvm.stream import fit_stream
+from _helpers import libsvm_text
 
 
 def _write(path, X, y):
-    with open(path, "w") as fh:
-        for row, label in zip(X, y):
-            fh.write(f"{label:g} " + " ".join(f"{j + 1}:{v:.17g}" for j, v in enumerate(row) if v) + "\n")
+    path.write_text(libsvm_text(X, y))
     return path
 
 

@@ -12,6 +12,7 @@ import refsvm.io.stream as io_stream
 import refsvm.stream as stream
 from refsvm import BudgetedSVC, FOGDRegressor
 from refsvm.stream import fit_stream
+from _helpers import libsvm_text
 
 N, D = 150, 5
 
@@ -24,8 +25,7 @@ def data(tmp_path):
     X[rng.random(X.shape) < 0.3] = 0.0
     y = np.where(X[:, 0] * X[:, 1] > 0, 1.0, -1.0)
     path = tmp_path / "d.txt"
-    path.write_text("".join(f"{label:g} " + " ".join(f"{j + 1}:{v:.17g}" for j, v in enumerate(row) if v) + "\n"
-                            for row, label in zip(X, y)))
+    path.write_text(libsvm_text(X, y))
     return path
 
 

@@ -15,6 +15,7 @@ from refsvm.cli import main
 from refsvm.io.libsvm import read_libsvm
 from refsvm.io.stream import scan_libsvm
 from refsvm.stream import fit_stream, gamma_scale
+from _helpers import libsvm_text
 
 
 @pytest.fixture
@@ -24,8 +25,7 @@ def data(tmp_path):
     X[rng.random(X.shape) < 0.2] = 0.0
     y = np.where(X[:, 0] * X[:, 1] > 0, 1, -1)
     path = tmp_path / "train.txt"
-    path.write_text("".join(f"{label} " + " ".join(f"{j + 1}:{v:.17g}" for j, v in enumerate(row) if v) + "\n"
-                            for row, label in zip(X, y)))
+    path.write_text(libsvm_text(X, y))
     return path
 
 

@@ -10,6 +10,7 @@ import pytest
 
 from refsvm.io.libsvm import read_libsvm
 from refsvm.stream import fit_stream, stream_rng
+from _helpers import libsvm_text
 
 
 class _Recorder:
@@ -24,8 +25,7 @@ def data(tmp_path):
     X = rng.normal(size=(200, 3))
     y = np.where(X[:, 0] > 0, 1, -1)
     path = tmp_path / "train.txt"
-    path.write_text("".join(f"{label} " + " ".join(f"{j + 1}:{v:.17g}" for j, v in enumerate(row)) + "\n"
-                            for row, label in zip(X, y)))
+    path.write_text(libsvm_text(X, y, skip_zeros=False))
     return path
 
 
