@@ -47,7 +47,7 @@ def maintain_projection(SV, alpha, n_sv, kernel, gamma, degree, coef0, ridge, ti
     selection's tie rule and updated in place: the others gain this solve's bound, and the array
     follows remove(p).  ``kernel_error``: one kernel value's error (``eps_K``).
     """
-    p, _ = select_smallest(SV, alpha, n_sv, kernel, gamma, degree, coef0, tie_unit, errors)   # Alg. 2, proj., line 1
+    p, _ = select_smallest(SV, alpha, n_sv, kernel, gamma, degree, coef0, tie_unit, errors)  # Alg. 2, projection, line 1
     others = np.array([j for j in range(n_sv) if j != p], dtype=np.intp)
     K_p = kernel_matrix(SV[others], SV[others], kernel, gamma, degree, coef0)
     K_p[np.diag_indices_from(K_p)] += relative_ridge(ridge, kernel_diag(SV[others], kernel, gamma, degree, coef0))
