@@ -82,12 +82,12 @@ cdef Py_ssize_t c_select_smallest(const Store* SV, const double[:, ::1] alpha,
 
 
 cdef inline double _solve_error_margin(const double[:, ::1] alpha, Py_ssize_t j, double e, double k_jj) noexcept nogil:
-    """``s_j`` of :func:`refsvm.budget.solve_error_margin`: ``3 (2 ||alpha_j||_1 e_j + c e_j^2) k_jj``."""
+    """``s_j`` of :func:`refsvm.budget.solve_error_margin`: ``SOLVE_ERROR_SAFETY (2 ||alpha_j||_1 e_j + c e_j^2) k_jj``."""
     cdef Py_ssize_t r, c = alpha.shape[1]
     cdef double l1 = 0.0
     for r in range(c):
         l1 += fabs(alpha[j, r])
-    return 3.0 * (2.0 * l1 * e + c * e * e) * k_jj
+    return SOLVE_SAFETY * (2.0 * l1 * e + c * e * e) * k_jj
 
 
 cdef Py_ssize_t c_select_smallest_tie(const Store* SV, const double[:, ::1] alpha, Py_ssize_t n_sv, int kernel,

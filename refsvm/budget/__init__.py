@@ -84,8 +84,8 @@ from .merging import (LOOKUP_SOLVERS, MERGE_EPS, MERGE_POLISH_STEPS, MERGE_POLIS
                       least_wd_partner, merge_h, merge_objective, merge_pair, merge_smallest, merge_solver_eps,
                       polish_merge_h, wd_tie_unit)
 from .projection import PROJECTION_RIDGE, maintain_projection, projection_solve_error, relative_ridge  # noqa: F401
-from .removal import (find_duplicate, maintain_removal, new_model, remove_sv, select_smallest,  # noqa: F401
-                      selection_tie_unit, solve_error_margin)
+from .removal import (SOLVE_ERROR_SAFETY, find_duplicate, maintain_removal, new_model, remove_sv,  # noqa: F401
+                      select_smallest, selection_tie_unit, solve_error_margin)
 
 MAINTENANCE = ("removal", "projection", "merge")
 

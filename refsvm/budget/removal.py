@@ -13,6 +13,11 @@ from ..constants import UNIT_ROUNDOFF
 from ..kernels import kernel_diag
 from ..sparse import SparseRows, n_rows, new_sv_storage, rows_equal
 
+#: The safety factor of :func:`solve_error_margin` (``s_j = SOLVE_ERROR_SAFETY (2 ||a_j||_1 e_j + c e_j^2)
+#: k_jj``): 2 for the other path's coefficients, times 1.5 for the other path's bounds ``e_j`` (see there);
+#: read by the compiled twin at import, so both backends use this one value.
+SOLVE_ERROR_SAFETY = 3.0
+
 
 # ----------------------------------------------------------------------------
 # list operations shared by all strategies
@@ -62,7 +67,7 @@ def select_smallest(SV, alpha, n_sv, kernel, gamma, degree, coef0, tie_unit=0.0,
 
 
 def solve_error_margin(alpha, errors, diag):
-    """``s_j = 3 (2 ||alpha_j||_1 e_j + c e_j^2) k_jj``: three times a bound of the error of
+    """``s_j = SOLVE_ERROR_SAFETY (2 ||alpha_j||_1 e_j + c e_j^2) k_jj`` (3): three times a bound of the error of
     ``N_j = ||alpha_j||^2 k_jj`` when every entry of ``alpha_j`` is within ``e_j`` of its exact value
     (``|a^2 - (a + d)^2| <= 2 |a| |d| + d^2`` per class).  A factor 2 covers the other path's
     coefficients, which lie within their own bound of the exact ones; a further 1.5 the other path's
@@ -72,7 +77,7 @@ def solve_error_margin(alpha, errors, diag):
     discrete decision on computed bounds): the factor moves it, it cannot remove it.  0 where
     ``e_j = 0`` (BSGD passes no ``errors``: bitwise the rule without them)."""
     c = alpha.shape[1]
-    return 3.0 * (2.0 * np.sum(np.abs(alpha), axis=1) * errors + c * errors * errors) * diag
+    return SOLVE_ERROR_SAFETY * (2.0 * np.sum(np.abs(alpha), axis=1) * errors + c * errors * errors) * diag
 
 
 def selection_tie_unit(kernel, d):
