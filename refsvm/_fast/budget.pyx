@@ -46,7 +46,7 @@ import numpy as np
 
 from refsvm.sparse import SparseRows
 
-from libc.math cimport exp, fabs, sqrt, INFINITY, NAN
+from libc.math cimport exp, expm1, fabs, sqrt, INFINITY, NAN
 from libc.float cimport DBL_EPSILON, DBL_MAX
 from libc.string cimport memcpy
 
@@ -59,7 +59,8 @@ from refsvm._fast.lookup cimport (SOLVER_LOOKUP_H, bilinear_ptr, lookup_h_c, mer
                                   merge_wd_lookup_c, relative_weight)
 
 from refsvm.budget import (COMPARE_SOLVERS, GOLDEN_RATIO, LOOKUP_SOLVERS, MAINTENANCE,  # noqa: F401
-                           MERGE_EPS, MERGE_EPS_PRECISE, MERGE_POLISH_STEPS, MERGE_POLISH_WIDTH, MERGE_SOLVERS,
+                           MERGE_EPS, MERGE_EPS_PRECISE, MERGE_NEAR_LOG_KAPPA, MERGE_POLISH_STEPS,
+                           MERGE_POLISH_WIDTH, MERGE_SOLVERS,
                            PROJECTION_RIDGE, SOLVE_ERROR_SAFETY, MaintenanceOptions,
                            check_merge_solver, golden_section_search, maintain_with, merge_solver_eps,
                            wd_tie_unit)
@@ -71,6 +72,7 @@ cdef double SOLVE_SAFETY = SOLVE_ERROR_SAFETY                   # selection's so
 cdef double EPS_PRECISE = MERGE_EPS_PRECISE
 cdef double POLISH_WIDTH = MERGE_POLISH_WIDTH                   # GSS-precise: search width, Newton steps
 cdef int POLISH_STEPS = MERGE_POLISH_STEPS
+cdef double NEAR_LOG_KAPPA = MERGE_NEAR_LOG_KAPPA               # near duplicates: the h-search compares G
 cdef double TIE_UNIT_LOOKUP_WD = wd_tie_unit("lookup-wd", 1)   # tie tolerances (refsvm.budget.least_wd_partner):
 cdef double TIE_UNIT_BASE = wd_tie_unit("gss", 0)              # (64 + 8 c) u = BASE + c PER_CLASS
 cdef double TIE_UNIT_PER_CLASS = wd_tie_unit("gss", 1) - wd_tie_unit("gss", 0)

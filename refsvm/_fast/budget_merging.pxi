@@ -22,36 +22,69 @@ cdef double c_merge_objective(double h, const double* am, const double* an, Py_s
     return seq_dot(az, az, c)
 
 
+cdef double c_merge_gain(double h, const double* am, const double* an, Py_ssize_t c,
+                         double log_kappa) noexcept nogil:
+    """:func:`refsvm.budget.merge_gain`: ``G(h) = 2 S.D + D.D``, ``S = alpha_m + alpha_n``,
+    ``D = alpha_m expm1((1-h)^2 L) + alpha_n expm1(h^2 L)`` (the same operations, class sums in
+    index order)."""
+    cdef double u = 1.0 - h
+    cdef double em = expm1(u * u * log_kappa)
+    cdef double en = expm1(h * h * log_kappa)
+    cdef double s_d = 0.0, d_d = 0.0, d
+    cdef Py_ssize_t r
+    for r in range(c):
+        d = am[r] * em + an[r] * en
+        s_d += (am[r] + an[r]) * d
+        d_d += d * d
+    return 2.0 * s_d + d_d
+
+
+cdef inline double _merge_search_value(double h, const double* am, const double* an, Py_ssize_t c,
+                                       double log_kappa, bint near, double* az) noexcept nogil:
+    """:func:`refsvm.budget.merge_search_objective` at ``h``: ``G`` if ``near``, else ``g``."""
+    if near:
+        return c_merge_gain(h, am, an, c, log_kappa)
+    return c_merge_objective(h, am, an, c, log_kappa, az)
+
+
 cdef double _gss_merge(double lo, double hi, double eps, const double* am, const double* an,
-                       Py_ssize_t c, double log_kappa, double* az) noexcept nogil:
-    """``golden_section_search(g, lo, hi, eps)`` for the merging objective, same comparisons."""
+                       Py_ssize_t c, double log_kappa, bint near, double* az) noexcept nogil:
+    """``golden_section_search(f, lo, hi, eps)`` for :func:`_merge_search_value`, same comparisons."""
     cdef double a = lo, b = hi
     cdef double cc = b - GR * (b - a)
     cdef double dd = a + GR * (b - a)
-    cdef double fc = c_merge_objective(cc, am, an, c, log_kappa, az)
-    cdef double fd = c_merge_objective(dd, am, an, c, log_kappa, az)
+    cdef double fc = _merge_search_value(cc, am, an, c, log_kappa, near, az)
+    cdef double fd = _merge_search_value(dd, am, an, c, log_kappa, near, az)
     while b - a > eps:
         if fc >= fd:          # the maximum lies in [a, d]
             b = dd
             dd = cc
             fd = fc
             cc = b - GR * (b - a)
-            fc = c_merge_objective(cc, am, an, c, log_kappa, az)
+            fc = _merge_search_value(cc, am, an, c, log_kappa, near, az)
         else:                 # the maximum lies in [c, b]
             a = cc
             cc = dd
             fc = fd
             dd = a + GR * (b - a)
-            fd = c_merge_objective(dd, am, an, c, log_kappa, az)
+            fd = _merge_search_value(dd, am, an, c, log_kappa, near, az)
     return 0.5 * (a + b)
+
+
+cdef inline bint _upper_half(const double* am, const double* an, Py_ssize_t c, double log_kappa, bint near,
+                             double* az) noexcept nogil:
+    """``f(1) >= f(0)`` for the search's objective (:func:`refsvm.budget.merge_h`: search [1/2, 1])."""
+    return (_merge_search_value(1.0, am, an, c, log_kappa, near, az)
+            >= _merge_search_value(0.0, am, an, c, log_kappa, near, az))
 
 
 cdef double c_merge_h(const double* am, const double* an, Py_ssize_t c, double log_kappa,
                       double eps, double* az) noexcept nogil:
     """``h`` of eq. (18), searched on the half of [0, 1] whose end point is better."""
-    if c_merge_objective(1.0, am, an, c, log_kappa, az) >= c_merge_objective(0.0, am, an, c, log_kappa, az):
-        return _gss_merge(0.5, 1.0, eps, am, an, c, log_kappa, az)
-    return _gss_merge(0.0, 0.5, eps, am, an, c, log_kappa, az)
+    cdef bint near = log_kappa > -NEAR_LOG_KAPPA                # refsvm.budget.merge_search_objective
+    if _upper_half(am, an, c, log_kappa, near, az):
+        return _gss_merge(0.5, 1.0, eps, am, an, c, log_kappa, near, az)
+    return _gss_merge(0.0, 0.5, eps, am, an, c, log_kappa, near, az)
 
 
 cdef double _polish_merge_h(double h, const double* am, const double* an, Py_ssize_t c, double L,
@@ -94,10 +127,11 @@ cdef double c_merge_h_precise(const double* am, const double* an, Py_ssize_t c, 
                               double* az) noexcept nogil:
     """``refsvm.budget.merge_h(..., polish=True)``: GSS to ``POLISH_WIDTH``, then Newton steps on g'."""
     cdef double lo = 0.0, hi = 0.5, h, a, b
-    if c_merge_objective(1.0, am, an, c, log_kappa, az) >= c_merge_objective(0.0, am, an, c, log_kappa, az):
+    cdef bint near = log_kappa > -NEAR_LOG_KAPPA                # refsvm.budget.merge_search_objective
+    if _upper_half(am, an, c, log_kappa, near, az):
         lo = 0.5
         hi = 1.0
-    h = _gss_merge(lo, hi, POLISH_WIDTH, am, an, c, log_kappa, az)
+    h = _gss_merge(lo, hi, POLISH_WIDTH, am, an, c, log_kappa, near, az)
     a = h - POLISH_WIDTH if h - POLISH_WIDTH > lo else lo           # max(lo, h - W)
     b = h + POLISH_WIDTH if h + POLISH_WIDTH < hi else hi           # min(hi, h + W)
     return _polish_merge_h(h, am, an, c, log_kappa, a, b)

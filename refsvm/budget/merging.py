@@ -31,6 +31,9 @@ LOOKUP_SOLVERS = ("lookup-h", "lookup-wd")
 #: not by rounding, and :func:`polish_merge_h` takes ``MERGE_POLISH_STEPS`` Newton steps on g'.
 MERGE_POLISH_WIDTH = 1e-3
 MERGE_POLISH_STEPS = 4
+#: Near duplicates: for ``log kappa > -MERGE_NEAR_LOG_KAPPA`` the search for h compares the
+#: cancellation-free gain :func:`merge_gain` instead of ``g`` (:func:`merge_search_objective`).
+MERGE_NEAR_LOG_KAPPA = 1e-6
 
 
 # ----------------------------------------------------------------------------
@@ -83,15 +86,52 @@ def merge_objective(h, alpha_m, alpha_n, log_kappa):
     return class_dot(alpha_z, alpha_z)
 
 
+def merge_gain(h, alpha_m, alpha_n, log_kappa):
+    """``G(h) = g(h) - ||alpha_m + alpha_n||^2 = 2 S.D + D.D`` without cancellation, for near duplicates.
+
+    ``S = alpha_m + alpha_n``, ``D = alpha_m expm1((1-h)^2 L) + alpha_n expm1(h^2 L)``, ``L = log kappa``
+    (``alpha_z(h) = S + D``).  Near ``kappa = 1`` ``g`` varies with h by about ``2 |L| ||S||^2`` times
+    a quadratic in h, below its own rounding (``~8 u ||S||^2``) once ``|L| w^2 < ~10 u`` at bracket
+    width w; ``G`` holds that variation with a relative error of a few ``u`` (expm1 and each product
+    err by an ulp; ``2 S.D`` has no cancellation for an equal-sign binary pair), so the search's
+    comparisons are decided by the objective down to widths ~1e-7 whatever ``L``.  At ``L = 0``
+    ``G = 0`` for every h, as ``g`` is constant: the same comparisons as ``g``'s.  Same order of
+    operations in the compiled twin (``c_merge_gain``).
+    """
+    D = alpha_m * math.expm1((1.0 - h) * (1.0 - h) * log_kappa) + alpha_n * math.expm1(h * h * log_kappa)
+    return 2.0 * class_dot(alpha_m + alpha_n, D) + class_dot(D, D)
+
+
+def merge_search_objective(alpha_m, alpha_n, log_kappa):
+    """The function of h whose comparisons decide :func:`merge_h`'s half and search.
+
+    ``g`` (:func:`merge_objective`), or for near duplicates, ``log_kappa > -MERGE_NEAR_LOG_KAPPA``,
+    the gain :func:`merge_gain` (``g`` less a constant: the same maximiser, the same comparisons in
+    exact arithmetic).  Why: on points 1e-6..1e-9 apart (``|L|`` ~ 1e-12..1e-18) the comparisons of
+    ``g`` were rounding noise, so h was anywhere in the half (0.018 against the maximiser 0.105) and
+    moved with the inputs' last bits; the merged point, ``h ||x_m - x_n||`` off, parted the two paths
+    by 2e-9..2e-8 of the decision scale (BSCA).  The threshold: ``g``'s comparisons at bracket
+    width w are rounding once ``|L| w^2 < ~10 u``; the narrowest bracket the default solvers compare
+    at is ``MERGE_POLISH_WIDTH = 1e-3`` (``"gss"``: 0.01), where that is ``|L| ~ 1e-9``; 1e-6 keeps
+    a factor of 1000 (above it both forms take the same decisions but at exact near-ties, so models
+    with ``kappa`` away from 1 are unchanged).  Exact comparison of ``log_kappa`` (bitwise the same
+    number on both paths).
+    """
+    if log_kappa > -MERGE_NEAR_LOG_KAPPA:
+        return lambda h: merge_gain(h, alpha_m, alpha_n, log_kappa)  # noqa: E731
+    return lambda h: merge_objective(h, alpha_m, alpha_n, log_kappa)  # noqa: E731
+
+
 def merge_h(alpha_m, alpha_n, log_kappa, eps, polish=False):
     """The merging coefficient ``h`` of eq. (18): ``z = h x_m + (1-h) x_n``.
 
     ``log_kappa = log k(x_m, x_n) = -gamma ||x_m - x_n||^2``.  Searches the half
-    of ``[0, 1]`` whose end point is better (see :mod:`refsvm.budget`).  ``polish``
+    of ``[0, 1]`` whose end point is better (see :mod:`refsvm.budget`), comparing
+    :func:`merge_search_objective` (near duplicates: :func:`merge_gain`).  ``polish``
     (GSS-precise): the search to ``MERGE_POLISH_WIDTH`` (``eps`` ignored), then
     :func:`polish_merge_h` within that width of its result, in the half.
     """
-    g = lambda h: merge_objective(h, alpha_m, alpha_n, log_kappa)  # noqa: E731
+    g = merge_search_objective(alpha_m, alpha_n, log_kappa)
     lo, hi = (0.5, 1.0) if g(1.0) >= g(0.0) else (0.0, 0.5)
     if not polish:
         return golden_section_search(g, lo, hi, eps)
