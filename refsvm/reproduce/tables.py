@@ -13,5 +13,6 @@ from . import tables_lookup  # noqa: F401
 from . import tables_cotter  # noqa: F401
 from . import tables_lu  # noqa: F401
 from . import tables_wang  # noqa: F401
+from . import tables_wang3  # noqa: F401
 
 __all__ = ["TABLES"]
