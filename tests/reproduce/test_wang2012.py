@@ -90,9 +90,11 @@ def test_table4_quick_end_to_end_under_two_minutes(tmp_path, capsys):
             assert r["note"]
             continue
         assert len(r["per_seed"]) == 2 and 0 <= r["error_mean"] <= 100
-        tuner = rows[(f"BPegasos+merge B={r['params']['budget']}", ds)]
+        budget = r["params"].get("budget")
+        tuner = rows[(f"BPegasos+merge B={budget if alg.endswith(f'B={budget}') else 500}", ds)]
         assert r["chosen"] == tuner["chosen"] and r["cv"]["row"] == tuner["algorithm"]
     for ds in DATA:
+        assert rows[("Pegasos", ds)]["params"]["budget"] == 300 + 1 and rows[("LIBSVM", ds)]["error_std"] == 0.0
         assert rows[("BMP+merge B=500", ds)]["params"]["learning_rate"] == "perceptron"
         assert rows[("BPegasos+project B=100", ds)]["params"]["maintenance"] == "projection"
 
