@@ -186,20 +186,43 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
 # ----------------------------------------------------------------------------
 
 def hinge_loss_positive(f, y_t, tol=0.0):
-    """Alg. 1, line 6: ``l(w_t; (x_t, y_t)) > 0`` from the scores ``f = f_t(x_t)``.
+    """Alg. 1, line 6: ``l(w_t; (x_t, y_t)) > 0`` from the scores ``f = f_t(x_t)``, read within ``tol``.
 
     Returns ``(loss > 0, mistake, r_t)``: binary (one score) the hinge loss of eq. (1),
     multi-class the loss of eq. (11) with ``r_t = argmax_{i != y_t} f^(i)(x_t)``
-    (-1 for binary); ``mistake`` is the online error (diagnostics, not a paper line):
-    ``y_t f <= tol``, multi-class ``f_r >= f_y - tol``, ``tol`` the scores' error bound
-    (:func:`score_tolerance`; a margin within rounding of 0 is 0).  The loss is decided exactly.
+    (:func:`rival_class_within`; -1 for binary); ``mistake`` is the online error (diagnostics, not a paper line):
+    ``y_t f <= tol``, multi-class ``max_{i != y} f_i >= f_y - tol``, ``tol`` the scores' error bound
+    (:func:`score_tolerance`; a margin within rounding of 0 is 0).  The loss is positive unless the
+    margin reaches 1 within ``tol`` (:func:`hinge_loss_within`).
     """
     if f.shape[0] == 1:
-        return y_t * f[0] < 1.0, y_t * f[0] <= tol, -1       # hinge loss l(w_t; (x_t, y_t)) > 0
-    others = f.copy()
-    others[y_t] = -np.inf
-    r_t = int(np.argmax(others))                              # r_t = argmax_{i != y_t} f^(i)(x_t), eq. 11
-    return 1.0 + f[r_t] - f[y_t] > 0.0, f[r_t] >= f[y_t] - tol, r_t   # multi-class hinge loss (11) > 0
+        q = y_t * f[0]
+        return hinge_loss_within(q < 1.0, q, tol), q <= tol, -1   # hinge loss l(w_t; (x_t, y_t)) > 0
+    r_t, top = rival_class_within(f, y_t, tol)                # r_t = argmax_{i != y_t} f^(i)(x_t), eq. 11
+    loss = hinge_loss_within(1.0 + f[r_t] - f[y_t] > 0.0, f[y_t] - f[r_t], tol)   # multi-class hinge loss (11) > 0
+    return loss, top >= f[y_t] - tol, r_t
+
+
+def hinge_loss_within(positive, margin, tol):
+    """Line 6's decision ``margin < 1`` (``margin = y f``, multi-class ``f_y - f_r``; ``positive`` its
+    exact-comparison answer) read within ``tol``: a margin with ``|margin - 1| <= tol`` counts as 1,
+    i.e. no loss (the side exact arithmetic takes at a margin of exactly 1; it keeps the 156 model
+    hashes).  Error bound: ``tol`` (:func:`score_tolerance`) is twice the bound of the error of
+    ``f_y - f_r`` (of ``f``, binary), so an exact margin of 1 lies in the band on both paths; outside
+    it the exact comparison decides (its own rounding, ``u (1 + |f_r|)``, is below ``tol`` there)."""
+    return bool(positive) and not abs(margin - 1.0) <= tol
+
+
+def rival_class_within(f, y_t, tol):
+    """Eq. 11's ``r_t = argmax_{i != y_t} f_i`` read within ``tol``: the lowest class ``i != y_t`` with
+    ``f_i >= max_{j != y_t} f_j - tol``; returns ``(r_t, max_{j != y_t} f_j)``.  Error bound: ``tol``
+    (:func:`score_tolerance`, over all columns) is twice the bound of the error of ``f_i - f_j``, so
+    classes whose scores tie in exact arithmetic are all in the band on both paths (seed 9566: an
+    exact tie computed as +-1.3e-15 by BLAS and as 0 by the compiled pairwise sums).  ``tol = 0``:
+    the first maximum, as ``np.argmax``."""
+    rivals = np.delete(np.arange(f.shape[0]), y_t)
+    top = float(np.max(f[rivals]))
+    return int(rivals[np.argmax(f[rivals] >= top - tol)]), top
 
 
 def score_tolerance(k_t, A, w0, eps_K):

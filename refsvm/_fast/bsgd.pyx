@@ -70,8 +70,7 @@ from libc.stdint cimport int8_t, int64_t
 from refsvm._fast.common cimport (ERR_INTERRUPTED, ERR_NONE, ERR_SINGULAR, MAINT_MERGE, MAINT_PROJECTION,
                                   MAINT_REMOVAL, _now, interrupted)
 
-from refsvm._fast.tolerance cimport (binary_mistake_within, kernel_relative_error_at, kernel_value_error_at,
-                                     rival_mistake_within)
+from refsvm._fast.tolerance cimport kernel_relative_error_at, kernel_value_error_at, margin_tolerance
 from refsvm._fast.kernels cimport (KERNEL_LINEAR, KERNEL_RBF, code_of, kernel_code, kernel_row_into, kernel_self,
                                    kernel_value, pw_dot)
 from refsvm._fast.sparse cimport (ERR_NOMEM, Rows, Store, rows_init, rows_self, store_export, store_fill,
@@ -90,6 +89,7 @@ cdef enum:                 # in the order of refsvm.bsgd.LEARNING_RATES
 
 
 include "bsgd_continuation.pxi"                       # projection knobs, continuation state
+include "bsgd_decisions.pxi"                          # line 6 within the scores' error bound
 
 
 cdef inline double c_learning_rate(int lr, long long t, double lam, double eta) noexcept nogil:
@@ -206,7 +206,7 @@ cdef int _bsgd_pass(const Params* P, State* st,
     cdef Py_ssize_t appends_since_refresh = st.appends_since_refresh
     cdef long long t = st.t
     cdef int64_t y_t
-    cdef double eta_t, yf, factor, best, wd, start, elapsed, s, norm_w, s_t
+    cdef double eta_t, yf, factor, best, wd, start, elapsed, s, norm_w, s_t, s_ak, s_a, row, tol
     cdef bint violates, refresh, need_norm = True
     cdef double M = P.sq_max, eps_K, rel_K                    # the mistake counter's (refsvm.tolerance)
 
@@ -237,31 +237,32 @@ cdef int _bsgd_pass(const Params* P, State* st,
             M = s
         eps_K = kernel_value_error_at(P.kernel, d, P.gamma, P.degree, P.coef0, M)
         rel_K = kernel_relative_error_at(P.kernel, d, P.gamma, M)
+        s_ak = 0.0                                            # sum_j |a_j k_j|, sum_j |a_j|: the scores'
+        s_a = 0.0                                             # error bound (score_tolerance), same loop
         if P.binary:
-            f[0] = (pw_dot(&k_t[0], &A[0, 0], b) if b > 0 else 0.0) + w0[0]
+            f[0] = (pw_dot_abs(&k_t[0], &A[0, 0], b, &s_ak, &s_a) if b > 0 else 0.0) + w0[0]
+            tol = bias_tolerance(b, 1, s_ak, s_a, &w0[0], eps_K, rel_K)
             yf = <double> y_t * f[0]
-            st.mistakes += binary_mistake_within(False, <double> y_t, f[0], &k_t[0], &A[0, 0], b, &w0[0], eps_K,
-                                                 rel_K, 0.0, INFINITY)
-            violates = yf < 1.0 and s_t > 0.0                 # hinge loss l(w_t; (x_t, y_t)) > 0, weighted: s_t l > 0
+            st.mistakes += yf <= tol                          # online error within the bound
+            violates = hinge_loss_within(yf < 1.0, yf, tol) and s_t > 0.0   # l(w_t; (x_t, y_t)) > 0, weighted: s_t l > 0
             beta[0] = eta_t * <double> y_t * s_t              # eq. 4, scaled by the weight
         else:
             for r in range(c):
                 f[r] = 0.0
             for j in range(b):
                 s = k_t[j]
+                row = 0.0
                 for r in range(c):
                     f[r] += s * A[j, r]
+                    row += fabs(A[j, r])
+                s_ak += fabs(s) * row
+                s_a += row
             for r in range(c):
                 f[r] += w0[r]
-            r_t = -1                                          # r_t = argmax_{i != y_t} f^(i)(x_t), eq. 11
-            best = 0.0
-            for r in range(c):
-                if r != y_t and (r_t < 0 or f[r] > best):
-                    r_t = r
-                    best = f[r]
-            st.mistakes += rival_mistake_within(f[r_t], f[y_t], &k_t[0], &A[0, 0], b, c, &w0[0], eps_K,
-                                                rel_K, 0.0, INFINITY)
-            violates = (1.0 + f[r_t]) - f[y_t] > 0.0 and s_t > 0.0   # multi-class hinge loss (11) > 0, weighted: s_t l > 0
+            tol = bias_tolerance(b, c, s_ak, s_a, &w0[0], eps_K, rel_K)
+            r_t = rival_class_within(&f[0], c, y_t, tol, &best)   # r_t = argmax_{i != y_t} f^(i)(x_t), eq. 11
+            st.mistakes += best >= f[y_t] - tol               # online error within the bound
+            violates = hinge_loss_within((1.0 + f[r_t]) - f[y_t] > 0.0, f[y_t] - f[r_t], tol) and s_t > 0.0   # (11) > 0
             for r in range(c):
                 beta[r] = 0.0
             beta[y_t] = eta_t * s_t                           # beta^(i) = +eta_t s_t for i = y_t
