@@ -124,7 +124,7 @@ class BSCAResult:
     trace: dict = field(default_factory=dict)  #: diagnostics, see DESIGN.md
     dual: np.ndarray = None       #: dual variables alpha, shape (n,)
     sv_source: np.ndarray = None  #: int64 (n_sv,), example held by each slot or -1
-    sv_error: np.ndarray = None   #: removal / projection: (n_sv,) bounds of each coefficient's error, else None
+    sv_error: np.ndarray = None   #: with a budget: (n_sv,) bounds of each coefficient's error, else None
 
 
 def _newton_step(alpha_i, g, q_ii, C, e_f=0.0, e_k=0.0):
@@ -243,7 +243,7 @@ def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0
         ``alpha`` (n_sv, 1)), dual variables (n,), slot -> example map
         (n_sv,) and step counter.  ``None`` = empty model, ``alpha = 0``.
     sv_error : ndarray of shape (n_sv,) or None
-        Removal / projection: the bounds ``e_j`` of the error that earlier steps and solves put into each coefficient
+        With a budget: the bounds ``e_j`` of the error that earlier steps and solves put into each coefficient
         (``BSCAResult.sv_error`` of the call continued; :func:`initial_errors`), so that a
         continued run takes the selection's ties as one call does.  ``None``: zeros.
     sample_weight : ndarray of shape (n,), float64, or None
@@ -267,7 +267,7 @@ def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0
         sample_weight=sample_weight)
     # Alg. 2, line 2: alpha <- 0 (dual), M <- {} (or the state to continue from)
     SV, A, b = new_model(o.capacity(len(src0), len(order), X.shape[0]), X, 1, sv, alpha)
-    E = initial_errors(sv_error, b, len(A), maintenance != "merge" and budget is not None)   # coefficients' bounds
+    E = initial_errors(sv_error, b, len(A), budget is not None)   # coefficients' bounds
     src, where = slot_maps(src0, len(A), X.shape[0])
     rec = BSCARecorder(len(order))
     t = t0
@@ -304,8 +304,8 @@ def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0
 
 
 def step_error(alpha_i, g, q_ii, e_f, e_k, delta):
-    """A bound of the error of the coefficient ``delta y_i`` a Newton step writes into a slot (removal and
-    projection runs, whose selection reads it: :func:`initial_errors`): the target's bound
+    """A bound of the error of the coefficient ``delta y_i`` a Newton step writes into a slot (runs with a
+    budget, whose selection reads it: :func:`initial_errors`): the target's bound
     ``_target_tolerance`` (already doubled for the other path) plus the subtraction's ``u |delta|``.
 
     Where ``g = 1 - y_i f`` cancels (a margin near 1), ``E_f / Q_ii`` is the whole size of a small step:
@@ -318,7 +318,7 @@ def step_error(alpha_i, g, q_ii, e_f, e_k, delta):
 
 def _slot_error(E, slot, e, fresh):
     """Slot ``slot``'s bound after a step of bound ``e``: set (``fresh``: a new slot) or added (accumulate).
-    Nothing when ``E`` is None (merging, no budget: nothing is tracked)."""
+    Nothing when ``E`` is None (no budget: nothing is tracked)."""
     if E is not None:
         E[slot] = e if fresh else E[slot] + e
 
@@ -326,7 +326,12 @@ def _slot_error(E, slot, e, fresh):
 def _maintenance_event(opts, SV, A, n_sv, rec, E):
     """Alg. 2, line 11: :func:`refsvm.budget.maintenance_event`, except for removal with the bounds ``E``:
     the selection's ties then read them (:func:`refsvm.budget.select_smallest` with ``errors``, the rule
-    projection uses) and ``E`` follows remove(p)."""
+    projection uses) and ``E`` follows remove(p).  Merging reads them in its choice of m and ``E``
+    follows merge(m, n) (:func:`merged_slot_errors`)."""
+    if E is not None and opts.strategy == "merge":
+        b, event = maintenance_event(opts, SV, A, n_sv, rec, E)
+        merged_slot_errors(E, n_sv, event.p, event.n)
+        return b, event
     if E is None or opts.strategy != "removal":
         return maintenance_event(opts, SV, A, n_sv, rec, E)
     with rec.maintenance_timer(False):
@@ -336,12 +341,26 @@ def _maintenance_event(opts, SV, A, n_sv, rec, E):
     return b, MaintenanceEvent("removal", n_sv, b, p, -1, wd, 0)
 
 
+def merged_slot_errors(E, n_sv, m, n):
+    """``E`` after merge(m, n) on ``n_sv`` SVs (z -> slot m, then remove(n); ``n < 0``: remove(m)).
+
+    z's coefficient ``alpha_z = alpha_m kappa^((1-h)^2) + alpha_n kappa^(h^2)`` (eq. 19) has kernel
+    factors in [0, 1], so the errors its inputs carry add up to at most ``e_m + e_n`` (first order; its
+    own rounding, a few ``u |alpha_z|``, is within the selection's relative ``tie_unit``)."""
+    last = n_sv - 1
+    if n < 0:
+        E[m], E[last] = E[last], 0.0
+        return
+    E[m] += E[n]
+    E[n], E[last] = E[last], 0.0
+
+
 def initial_errors(sv_error, b0, capacity, tracked):
     """The per-slot bounds ``e_j`` of the coefficients' error, for a model of ``b0`` SVs: ``sv_error``
     (checked: shape (b0,), finite, >= 0) or zeros, in ``capacity`` slots (free slots hold 0).  Tracked
-    (``tracked``) in removal and projection runs, whose selection reads them: the Newton steps'
-    bounds (:func:`step_error`) and projection's solves' bounds
-    (:func:`refsvm.budget.projection_solve_error`).  None otherwise (merging, no budget)."""
+    (``tracked``) in runs with a budget, whose selection (removal, projection, merging's m) reads them:
+    the Newton steps' bounds (:func:`step_error`) and projection's solves' bounds
+    (:func:`refsvm.budget.projection_solve_error`).  None otherwise (no budget)."""
     if not tracked:
         return None
     E = np.zeros(capacity)

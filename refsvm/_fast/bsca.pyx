@@ -51,7 +51,7 @@ from refsvm._fast.kernels cimport RbfRows, kernel_code, kernel_row_into, kernel_
 from refsvm._fast.sparse cimport (ERR_NOMEM, Rows, Store, rows_init, rows_self, store_export, store_fill,
                                   store_free, store_init, store_kernel_row, store_kernel_row_pre,
                                   store_set_row)
-from refsvm._fast.budget cimport (MergeTables, c_maintain_merge, c_project_sv, c_projection_solve_error, c_remove_sv,
+from refsvm._fast.budget cimport (MergeTables, c_maintain_merge_tie, c_project_sv, c_projection_solve_error, c_remove_sv,
                                   c_select_smallest_tie,
                                   open_merge_tables)
 
@@ -79,7 +79,7 @@ cdef struct Params:
     bint merge_hint        # merging reuses the step's kernel row when the new SV is merged (speed only)
     double ridge
     double kernel_error    # a bound of one kernel value's rounding error (refsvm.bsca.margin_error)
-    double tie_unit        # removal / projection selection's tie tolerance (refsvm.budget.selection_tie_unit)
+    double tie_unit        # the selection's tie tolerance (removal, projection, merging's m: refsvm.budget.selection_tie_unit)
     const double* sample_weight  # weight of X[i] (NULL: all 1)
     StepOut steps          # per-step records (refsvm.recorder.recording_steps; NULL pointers: off)
 
@@ -183,6 +183,18 @@ cdef inline long long _maintenance_kernel_evaluations(int maint, long long b,
     return (b - 1) * (b - 2) + (b - 1)
 
 
+cdef inline void _merged_slot_errors(double* E, Py_ssize_t n_sv, Py_ssize_t m, Py_ssize_t n) noexcept nogil:
+    """:func:`refsvm.bsca.merged_slot_errors`: ``E`` after merge(m, n) on ``n_sv`` SVs (``n < 0``: remove(m))."""
+    cdef Py_ssize_t last = n_sv - 1
+    if n < 0:
+        E[m] = E[last]
+        E[last] = 0.0
+        return
+    E[m] += E[n]
+    E[n] = E[last]
+    E[last] = 0.0
+
+
 cdef int _bsca_pass(const Params* P, State* st,
                     const Rows* X, const int64_t[::1] y, const int64_t[::1] order,
                     double[::1] dual, Store* SV, double[:, ::1] A,
@@ -199,7 +211,7 @@ cdef int _bsca_pass(const Params* P, State* st,
     cdef long long t = st.t
     cdef double y_i, f, g, s_abs, e_f, q_ii, delta, dual_i, wd, start, elapsed, C_i, e_s = 0.0
     cdef int info
-    cdef bint track = P.maint != MAINT_MERGE and P.budget >= 0    # removal / projection: the bounds E
+    cdef bint track = P.budget >= 0                               # with a budget: the bounds E
     cdef bint keep_lk = P.maint == MAINT_MERGE and P.merge_hint    # the step's exponents, for merging
 
     for step in range(P.n_steps):                             # Alg. 2, lines 3-4
@@ -274,10 +286,12 @@ cdef int _bsca_pass(const Params* P, State* st,
                         E[b - 1] = 0.0
                         b = c_remove_sv(SV, A, b, p)
                     else:
-                        b = c_maintain_merge(SV, A, b, P.gamma, P.merge_eps, P.merge_solver, &P.tables, mwork,
-                                             &p, &partner, &wd,
-                                             &lk_i[0] if keep_lk else NULL, &k_i[0],  # the new SV's row
-                                             &n_same, merge_h_slot(&P.steps, st.n_events))   # records on: h
+                        b = c_maintain_merge_tie(SV, A, b, P.gamma, P.merge_eps, P.merge_solver, &P.tables, mwork,
+                                                 &p, &partner, &wd,
+                                                 &lk_i[0] if keep_lk else NULL, &k_i[0],  # the new SV's row
+                                                 &n_same, merge_h_slot(&P.steps, st.n_events),   # records on: h
+                                                 P.tie_unit, &E[0])   # m's ties: the coefficients' bounds E too
+                        _merged_slot_errors(&E[0], b_old, p, partner)   # E follows merge(p, partner)
                     elapsed = _now() - start
                     st.maintenance_seconds += elapsed
                     if P.maint == MAINT_MERGE:
@@ -373,7 +387,7 @@ def bsca(X, y, order, *, budget, C, maintenance="merge", kernel="rbf", gamma=1.0
         if b0:
             store_fill(&S, sv)                             # dense rows: their norms too
             A[:b0] = alpha
-        E = initial_errors(sv_error, b0, cap, P.maint != MAINT_MERGE and P.budget >= 0)   # coefficients' bounds
+        E = initial_errors(sv_error, b0, cap, P.budget >= 0)   # coefficients' bounds
         return _bsca_run(&P, &R, &S, SV, A, b0, src0, n, cap, y, order, dual, t0, E)
     finally:
         store_free(&S)
@@ -421,7 +435,7 @@ cdef object _bsca_run(Params* P, const Rows* R, Store* S, object SV, object A, P
     cdef double[::1] rhsv = rhs
     cdef int[::1] ipivv = ipiv
     cdef double[::1] mworkv = mwork
-    cdef double[::1] Ev = np.zeros(1) if E is None else E     # removal / projection: bounds per slot
+    cdef double[::1] Ev = np.zeros(1) if E is None else E     # with a budget: bounds per slot
     cdef int8_t[::1] changedv = changed
     cdef int8_t[::1] addedv = added
     cdef int64_t[::1] msv = maint_step

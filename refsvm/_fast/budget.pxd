@@ -52,6 +52,12 @@ cdef Py_ssize_t c_maintain_merge(Store* SV, double[:, ::1] alpha, Py_ssize_t n_s
                                  Py_ssize_t* n_out, double* wd_out, const double* lk_hint,
                                  const double* kappa_hint, Py_ssize_t* n_same_out, double* h_out) noexcept nogil
 
+cdef Py_ssize_t c_maintain_merge_tie(Store* SV, double[:, ::1] alpha, Py_ssize_t n_sv, double gamma, double eps,
+                                     int solver, const MergeTables* T, double[::1] work, Py_ssize_t* m_out,
+                                     Py_ssize_t* n_out, double* wd_out, const double* lk_hint,
+                                     const double* kappa_hint, Py_ssize_t* n_same_out, double* h_out,
+                                     double tie_unit, const double* errors) noexcept nogil
+
 cdef void c_merge_compare(const Store* SV, const double[:, ::1] alpha, Py_ssize_t n_sv,
                           double gamma, double eps, const MergeTables* T, unsigned char* same, double* factor,
                           double* wd) noexcept nogil

@@ -220,7 +220,21 @@ cdef Py_ssize_t c_maintain_merge(Store* SV, double[:, ::1] alpha, Py_ssize_t n_s
                                  int solver, const MergeTables* T, double[::1] work, Py_ssize_t* m_out,
                                  Py_ssize_t* n_out, double* wd_out, const double* lk_hint,
                                  const double* kappa_hint, Py_ssize_t* n_same_out, double* h_out) noexcept nogil:
+    """:func:`c_maintain_merge_tie` with m the exact argmin (BSGD: ``tie_unit = 0``, no bounds)."""
+    return c_maintain_merge_tie(SV, alpha, n_sv, gamma, eps, solver, T, work, m_out, n_out, wd_out, lk_hint,
+                                kappa_hint, n_same_out, h_out, 0.0, NULL)
+
+
+cdef Py_ssize_t c_maintain_merge_tie(Store* SV, double[:, ::1] alpha, Py_ssize_t n_sv, double gamma, double eps,
+                                     int solver, const MergeTables* T, double[::1] work, Py_ssize_t* m_out,
+                                     Py_ssize_t* n_out, double* wd_out, const double* lk_hint,
+                                     const double* kappa_hint, Py_ssize_t* n_same_out, double* h_out,
+                                     double tie_unit, const double* errors) noexcept nogil:
     """Merge the smallest SV ``m`` with the partner of least WD; ``work`` holds >= 2 c + 3 n_sv doubles.
+
+    ``m``: :func:`c_select_smallest_tie` with ``tie_unit`` and ``errors`` (BSCA: its selection tie unit
+    and the coefficients' bounds ``e_j``; :func:`refsvm.budget.merge_smallest`); ``tie_unit = 0``: the
+    exact argmin.
 
     ``solver``: a ``MERGE_*`` code (``eps`` already resolved by the caller);
     the lookup solvers need ``c == 1`` and the ``(G + 1, G + 1)`` tables ``T.h_table``, ``T.wd_table``
@@ -265,7 +279,8 @@ cdef Py_ssize_t c_maintain_merge(Store* SV, double[:, ::1] alpha, Py_ssize_t n_s
     cdef double* lk = &work[2 * c]
     cdef Py_ssize_t* cand = <Py_ssize_t*>&work[2 * c + n_sv]        # the candidates of equal sign
     cdef double* lo = &work[2 * c + 2 * n_sv]                        # WD_n - tol_n of each candidate solved
-    cdef Py_ssize_t m = c_select_smallest(SV, alpha, n_sv, KERNEL_RBF, gamma, 0.0, 0.0, &wd_removal)  # Alg. 2, merging, line 1: fix m
+    cdef Py_ssize_t m = c_select_smallest_tie(SV, alpha, n_sv, KERNEL_RBF, gamma, 0.0, 0.0, tie_unit, errors,
+                                              &wd_removal)   # Alg. 2, merging, line 1: fix m
     cdef const double* am = &alpha[m, 0]
     cdef double am2 = seq_dot(am, am, c)
     am0 = alpha[m, 0]
@@ -483,10 +498,10 @@ cdef object open_merge_tables(MergeTables* T, object tables, object merge_solver
     return th, tw, tb
 
 
-def merge_smallest(SV, alpha, n_sv, gamma, eps, merge_solver, tables, h_out=None):
+def merge_smallest(SV, alpha, n_sv, gamma, eps, merge_solver, tables, h_out=None, tie_unit=0.0, errors=None):
     """Alg. 2, merging, with resolved arguments (:func:`refsvm.budget.merge_smallest`): ``eps`` the
     solver's precision, ``tables`` those of a lookup solver (None: ``get_tables()``); ``h_out[0]``
-    (if given) receives the merge's h."""
+    (if given) receives the merge's h; ``tie_unit``, ``errors``: m's selection ties (BSCA)."""
     S, cs = _inplace(SV, "SV")
     A, ca = _inplace(alpha, "alpha")
     cdef int code = _solver_code(merge_solver)
@@ -501,9 +516,14 @@ def merge_smallest(SV, alpha, n_sv, gamma, eps, merge_solver, tables, h_out=None
     _open_store(&St, S, n)
     cdef double[:, ::1] Av = A
     cdef double[::1] wv = work
-    cdef double g = gamma, wd, h = NAN
+    cdef double g = gamma, wd, h = NAN, tu = tie_unit
+    ev = None if errors is None else np.ascontiguousarray(errors, dtype=np.float64)
+    if ev is not None and ev.shape[0] < n:
+        raise ValueError(f"errors must hold one bound per SV ({n}), got shape {ev.shape}")
+    cdef const double[::1] evv = ev
+    cdef const double* ep = NULL if ev is None else &evv[0]
     with nogil:
-        n = c_maintain_merge(&St, Av, n, g, e, code, &T, wv, &m, &partner, &wd, NULL, NULL, NULL, &h)
+        n = c_maintain_merge_tie(&St, Av, n, g, e, code, &T, wv, &m, &partner, &wd, NULL, NULL, NULL, &h, tu, ep)
     if h_out is not None:
         h_out[0] = float(h)
     _close_store(&St, S, n)

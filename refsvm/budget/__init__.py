@@ -209,8 +209,9 @@ def maintain_with(opts, SV, alpha, n_sv, steps=None, h_out=None, errors=None):
     Returns ``(n_sv, p, n, WD)`` as :func:`maintain`.  ``steps``: the functions that run the
     step, ``(maintain_removal, maintain_projection, merge_smallest)``, this module's when None;
     the compiled twin passes its own (one dispatcher serves both paths).  ``h_out``: a merge's h
-    (:func:`merge_smallest`; untouched by removal and projection).  ``errors``: projection's per-slot
-    bounds of the solves' error (BSCA; :func:`maintain_projection`), None otherwise.
+    (:func:`merge_smallest`; untouched by removal and projection).  ``errors``: BSCA's per-slot bounds
+    of the coefficients' error, read by projection (:func:`maintain_projection`) and by merging's
+    choice of m (:func:`merge_smallest` with ``opts.selection_tie_unit``); None otherwise (BSGD).
     """
     removal, projection, merge = steps or (maintain_removal, maintain_projection, merge_smallest)
     if opts.strategy == "removal":
@@ -220,8 +221,11 @@ def maintain_with(opts, SV, alpha, n_sv, steps=None, h_out=None, errors=None):
             return projection(SV, alpha, n_sv, *opts.kernel.params, opts.projection_ridge, opts.selection_tie_unit)
         return projection(SV, alpha, n_sv, *opts.kernel.params, opts.projection_ridge, opts.selection_tie_unit,
                           errors, opts.kernel_error)
+    if errors is None:
+        return merge(SV, alpha, n_sv, opts.kernel.gamma, merge_solver_eps(opts.merge_solver, opts.merge_eps),
+                     opts.merge_solver, opts.tables, h_out)
     return merge(SV, alpha, n_sv, opts.kernel.gamma, merge_solver_eps(opts.merge_solver, opts.merge_eps),
-                 opts.merge_solver, opts.tables, h_out)
+                 opts.merge_solver, opts.tables, h_out, opts.selection_tie_unit, errors)   # BSCA: m's ties
 
 
 #: What one maintenance event did: the strategy, the number of SVs before and after,

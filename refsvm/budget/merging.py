@@ -204,17 +204,19 @@ def merge_solver_eps(merge_solver, merge_eps):
     return merge_eps if merge_solver == "gss" else MERGE_EPS_PRECISE
 
 
-def merge_smallest(SV, alpha, n_sv, gamma, eps, merge_solver, tables, h_out=None):
+def merge_smallest(SV, alpha, n_sv, gamma, eps, merge_solver, tables, h_out=None, tie_unit=0.0, errors=None):
     """Alg. 2, merging, of :func:`maintain_merge` with resolved arguments (no checks).
 
     ``eps`` is the precision the solver uses (:func:`merge_solver_eps`), ``tables`` the
     lookup tables of a lookup solver (``None`` for GSS).  Returns ``(n_sv, m, n, WD)``.
     ``h_out`` (a mutable sequence, or None): receives in ``h_out[0]`` the h that placed z
     (eq. 18; NaN when ``m`` was removed for want of a partner), the value the merge used.
+    ``tie_unit``, ``errors``: m's selection ties (:func:`select_smallest`; BSCA passes its
+    ``selection_tie_unit`` and the coefficients' bounds ``e_j``); 0 / None (BSGD): the exact argmin.
     """
     binary = alpha.shape[1] == 1
     lk = _lookup() if tables is not None else None
-    m, wd_removal = select_smallest(SV, alpha, n_sv, "rbf", gamma, 0, 0.0)  # Alg. 2, merging, line 1: fix m
+    m, wd_removal = select_smallest(SV, alpha, n_sv, "rbf", gamma, 0, 0.0, tie_unit, errors)  # Alg. 2, merging, line 1: fix m
     solved = {}                                                             # n -> (WD, h, alpha_z, log kappa)
     for n in range(n_sv):                                                   # Alg. 2, merging, line 1: choose n
         if n == m or (binary and alpha[m, 0] * alpha[n, 0] < 0.0):

@@ -80,13 +80,14 @@ def test_solve_error_bound_against_mpmath(module, case):
 
 
 def test_bound_without_solves_is_the_steps():
-    """Merging tracks nothing (None); a projection run without a solve carries the Newton steps'
+    """A run without a budget tracks nothing (None; merging runs track the steps' bounds:
+    tests/bsca/test_merge_selection.py); a projection run without a solve carries the Newton steps'
     bounds only (``refsvm.bsca.step_error``), those of a removal run without an event."""
     X = np.random.default_rng(3).normal(size=(12, 3))
     y = np.where(X[:, 0] > 0, 1, -1).astype(np.int64)
     order = np.arange(12, dtype=np.int64)
     for mod in (ref_bsca, fast_bsca):
-        assert mod.bsca(X, y, order, budget=4, C=1.0, maintenance="merge").sv_error is None
+        assert mod.bsca(X, y, order, budget=None, C=1.0, maintenance="projection").sv_error is None
         big = mod.bsca(X, y, order, budget=50, C=1.0, maintenance="projection")
         alone = mod.bsca(X, y, order, budget=50, C=1.0, maintenance="removal")
         assert np.all(big.sv_error > 0)

@@ -11,7 +11,8 @@ and the selection's ties read it (``refsvm.budget.select_smallest(..., errors)``
 * each step's bound holds against the step recomputed in 50 digits from the same (float) state;
 * generated configurations of the long agreement run that parted in this selection now agree (both
   paths, and the compiled CSR run where the configuration has one);
-* merging tracks nothing, removal and projection runs hand the bounds on (``sv_error``).
+* runs with a budget hand the bounds on (``sv_error``; merging too, whose choice of m reads them:
+  tests/bsca/test_merge_selection.py).
 """
 
 import mpmath
@@ -86,11 +87,13 @@ def test_step_bound_against_50_digits(path, sv_update):
     assert checked > 30 and cancelling > 0, (checked, cancelling)
 
 
-def test_merging_tracks_nothing_and_runs_hand_bounds_on():
+def test_runs_hand_bounds_on():
     X, y, gamma, _, _ = _near_duplicate_poly()
     order = np.arange(len(X), dtype=np.int64)
     for run in PATHS.values():
-        assert run(X, y, order, budget=4, C=1.0, maintenance="merge", kernel="rbf").sv_error is None
+        assert run(X, y, order, C=1.0, budget=None, maintenance="removal", kernel="rbf").sv_error is None
+        res = run(X, y, order, budget=4, C=1.0, maintenance="merge", kernel="rbf")
+        assert res.sv_error is not None and np.all(res.sv_error >= 0) and np.any(res.sv_error > 0)
         for maintenance in ("removal", "projection"):
             res = run(X, y, order, budget=4, C=1.0, maintenance=maintenance, kernel="poly", gamma=gamma, degree=2)
             assert res.sv_error is not None and np.all(res.sv_error > 0)
