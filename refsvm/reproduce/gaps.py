@@ -371,9 +371,15 @@ for _row, _ours, _paper, _via in (("Perceptron", "9.97", "10", None), ("OGD", "6
     EXPLAINED[(_LU7, _row, "usps")] = ("data", _USPS + ("with the authors' Experiment.m step size (as "
                                                         "lu2016-table7-code-options) " if _via else "")
                                        + _cites(_USPS_RUN, _row, _ours, _paper, _via))
-for _row, _ours, _paper in (("BPA-S", "18.97", "15.4"), ("Forgetron [code]", "24.88", "22.7")):
-    EXPLAINED[(_LU7, _row, "usps")] = ("unexplained", _USPS + _cites(_USPS_RUN, _row, _ours, _paper)
-                                       + ", still flagged")
+_USPS_ROWS_RUN = "lu2016-table7-usps-row-widths"
+for _row, _ours, _paper, _f, _at, _perceptron in (("BPA-S", "18.97", "15.4", "1.5", "15.35", "7.72"),
+                                                  ("Forgetron [code]", "24.88", "22.7", "0.8", "22.86", "9.27")):
+    EXPLAINED[(_LU7, _row, "usps")] = (
+        "unexplained", _USPS + f"the row gives {_ours} where the paper has {_paper} (lu2016-table7-usps-width); it "
+                       f"gives the paper's number at gamma = {_f}/128 instead ({_row} gamma x{_f}: {_at}), where "
+                       + _cites(_USPS_ROWS_RUN, "Perceptron", _perceptron, "10", f"Perceptron gamma x{_f}")
+                       + ": no one width of the shared file gives both, so the data's difference is more than a "
+                         "width, still flagged")
 EXPLAINED[(_LU9, "BOGD [code]", "cpusmall")] = (
     "parameters", "the authors' regression/Experiment.m gives OGD.m and BOGD.m their own step size (options.eta, "
                   "marked as tuned per data set beside lambda, Fou_eta and Epsilon_eta; the other learners take "
