@@ -281,8 +281,9 @@ def test_table7_mnist_budget_reasons_match_the_committed_b200_run():
         r = rows[quoted[1] if quoted else algorithm]
         assert gap_reason(data["table"], r) is None, (algorithm, r["error_mean"])
         assert f"{r['error_mean']:.2f}" in text and f"{r['paper']['mean']:g}" in text
-    # the other readings (the authors' step sizes, usps's width) are tested in test_lu_readings.py
+    # the other readings (the authors' step sizes, usps's width) are tested in test_lu_readings.py, the
+    # Projectron++ numerics in test_lu_projectron_numerics.py
     assert {v[0] for k, v in EXPLAINED.items() if k[0] == "lu2016-table7"} <= {
-        "authors-code", "parameters", "data", "degenerate", "unexplained"}
+        "authors-code", "parameters", "data", "degenerate", "numerics", "unexplained"}
     assert {e.per_dataset["mnist"].get("budget") or e.per_dataset["mnist"]["n_components"] for e in
             tables()["lu2016-table7-mnist200"].entries} == {200, 800}        # B = 200; FOGD D = 4B
