@@ -9,8 +9,9 @@ and the gap's reason (blank: not flagged; "n/a": a row this build does not run),
 :mod:`refsvm.reproduce.gaps` as ``refsvm reproduce --render`` prints them.  Block
 ``repro-lu2016-gaps``: the flagged rows of both tables with their reason and its text.  Blocks
 ``repro-lu2016-table7-mnist200`` (Table 7's mnist column at B = 200), ``repro-lu2016-table7-code-options``,
-``repro-lu2016-table7-usps-width`` and ``repro-lu2016-table9-eta`` (the readings that explain Table 7's and 9's
-gaps: the authors' step sizes, usps's kernel width), ``repro-lu2016-figures`` (one line per
+``repro-lu2016-table7-usps-width``, ``repro-lu2016-table7-fogd-step``, ``repro-lu2016-table7-usps-row-widths``,
+``lu2016-projectron-numerics`` and ``repro-lu2016-table9-eta`` (the readings that explain Table 7's and 9's
+gaps: the authors' step sizes, usps's kernel width, FOGD's released steps, the Projectron++ code's K^-1), ``repro-lu2016-figures`` (one line per
 figure run, ``reproduce_lu2016-figure1..6``), ``repro-lu2016-figure3`` / ``-figure4`` (the sweeps as run).
 """
 
@@ -104,6 +105,34 @@ def _table7_code_options(fmt):
 def _table7_usps_width(fmt):
     """Table 7's usps column at gamma = 0.65/128 (``lu2016-table7-usps-width``)."""
     return _rows(("reproduce_lu2016-table7-usps-width",), fmt)
+
+
+@renderer("repro-lu2016-table7-fogd-step")
+def _table7_fogd_step(fmt):
+    """Table 7's FOGD row at the released scripts' steps 0.5 and 0.001 (``lu2016-table7-fogd-step``)."""
+    return _rows(("reproduce_lu2016-table7-fogd-step",), fmt)
+
+
+@renderer("repro-lu2016-table7-usps-row-widths")
+def _table7_usps_row_widths(fmt):
+    """usps's Perceptron, BPA-S and Forgetron [code] at gamma x0.8 and x1.5 (``lu2016-table7-usps-row-widths``)."""
+    return _rows(("reproduce_lu2016-table7-usps-row-widths",), fmt)
+
+
+@renderer("lu2016-projectron-numerics")
+def _projectron_numerics(fmt):
+    """The authors' proplus.m K^-1 reading and its guarded twin (``bench_lu_projectron_numerics``): per data set
+    and rule, the mistake rate's mean +- sd and range over the permutations, the permutations adding a row at
+    delta^2 <= the guard, and the paper's Projectron++."""
+    data = load("bench_lu_projectron_numerics")
+    rows = []
+    for c in data["cells"]:
+        for rule in data["rules"]:
+            s, runs = c[rule]["summary"], c[rule]["per_seed"]
+            rows.append([c["dataset"], rule, f"{s['mean']:.2f} ± {s['std']:.2f}", f"{s['min']:.2f}-{s['max']:.2f}",
+                         f"{sum(r['noise_additions'] > 0 for r in runs)} of {len(runs)}",
+                         f"{c['paper']['mean']:g} ± {c['paper']['std']:g}"])
+    return table(["data", "reading", "ours", "range", "noisy additions", "paper"], rows, fmt)
 
 
 @renderer("repro-lu2016-table9-eta")
