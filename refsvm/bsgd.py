@@ -42,12 +42,14 @@ Notes on the reading of the pseudo-code:
 """
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from .budget import MaintenanceOptions, MaintenanceRecorder, find_duplicate, maintenance_event, new_model
+from .budget import (MaintenanceOptions, MaintenanceRecorder, conditioning_errors, find_duplicate, maintenance_event,
+                     new_model)
 from .kernels import Kernel
+from .sbp import _kernel_value_error
 from .sparse import is_sparse, n_rows
 from .online.common import margin_tolerance
 from .recorder import StepRecords
@@ -174,7 +176,8 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
                 SV[b], A[b] = x_t, beta_t                     # Alg. 1, line 7: add an SV
                 b += 1                                        # Alg. 1, line 8
                 if b > o.budget:                              # Alg. 1, line 9
-                    b, event = maintenance_event(o.maintenance, SV, A, b, rec)   # Alg. 1, lines 10-11
+                    b, event = maintenance_event(o.maintenance, SV, A, b, rec,    # Alg. 1, lines 10-11
+                                                 selection_errors(o.maintenance, SV, A, b))
                     rec.maintenance(step, event, eta_t, A)
         if o.learning_rate == "perceptron" and b > 0:         # after line 12: w <- min(1, U/||w||) w (sec. 4)
             project_onto_ball(o.kernel, SV, A, b, o.radius)
@@ -255,6 +258,18 @@ def project_onto_ball(kernel, SV, A, b, radius):
         A[:b] *= radius / norm_w
 
 
+def selection_errors(maintenance, SV, A, b):
+    """Projection's per-slot bounds ``e_j`` read by the selection (Alg. 2, projection, line 1):
+    :func:`refsvm.budget.conditioning_errors` of the ``b`` SVs before the event (None for removal and
+    merging, whose selection keeps the exact rule).  Computed from the state at selection time, not
+    carried from the earlier solves (DESIGN.md: carried bounds compound through ``|x_j| e_p`` and
+    swallowed the selection on a9a)."""
+    if maintenance.strategy != "projection":
+        return None
+    return conditioning_errors(SV, A, b, *maintenance.kernel.params, maintenance.projection_ridge,
+                               maintenance.kernel_error)
+
+
 @dataclass(frozen=True)
 class BSGDOptions:
     """The options of one :func:`bsgd` call, checked and resolved once (mirrors the twin's ``Params``)."""
@@ -297,6 +312,9 @@ def resolve_options(X, y, order, *, n_classes, budget, lam, learning_rate, eta, 
     s = weights_as_data(sample_weight, X.shape[0])
     k = Kernel.of(kernel, gamma, degree, coef0)
     maint = MaintenanceOptions.of(maintenance, k, merge_eps, projection_ridge, merge_solver, compare=merge_compare)
+    if maintenance == "projection":                           # one kernel value's error, for the solves' bounds
+        maint = replace(maint, kernel_error=max(
+            (_kernel_value_error(rows, k) for rows in (X, sv) if rows is not None and n_rows(rows)), default=0.0))
     lam = 0.0 if learning_rate == "perceptron" else lam      # Table 2: the perceptron has lambda = 0
     return X, y, order, s, BSGDOptions(n_classes, budget, learning_rate, lam, eta, radius, bool(fit_bias), k, maint)
 

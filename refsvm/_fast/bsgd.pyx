@@ -146,6 +146,8 @@ cdef struct Params:
     int refine_steps           # projection: iterative-refinement steps per event
     const double* sample_weight  # weight of X[i] (NULL: all 1)
     double sq_max          # max ||sv||^2 of the SVs given (the mistake counter's, refsvm.tolerance.KernelErrorBound)
+    double* errors         # projection: room for the selection's per-slot bounds e_j (refsvm.bsgd.selection_errors)
+    double kernel_error    # projection: one kernel value's error over X and the SVs given (the bounds' eps_K)
     StepOut steps          # per-step records (refsvm.recorder.recording_steps; NULL pointers: off)
 
 
@@ -339,7 +341,7 @@ cdef int _bsgd_pass(const Params* P, State* st,
                         sym_swap_remove(K, b_old, p)
                 elif P.maint == MAINT_PROJECTION and not P.keep_Kinv:   # kernel without a constant diagonal:
                     if c_maintain_projection_solve(SV, A, b, P.kernel, P.gamma, P.degree, P.coef0, P.ridge,
-                                                   kp_buf, v2, ipiv, &p, &wd) != 0:   # fresh solve, as the reference
+                                                   kp_buf, v2, ipiv, &p, &wd, P.errors, P.kernel_error) != 0:   # fresh solve
                         st.b = b
                         st.t = t
                         return ERR_SINGULAR
@@ -348,7 +350,8 @@ cdef int _bsgd_pass(const Params* P, State* st,
                         sym_swap_remove(K, b_old, p)
                 elif P.maint == MAINT_PROJECTION:
                     b = c_maintain_projection_inverse(SV, A, b, P.kernel, P.gamma, P.degree, P.coef0,
-                                                      P.ridge, K, Kinv, v1, v2, P.refine_steps, &p, &wd)
+                                                      P.ridge, K, Kinv, v1, v2, P.refine_steps, &p, &wd,
+                                                      P.errors, P.kernel_error)
                 else:
                     b = c_maintain_merge(SV, A, b, P.gamma, P.merge_eps, P.merge_solver, &P.tables, mwork,
                                          &p, &partner, &wd, NULL, NULL, NULL,
@@ -461,6 +464,8 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
     P.refine_steps = _refine_steps
     P.keep_K = P.keep_Kinv or P.lr == LR_PERCEPTRON
     P.sq_max = max_sq_norm(sv)                                # the mistake counter's, as refsvm.bsgd
+    P.kernel_error = opts.maintenance.kernel_error            # projection's solve bounds (refsvm.bsgd.resolve_options)
+    P.errors = NULL                                           # set by _bsgd_run (projection)
     P.steps = records_off(P.c)                                # per-step records: set by _bsgd_run if on
     cdef const double[::1] swv
     P.sample_weight = NULL

@@ -22,7 +22,11 @@ cdef object _bsgd_run(Params* P, State* stp, const Rows* R, Store* S, object SV,
     W = np.zeros((kdim if P.keep_Kinv else 1,) * 2)
     v1 = np.zeros(cap)
     v2 = np.zeros(max(2 * cap, 64))
-    kp_buf = np.zeros(max((cap - 1) ** 2, 1) if (P.maint == MAINT_PROJECTION and not P.keep_Kinv) else 1)
+    kp_buf = np.zeros(max(3 * cap * cap + cap, 1) if (P.maint == MAINT_PROJECTION and not P.keep_Kinv) else 1)
+    E = np.zeros(cap if P.maint == MAINT_PROJECTION else 1)    # the selection's bounds (selection_errors)
+    cdef double[::1] Ev = E
+    if P.maint == MAINT_PROJECTION:
+        P.errors = &Ev[0]
     ipiv = np.zeros(cap, dtype=np.intc)
     k_t = np.zeros(cap)
     f = np.zeros(c)

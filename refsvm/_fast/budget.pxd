@@ -67,7 +67,8 @@ cdef object open_merge_tables(MergeTables* T, object tables, object merge_solver
 cdef int c_maintain_projection_solve(Store* SV, double[:, ::1] alpha, Py_ssize_t n_sv,
                                      int kernel, double gamma, double degree, double coef0,
                                      double ridge, double[::1] Kp, double[::1] rhs, int[::1] ipiv,
-                                     Py_ssize_t* p_out, double* wd_out) noexcept nogil
+                                     Py_ssize_t* p_out, double* wd_out, double* errors,
+                                     double kernel_error) noexcept nogil
 
 cdef int c_project_sv(Store* SV, double[:, ::1] alpha, Py_ssize_t n_sv, Py_ssize_t p, int kernel, double gamma,
                       double degree, double coef0, double ridge, double[::1] Kp, double[::1] rhs, int[::1] ipiv,
@@ -92,4 +93,5 @@ cdef Py_ssize_t c_maintain_projection_inverse(Store* SV, double[:, ::1] alpha,
                                               double degree, double coef0, double ridge,
                                               double[:, ::1] K, double[:, ::1] Kinv,
                                               double[::1] x, double[::1] r, int refine_steps,
-                                              Py_ssize_t* p_out, double* wd_out) noexcept nogil
+                                              Py_ssize_t* p_out, double* wd_out,
+                                              double* errors, double kernel_error) noexcept nogil

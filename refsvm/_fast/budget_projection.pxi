@@ -12,16 +12,97 @@
 cdef int c_maintain_projection_solve(Store* SV, double[:, ::1] alpha, Py_ssize_t n_sv,
                                      int kernel, double gamma, double degree, double coef0,
                                      double ridge, double[::1] Kp, double[::1] rhs, int[::1] ipiv,
-                                     Py_ssize_t* p_out, double* wd_out) noexcept nogil:
+                                     Py_ssize_t* p_out, double* wd_out, double* errors,
+                                     double kernel_error) noexcept nogil:
     """Projection from scratch (LU with partial pivoting), as the reference.  Returns 0, or
     a positive number if K_p + ridge I is exactly singular.  The ridge is relative,
     ``ridge * max_j k(x_j, x_j)`` over the others (:func:`refsvm.budget.relative_ridge`; the ridge itself for rbf).
 
-    Buffers: ``Kp`` >= (n_sv-1)^2, ``rhs`` >= 2 (n_sv-1), ``ipiv`` >= n_sv-1 (each at least 1).
+    ``errors`` (BSGD projection; NULL: none): room for ``n_sv`` per-slot bounds, filled by
+    :func:`c_conditioning_errors` and read by the selection (:func:`c_select_smallest_tie` with
+    ``tie_unit = 0``).
+
+    Buffers: ``Kp`` >= (n_sv-1)^2 (with ``errors``: 3 n_sv^2 + n_sv), ``rhs`` >= 2 (n_sv-1),
+    ``ipiv`` >= n_sv (each at least 1).
     """
     cdef double dummy
-    p_out[0] = c_select_smallest(SV, alpha, n_sv, kernel, gamma, degree, coef0, &dummy)   # Alg. 2, projection, line 1
+    if errors == NULL:
+        p_out[0] = c_select_smallest(SV, alpha, n_sv, kernel, gamma, degree, coef0, &dummy)   # Alg. 2, projection, line 1
+    else:
+        c_conditioning_errors(SV, alpha, n_sv, kernel, gamma, degree, coef0, ridge, kernel_error, errors,
+                              &Kp[0], &ipiv[0])
+        p_out[0] = c_select_smallest_tie(SV, alpha, n_sv, kernel, gamma, degree, coef0, 0.0, errors, &dummy)  # line 1
     return c_project_sv(SV, alpha, n_sv, p_out[0], kernel, gamma, degree, coef0, ridge, Kp, rhs, ipiv, wd_out, NULL)
+
+
+cdef void c_conditioning_errors(const Store* SV, const double[:, ::1] alpha, Py_ssize_t n, int kernel,
+                                double gamma, double degree, double coef0, double ridge, double kernel_error,
+                                double* errors, double* work, int* ipiv) noexcept nogil:
+    """:func:`refsvm.budget.conditioning_errors` of the ``n`` SVs into ``errors[:n]``: ``A = K + r I``
+    (relative ridge), ``e_j = ||A^{-1}[j, :]||_1 rho`` (:func:`lu_inverse_abs_row_sums`, O(n^3)),
+    ``rho`` from ``A`` and ``alpha`` (:func:`_conditioning_rho`), for the slots with a near duplicate
+    (:func:`_near_duplicate_slot`), 0 elsewhere.  ``work``: 3 n^2 + n doubles, ``ipiv``: n.  A singular
+    ``A`` (not reached with a positive ridge) leaves every ``e_j = 0``."""
+    cdef Py_ssize_t i, j
+    cdef double top = 0.0, v, rho
+    cdef double* diag = &work[3 * n * n]
+    for i in range(n):
+        for j in range(n):
+            work[i * n + j] = store_kernel(SV, j, i, kernel, gamma, degree, coef0)
+        v = store_self(SV, i, kernel, gamma, degree, coef0)
+        work[i * n + i] = v
+        diag[i] = v
+        top = v if v > top else top
+    if top > 0.0:                                            # relative ridge: ridge * max(diag K)
+        ridge = ridge * top
+    for i in range(n):
+        work[i * n + i] += ridge
+    rho = _conditioning_rho(work, n, n, 0.0, alpha, kernel_error)
+    memcpy(&work[n * n], &work[0], n * n * sizeof(double))
+    if lu_factor(&work[n * n], n, n, ipiv) != 0:
+        for j in range(n):
+            errors[j] = 0.0
+        return
+    lu_inverse_abs_row_sums(&work[n * n], n, ipiv, &work[2 * n * n], errors)
+    for j in range(n):
+        errors[j] = errors[j] * rho if _near_duplicate_slot(work, n, n, diag, 1, j, ridge) else 0.0
+
+
+cdef bint _near_duplicate_slot(const double* K, Py_ssize_t n, Py_ssize_t ld, const double* diag,
+                               Py_ssize_t dstride, Py_ssize_t j, double r) noexcept nogil:
+    """:func:`refsvm.budget.near_duplicate_slots` for slot ``j``: some ``i != j`` with
+    ``k_ii k_jj - k_ij^2 <= r (k_ii + k_jj)`` (off-diagonal ``k_ij`` from ``K``, row-major with leading
+    dimension ``ld``, ``n`` slots; the diagonal from ``diag`` with stride ``dstride``)."""
+    cdef Py_ssize_t i
+    cdef double dj = diag[j * dstride], di, kij
+    for i in range(n):
+        if i != j:
+            di = diag[i * dstride]
+            kij = K[i * ld + j]
+            if di * dj - kij * kij <= r * (di + dj):
+                return True
+    return False
+
+
+cdef double _conditioning_rho(const double* A, Py_ssize_t n, Py_ssize_t ld, double diag_add,
+                              const double[:, ::1] alpha, double kernel_error) noexcept nogil:
+    """``rho = max_r [(3 n + 2) u max_i (|A| |alpha^(r)|)_i + eps_K ||alpha^(r)||_1]`` of
+    :func:`refsvm.budget.conditioning_errors` (row-major ``A``, leading dimension ``ld``, with
+    ``diag_add`` >= 0 added to its diagonal: the kept K without its ridge)."""
+    cdef Py_ssize_t i, j, r
+    cdef double mag, mmax, l1, rho = 0.0, v
+    for r in range(alpha.shape[1]):
+        mmax = 0.0
+        l1 = 0.0
+        for i in range(n):
+            mag = 0.0
+            for j in range(n):
+                mag += fabs(A[i * ld + j] + (diag_add if i == j else 0.0)) * fabs(alpha[j, r])
+            mmax = mag if mag > mmax else mmax
+            l1 += fabs(alpha[i, r])
+        v = (3 * n + 2) * (0.5 * DBL_EPSILON) * mmax + kernel_error * l1
+        rho = v if v > rho else rho
+    return rho
 
 
 cdef int c_project_sv(Store* SV, double[:, ::1] alpha, Py_ssize_t n_sv, Py_ssize_t p, int kernel, double gamma,
@@ -95,18 +176,31 @@ cdef Py_ssize_t c_maintain_projection_inverse(Store* SV, double[:, ::1] alpha,
                                               double degree, double coef0, double ridge,
                                               double[:, ::1] K, double[:, ::1] Kinv,
                                               double[::1] x, double[::1] r, int refine_steps,
-                                              Py_ssize_t* p_out, double* wd_out) noexcept nogil:
+                                              Py_ssize_t* p_out, double* wd_out,
+                                              double* errors, double kernel_error) noexcept nogil:
     """Projection (eq. 14, 15) with the inverse ``Kinv = (K + ridge I)^{-1}`` of all ``n_sv`` SVs.
 
     ``(K_p + ridge I)^{-1} k_p = -Kinv[-p, p] / Kinv[p, p]``, refined by
     ``refine_steps`` steps of iterative refinement with the downdated inverse
     ``Kinv_{-p} = Kinv[-p, -p] - Kinv[-p, p] Kinv[p, -p] / Kinv[p, p]``; then
-    K, Kinv, SV and alpha all lose SV ``p`` by the same swap-remove.
+    K, Kinv, SV and alpha all lose SV ``p`` by the same swap-remove.  ``errors`` (NULL: none):
+    as :func:`c_maintain_projection_solve`, with ``A = K + ridge I`` and the row norms of its kept
+    inverse (O(n^2); rbf: the relative ridge is ``ridge``).
     """
     cdef Py_ssize_t c = alpha.shape[1], n = n_sv, i, j, k, p
     cdef double q, xi, s, wd, dummy
     cdef int it
-    p = c_select_smallest(SV, alpha, n_sv, kernel, gamma, degree, coef0, &dummy)   # Alg. 2, projection, line 1
+    if errors == NULL:
+        p = c_select_smallest(SV, alpha, n_sv, kernel, gamma, degree, coef0, &dummy)   # Alg. 2, projection, line 1
+    else:                                               # e_j = ||Kinv[j, :]||_1 rho (conditioning_errors)
+        s = _conditioning_rho(&K[0, 0], n, K.shape[1], ridge, alpha, kernel_error) if n > 0 else 0.0
+        for j in range(n):
+            q = 0.0
+            if _near_duplicate_slot(&K[0, 0], n, K.shape[1], &K[0, 0], K.shape[1] + 1, j, ridge):   # ridge: rbf, k = 1
+                for k in range(n):
+                    q += fabs(Kinv[j, k])
+            errors[j] = q * s
+        p = c_select_smallest_tie(SV, alpha, n_sv, kernel, gamma, degree, coef0, 0.0, errors, &dummy)   # line 1
     p_out[0] = p
     q = Kinv[p, p]
     for j in range(n):

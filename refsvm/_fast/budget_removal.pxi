@@ -97,10 +97,11 @@ cdef Py_ssize_t c_select_smallest_tie(const Store* SV, const double[:, ::1] alph
     ``U = min_j (N_j + t_j)``, the lowest ``j`` with ``N_j - t_j <= U``; ``s_j`` from ``errors`` (BSCA's
     coefficient bounds: Newton steps and projection solves, :func:`_solve_error_margin`; NULL: 0,
     bitwise the rule without them);
-    ``tie_unit <= 0``: :func:`c_select_smallest`."""
+    ``tie_unit <= 0`` without ``errors``: :func:`c_select_smallest`; with them (BSGD projection) the
+    band of ``s_j`` alone (the exact argmin where every ``e_j`` is 0)."""
     cdef Py_ssize_t j, c = alpha.shape[1]
     cdef double v, k_jj, s = 0.0, upper = INFINITY
-    if tie_unit <= 0.0 or n_sv == 0:
+    if (tie_unit <= 0.0 and errors == NULL) or n_sv == 0:
         return c_select_smallest(SV, alpha, n_sv, kernel, gamma, degree, coef0, norm_p)
     for j in range(n_sv):
         k_jj = store_self(SV, j, kernel, gamma, degree, coef0)

@@ -64,6 +64,59 @@ def maintain_projection(SV, alpha, n_sv, kernel, gamma, degree, coef0, ridge, ti
     return n_sv, p, -1, max(wd, 0.0)
 
 
+def conditioning_errors(SV, alpha, n_sv, kernel, gamma, degree, coef0, ridge, kernel_error):
+    """BSGD projection's per-slot bounds ``e_j`` for the selection (:func:`select_smallest` with
+    ``tie_unit = 0``), from the state at selection time:
+
+    ``e_j = ||A^{-1}[j, :]||_1 rho``, ``A = K + r I`` over the ``n_sv`` SVs (:func:`relative_ridge`),
+    ``rho = max_i [(3 n + 2) u max_k (|A| |alpha^(i)|)_k + eps_K ||alpha^(i)||_1]`` over the classes i,
+    for the slots j that have a near duplicate in the set (:func:`near_duplicate_slots`); 0 elsewhere.
+
+    What it bounds: ``alpha - alpha' = A^{-1} (A alpha - A alpha')``, so two coefficient vectors whose
+    images ``A alpha`` (the function's values at the SVs plus ``r alpha``) agree within ``rho`` in every
+    entry differ in entry j by at most ``||A^{-1}[j, :]||_1 rho``.  ``rho`` is one backward-stable
+    solve's residual bound (LU, growth 1: :func:`projection_solve_error`) plus a kernel value's error
+    ``eps_K`` (``kernel_error``) per coefficient: the amount by which the two paths' kernel values and
+    solves move ``A alpha``.  The row norms are large (up to ``1 / r``) only for the rows of near
+    duplicates or a rank-deficient ``K``: there the split of a coefficient between the near-equal SVs
+    is decided by rounding, and ``N_j`` within ``s_j`` of the least are ties (lowest index); on
+    well-conditioned rows the band is a few hundred ulps and the exact rule decides.  It is not a
+    bound of the error accumulated over the run's earlier solves: such a bound (carried per slot as
+    BSCA's ``e_j``) compounds by ``|x_j| e_p`` at every event and grew past the coefficients
+    themselves on a9a (B = 100, 3,000 steps), turning the selection into "the lowest slot".
+    Restricted to near duplicates: a rank-deficient or ill-conditioned ``K`` without them (a9a,
+    linear kernel, B = 100: rows ~3e9) has bounds as large as the coefficients too, and the band
+    then picked the lowest slot at 352 of 353 events, while both paths compute those ``N_j`` with the
+    same operations and agreed under the exact rule; for a near-duplicate pair the function does not
+    depend on the split (projecting either twin onto the other leaves it within the ridge), so which
+    twin goes is a tie of the problem, decided by the lowest index among those within their bounds.
+    """
+    u, n = UNIT_ROUNDOFF, n_sv
+    S = SV[:n]
+    A = kernel_matrix(S, S, kernel, gamma, degree, coef0)
+    diag = kernel_diag(S, kernel, gamma, degree, coef0)
+    twins = near_duplicate_slots(A, diag, relative_ridge(ridge, diag))
+    A[np.diag_indices_from(A)] += relative_ridge(ridge, diag)
+    rows = np.sum(np.abs(np.linalg.inv(A)), axis=0)                # A symmetric: column sums = row sums
+    a = np.abs(alpha[:n])
+    rho = float(np.max((3 * n + 2) * u * np.max(np.abs(A) @ a, axis=0) + kernel_error * np.sum(a, axis=0)))
+    return np.where(twins, rows * rho, 0.0)
+
+
+def near_duplicate_slots(K, diag, r):
+    """Slots ``j`` with a near duplicate ``i != j`` in the SV set: ``k_ii k_jj - k_ij^2 <= r (k_ii + k_jj)``
+    (``K`` the kernel matrix, ``diag`` its diagonal ``k(x_j, x_j)``, ``r`` the ridge), i.e. the pair's
+    2 x 2 Gram matrix has an eigenvalue below ``2 r``: their difference lies below the ridge's
+    resolution, and eq. 14 splits a coefficient between them by the ridge and by rounding.  rbf with
+    ``r = 1e-10``: ``2 gamma ||x_i - x_j||^2 <~ 2e-10``.  The determinant's rounding (``~u k^2``) is far
+    below ``r k``, so the test's edge lies at pairs ~1e-5 apart, not at rounding noise."""
+    d = diag
+    det = d[:, None] * d[None, :] - K * K
+    close = det <= r * (d[:, None] + d[None, :])
+    np.fill_diagonal(close, False)
+    return np.any(close, axis=1)
+
+
 def projection_solve_error(A, b, x, alpha_p, e_p, kernel_error):
     """A bound of the error that one projection solve puts into each remaining coefficient (eq. 14's
     ``Delta alpha_j = x_j alpha_p`` with ``x = A^{-1} b``, ``A = K_p + r I``, ``b = k_p``), to first order:

@@ -55,11 +55,14 @@ def select_smallest(SV, alpha, n_sv, kernel, gamma, degree, coef0, tie_unit=0.0,
     (:func:`solve_error_margin`) comes from ``errors`` (``e_j``, a bound of coefficient j's error: BSCA's
     Newton steps, :func:`refsvm.bsca.step_error`, and projection solves,
     :func:`refsvm.budget.projection_solve_error`; ``None`` or 0: ``s_j = 0`` and the rule is bitwise the
-    one without it).  Returns ``(p, ||alpha_p||^2 k(x_p, x_p))``.
+    one without it).  ``tie_unit = 0`` with ``errors`` (BSGD projection: the near duplicates' bounds,
+    :func:`refsvm.budget.conditioning_errors`, DESIGN.md): the same band with ``t_j = s_j`` only, so the
+    rule is the exact one (argmin, lowest index) wherever every ``e_j`` is 0, e.g. among Pegasos' equal
+    coefficients.  NaN norms: the exact rule.  Returns ``(p, ||alpha_p||^2 k(x_p, x_p))``.
     """
     diag = kernel_diag(SV[:n_sv], kernel, gamma, degree, coef0)
     norms = np.sum(alpha[:n_sv] ** 2, axis=1) * diag
-    if tie_unit > 0.0:
+    if (tie_unit > 0.0 or errors is not None) and not np.isnan(norms).any():
         s = 0.0 if errors is None else solve_error_margin(alpha[:n_sv], errors[:n_sv], diag)
         p = int(np.flatnonzero(norms * (1.0 - tie_unit) - s <= np.min(norms * (1.0 + tie_unit) + s))[0])
         return p, float(norms[p])

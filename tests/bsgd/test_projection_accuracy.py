@@ -57,12 +57,15 @@ def kw_of(**over):
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_spiral_near_duplicates_paths_agree(seed):
-    """Both paths' decision values within 1e-8 of their scale after one epoch (rbf, ridge 1e-10).
+    """Both paths' decision values within 5e-8 of their scale after one epoch (rbf, ridge 1e-10).
 
     The floor is the conditioning of K_p + 1e-10 I (cond ~ 1e11 with 1e-6 duplicates): the
     reference's own LU solve has a forward error ~ eps * cond; recomputing the compiled inverse at
-    every append (refresh_every=1) gives 7e-9 on seed 0, the bounded updates 5e-9.  The old
-    acceptance rule (s >= ridge / 2) gave 63 % of the scale on this set."""
+    every append (refresh_every=1) gave 7e-9 on seed 0, the bounded updates 5e-9.  The old
+    acceptance rule (s >= ridge / 2) gave 63 % of the scale on this set.  Since the selection reads
+    the near duplicates' bounds (tests/bsgd/test_projection_selection.py) the lowest slot among the
+    candidates within them is projected, which keeps other twins: measured 1.1e-8, 1.9e-9, 1.4e-10
+    on seeds 0-2 (the documented allowance for projection runs is u / projection_ridge = 1.1e-6)."""
     X, y = spiral(seed=seed)
     order = np.random.default_rng(seed + 1).permutation(len(X)).astype(np.int64)
     r = ref.bsgd(X, y, order, **kw_of())
@@ -70,7 +73,7 @@ def test_spiral_near_duplicates_paths_agree(seed):
     assert len(r.trace["maint_index"]) > 50
     np.testing.assert_array_equal(r.trace["maint_index"], f.trace["maint_index"])
     dr, df = decision(r, X), decision(f, X)
-    assert np.max(np.abs(dr - df)) <= 1e-8 * np.max(np.abs(dr))
+    assert np.max(np.abs(dr - df)) <= 5e-8 * np.max(np.abs(dr))
     assert fast._last_stats["kinv_append_failures"] > 0        # the bound did reject near-duplicates
 
 
