@@ -45,6 +45,7 @@ cdef void c_conditioning_errors(const Store* SV, const double[:, ::1] alpha, Py_
     ``A`` (not reached with a positive ridge) leaves every ``e_j = 0``."""
     cdef Py_ssize_t i, j
     cdef double top = 0.0, v, rho
+    cdef bint any_twin
     cdef double* diag = &work[3 * n * n]
     for i in range(n):
         for j in range(n):
@@ -55,6 +56,12 @@ cdef void c_conditioning_errors(const Store* SV, const double[:, ::1] alpha, Py_
         top = v if v > top else top
     if top > 0.0:                                            # relative ridge: ridge * max(diag K)
         ridge = ridge * top
+    any_twin = False
+    for j in range(n):                                       # 1 / 0: slot j has a near duplicate
+        errors[j] = 1.0 if _near_duplicate_slot(work, n, n, diag, 1, j, ridge) else 0.0
+        any_twin = any_twin or errors[j] != 0.0
+    if not any_twin:                                         # every e_j = 0: no inverse needed
+        return
     for i in range(n):
         work[i * n + i] += ridge
     rho = _conditioning_rho(work, n, n, 0.0, alpha, kernel_error)
@@ -63,9 +70,10 @@ cdef void c_conditioning_errors(const Store* SV, const double[:, ::1] alpha, Py_
         for j in range(n):
             errors[j] = 0.0
         return
+    memcpy(&work[3 * n * n], errors, n * sizeof(double))    # the flags (diag is no longer read)
     lu_inverse_abs_row_sums(&work[n * n], n, ipiv, &work[2 * n * n], errors)
     for j in range(n):
-        errors[j] = errors[j] * rho if _near_duplicate_slot(work, n, n, diag, 1, j, ridge) else 0.0
+        errors[j] = errors[j] * rho if work[3 * n * n + j] != 0.0 else 0.0
 
 
 cdef bint _near_duplicate_slot(const double* K, Py_ssize_t n, Py_ssize_t ld, const double* diag,
@@ -78,7 +86,7 @@ cdef bint _near_duplicate_slot(const double* K, Py_ssize_t n, Py_ssize_t ld, con
     for i in range(n):
         if i != j:
             di = diag[i * dstride]
-            kij = K[i * ld + j]
+            kij = K[j * ld + i]                              # row j (K symmetric; as the reference's rows)
             if di * dj - kij * kij <= r * (di + dj):
                 return True
     return False
@@ -193,13 +201,18 @@ cdef Py_ssize_t c_maintain_projection_inverse(Store* SV, double[:, ::1] alpha,
     if errors == NULL:
         p = c_select_smallest(SV, alpha, n_sv, kernel, gamma, degree, coef0, &dummy)   # Alg. 2, projection, line 1
     else:                                               # e_j = ||Kinv[j, :]||_1 rho (conditioning_errors)
-        s = _conditioning_rho(&K[0, 0], n, K.shape[1], ridge, alpha, kernel_error) if n > 0 else 0.0
+        s = 0.0                                         # rho, once a slot has a near duplicate
         for j in range(n):
-            q = 0.0
-            if _near_duplicate_slot(&K[0, 0], n, K.shape[1], &K[0, 0], K.shape[1] + 1, j, ridge):   # ridge: rbf, k = 1
+            r[j] = K[j, j]                              # the diagonal, contiguous (r: refinement's, later)
+        for j in range(n):
+            errors[j] = 0.0
+            if _near_duplicate_slot(&K[0, 0], n, K.shape[1], &r[0], 1, j, ridge):   # ridge: rbf, k = 1
+                if s == 0.0:
+                    s = _conditioning_rho(&K[0, 0], n, K.shape[1], ridge, alpha, kernel_error)
+                q = 0.0
                 for k in range(n):
                     q += fabs(Kinv[j, k])
-            errors[j] = q * s
+                errors[j] = q * s
         p = c_select_smallest_tie(SV, alpha, n_sv, kernel, gamma, degree, coef0, 0.0, errors, &dummy)   # line 1
     p_out[0] = p
     q = Kinv[p, p]

@@ -96,6 +96,8 @@ def conditioning_errors(SV, alpha, n_sv, kernel, gamma, degree, coef0, ridge, ke
     A = kernel_matrix(S, S, kernel, gamma, degree, coef0)
     diag = kernel_diag(S, kernel, gamma, degree, coef0)
     twins = near_duplicate_slots(A, diag, relative_ridge(ridge, diag))
+    if not twins.any():                                            # every e_j = 0: no inverse needed
+        return np.zeros(n)
     A[np.diag_indices_from(A)] += relative_ridge(ridge, diag)
     rows = np.sum(np.abs(np.linalg.inv(A)), axis=0)                # A symmetric: column sums = row sums
     a = np.abs(alpha[:n])
