@@ -78,7 +78,7 @@ from refsvm._fast.sparse cimport (ERR_NOMEM, Rows, Store, rows_init, rows_self, 
                                   store_self, store_set_row)
 from refsvm._fast.budget cimport (MergeTables, c_maintain_merge, c_maintain_projection_inverse, c_maintain_removal,
                                   c_maintain_projection_solve, c_remove_sv, c_merge_compare, c_select_smallest, kinv_append, kinv_refresh,
-                                  open_merge_tables, sym_swap_remove)
+                                  open_merge_tables, sym_swap_remove, twins_append, twins_count)
 
 
 cdef enum:                 # in the order of refsvm.bsgd.LEARNING_RATES
@@ -148,6 +148,7 @@ cdef struct Params:
     double sq_max          # max ||sv||^2 of the SVs given (the mistake counter's, refsvm.tolerance.KernelErrorBound)
     double* errors         # projection: room for the selection's per-slot bounds e_j (refsvm.bsgd.selection_errors)
     double kernel_error    # projection: one kernel value's error over X and the SVs given (the bounds' eps_K)
+    int* twins             # projection with the kept inverse: near duplicates per slot (budget.twins_count)
     StepOut steps          # per-step records (refsvm.recorder.recording_steps; NULL pointers: off)
 
 
@@ -298,6 +299,8 @@ cdef int _bsgd_pass(const Params* P, State* st,
                     K[b, j] = k_t[j]
                     K[j, b] = k_t[j]
                 K[b, b] = rows_self(X, i, P.kernel, P.gamma, P.degree, P.coef0)
+                if P.twins != NULL:                           # the selection's near duplicates (projection)
+                    twins_append(K, b, P.ridge, P.twins)
             if P.keep_Kinv:                                   # Kinv grows by a bordered-inverse update
                 start = _now()
                 appends_since_refresh += 1
@@ -351,7 +354,7 @@ cdef int _bsgd_pass(const Params* P, State* st,
                 elif P.maint == MAINT_PROJECTION:
                     b = c_maintain_projection_inverse(SV, A, b, P.kernel, P.gamma, P.degree, P.coef0,
                                                       P.ridge, K, Kinv, v1, v2, P.refine_steps, &p, &wd,
-                                                      P.errors, P.kernel_error)
+                                                      P.errors, P.kernel_error, P.twins)
                 else:
                     b = c_maintain_merge(SV, A, b, P.gamma, P.merge_eps, P.merge_solver, &P.tables, mwork,
                                          &p, &partner, &wd, NULL, NULL, NULL,
@@ -466,6 +469,7 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
     P.sq_max = max_sq_norm(sv)                                # the mistake counter's, as refsvm.bsgd
     P.kernel_error = opts.maintenance.kernel_error            # projection's solve bounds (refsvm.bsgd.resolve_options)
     P.errors = NULL                                           # set by _bsgd_run (projection)
+    P.twins = NULL
     P.steps = records_off(P.c)                                # per-step records: set by _bsgd_run if on
     cdef const double[::1] swv
     P.sample_weight = NULL

@@ -27,6 +27,8 @@ cdef object _bsgd_run(Params* P, State* stp, const Rows* R, Store* S, object SV,
     cdef double[::1] Ev = E
     if P.maint == MAINT_PROJECTION:
         P.errors = &Ev[0]
+    twins = np.zeros(cap if P.keep_Kinv else 1, dtype=np.intc)   # near duplicates per slot (kept K)
+    cdef int[::1] twv = twins
     ipiv = np.zeros(cap, dtype=np.intc)
     k_t = np.zeros(cap)
     f = np.zeros(c)
@@ -79,6 +81,9 @@ cdef object _bsgd_run(Params* P, State* stp, const Rows* R, Store* S, object SV,
         if info != 0:
             raise np.linalg.LinAlgError("Singular matrix")
 
+    if P.keep_Kinv:                                           # from the K the pass starts with
+        twins_count(Kv, st.b, P.ridge, &twv[0])
+        P.twins = &twv[0]
     cdef int err
     cdef const int64_t[::1] yv = y
     cdef const int64_t[::1] ov = order

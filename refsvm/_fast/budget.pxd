@@ -94,4 +94,8 @@ cdef Py_ssize_t c_maintain_projection_inverse(Store* SV, double[:, ::1] alpha,
                                               double[:, ::1] K, double[:, ::1] Kinv,
                                               double[::1] x, double[::1] r, int refine_steps,
                                               Py_ssize_t* p_out, double* wd_out,
-                                              double* errors, double kernel_error) noexcept nogil
+                                              double* errors, double kernel_error, int* twins) noexcept nogil
+
+cdef void twins_count(const double[:, ::1] K, Py_ssize_t n, double r, int* twins) noexcept nogil
+
+cdef void twins_append(const double[:, ::1] K, Py_ssize_t b, double r, int* twins) noexcept nogil

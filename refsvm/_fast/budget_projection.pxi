@@ -76,6 +76,32 @@ cdef void c_conditioning_errors(const Store* SV, const double[:, ::1] alpha, Py_
         errors[j] = errors[j] * rho if work[3 * n * n + j] != 0.0 else 0.0
 
 
+cdef inline bint _twin_pair(double di, double dj, double kij, double r) noexcept nogil:
+    """The pair test of :func:`refsvm.budget.near_duplicate_slots`: ``k_ii k_jj - k_ij^2 <= r (k_ii + k_jj)``."""
+    return di * dj - kij * kij <= r * (di + dj)
+
+
+cdef void twins_count(const double[:, ::1] K, Py_ssize_t n, double r, int* twins) noexcept nogil:
+    """``twins[j]``: the number of near duplicates of slot ``j`` among the ``n`` SVs of the kept ``K``
+    (:func:`_twin_pair`, ridge ``r``), O(n^2): at the start of a pass; then kept by :func:`twins_append`
+    and the projection's removal (:func:`c_maintain_projection_inverse`)."""
+    cdef Py_ssize_t j
+    for j in range(n):
+        twins[j] = 0
+    for j in range(n):
+        twins_append(K, j, r, twins)
+
+
+cdef void twins_append(const double[:, ::1] K, Py_ssize_t b, double r, int* twins) noexcept nogil:
+    """Slot ``b`` joins (its row of ``K`` set): the pairs it forms with slots ``0 .. b-1``, O(b)."""
+    cdef Py_ssize_t i
+    twins[b] = 0
+    for i in range(b):
+        if _twin_pair(K[i, i], K[b, b], K[b, i], r):
+            twins[i] += 1
+            twins[b] += 1
+
+
 cdef bint _near_duplicate_slot(const double* K, Py_ssize_t n, Py_ssize_t ld, const double* diag,
                                Py_ssize_t dstride, Py_ssize_t j, double r) noexcept nogil:
     """:func:`refsvm.budget.near_duplicate_slots` for slot ``j``: some ``i != j`` with
@@ -185,7 +211,7 @@ cdef Py_ssize_t c_maintain_projection_inverse(Store* SV, double[:, ::1] alpha,
                                               double[:, ::1] K, double[:, ::1] Kinv,
                                               double[::1] x, double[::1] r, int refine_steps,
                                               Py_ssize_t* p_out, double* wd_out,
-                                              double* errors, double kernel_error) noexcept nogil:
+                                              double* errors, double kernel_error, int* twins) noexcept nogil:
     """Projection (eq. 14, 15) with the inverse ``Kinv = (K + ridge I)^{-1}`` of all ``n_sv`` SVs.
 
     ``(K_p + ridge I)^{-1} k_p = -Kinv[-p, p] / Kinv[p, p]``, refined by
@@ -193,7 +219,8 @@ cdef Py_ssize_t c_maintain_projection_inverse(Store* SV, double[:, ::1] alpha,
     ``Kinv_{-p} = Kinv[-p, -p] - Kinv[-p, p] Kinv[p, -p] / Kinv[p, p]``; then
     K, Kinv, SV and alpha all lose SV ``p`` by the same swap-remove.  ``errors`` (NULL: none):
     as :func:`c_maintain_projection_solve`, with ``A = K + ridge I`` and the row norms of its kept
-    inverse (O(n^2); rbf: the relative ridge is ``ridge``).
+    inverse (O(n^2); rbf: the relative ridge is ``ridge``).  ``twins`` (NULL: scanned from K, O(n^2)):
+    each slot's count of near duplicates (:func:`twins_count`), updated for the removal of ``p``.
     """
     cdef Py_ssize_t c = alpha.shape[1], n = n_sv, i, j, k, p
     cdef double q, xi, s, wd, dummy
@@ -206,7 +233,8 @@ cdef Py_ssize_t c_maintain_projection_inverse(Store* SV, double[:, ::1] alpha,
             r[j] = K[j, j]                              # the diagonal, contiguous (r: refinement's, later)
         for j in range(n):
             errors[j] = 0.0
-            if _near_duplicate_slot(&K[0, 0], n, K.shape[1], &r[0], 1, j, ridge):   # ridge: rbf, k = 1
+            if (twins[j] > 0 if twins != NULL else
+                    _near_duplicate_slot(&K[0, 0], n, K.shape[1], &r[0], 1, j, ridge)):   # ridge: rbf, k = 1
                 if s == 0.0:
                     s = _conditioning_rho(&K[0, 0], n, K.shape[1], ridge, alpha, kernel_error)
                 q = 0.0
@@ -235,6 +263,12 @@ cdef Py_ssize_t c_maintain_projection_inverse(Store* SV, double[:, ::1] alpha,
                 alpha[j, k] += x[j] * alpha[p, k]
     wd = pw_sq_sum(&alpha[p, 0], c) * (K[p, p] - pw_dot(&K[p, 0], &x[0], n))   # eq. 15 (x[p] = 0)
     wd_out[0] = 0.0 if 0.0 > wd else wd
+    if twins != NULL:                                   # p's pairs go; the counts follow remove(p)
+        for j in range(n):
+            if j != p and _twin_pair(K[j, j], K[p, p], K[p, j], ridge):
+                twins[j] -= 1
+        twins[p] = twins[n - 1]
+        twins[n - 1] = 0
     sym_swap_remove(K, n, p)
     sym_swap_remove(Kinv, n, p)
     return c_remove_sv(SV, alpha, n_sv, p)                                  # Alg. 2, projection, line 2
