@@ -266,8 +266,8 @@ def selection_errors(maintenance, SV, A, b):
     swallowed the selection on a9a)."""
     if maintenance.strategy != "projection":
         return None
-    return conditioning_errors(SV, A, b, *maintenance.kernel.params, maintenance.projection_ridge,
-                               maintenance.kernel_error)
+    e = conditioning_errors(SV, A, b, *maintenance.kernel.params, maintenance.projection_ridge, maintenance.kernel_error)
+    return e if e.any() else None                             # all 0: the exact rule, bitwise (no bound work)
 
 
 @dataclass(frozen=True)
