@@ -214,10 +214,9 @@ def tolerance(config):
 
 #: Regimes where the paths are known to part (DESIGN.md, "Open disagreements"): the CI test leaves
 #: them out by name; the long run (benchmarks/bench_agreement.py) keeps them and counts them apart.
-OPEN_REGIMES = {
-    "bsca-merge": "BSCA merging: values on near duplicates (1e-9..2e-8: the search for h compares values flat "
-            "below rounding; a fix is deferred) and one choice of m among exactly tied candidates (seed 8729)",
-}
+#: None today: the last one, "bsca-merge" (values on near duplicates, the choice of m among exact ties), agrees
+#: since 32808f4 / 9335c09.
+OPEN_REGIMES = {}
 
 
 def open_regime(config):

@@ -52,21 +52,16 @@ def test_the_known_disagreements_still_part():
     long run with --known)."""
     seeds = sorted(int(s) for s in KNOWN["seeds"])[:: max(1, len(KNOWN["seeds"]) // 12)]
     parted = [s for s in seeds if not check(draw_config(s))["ok"]]
-    assert len(parted) >= len(seeds) // 2, (seeds, parted)
+    assert len(parted) >= max(1, len(seeds) // 2), (seeds, parted)
 
 
-def test_the_open_regimes_are_named_and_still_open():
-    """The regimes left out of the CI test are listed with reasons, and they still part in the first
-    600 configurations (when they stop, they belong back in the test; the long run,
-    benchmarks/bench_agreement.py, counts every regime's disagreements)."""
-    assert set(OPEN_REGIMES) == {"bsca-merge"}
-    parted = set()
-    for seed in range(600):
-        config = draw_config(seed)
-        key = open_regime(config)
-        if key is not None and key not in parted and not check(config)["ok"]:
-            parted.add(key)
-    assert parted, "no open regime parts any more: put them back into the property test"
+def test_no_regime_is_left_open():
+    """Every regime is in the agreement test: none is listed as open (the long run's one parting
+    configuration, seed 15079, is a single run at a band edge, listed in known_disagreements.json; DESIGN.md,
+    "Open disagreements").  A regime that parts again is named in OPEN_REGIMES with its reason, and this
+    test then says so."""
+    assert OPEN_REGIMES == {}
+    assert all(open_regime(draw_config(seed)) is None for seed in range(200))
 
 
 def test_the_generator_covers_every_solver_and_option():
