@@ -195,7 +195,7 @@ def test_table5_quick_end_to_end_and_its_data(tmp_path, capsys):
 
 def test_table3_all_quick_end_to_end_every_column_and_row(tmp_path):
     """wang2012-table3-all: the five columns of the paper's Table 3 (Banana from the shared file, Gauss and
-    Checkerboard generated), every runnable row run and tuned by BPegasos+merge's CV of its budget (Pegasos, MP and
+    Checkerboard generated), every runnable row run and tuned by BPegasos+merge's CV of its budget (Pegasos and
     LIBSVM: B = 500's), the non-budgeted rows never maintaining, the rest listed with a reason."""
     _need_data()
     table = tables()["wang2012-table3-all"]
@@ -205,14 +205,14 @@ def test_table3_all_quick_end_to_end_every_column_and_row(tmp_path):
     assert time.perf_counter() - start < 120
     rows = {(r["algorithm"], r["dataset"]): r for r in json.loads(js.read_text())["rows"]}
     assert set(rows) == {(e.label, d) for e in table.entries for d in DATA3}
-    run = {"Pegasos", "MP", "LIBSVM"} | {f"{r} B={B}" for r in ("BPegasos+remove", "BPegasos+project",
+    run = {"Pegasos", "LIBSVM"} | {f"{r} B={B}" for r in ("BPegasos+remove", "BPegasos+project",
                                                                   "BPegasos+merge", "BMP+merge") for B in (100, 500)}
     for (alg, ds), r in rows.items():
         assert r["available"] == (alg in run), (alg, ds)
         if not r["available"]:
             assert r["note"]
             continue
-        tuner = "BPegasos+merge B=500" if alg in ("Pegasos", "MP", "LIBSVM") else f"BPegasos+merge B={r['params']['budget']}"
+        tuner = "BPegasos+merge B=500" if alg in ("Pegasos", "LIBSVM") else f"BPegasos+merge B={r['params']['budget']}"
         assert r["chosen"] == rows[(tuner, ds)]["chosen"]
     for ds in DATA3:
         assert rows[("Pegasos", ds)]["params"]["budget"] == 300 + 1       # above the (quick) training rows
