@@ -253,6 +253,13 @@ EXPLAINED[("wang2012-table4", "BPegasos+remove B=100", "USPS")] = (
                    + "); at gamma = 16/d, the choice of a cross-validation of this row alone, the computed choice "
                      "gives 25.73 (the table's run of it)")
 
+for _row in ([f"BPegasos+{_m} B={_b}" for _m in ("remove", "project", "merge") for _b in (100, 500)]
+             + ["BMP+merge B=100", "BMP+merge B=500", "Pegasos", "LIBSVM"]):
+    EXPLAINED[("wang2012-table3-all", _row, "Checkerboard")] = (
+        "data", "the table trains on 20,000 generated Checkerboard rows where the paper's online learners see 10M "
+                "(LIBSVM a 100K subset); on this board accuracy grows with the stream (wang2012-table6 at 1M rows, "
+                "benchmarks/bench_checkerboard_stream.py at 10M)")
+
 _LU7 = "lu2016-table7"
 _LU7_CODE = "benchmarks/results/reproduce_lu2016-table7_code.txt"
 
