@@ -91,10 +91,8 @@ import scipy.sparse as sp
 from .budget import (MaintenanceEvent, MaintenanceOptions, MaintenanceRecorder, maintenance_event, new_model, remove_sv,
                      select_smallest, selection_tie_unit)
 from .constants import UNIT_ROUNDOFF
-from .kernels import Kernel, kernel_diag, kernel_matrix
+from .kernels import Kernel, kernel_diag, kernel_matrix, kernel_value_error_over
 from .recorder import StepRecords
-from .sbp import _kernel_value_error
-from .sparse import n_rows
 from .validation import check_bsca_arguments, check_dual_sample, weights_as_data
 
 SV_UPDATES = ("accumulate", "append")
@@ -159,7 +157,7 @@ def margin_error(k_i, beta, kernel_error):
     """``(S, E_f)``: ``S = sum_j |beta_j k(x_j, x_i)|`` and a bound ``E_f`` of the rounding error of the
     margin ``f~(x_i) = sum_j beta_j k(x_j, x_i)`` on either path.
 
-    Each kernel value errs by at most ``kernel_error`` (:func:`refsvm.sbp._kernel_value_error` over
+    Each kernel value errs by at most ``kernel_error`` (:func:`refsvm.kernels.kernel_value_error_over` over
     the rows and the initial SVs: merged Gaussian points are convex combinations, so their norms stay
     below that maximum), which adds ``kernel_error ||beta||_1``; the ``b``-term dot product (BLAS or
     pairwise) adds at most ``(b + 2) u S``.  ``E_f`` is twice their sum, so that coefficients a few
@@ -418,8 +416,7 @@ def resolve_options(X, y, order, *, budget, C, maintenance, kernel, gamma, degre
     k = Kernel.of(kernel, gamma, degree, coef0)
     maint = None if budget is None else replace(MaintenanceOptions.of(
         maintenance, k, merge_eps, projection_ridge, merge_solver), selection_tie_unit=selection_tie_unit(k, X.shape[1]))
-    kernel_error = max((_kernel_value_error(rows, k) for rows in (X, sv) if rows is not None and n_rows(rows)),
-                       default=0.0)
+    kernel_error = kernel_value_error_over(k, X, sv)
     maint = maint if maint is None else replace(maint, kernel_error=kernel_error)
     options = BSCAOptions(math.inf if budget is None else budget, C, k, sv_update == "accumulate", maint,
                           kernel_error)

@@ -48,8 +48,7 @@ import numpy as np
 
 from .budget import (MaintenanceOptions, MaintenanceRecorder, conditioning_errors, find_duplicate, maintenance_event,
                      new_model)
-from .kernels import Kernel
-from .sbp import _kernel_value_error
+from .kernels import Kernel, kernel_value_error_over
 from .sparse import is_sparse, n_rows
 from .online.common import margin_tolerance
 from .recorder import StepRecords
@@ -313,8 +312,7 @@ def resolve_options(X, y, order, *, n_classes, budget, lam, learning_rate, eta, 
     k = Kernel.of(kernel, gamma, degree, coef0)
     maint = MaintenanceOptions.of(maintenance, k, merge_eps, projection_ridge, merge_solver, compare=merge_compare)
     if maintenance == "projection":                           # one kernel value's error, for the solves' bounds
-        maint = replace(maint, kernel_error=max(
-            (_kernel_value_error(rows, k) for rows in (X, sv) if rows is not None and n_rows(rows)), default=0.0))
+        maint = replace(maint, kernel_error=kernel_value_error_over(k, X, sv))
     lam = 0.0 if learning_rate == "perceptron" else lam      # Table 2: the perceptron has lambda = 0
     return X, y, order, s, BSGDOptions(n_classes, budget, learning_rate, lam, eta, radius, bool(fit_bias), k, maint)
 

@@ -34,7 +34,8 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from .sparse import row_sq_norms, sparse_dots
+from .constants import UNIT_ROUNDOFF
+from .sparse import n_rows, row_sq_norms, sparse_dots
 
 KERNELS = ("rbf", "linear", "poly")
 
@@ -177,3 +178,35 @@ def _rbf_matrix(A, B, gamma):
         sq_dist = sq_b[None, :] + seq_sum(a * a)[:, None] - 2.0 * dots
         K[start:start + rows] = np.exp(-gamma * np.maximum(sq_dist, 0.0))
     return K
+
+
+def kernel_value_error(X, kernel):
+    """A bound on the absolute rounding error of one kernel value ``K(x_i, x_j)`` over rows of ``X``
+    (both paths; ``u`` = 2^-53, ``d`` = number of features, ``M = max_i ||x_i||^2``):
+
+    * linear: the dot product of ``d`` terms, ``(d + 2) u M``;
+    * rbf: the squared distance ``||x||^2 + ||x'||^2 - 2 x.x'`` is off by at most
+      ``2 (d + 2) u M``, ``exp(-g d^2)`` (<= 1) then by ``g`` times that, plus 2 ulp of ``exp``
+      and the rounding of the exponent ``x = g d^2`` (``u x``, moving ``e^-x`` by ``u x e^-x <= u / e``):
+      ``u (2.5 + 2 (d + 2) g M)``;
+    * poly ``(g x.x' + c0)^p``: with ``B = g M + |c0|`` (a bound of the base), ``p (d + 3) u B^p``.
+
+    SBP's ties, BSCA's and BSGD's projection bounds and the online learners' tolerances all read this
+    one bound (:func:`kernel_value_error_over` for several sets of rows).
+    """
+    d = X.shape[1]
+    M = float(np.max(Kernel("linear").diag(X))) if X.shape[0] else 0.0
+    if kernel.kind == "linear":
+        return (d + 2) * UNIT_ROUNDOFF * M
+    if kernel.kind == "rbf":
+        return UNIT_ROUNDOFF * (2.5 + 2.0 * (d + 2) * float(kernel.gamma) * M)
+    base = abs(float(kernel.gamma)) * M + abs(float(kernel.coef0))
+    return float(kernel.degree) * (d + 3) * UNIT_ROUNDOFF * base ** float(kernel.degree)
+
+
+def kernel_value_error_over(kernel, *row_sets):
+    """:func:`kernel_value_error` for kernel values between rows of any of ``row_sets`` (e.g. the
+    training rows and a warm start's support vectors): the largest bound over the sets that hold
+    rows (``None`` and empty sets skipped), 0.0 when none does."""
+    return max((kernel_value_error(rows, kernel) for rows in row_sets if rows is not None and n_rows(rows)),
+               default=0.0)

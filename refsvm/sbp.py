@@ -106,7 +106,7 @@ import numpy as np
 from .kernels import Kernel
 from .recorder import NoStepRecords, Recorder, StepRecords
 from .sbp_nu import nu_from_solution, nu_from_svc, nu_without_bias  # noqa: F401 (section 5; re-exported)
-from .sbp_tolerance import (_ball_terms, _kernel_value_error, _outside_ball, _tie_terms,  # noqa: F401 (re-exported)
+from .sbp_tolerance import (_ball_terms, _outside_ball, _tie_terms,  # noqa: F401 (re-exported)
                             _tie_tolerance)
 from .sbp_water import (_find_gamma, _find_gamma_and_bias, _find_gamma_weighted,  # noqa: F401 (Algs. 2-3; re-exported)
                         find_gamma, find_gamma_and_bias, find_gamma_weighted, partition, select_count)

@@ -4,40 +4,18 @@ Algorithm 1 of Cotter, Shalev-Shwartz & Srebro (2012) (:mod:`refsvm.sbp`, which 
 names) decides two things on computed numbers: whether a response lies under the water level
 (line 6, :func:`_tie_terms`, :func:`_tie_tolerance`) and whether the iterate left the unit ball
 (line 11, :func:`_ball_terms`, :func:`_outside_ball`).  Each is decided to a bound on the rounding
-error of the numbers compared, stated in the helper's docstring; :func:`_kernel_value_error` bounds
-the error of one kernel value (also used by :mod:`refsvm.bsca` and :mod:`refsvm.online`).  The
+error of the numbers compared, stated in the helper's docstring; :func:`refsvm.kernels.kernel_value_error`
+bounds the error of one kernel value (shared with :mod:`refsvm.bsgd`, :mod:`refsvm.bsca` and :mod:`refsvm.online`).  The
 compiled loop (:mod:`refsvm._fast.sbp`) evaluates the same expressions with the terms computed here.
 """
 
 import math
 
-import numpy as np
 
 from .constants import UNIT_ROUNDOFF
-from .kernels import Kernel
+from .kernels import kernel_value_error
 
 _UNIT_ROUNDOFF = UNIT_ROUNDOFF        # u = 2^-53 (refsvm.constants): the error bounds of line 6's tolerance
-
-
-def _kernel_value_error(X, kernel):
-    """A bound on the absolute rounding error of one kernel value ``K(x_i, x_j)`` over rows of ``X``
-    (both paths; ``u`` = 2^-53, ``d`` = number of features, ``M = max_i ||x_i||^2``):
-
-    * linear: the dot product of ``d`` terms, ``(d + 2) u M``;
-    * rbf: the squared distance ``||x||^2 + ||x'||^2 - 2 x.x'`` is off by at most
-      ``2 (d + 2) u M``, ``exp(-g d^2)`` (<= 1) then by ``g`` times that, plus 2 ulp of ``exp``
-      and the rounding of the exponent ``x = g d^2`` (``u x``, moving ``e^-x`` by ``u x e^-x <= u / e``):
-      ``u (2.5 + 2 (d + 2) g M)``;
-    * poly ``(g x.x' + c0)^p``: with ``B = g M + |c0|`` (a bound of the base), ``p (d + 3) u B^p``.
-    """
-    d = X.shape[1]
-    M = float(np.max(Kernel("linear").diag(X))) if X.shape[0] else 0.0
-    if kernel.kind == "linear":
-        return (d + 2) * _UNIT_ROUNDOFF * M
-    if kernel.kind == "rbf":
-        return _UNIT_ROUNDOFF * (2.5 + 2.0 * (d + 2) * float(kernel.gamma) * M)
-    base = abs(float(kernel.gamma)) * M + abs(float(kernel.coef0))
-    return float(kernel.degree) * (d + 3) * _UNIT_ROUNDOFF * base ** float(kernel.degree)
 
 
 def _tie_terms(eta_0, X, opts):
@@ -48,7 +26,7 @@ def _tie_terms(eta_0, X, opts):
     ``<= 2`` before it).  One iteration adds to the error of every ``c_j`` at most the rounding
     of the addition of line 10 (``2 u sqrt(k_max)``), of the term ``eta_t y_i y_j K_ij``
     (``u sqrt(k_max)``), of the rescaling of line 12 (``u sqrt(k_max)``; it shrinks the older
-    error) and the kernel value's own error times ``eta_t`` (:func:`_kernel_value_error`,
+    error) and the kernel value's own error times ``eta_t`` (:func:`refsvm.kernels.kernel_value_error`,
     ``eps_K``).  After ``t`` iterations (``t`` counts from the start of the run):
     ``E_c <= 4 t u sqrt(k_max) + 2 sqrt(t) eta_0 eps_K`` (``sum_s eta_s <= 2 eta_0 sqrt(t)``).
     The water level of Algorithms 2-3 moves by at most ``4 E_c`` when the responses move by
@@ -60,7 +38,7 @@ def _tie_terms(eta_0, X, opts):
     """
     u = _UNIT_ROUNDOFF
     root_k = 1.0 / eta_0 if eta_0 > 0.0 else math.inf
-    terms = (5.0 * 4.0 * u * root_k, 5.0 * 2.0 * eta_0 * _kernel_value_error(X, opts.kernel),
+    terms = (5.0 * 4.0 * u * root_k, 5.0 * 2.0 * eta_0 * kernel_value_error(X, opts.kernel),
              2.0 * u * ((X.shape[0] + 4) * opts.volume + 4.0 * root_k))
     return terms if all(math.isfinite(v) for v in terms) else (0.0, 0.0, 0.0)
 
@@ -83,7 +61,7 @@ def _ball_terms(eta_0, X, opts):
     sqrt(t)`` and ``1 + ln t <= 2 t``: ``E_r(t) <= 16 u t^1.5 + (21 u + 10 eta_0^2 eps_K) t``.
     Not finite (an overflowing kernel value): ``(0, 0)``, the plain ``r2 > 1``.
     """
-    terms = (16.0 * _UNIT_ROUNDOFF, 21.0 * _UNIT_ROUNDOFF + 10.0 * eta_0 * eta_0 * _kernel_value_error(X, opts.kernel))
+    terms = (16.0 * _UNIT_ROUNDOFF, 21.0 * _UNIT_ROUNDOFF + 10.0 * eta_0 * eta_0 * kernel_value_error(X, opts.kernel))
     return terms if all(math.isfinite(v) for v in terms) else (0.0, 0.0)
 
 

@@ -45,7 +45,7 @@ cdef void _kernel_errors_once(Params* P, X, sv, kernel, double gamma, double deg
 
 
 cdef inline double _kernel_value_error(const Params* P, double M) noexcept nogil:
-    """:func:`refsvm.online.common.kernel_value_error_at` (``refsvm.sbp._kernel_value_error``'s
+    """:func:`refsvm.online.common.kernel_value_error_at` (``refsvm.kernels.kernel_value_error``'s
     expression) for rows of ``P.d`` features and squared norms at most ``M``."""
     cdef double u = U_ROUND
     if P.kernel == KERNEL_LINEAR:

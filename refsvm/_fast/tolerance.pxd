@@ -32,7 +32,7 @@ cdef extern from *:
 
 cdef inline double kernel_value_error_at(int kernel, Py_ssize_t d, double gamma, double degree, double coef0,
                                          double M) noexcept nogil:
-    """``refsvm.sbp._kernel_value_error``'s expression (:func:`refsvm.online.common.kernel_value_error_at`)
+    """``refsvm.kernels.kernel_value_error``'s expression (:func:`refsvm.online.common.kernel_value_error_at`)
     for rows of ``d`` features and squared norms at most ``M``."""
     cdef double u = 0.5 * DBL_EPSILON
     if kernel == KERNEL_LINEAR:

@@ -89,7 +89,7 @@ def selection_tie_unit(kernel, d):
 
     Bound: ``||alpha_j||^2 k_jj`` rounds by 2 u (the square, the product); ``k_jj`` by ``e_k u``
     relative (0 for rbf, exactly 1; ``(d + 2)`` for linear, ``degree (d + 3)`` for poly: the dot
-    product and the power of :func:`refsvm.sbp._kernel_value_error`, relative here because
+    product and the power of :func:`refsvm.kernels.kernel_value_error`, relative here because
     ``k(x, x)`` has no cancellation); a BSCA coefficient is a sum of Newton steps
     ``delta y_i``, each rounded relative to the slot's coefficient, so identical rows, which take
     identical steps in exact arithmetic, hold coefficients a few ulps apart that differ between the

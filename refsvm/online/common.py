@@ -20,7 +20,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..constants import EXP_OVERFLOW_ARGUMENT, EXP_UNDERFLOW_ARGUMENT, TINY_KERNEL_ERROR, UNIT_ROUNDOFF
-from ..kernels import Kernel
+from ..kernels import Kernel, kernel_value_error_over
 from ..recorder import NoStepRecords, Recorder, StepRecords
 from ..sparse import n_rows, new_sv_storage
 from ..validation import ONLINE_ALGORITHMS, check_online_arguments, weights_as_data
@@ -64,7 +64,7 @@ class KernelError(float):
     ``|k - k_exact| <= rel k +`` :data:`TINY_KERNEL_ERROR` (``math.inf`` for the other kernels).
 
     Error bound of ``rel``: ``k = exp(-x)`` with ``x = gamma d^2``; the squared distance errs by at
-    most ``delta = 2 (d + 2) u M`` (:func:`refsvm.sbp._kernel_value_error`), the product
+    most ``delta = 2 (d + 2) u M`` (:func:`refsvm.kernels.kernel_value_error`), the product
     ``gamma d^2`` by ``u x`` with ``x <= 746`` (:data:`refsvm.constants.EXP_UNDERFLOW_ARGUMENT`: else
     ``k`` underflows to 0), so the exponent by at most ``z = gamma delta + 746 u`` and ``exp(-x)`` by the factor ``e^(+-z)``; exp itself adds 2
     ulps, ``4 u k``: ``rel = (1 + 4 u) expm1(z) + 4 u``.  A tiny ``k`` (distant rows of unscaled
@@ -88,15 +88,14 @@ def gaussian_relative_error(d, M, gamma):
 
 def kernel_value_error_at(d, M, kernel):
     """``eps_K``: a bound of the absolute rounding error of one kernel value between rows of ``d``
-    features and squared norms at most ``M``, both paths (:func:`refsvm.sbp._kernel_value_error`,
+    features and squared norms at most ``M``, both paths (:func:`refsvm.kernels.kernel_value_error`,
     which depends on the rows through ``d`` and ``max ||x||^2`` only, evaluated on one such row; the
     twin evaluates the same expression in C), as a :class:`KernelError` (the Gaussian kernel's
     relative bound too)."""
-    from ..sbp import _kernel_value_error   # lazy: one shared definition of the bound
     row = np.zeros((1, d))
     row[0, 0] = math.sqrt(M) * (1.0 + 4.0 * UNIT_ROUNDOFF)   # ||row||^2 >= M despite the rounding
     rel = gaussian_relative_error(d, float(row[0, 0]) ** 2, kernel.gamma) if kernel.kind == "rbf" else math.inf
-    return KernelError(_kernel_value_error(row, kernel), rel)
+    return KernelError(kernel_value_error_over(kernel, row), rel)
 
 
 def _sq_norm(x):

@@ -257,7 +257,7 @@ def value_error_bound(config, est, X):
 
     * A kernel expansion ``f(x) = sum_j a_j K(s_j, x) + b`` (m terms): the sum's rounding
       ``(m + 4) u (sum_j |a_j| |K(s_j, x)| + |b|)`` plus ``eps_K sum_j |a_j|`` (one kernel value's
-      error, ``refsvm.sbp._kernel_value_error``).  Large where the terms cancel: a polynomial kernel
+      error, ``refsvm.kernels.kernel_value_error``).  Large where the terms cancel: a polynomial kernel
       on columns scaled by 1e3 sums terms of 1e11 to a value of 10 (SBP, 2e-5 apart).
     * FOGD ``f(x) = W'z(x)``: W is the sum of ``N`` updates ``eta y z_t`` (``N`` = ``n_updates``),
       so each ``W_k`` carries ``N u sum_t eta |z_tk|``, the product ``2D u sum_k |W_k z_k|``, and
@@ -270,7 +270,7 @@ def value_error_bound(config, est, X):
     at a scale of 1e-18 .. 1e-15).
     """
     from refsvm.kernels import Kernel
-    from refsvm.sbp import _kernel_value_error
+    from refsvm.kernels import kernel_value_error
 
     solver, p = config["solver"], config["params"]
     if solver in ("fogd", "nogd"):
@@ -279,7 +279,7 @@ def value_error_bound(config, est, X):
         if solver == "fogd":
             D = int(p["n_components"])
             return _U * eta * N * (N + 2 * D + 16) * (1.0 if getattr(est, "normalize", False) else D)
-        eps_k = _kernel_value_error(X, Kernel("rbf", float(est.gamma)))
+        eps_k = kernel_value_error(X, Kernel("rbf", float(est.gamma)))
         return _U * eta * N * (N + int(est.budget) + 8) + eta * N * eps_k
     model = getattr(est, "model_", None)
     if model is None or not (hasattr(model, "support_vectors") and hasattr(model, "coef")):
@@ -290,7 +290,7 @@ def value_error_bound(config, est, X):
     kernel = Kernel(config["kernel"], float(est.gamma), getattr(est, "degree", 2), getattr(est, "coef0", 1.0))
     K = kernel.matrix(X, sv)
     terms = np.abs(K) @ coef + np.abs(np.asarray(getattr(model, "bias", 0.0))).reshape(1, -1)
-    bound = np.max((sv.shape[0] + 4) * _U * terms + _kernel_value_error(X, kernel) * coef.sum(axis=0))
+    bound = np.max((sv.shape[0] + 4) * _U * terms + kernel_value_error(X, kernel) * coef.sum(axis=0))
     return float(bound + _coefficient_error_bound(est, K))
 
 

@@ -23,7 +23,7 @@ from budget.test_projection_ridge import _mp_kernel, _sets
 from refsvm import bsca as ref_bsca
 from refsvm import budget as ref
 from refsvm.kernels import Kernel
-from refsvm.sbp import _kernel_value_error
+from refsvm.kernels import kernel_value_error
 
 fast = pytest.importorskip("refsvm._fast.budget")
 fast_bsca = pytest.importorskip("refsvm._fast.bsca")
@@ -54,7 +54,7 @@ def test_solve_error_bound_against_mpmath(module, case):
     A = rng.uniform(0.5, 1.5, size=(n, 1)) * rng.choice([-1.0, 1.0], size=(n, 1))
     E0 = rng.uniform(0.0, 1e-12, size=n)                                  # bounds from earlier solves
     SV, alpha, E = X.copy(), A.copy(), E0.copy()
-    eps_k = _kernel_value_error(X, Kernel.of(kernel, gamma, degree, coef0))
+    eps_k = kernel_value_error(X, Kernel.of(kernel, gamma, degree, coef0))
     tie_unit = ref.selection_tie_unit(Kernel.of(kernel, gamma, degree, coef0), X.shape[1])
     n_new, p, _, _ = module.maintain_projection(SV, alpha, n, kernel, gamma, degree, coef0, RIDGE, tie_unit, E, eps_k)
     assert n_new == n - 1 and E[n - 1] == 0.0                             # the free slot holds 0

@@ -24,7 +24,7 @@ from agreement._generate import check, draw_config
 import refsvm._fast.budget as fast_budget
 from refsvm import budget as ref_budget
 from refsvm.kernels import Kernel
-from refsvm.sbp import _kernel_value_error
+from refsvm.kernels import kernel_value_error
 
 mpmath.mp.dps = 50
 
@@ -93,7 +93,7 @@ def test_bound_holds_against_50_digits(case):
     ridge = ref_budget.PROJECTION_RIDGE
     x = _float_solve(S, rhs_row, k, ridge)
     _, x_mp, rows = _exact_solve(S, rhs_row, k, ridge)
-    eps_K = _kernel_value_error(X, k)
+    eps_K = kernel_value_error(X, k)
     e = ref_budget.conditioning_errors(S, x[:, None], len(S), *k.params, ridge, eps_K)
     twins = np.flatnonzero(e > 0.0)
     assert list(twins) == TWINS[case]                             # the slots with a near duplicate
@@ -125,7 +125,7 @@ def test_band_holds_the_exact_minimiser(case, backend):
     alpha = (0.5 + x * alpha_p)[:, None]                          # coefficients after one projection
     exact = [mpmath.mpf(0.5) + x_mp[j] * mpmath.mpf(alpha_p) for j in range(len(S))]
     diag = k.diag(S)
-    eps_K = _kernel_value_error(X, k)
+    eps_K = kernel_value_error(X, k)
     e = ref_budget.conditioning_errors(S, alpha, len(S), *k.params, ridge, eps_K)
     e = np.where(e > 0.0, e + alpha_p * rows * eps_K, 0.0)        # + the right-hand side's kernel values
     twins = e > 0.0
