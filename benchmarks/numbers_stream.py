@@ -7,7 +7,9 @@ mean and standard deviation, range, percent), the difference of its median from 
 its 95 % bootstrap interval, when the results hold one) and the median over the seeds of (streamed -
 in-memory) accuracy (same seed), in points.  Values
 ``stream-shuffle.<data>.<variant>.diff`` (the difference of the medians, signed, in points) and
-``stream-shuffle.<data>.<variant>.median`` (the median accuracy, percent).
+``stream-shuffle.<data>.<variant>.median`` (the median accuracy, percent).  Block ``stream-shuffle-lam-table``
+and values ``stream-shuffle-lam.<data>.<variant>.diff`` / ``.median``: the same from the run at the library's
+default lambda (``bench_stream_shuffle_lam``: ``--lam 1e-4``, the documented orders only).
 """
 
 from _docgen import load, renderer, table, value
@@ -26,26 +28,26 @@ _ORDERS = {
 }
 
 
-def _rows():
-    return load("bench_stream_shuffle")["rows"]
+def _rows(stem="bench_stream_shuffle"):
+    return load(stem)["rows"]
 
 
-def _row(dataset, variant):
-    for r in _rows():
+def _row(dataset, variant, stem="bench_stream_shuffle"):
+    for r in _rows(stem):
         if r["dataset"] == dataset and r["variant"] == variant:
             return r
-    raise KeyError(f"no {variant} run on {dataset} in bench_stream_shuffle")
+    raise KeyError(f"no {variant} run on {dataset} in {stem}")
 
 
 @renderer("stream-shuffle-table")
-def _table(fmt):
+def _table(fmt, stem="bench_stream_shuffle"):
     rows = []
-    for r in _rows():
+    for r in _rows(stem):
         rows.append([r["dataset"], _ORDERS.get(r["variant"], r["variant"]), f"{r['median']:.2f}",
                      f"{r['mean']:.2f} +- {r['std']:.2f}", f"{r['min']:.2f}-{r['max']:.2f}",
                      "" if r["variant"] == "in-memory" else f"{r['median_of_medians_diff_points']:+.2f}" + _interval(r),
                      "" if r["variant"] == "in-memory" else f"{r['median_diff_points']:+.2f}"])
-    n = len(_rows()[0]["accuracies"])
+    n = len(_rows(stem)[0]["accuracies"])
     return table(["data", "order", f"median acc. % ({n} seeds)", "mean +- std", "range",
                   "diff. of medians", "median of paired diffs"], rows, fmt)
 
@@ -55,15 +57,31 @@ def _interval(row):
     return "" if ci is None else f" [{ci[0]:+.2f}, {ci[1]:+.2f}]"
 
 
-def _register(dataset, variant):
-    value(f"stream-shuffle.{dataset}.{variant}.diff")(
-        lambda: f"{_row(dataset, variant)['median_of_medians_diff_points']:+.2f}")
-    value(f"stream-shuffle.{dataset}.{variant}.median")(lambda: f"{_row(dataset, variant)['median']:.2f} %")
+renderer("stream-shuffle-lam-table")(lambda fmt: _table(fmt, "bench_stream_shuffle_lam"))
+
+
+def _register(dataset, variant, stem, prefix):
+    value(f"{prefix}.{dataset}.{variant}.diff")(
+        lambda: f"{_row(dataset, variant, stem)['median_of_medians_diff_points']:+.2f}")
+    value(f"{prefix}.{dataset}.{variant}.median")(lambda: f"{_row(dataset, variant, stem)['median']:.2f} %")
+    value(f"{prefix}.{dataset}.{variant}.std")(lambda: f"{_row(dataset, variant, stem)['std']:.2f}")
+    value(f"{prefix}.{dataset}.{variant}.blocks20")(lambda: _blocks(dataset, variant, stem))
+
+
+def _blocks(dataset, variant, stem, size=20):
+    """The difference of the medians (points) in each block of ``size`` consecutive seeds: what a run of
+    ``size`` seeds would have reported."""
+    import numpy as np
+
+    acc, base = (100.0 * np.asarray(_row(dataset, v, stem)["accuracies"]) for v in (variant, "in-memory"))
+    return ", ".join(f"{np.median(acc[i:i + size]) - np.median(base[i:i + size]):+.2f}"
+                     for i in range(0, acc.size - size + 1, size))
 
 
 for _ds in ("a9a", "ijcnn1"):
     for _variant in _ORDERS:
-        _register(_ds, _variant)
+        _register(_ds, _variant, "bench_stream_shuffle", "stream-shuffle")
+        _register(_ds, _variant, "bench_stream_shuffle_lam", "stream-shuffle-lam")
 
 
 # ``benchmarks/bench_stream_big.py`` (``bench_stream_big``): block ``stream-big-table`` (per case: rows, file
