@@ -61,7 +61,7 @@ from refsvm._fast.lookup cimport (SOLVER_LOOKUP_H, bilinear_ptr, lookup_h_c, mer
 from refsvm.budget import (COMPARE_SOLVERS, GOLDEN_RATIO, LOOKUP_SOLVERS, MAINTENANCE,  # noqa: F401
                            MERGE_EPS, MERGE_EPS_PRECISE, MERGE_NEAR_LOG_KAPPA, MERGE_POLISH_STEPS,
                            MERGE_POLISH_WIDTH, MERGE_SOLVERS,
-                           PROJECTION_RIDGE, SOLVE_ERROR_SAFETY, MaintenanceOptions,
+                           PROJECTION_RIDGE, SOLVE_ERROR_CAP, SOLVE_ERROR_SAFETY, MaintenanceOptions,
                            check_merge_solver, golden_section_search, maintain_with, merge_solver_eps,
                            wd_tie_unit)
 from refsvm.kernels import Kernel
@@ -69,6 +69,7 @@ from refsvm.kernels import Kernel
 # C copies of the reference's constants, read once at import
 cdef double GR = GOLDEN_RATIO
 cdef double SOLVE_SAFETY = SOLVE_ERROR_SAFETY                   # selection's solve-error margin (BSCA)
+cdef double SOLVE_CAP = SOLVE_ERROR_CAP                         # where a slot's carried bound saturates (BSCA)
 cdef double EPS_PRECISE = MERGE_EPS_PRECISE
 cdef double POLISH_WIDTH = MERGE_POLISH_WIDTH                   # GSS-precise: search width, Newton steps
 cdef int POLISH_STEPS = MERGE_POLISH_STEPS

@@ -185,12 +185,13 @@ cdef void c_projection_solve_error(const double* A, const double* LU, const int*
                                    const double* b, Py_ssize_t m, Py_ssize_t p, double a_p, double kernel_error,
                                    double* errors, double* work) noexcept nogil:
     """:func:`refsvm.budget.projection_solve_error` of the solve ``A x = b`` (``A = K_p + r I`` kept by
-    :func:`c_project_sv`, ``LU`` its factors, ``b = k_p``): ``errors[o_j] += a_p ||A^{-1}[j, :]||_1 rho
-    + |x_j| errors[p]`` for the SV ``o_j`` of row j (the SVs but ``p``), ``a_p = ||alpha_p||_inf``,
+    :func:`c_project_sv`, ``LU`` its factors, ``b = k_p``): ``errors[o_j] += a_p d_j + (max(|x_j|, d_j)
+    + d_j) errors[p]``, ``d_j = ||A^{-1}[j, :]||_1 rho``, for the SV ``o_j`` of row j (the SVs but ``p``),
+    ``a_p = ||alpha_p||_inf``,
     ``rho = (3 m + 2) u max_i (|A| |x| + |b|)_i + eps_K (||x||_1 + 1)``.  The row norms from the
     inverse (:func:`lu_inverse_abs_row_sums`, O(m^3)); ``work``: m^2 + m doubles."""
     cdef Py_ssize_t i, j, oj
-    cdef double mag, mmax = 0.0, x1 = 0.0, rho, rows, e_p = errors[p]
+    cdef double mag, mmax = 0.0, x1 = 0.0, rho, d, xj, e_p = errors[p]
     for i in range(m):
         mag = fabs(b[i])
         for j in range(m):
@@ -200,9 +201,12 @@ cdef void c_projection_solve_error(const double* A, const double* LU, const int*
     rho = (3 * m + 2) * (0.5 * DBL_EPSILON) * mmax + kernel_error * (x1 + 1.0)
     lu_inverse_abs_row_sums(LU, m, ipiv, work, work + m * m)
     for j in range(m):
-        rows = work[m * m + j]                               # ||A^{-1}[j, :]||_1
+        d = work[m * m + j] * rho                            # ||A^{-1}[j, :]||_1 rho >= |x_j - exact x_j|
+        xj = fabs(x[j])
         oj = j if j < p else j + 1
-        errors[oj] += a_p * rows * rho + fabs(x[j]) * e_p
+        errors[oj] += a_p * d + ((xj if xj > d else d) + d) * e_p
+        if errors[oj] > SOLVE_CAP:                           # saturates (SOLVE_ERROR_CAP): no decision changes
+            errors[oj] = SOLVE_CAP
 
 
 cdef Py_ssize_t c_maintain_projection_inverse(Store* SV, double[:, ::1] alpha,

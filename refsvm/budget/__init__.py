@@ -83,8 +83,8 @@ from .merging import (LOOKUP_SOLVERS, MERGE_EPS, MERGE_NEAR_LOG_KAPPA, MERGE_POL
                       MERGE_POLISH_WIDTH, MERGE_SOLVERS, _lookup, check_merge_solver, class_dot,
                       golden_section_search, least_wd_partner, merge_gain, merge_h, merge_objective, merge_pair,
                       merge_search_objective, merge_smallest, merge_solver_eps, polish_merge_h, wd_tie_unit)
-from .projection import (PROJECTION_RIDGE, conditioning_errors, maintain_projection, projection_solve_error,  # noqa: F401
-                         relative_ridge)
+from .projection import (PROJECTION_RIDGE, SOLVE_ERROR_CAP, conditioning_errors, maintain_projection,  # noqa: F401
+                         projection_solve_error, relative_ridge)
 from .removal import (SOLVE_ERROR_SAFETY, find_duplicate, maintain_removal, new_model, remove_sv,  # noqa: F401
                       select_smallest, selection_tie_unit, solve_error_margin)
 

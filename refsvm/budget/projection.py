@@ -13,6 +13,14 @@ from .removal import remove_sv, select_smallest
 #: Default ridge added to the kernel matrix of the projection step.
 PROJECTION_RIDGE = 1e-10
 
+#: Where a slot's carried bound ``e_j`` saturates (:func:`projection_solve_error`; read by the compiled
+#: twin at import).  The bounds of near duplicates compound by ``max(|x_j|, delta_j) + delta_j`` per solve,
+#: which exceeds 1 there (``delta_j`` up to ``u / ridge`` times the system's scale); without the cap they
+#: overflowed to infinity (agreement run seeds 2657, 6721: the estimator's next epoch refused its own
+#: ``sv_error``).  A slot at the cap lies in every selection band (``s_j >= 3e200 k_jj``), as it would
+#: with any larger bound, so the cap changes no decision; it keeps the arithmetic finite.
+SOLVE_ERROR_CAP = 1e100
+
 
 # ----------------------------------------------------------------------------
 # projection (Algorithm 2, "Projection", eq. 13-15)
@@ -55,7 +63,8 @@ def maintain_projection(SV, alpha, n_sv, kernel, gamma, degree, coef0, ridge, ti
     k_pp = kernel_diag(SV[p:p + 1], kernel, gamma, degree, coef0)[0]
     K_inv_k = np.linalg.solve(K_p, k_p)                                      # K_p^{-1} k_p
     if errors is not None:                                                   # before alpha changes
-        errors[others] += projection_solve_error(K_p, k_p, K_inv_k, alpha[p], errors[p], kernel_error)
+        errors[others] = np.minimum(errors[others] + projection_solve_error(K_p, k_p, K_inv_k, alpha[p], errors[p],
+                                                                           kernel_error), SOLVE_ERROR_CAP)
     alpha[others] += np.outer(K_inv_k, alpha[p])                             # eq. 14: Delta alpha^(i) = alpha_p^(i) K_p^{-1} k_p
     wd = float(np.sum(alpha[p] ** 2) * (k_pp - k_p @ K_inv_k))              # eq. 15
     if errors is not None:
@@ -123,7 +132,7 @@ def projection_solve_error(A, b, x, alpha_p, e_p, kernel_error):
     """A bound of the error that one projection solve puts into each remaining coefficient (eq. 14's
     ``Delta alpha_j = x_j alpha_p`` with ``x = A^{-1} b``, ``A = K_p + r I``, ``b = k_p``), to first order:
 
-    ``E_j = ||alpha_p||_inf ||A^{-1}[j, :]||_1 rho + |x_j| e_p``,
+    ``E_j = ||alpha_p||_inf delta_j + (max(|x_j|, delta_j) + delta_j) e_p``, ``delta_j = ||A^{-1}[j, :]||_1 rho``,
     ``rho = (3 m + 2) u max_i (|A| |x| + |b|)_i + eps_K (||x||_1 + 1)``.
 
     The computed ``x`` solves its own system exactly up to the residual: ``x - A^{-1} b = -A^{-1} (b - A x)``,
@@ -136,13 +145,21 @@ def projection_solve_error(A, b, x, alpha_p, e_p, kernel_error):
     which moves the solution by ``A^{-1} (dA x - db)``; the row norms of ``A^{-1}`` carry the
     conditioning to each coefficient (large only for the rows of near duplicates / a rank-deficient
     ``K_p``, up to ``1 / r``).
-    ``alpha_p``'s own bound ``e_p`` reaches coefficient j through ``x_j``.  Second-order terms (``dA``
-    times the error of ``x``) are left out; the selection doubles the bound
-    (:func:`refsvm.budget.solve_error_margin`).  Checked against a 60-digit solve in
-    ``tests/bsca/test_projection_selection.py``.
+    ``delta_j`` bounds ``x_j``'s error.  ``alpha_p``'s own bound ``e_p`` reaches coefficient j through
+    the exact ``x_j``, and ``|exact x_j| <= |x_j| + delta_j <= max(|x_j|, delta_j) + delta_j``: the
+    product ``delta_j e_p`` is not negligible, as carried bounds of repeated rows reach 1e5 x their
+    coefficient.  The ``max`` makes the term depend on ``delta_j`` only where ``x_j`` is noise
+    (``|x_j| < delta_j``: the split of a coefficient between exact duplicates, decided by rounding):
+    there the computed ``|x_j|`` differed 300-fold between the paths (4.3e-7 against 1.25e-9, exact
+    1.25e-9; agreement run seed 15079), ``|x_j| e_p`` moved a slot's bound 18-fold and a slot across
+    the selection's band edge; ``delta_j`` (row norms of ``A^{-1}``, relative error ~ ``u cond(A)``)
+    agrees between the paths to ~1e-6.  Second-order terms (``dA`` times the error of ``x``) are left
+    out; the selection doubles the bound (:func:`refsvm.budget.solve_error_margin`).  Checked against
+    a 60-digit solve in ``tests/bsca/test_projection_selection.py`` (also with ``e_p`` >> ``|alpha_p|``).
     """
     u, m = UNIT_ROUNDOFF, len(b)
     rows = np.sum(np.abs(np.linalg.inv(A)), axis=0)                # A symmetric: column sums = row sums
     rho = ((3 * m + 2) * u * float(np.max(np.abs(A) @ np.abs(x) + np.abs(b)))
            + kernel_error * (float(np.sum(np.abs(x))) + 1.0))
-    return float(np.max(np.abs(alpha_p))) * rows * rho + np.abs(x) * e_p
+    delta = rows * rho                                             # |x_j - exact x_j| <= delta_j
+    return float(np.max(np.abs(alpha_p))) * delta + (np.maximum(np.abs(x), delta) + delta) * e_p

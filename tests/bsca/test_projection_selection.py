@@ -11,6 +11,9 @@ index).  Checked here:
   both the solve's rounding and the kernel values' rounding are inside), on near-singular and
   rank-deficient sets, for both paths;
 * generated configurations of the long agreement run that parted in this selection now agree;
+* the bound holds when ``alpha_p``'s own bound exceeds ``|alpha_p|`` by far and ``x_j`` is noise (exact
+  duplicates), where it now reads ``max(|x_j|, delta_j) + delta_j`` (the two paths' ``|x_j|`` differed
+  300-fold there and moved a slot across the band edge: seed 15079);
 * a run continued through ``sv_error`` (as the estimator chains its epochs) is bitwise one call;
 * ``sv_error`` of the wrong shape is refused naming it.
 """
@@ -44,6 +47,20 @@ def _near_singular_sets():
 SETS = _near_singular_sets()
 
 
+def _mp_projection_solve(X, others, p, kernel, gamma, degree, coef0):
+    """``(K_p + r I)^-1 k_p`` in 60 digits from 60-digit kernel values of the data (``r`` the relative ridge)."""
+    mpmath.mp.dps = 60
+    m = len(others)
+    diag = np.array([float(_mp_kernel(X[j], X[j], kernel, gamma, degree, coef0)) for j in others])
+    r = mpmath.mpf(ref.relative_ridge(RIDGE, diag))
+    Kp, kp = mpmath.matrix(m, m), mpmath.matrix(m, 1)
+    for a, ja in enumerate(others):                                      # exact kernel values of the data
+        kp[a] = _mp_kernel(X[ja], X[p], kernel, gamma, degree, coef0)
+        for b, jb in enumerate(others):
+            Kp[a, b] = _mp_kernel(X[ja], X[jb], kernel, gamma, degree, coef0) + (r if a == b else 0)
+    return mpmath.lu_solve(Kp, kp)
+
+
 @pytest.mark.parametrize("module", [ref, fast], ids=["python", "fast"])
 @pytest.mark.parametrize("case", SETS, ids=[s[0] for s in SETS])
 def test_solve_error_bound_against_mpmath(module, case):
@@ -59,15 +76,7 @@ def test_solve_error_bound_against_mpmath(module, case):
     n_new, p, _, _ = module.maintain_projection(SV, alpha, n, kernel, gamma, degree, coef0, RIDGE, tie_unit, E, eps_k)
     assert n_new == n - 1 and E[n - 1] == 0.0                             # the free slot holds 0
     others = [j for j in range(n) if j != p]
-    m = len(others)
-    diag = np.array([float(_mp_kernel(X[j], X[j], kernel, gamma, degree, coef0)) for j in others])
-    r = mpmath.mpf(ref.relative_ridge(RIDGE, diag))
-    Kp, kp = mpmath.matrix(m, m), mpmath.matrix(m, 1)
-    for a, ja in enumerate(others):                                      # exact kernel values of the data
-        kp[a] = _mp_kernel(X[ja], X[p], kernel, gamma, degree, coef0)
-        for b, jb in enumerate(others):
-            Kp[a, b] = _mp_kernel(X[ja], X[jb], kernel, gamma, degree, coef0) + (r if a == b else 0)
-    x = mpmath.lu_solve(Kp, kp)
+    x = _mp_projection_solve(X, others, p, kernel, gamma, degree, coef0)
     exact = np.array([float(mpmath.mpf(float(A[ja, 0])) + x[a] * mpmath.mpf(float(A[p, 0])))
                       for a, ja in enumerate(others)])
     slot = [ja if ja < n - 1 else p for ja in others]                    # swap-remove: last -> p
@@ -96,8 +105,9 @@ def test_bound_without_solves_is_the_steps():
 
 #: Generated configurations whose paths parted in the projection's selection before the bound
 #: (benchmarks/results/bench_agreement.txt): rbf accumulate on 1e-9 near duplicates, linear with
-#: duplicates, rbf append with duplicates, linear rank-deficient accumulate.
-PARTED = [8163, 14495, 15276, 9180]
+#: duplicates, rbf append with duplicates, linear rank-deficient accumulate; rbf append with exact
+#: duplicates whose split ``x_j`` is noise (15079: the bound's ``|x_j| e_p`` term, 18-fold apart).
+PARTED = [8163, 14495, 15276, 9180, 15079]
 
 
 @pytest.mark.parametrize("seed", PARTED)
@@ -135,3 +145,72 @@ def test_sv_error_checked(module):
             module.bsca(X, y, np.arange(8, dtype=np.int64), budget=3, C=1.0, maintenance="projection",
                         sv=res.sv, alpha=res.alpha, dual=res.dual, sv_source=res.sv_source, t0=res.t,
                         sv_error=bad)
+
+
+def _twin_sets():
+    """The projected SV (slot 0) close to an exactly duplicated row: the exact solve splits its
+    coefficient evenly between the twins, the computed one by rounding (``x_j`` off by ~1e-7 of
+    itself), so one twin's computed ``|x_j|`` lies below the exact one."""
+    rng = np.random.default_rng(15079)
+    out = []
+    for k, (gamma, offset) in enumerate(((0.5, 1e-2), (2.0, 1e-3), (0.7, 1e-1))):
+        base = rng.normal(size=(5, 3))
+        X = np.r_[base[:1] + offset * rng.normal(size=(1, 3)), base[:1], base[:1], base[1:]]
+        out.append((f"rbf-twins-{k}", X, "rbf", gamma, 3, 0.0))
+    return out
+
+
+TWIN_SETS = _twin_sets() + SETS
+
+
+@pytest.mark.parametrize("module", [ref, fast], ids=["python", "fast"])
+@pytest.mark.parametrize("case", TWIN_SETS, ids=[s[0] for s in TWIN_SETS])
+def test_solve_error_bound_with_large_input_bound(module, case):
+    """The bound holds when ``alpha_p``'s own bound ``e_p`` exceeds ``|alpha_p|`` (carried bounds of
+    repeated rows reach 1e5 x the coefficient: seed 15079 of the agreement run): the exact
+    ``Delta alpha_j = x_j (alpha_p + d)``, ``|d| <= e_p``, against the computed ``x~_j alpha_p`` errs by
+    ``|x~_j - x_j| |alpha_p| + |x_j| e_p``, and ``|x_j|`` may exceed the computed ``|x~_j|`` by the solve's
+    error: the bound carries ``(||alpha_p|| + e_p) ||A^-1[j, :]||_1 rho + |x~_j| e_p``.  Exact ``x`` from a
+    60-digit solve on 60-digit kernel values."""
+    _, X, kernel, gamma, degree, coef0 = case
+    mpmath.mp.dps = 60
+    n = len(X)
+    rng = np.random.default_rng(n + 1)
+    A = rng.uniform(0.5, 1.5, size=(n, 1)) * rng.choice([-1.0, 1.0], size=(n, 1))
+    E0 = rng.uniform(0.5e6, 1.5e6, size=n)                                 # vacuous carried bounds: p = 0
+    SV, alpha, E = X.copy(), A.copy(), E0.copy()
+    k = Kernel.of(kernel, gamma, degree, coef0)
+    eps_k = kernel_value_error(X, k)
+    _, p, _, _ = module.maintain_projection(SV, alpha, n, kernel, gamma, degree, coef0, RIDGE,
+                                            ref.selection_tie_unit(k, X.shape[1]), E, eps_k)
+    others = [j for j in range(n) if j != p]
+    x = _mp_projection_solve(X, others, p, kernel, gamma, degree, coef0)
+    a_p = mpmath.mpf(float(A[p, 0]))
+    slot = [ja if ja < n - 1 else p for ja in others]                    # swap-remove: last -> p
+    got, added = alpha[slot, 0], E[slot] - E0[others]
+    worst = np.array([float(abs(mpmath.mpf(float(got[a])) - mpmath.mpf(float(A[ja, 0])) - x[a] * a_p)
+                            + abs(x[a]) * mpmath.mpf(float(E0[p]))) for a, ja in enumerate(others)])
+    # ``E[slot] - E0`` rounds by an ulp of E (1e6), the update of alpha by an ulp of it
+    assert np.all(worst <= added * (1 + 1e-12) + 2 * EPS * (E[slot] + np.abs(got))), worst / added
+
+
+@pytest.mark.parametrize("module", [ref, fast], ids=["python", "fast"])
+def test_carried_bounds_saturate(module):
+    """A slot's bound saturates at ``SOLVE_ERROR_CAP`` (finite), the same on both paths: bounds of near
+    duplicates compound by more than 1 per solve and reached infinity, which a continued run refuses."""
+    _, X, kernel, gamma, degree, coef0 = TWIN_SETS[0]
+    n = len(X)
+    alpha = np.random.default_rng(2).uniform(0.5, 1.5, size=(n, 1))
+    E = np.full(n, ref.SOLVE_ERROR_CAP)
+    module.maintain_projection(X.copy(), alpha, n, kernel, gamma, degree, coef0, RIDGE,
+                               ref.selection_tie_unit(Kernel.of(kernel, gamma, degree, coef0), X.shape[1]), E,
+                               kernel_value_error(X, Kernel.of(kernel, gamma, degree, coef0)))
+    np.testing.assert_array_equal(E[:n - 1], ref.SOLVE_ERROR_CAP)
+    assert E[n - 1] == 0.0
+
+
+#: Configurations whose carried bounds overflowed to infinity without the cap (the estimator's next
+#: epoch then refused its own ``sv_error``).
+@pytest.mark.parametrize("seed", [2657])
+def test_compounding_bounds_stay_finite(seed):
+    assert check(draw_config(seed))["status"] == "agree"
