@@ -227,6 +227,43 @@ for _row, _ds, _s, _ours, _paper in (("BPegasos+remove B=100", "DNA", 4, "23.30"
                                      ("BPegasos+remove B=100", "Letter", 64, "58.83", "58.50")):
     EXPLAINED[("wang2012-table4", _row, _ds)] = _w4_own_cv(_s, _ours, _paper)
 
+_W4_FINE = "wang2012-table4-fine-grid"
+_W4_COARSE = ("wang2012-table4's CV grid steps gamma by a factor 4 (s in {1/4, 1, 4, 16}) and its 5-fold CV of "
+              "BPegasos+merge B=500 chooses s = 4; with a grid twice as fine the same CV chooses gamma = ")
+
+
+def _w4_fine(s, ours, paper, still=False):
+    """A Table 4 row at B = 500's gamma run again at the gamma a CV over a grid twice as fine chooses
+    (wang2012-table4-fine-grid): "parameters" when that closes the gap, else "unexplained" with what it gives."""
+    return ("unexplained" if still else "parameters",
+            _W4_COARSE + f"{s}/d and the row gives {ours} where the paper has {paper} ({_W4_FINE}, "
+            f"benchmarks/results/reproduce_{_W4_FINE}.txt)" + (", still flagged" if still else ""))
+
+
+EXPLAINED[("wang2012-table4", "BPegasos+merge B=500", "USPS")] = _w4_fine(2, "7.57", "7.09")
+EXPLAINED[("wang2012-table4", "BMP+merge B=500", "USPS")] = _w4_fine(2, "7.45", "6.90")
+EXPLAINED[("wang2012-table4", "Pegasos", "USPS")] = _w4_fine(2, "6.48", "5.59", still=True)
+_W4_RADIUS = "wang2012-table4-bmp-radius"
+EXPLAINED[("wang2012-table4", "BMP+merge B=500", "Letter")] = (
+    "parameters", "ours errs less than the paper's row, at the level of the paper's BPegasos+merge B=500 (10.32) and "
+                  "of ours (10.07), as the paper says the two compare on most sets; a CV grid of gamma twice as fine "
+                  "chooses the same gamma = 4/d (" + _W4_FINE + ": the row gives 10.18 there too); BMP's radius U = "
+                  "sqrt(n C), which the paper cross-validated and does not print, moves the row across the paper's "
+                  "value: the row 'BMP+merge B=500 C=0.25' (U = sqrt(n/4)) gives 11.24 where the paper has 11.78, C = 4 "
+                  "gives 9.89 (" + _W4_RADIUS + ", benchmarks/results/reproduce_" + _W4_RADIUS + ".txt); which U the "
+                  "paper's CV chose is not known")
+
+EXPLAINED[(_W4_FINE, "BMP+merge B=500", "Letter")] = EXPLAINED[("wang2012-table4", "BMP+merge B=500", "Letter")]
+EXPLAINED[(_W4_RADIUS, "BMP+merge B=500 C=4", "Letter")] = (
+    "parameters", "the row shows the radius' effect: U = sqrt(4n), twice table 4's, errs less still; the row "
+                  "'BMP+merge B=500 C=0.25' gives the paper's number (wang2012-table4, BMP+merge B=500, Letter)")
+_W4_SVC = "wang2012-table4-libsvm-cv"
+EXPLAINED[("wang2012-table4", "LIBSVM", "USPS")] = (
+    "unexplained", "the table runs LIBSVM at BPegasos+merge B=500's gamma = 4/d and C = 1, where the paper chose "
+                   "LIBSVM's sigma and C by CV: with gamma and C by a 5-fold CV of its own (gamma = 1/d, C = 10) the row "
+                   "gives 5.23 where the paper has 4.73 (" + _W4_SVC + ", benchmarks/results/reproduce_" + _W4_SVC
+                   + ".txt), a gap like the other data sets' LIBSVM rows, still flagged (a deterministic row: any gap)")
+
 _W4_TIES = "benchmarks/results/bench_wang_removal_ties.json"
 
 
