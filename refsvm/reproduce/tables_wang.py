@@ -97,7 +97,9 @@ TABLES["wang2012-figure6"] = Table(
     note="Figure 6 prints no numbers (curves only; the text: time linear in N for merging and projection, O(B) "
          "per step for merging, O(B^2) for projection).  Times are of the compiled path on a shared 2-core "
          "machine (load average in the result), one order per row; the log-log slope is fitted on the "
-         "checkpoints from 100K on (refsvm.reproduce.wang_stream.loglog_slope), the exponent in B on the "
+         "checkpoints from 100K on (refsvm.reproduce.wang_stream.loglog_slope), the times without one-time start-up "
+         "costs (an untimed warm-up call first) and with each call handed only its own rows (checkpointed_pass's "
+         "isolate_overheads: the same pass, bitwise), the exponent in B on the "
          "per-example time of whole passes (budget_exponents, drawn in the PNG).  Projection at B = 200 runs "
          "200K rows (its cost per step; at B = 500 it recomputes the inverse at nearly every step, see "
          "wang2012-table6).  lambda = 1e-4, gamma = 128 as wang2012-table6.",

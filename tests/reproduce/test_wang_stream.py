@@ -13,7 +13,7 @@ from refsvm.bsgd import bsgd as reference_bsgd
 from refsvm.io.datasets import checkerboard
 from refsvm.reproduce import driver
 from refsvm.reproduce.report import format_table
-from refsvm.reproduce.wang_stream import budget_exponents, loglog_slope, run_stream
+from refsvm.reproduce.wang_stream import budget_exponents, checkpointed_pass, loglog_slope, run_stream
 
 PAPER = Path(os.environ.get("REFSVM_PAPERS", "/work/shared/papers")) / "bsgd-wang-crammer-vucetic-2012.txt"
 
@@ -45,6 +45,19 @@ def test_ebar_and_split_pass_equal_one_reference_call(maintenance):
     f = np.exp(-gamma * ((Xt[:, None, :] - ref.sv[None]) ** 2).sum(-1)) @ ref.alpha[:, 0]
     assert out["error"] == pytest.approx(100.0 * np.mean(yt * f <= 0))
     assert out["n_stream"] == len(y) and out["n_sv"] == B
+
+
+@pytest.mark.parametrize("maintenance", ["merge", "projection"])
+def test_isolated_overheads_keep_the_pass(maintenance):
+    """Figure 6's timing mode (an untimed warm-up call, each call handed only its own rows) runs the same pass:
+    the final model and the E-bar sum are bitwise those of the calls over the whole X."""
+    X, y, _, _ = _board(1200, seed=4)
+    order = np.random.default_rng(5).permutation(len(y)).astype(np.int64)
+    runs = [checkpointed_pass(X, y, order, (150, 400, 800), lambda *a: None, isolate_overheads=iso, n_classes=2,
+                              budget=15, lam=1e-3, maintenance=maintenance, gamma=64.0) for iso in (False, True)]
+    (sv0, a0, _, _, g0, s0), (sv1, a1, _, _, g1, s1) = runs
+    assert np.array_equal(sv0, sv1) and np.array_equal(a0, a1) and g0 == g1
+    assert [r[0] for r in s0] == [r[0] for r in s1] == [150, 400, 800, 1200]
 
 
 def test_max_rows_takes_the_first_rows():
