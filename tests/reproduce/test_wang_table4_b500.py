@@ -17,7 +17,7 @@ from refsvm.reproduce.gaps import EXPLAINED, gap_reason, is_flagged
 
 RESULTS = Path(__file__).resolve().parents[2] / "benchmarks" / "results"
 T4, FINE, LIBSVM_CV = "wang2012-table4", "wang2012-table4-fine-grid", "wang2012-table4-libsvm-cv"
-RADIUS = "wang2012-table4-bmp-radius"
+RADIUS, PEGASOS_CV = "wang2012-table4-bmp-radius", "wang2012-table4-pegasos-cv"
 
 
 def _need_data():
@@ -60,11 +60,11 @@ def test_libsvm_cv_is_table4_libsvm_with_its_own_grid_over_gamma_and_c():
 
 
 def test_quick_runs_under_two_minutes(tmp_path):
-    """The three companion runs end to end with --quick: every row on every data set, the tuned rows at the tuner's
-    point, LIBSVM's point chosen from its own grid, the radius rows at their fixed C."""
+    """The companion runs end to end with --quick: every row on every data set, the tuned rows at the tuner's
+    point, LIBSVM's and Pegasos' points chosen from their own grids, the radius rows at their fixed C."""
     _need_data()
     start = time.perf_counter()
-    for name in (FINE, LIBSVM_CV, RADIUS):
+    for name in (FINE, LIBSVM_CV, RADIUS, PEGASOS_CV):
         js = tmp_path / f"{name}.json"
         assert main(["reproduce", name, "--quick", "--n-jobs", "2", "--json", str(js)]) == 0
         result = json.loads(js.read_text())
@@ -76,6 +76,8 @@ def test_quick_runs_under_two_minutes(tmp_path):
             if name == FINE:
                 assert r["chosen"] == rows[("BPegasos+merge B=500", ds)]["chosen"]
                 assert r["cv"]["row"] == "BPegasos+merge B=500"
+            elif name == PEGASOS_CV:
+                assert r["cv"]["row"] == "Pegasos" and r["params"]["budget"] == 301
             elif name == LIBSVM_CV:
                 assert set(r["chosen"]) == {"gamma_scale", "C"} and r["error_std"] == 0.0
             else:
@@ -155,3 +157,35 @@ def test_usps_libsvm_text_holds_in_the_committed_runs():
     assert f"{r['error_mean']:.2f}" in text and f"{r['paper']['mean']:.2f}" in text
     assert f"gamma = {r['chosen']['gamma_scale']:g}/d, C = {r['chosen']['C']:g})" in text
     assert reason == "unexplained" and is_flagged(r, LIBSVM_CV) and "still flagged" in text
+
+
+def test_pegasos_cv_is_table4_pegasos_with_a_grid_of_its_own():
+    """wang2012-table4's Pegasos row (runner, parameters: a budget above the rows, paper column) choosing gamma by a
+    CV of its own over a grid holding table 4's and wider kernels' and narrower kernels' points."""
+    t = tables()
+    (e,) = t[PEGASOS_CV].entries
+    e4 = next(x for x in t[T4].entries if x.label == "Pegasos")
+    assert e.runner == e4.runner and e.params == e4.params and e.select == "cv5" and e.tuned_by is None
+    assert set(e4.grid["gamma_scale"]) < set(e.grid["gamma_scale"])
+    assert min(e.grid["gamma_scale"]) <= 0.25 and max(e.grid["gamma_scale"]) >= 64
+    for d in t[PEGASOS_CV].datasets:
+        assert t[PEGASOS_CV].paper[("Pegasos", d.label)] == t[T4].paper[("Pegasos", d.label)]
+
+
+def test_pegasos_reasons_hold_in_the_committed_runs():
+    """Letter: table 4's Pegasos at the shared 4/d is flagged; its own CV chooses the gamma quoted and the row is then
+    within the gap rule (numbers quoted).  USPS: its own CV chooses table 4's gamma (quoted), so the row stays
+    flagged and unexplained."""
+    _, rows4 = _committed(T4)
+    peg, rows = _committed(PEGASOS_CV)
+    reason, text = EXPLAINED[(T4, "Pegasos", "Letter")]
+    r4, r = rows4[("Pegasos", "Letter")], rows[("Pegasos", "Letter")]
+    assert is_flagged(r4, T4) and reason == "parameters" and gap_reason(peg["table"], r) is None
+    assert r["chosen"]["gamma_scale"] != r4["chosen"]["gamma_scale"]
+    assert f"gamma = {r['chosen']['gamma_scale']:g}/d" in text
+    assert f"{r['error_mean']:.2f}" in text and f"{r['paper']['mean']:.2f}" in text
+    reason, text = EXPLAINED[(T4, "Pegasos", "USPS")]
+    r4, r = rows4[("Pegasos", "USPS")], rows[("Pegasos", "USPS")]
+    assert r["chosen"] == r4["chosen"] and is_flagged(r, PEGASOS_CV) and reason == "unexplained"
+    assert text.endswith(f"chooses the table's gamma = {r['chosen']['gamma_scale']:g}/d ({PEGASOS_CV}, "
+                         f"benchmarks/results/reproduce_{PEGASOS_CV}.txt)")
