@@ -286,10 +286,13 @@ def value_error_bound(config, est, X):
         return 0.0
     sv = model.support_vectors
     sv = sv.toarray() if sp.issparse(sv) else np.asarray(sv, dtype=np.float64)
+    bias = np.abs(np.asarray(getattr(model, "bias", 0.0), dtype=np.float64))
+    if sv.shape[0] == 0:                                  # no SV (e.g. seed 69633): f = b, its rounding only
+        return float(4 * _U * np.max(bias, initial=0.0))
     coef = np.abs(np.asarray(model.coef, dtype=np.float64).reshape(sv.shape[0], -1))
     kernel = Kernel(config["kernel"], float(est.gamma), getattr(est, "degree", 2), getattr(est, "coef0", 1.0))
     K = kernel.matrix(X, sv)
-    terms = np.abs(K) @ coef + np.abs(np.asarray(getattr(model, "bias", 0.0))).reshape(1, -1)
+    terms = np.abs(K) @ coef + bias.reshape(1, -1)
     bound = np.max((sv.shape[0] + 4) * _U * terms + kernel_value_error(X, kernel) * coef.sum(axis=0))
     return float(bound + _coefficient_error_bound(est, K))
 

@@ -109,3 +109,16 @@ def test_projectron_bound_stays_small_where_well_conditioned(seed):
     result = check(draw_config(seed))
     assert result["status"] == "agree", result
     assert result["value_error_bound"] < 1e-9
+
+
+def test_a_model_without_support_vectors_gets_the_bias_bound():
+    """Seed 69633 ends with no support vector: the decision value is the bias alone, and its bound is the
+    bias's rounding (the bound once failed to reshape the empty coefficients and crashed the long run)."""
+    config = draw_config(69633)
+    X, y = make_data(config)
+    gamma = _gamma(X, config["gamma_factor"])
+    est = make_estimator(config, X.shape[0], gamma, "fast").fit(X, y)
+    assert est.model_.support_vectors.shape[0] == 0
+    bound = value_error_bound(config, est, X)
+    assert 0.0 <= bound <= 4 * np.finfo(float).eps * (abs(float(np.max(np.abs(est.model_.bias)))) + 1.0)
+    assert check(config)["status"] == "agree"
