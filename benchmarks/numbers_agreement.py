@@ -27,5 +27,7 @@ def _summary(fmt):
         groups[(f["result"]["regime"][0], f["result"]["status"])].append(f["result"]["seed"])
     parting = [[regime, status, str(len(seeds)), ", ".join(str(s) for s in sorted(seeds))]
                for (regime, status), seeds in sorted(groups.items())]
+    if not parting:
+        return table(["run", "configurations"], rows, fmt) + "\n\nNo configuration parts."
     return (table(["run", "configurations"], rows, fmt) + "\n\n"
             + table(["regime", "parts in", "runs", "seeds"], parting, fmt))

@@ -51,14 +51,22 @@ def test_the_known_disagreements_still_part():
     """A sample of the listed disagreements still parts (when one stops, the list is stale: rerun the
     long run with --known)."""
     seeds = sorted(int(s) for s in KNOWN["seeds"])[:: max(1, len(KNOWN["seeds"]) // 12)]
+    if not seeds:                      # none listed: the committed long run must have found none either
+        result = pathlib.Path(__file__).resolve().parents[2] / "benchmarks" / "results" / "bench_agreement.json"
+        if not result.exists():
+            pytest.skip("benchmarks/ is not part of this tree (installed package)")
+        run = json.loads(result.read_text())
+        assert (run["n"], run["start"]) == (KNOWN["n"], KNOWN["start"])
+        assert set(run["counts"]) <= {"agree", "refused", "outside-bound"}, run["counts"]
+        assert sum(run["counts"].values()) == run["n"] and not run["failures"]
+        return
     parted = [s for s in seeds if not check(draw_config(s))["ok"]]
     assert len(parted) >= max(1, len(seeds) // 2), (seeds, parted)
 
 
 def test_no_regime_is_left_open():
-    """Every regime is in the agreement test: none is listed as open (the long run's one parting
-    configuration, seed 15079, is a single run at a band edge, listed in known_disagreements.json; DESIGN.md,
-    "Open disagreements").  A regime that parts again is named in OPEN_REGIMES with its reason, and this
+    """Every regime is in the agreement test: none is listed as open (the long run at 689da90 found no
+    parting configuration; DESIGN.md, "Open disagreements").  A regime that parts again is named in OPEN_REGIMES with its reason, and this
     test then says so."""
     assert OPEN_REGIMES == {}
     assert all(open_regime(draw_config(seed)) is None for seed in range(200))
