@@ -2,10 +2,10 @@
 reproduce_wang2012-table4.json``) for docs/gaps.rst (registered in ``benchmarks/docnumbers.py``'s registry;
 see its docstring).
 
-Blocks ``repro-wang2012-table4`` (and ``-table3-all``, ``-table5``, ``-table4-fine-grid``,
+Blocks ``repro-wang2012-table4`` (and ``-table3-all``, ``-table3-norma``, ``-table5``, ``-table4-fine-grid``,
 ``-table4-libsvm-cv``, ``-table4-bmp-radius``, ``-table4-pegasos-cv``): per data set and row refsvm runs, our mean
 test error +- sd over the seeds, the paper's, the difference, the gamma the cross-validation chose (or the row's
-fixed one; and C where the grid holds it) and the gap's reason (blank: not flagged).
+fixed one; and C or Norma's eta where the grid holds it) and the gap's reason (blank: not flagged).
 """
 
 from _docgen import load, renderer, table
@@ -21,6 +21,12 @@ def _wang_table4(fmt):
 def _wang_table3_all(fmt):
     """Wang et al.'s Table 3, all five columns, as run (wang2012-table3-all): as Table 4's block."""
     return _wang_cv_table("reproduce_wang2012-table3-all", fmt)
+
+
+@renderer("repro-wang2012-table3-norma")
+def _wang_table3_norma(fmt):
+    """Table 3's Norma and BNorma+merge rows (wang2012-table3-norma): as Table 4's block, with the eta the CV chose."""
+    return _wang_cv_table("reproduce_wang2012-table3-norma", fmt)
 
 
 @renderer("repro-wang2012-table4-fine-grid")
@@ -60,6 +66,7 @@ def _wang_cv_table(name, fmt):
 
     data = load(name)
     with_c = any("C" in (r.get("chosen") or {}) for r in data["rows"])   # C in the grid: a column of its own
+    with_eta = any("eta" in (r.get("chosen") or {}) for r in data["rows"])   # Norma's eta (wang2012-table3-norma)
     rows = []
     for r in data["rows"]:
         if not r.get("available"):
@@ -68,9 +75,9 @@ def _wang_cv_table(name, fmt):
         rows.append([r["dataset"], r["algorithm"], f"{r['error_mean']:.2f} ± {r['error_std']:.2f}",
                      f"{p['mean']:.2f} ± {p['std']:.2f}", f"{r['error_mean'] - p['mean']:+.2f}",
                      f"{point['gamma_scale']:g}/d"] + ([f"{point['C']:g}"] if with_c else [])
-                    + [(gap_reason(data["table"], r) or ("",))[0]])
+                    + ([f"{point['eta']:.4g}"] if with_eta else []) + [(gap_reason(data["table"], r) or ("",))[0]])
     return table(["data", "row", f"ours ({data['seeds']} seeds)", "paper", "diff", "gamma"] + (["C"] if with_c else [])
-                 + ["gap"], rows, fmt)
+                 + (["eta"] if with_eta else []) + ["gap"], rows, fmt)
 
 
 @renderer("repro-wang2012-table6")
