@@ -304,6 +304,17 @@ for _row in ([f"BPegasos+{_m} B={_b}" for _m in ("remove", "project", "merge") f
                 "(LIBSVM a 100K subset); on this board accuracy grows with the stream (wang2012-table6 at 1M rows, "
                 "benchmarks/bench_checkerboard_stream.py at 10M)")
 
+#: wang2012-table3-norma's IJCNN rows: (row, the committed run's range of the final models' majority share, %)
+_W3N_IJCNN = (("BNorma+merge B=100", "99.06-99.40"), ("BNorma+merge B=500", "99.54-99.70"), ("Norma", "99.15-99.39"))
+for _row, _share in _W3N_IJCNN:
+    EXPLAINED[("wang2012-table3-norma", _row, "IJCNN")] = (
+        "degenerate", f"every grid point ends with a model predicting one class: the table's runs (eta = 1, the CV's "
+                      f"choice) give the majority class to {_share} % of the test rows over the seeds, and a pass at "
+                      "eta = 1/sqrt(2) (seed 0) too; with lambda = 1/n (C = 1) and eta <= 1, Norma shrinks w by "
+                      "2 eta lambda sqrt(n) < 0.01 over the pass and adds almost every example with a coefficient "
+                      "eta / sqrt(t) (BudgetedSVC's eta note: the majority vote on ijcnn1); the paper cross-validated "
+                      "lambda and printed none")
+
 _LU7 = "lu2016-table7"
 _LU7_CODE = "benchmarks/results/reproduce_lu2016-table7_code.txt"
 
