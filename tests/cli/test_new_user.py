@@ -223,6 +223,23 @@ def test_ctrl_c_during_start_up_is_one_line_and_status_130(unscaled, tmp_path, d
     assert all(line.startswith("[BudgetedSVC]") for line in lines[:-1]), err    # progress lines at most
 
 
+def _wait_for_exec(pid, timeout=20.0):
+    """Until the child runs the command (Linux: its /proc cmdline names ``train``).  A signal that arrives
+    between fork and exec is lost with the forked image (the parent's handler only records it), so the
+    delay counts from the command's start; on a loaded machine fork + exec of the big test process took
+    longer than the shortest delay."""
+    cmdline = f"/proc/{pid}/cmdline"
+    end = time.monotonic() + timeout
+    while os.path.exists(cmdline) and time.monotonic() < end:
+        try:
+            with open(cmdline, "rb") as fh:
+                if b"train" in fh.read():
+                    return
+        except OSError:
+            return
+        time.sleep(0.002)
+
+
 def _interrupt_after(delay, path, tmp_path):
     env = dict(os.environ, PYTHONWARNINGS="ignore")
     # the child gets the default SIGINT disposition, also when this test runs in a background job
@@ -230,6 +247,7 @@ def _interrupt_after(delay, path, tmp_path):
                              "--backend", "python", "--epochs", "50"],
                             stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    _wait_for_exec(proc.pid)
     time.sleep(delay)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=120)
