@@ -40,7 +40,7 @@ from refsvm.kernels import Kernel
 from refsvm.online import ALGORITHMS, OnlineResult, projectron_U
 from refsvm.online.projection import SPAN_SAFETY, factor_of_matrix
 from refsvm.online.perceptrons import FORGETRON_Q_CANCELLATION
-from refsvm.online.common import OnlineRecorder, capacity_for, kernel_value_error
+from refsvm.online.common import OnlineRecorder, capacity_for, kernel_error_over_rows
 from refsvm.constants import UNIT_ROUNDOFF
 
 cdef double U_ROUND = UNIT_ROUNDOFF
@@ -84,7 +84,7 @@ cdef struct Params:
     bint zero_positive         # zero_prediction="positive": sign(0) = +1
     bint authors               # variant="authors" (Lu et al.'s code)
     double U                   # Projectron++ (authors): 1/4 sqrt((B+1)/ln(B+1))
-    double eps_K               # one kernel value's error bound (refsvm.online.common.kernel_value_error)
+    double eps_K               # one kernel value's error bound (refsvm.online.common.kernel_error_over_rows)
     double rel_K               # its relative bound (KernelError.rel: the Gaussian kernel; INFINITY otherwise)
 
 

@@ -37,9 +37,9 @@ cdef inline double _kernel_relative_error(const Params* P, double M) noexcept no
 
 
 cdef void _kernel_errors_once(Params* P, X, sv, kernel, double gamma, double degree, double coef0, bint needed):
-    """``P.eps_K`` and ``P.rel_K`` over ``X`` and ``sv`` (:func:`refsvm.online.common.kernel_value_error`),
+    """``P.eps_K`` and ``P.rel_K`` over ``X`` and ``sv`` (:func:`refsvm.online.common.kernel_error_over_rows`),
     once per call (the Projectrons'; 0 and INFINITY when ``needed`` is false)."""
-    eps = kernel_value_error(X, sv, Kernel(kernel, gamma, degree, coef0)) if needed else 0.0
+    eps = kernel_error_over_rows(X, sv, Kernel(kernel, gamma, degree, coef0)) if needed else 0.0
     P.eps_K = eps
     P.rel_K = getattr(eps, "rel", INFINITY)
 

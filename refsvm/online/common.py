@@ -51,7 +51,7 @@ def is_mistake(y_t, f_t, zero_prediction="mistake", tol=0.0):
     return y_t * f_t <= tol
 
 
-def kernel_value_error(X, sv, kernel):
+def kernel_error_over_rows(X, sv, kernel):
     """``eps_K``: a bound of the absolute rounding error of one kernel value between rows of ``X`` and
     of ``sv`` (None: none), both paths (:func:`kernel_value_error_at` with ``M`` the largest squared
     norm; one O(nnz) pass over ``X``)."""
@@ -124,7 +124,7 @@ def margin_tolerance(k, a, eps_K):
 
     Error bound: any summation order of ``b`` products errs by at most ``(b + 1) u`` times the sum of
     their magnitudes (plus ``u`` per product), and each kernel value by at most ``eps_K``
-    (:func:`kernel_value_error`), which moves ``f`` by at most ``eps_K S_a``; a Gaussian kernel value
+    (:func:`kernel_error_over_rows`), which moves ``f`` by at most ``eps_K S_a``; a Gaussian kernel value
     also by at most ``rel k_j + tiny`` (:class:`KernelError`), which moves ``f`` by at most
     ``rel S_ak + tiny S_a``: both bounds hold, the smaller is taken (the relative one where the
     kernel values are small: a margin of distant rows keeps its sign).  Twice that covers the two
@@ -297,9 +297,9 @@ class OnlineRun:
 
     @property
     def eps_K(self):
-        """:func:`kernel_value_error` over ``X`` and the SVs passed in (computed once, on first use)."""
+        """:func:`kernel_error_over_rows` over ``X`` and the SVs passed in (computed once, on first use)."""
         if self._eps_K is None:
-            self._eps_K = kernel_value_error(self.X, self.SV[:self.n0], self.kernel)
+            self._eps_K = kernel_error_over_rows(self.X, self.SV[:self.n0], self.kernel)
         return self._eps_K
 
     def kernel_error(self, x):

@@ -143,7 +143,7 @@ class SpanFactor:
     An added SV appends the row ``[z', delta_t]`` (the bordered factorisation), O(b) work;
     a step's solves are two triangular substitutions, O(b^2); ``K^{-1}`` is never formed
     and nothing is solved afresh.  ``eps_K``: one kernel value's error bound
-    (:func:`refsvm.online.common.kernel_value_error`), for :func:`span_tolerance`.
+    (:func:`refsvm.online.common.kernel_error_over_rows`), for :func:`span_tolerance`.
     """
 
     def __init__(self, L, diag_max, eps_K):

@@ -22,7 +22,7 @@ from refsvm._fast import bsgd as fast_bsgd
 from refsvm._fast import fogd as fast_fogd
 from refsvm.constants import UNIT_ROUNDOFF
 from refsvm.kernels import Kernel
-from refsvm.online.common import kernel_value_error, margin_tolerance
+from refsvm.online.common import kernel_error_over_rows, margin_tolerance
 from refsvm.tolerance import feature_error
 
 # seeds of benchmarks/bench_agreement.py whose mistakes counter parted (issue 29): FOGD, NOGD, NOGD
@@ -94,7 +94,7 @@ def test_margin_tolerance_bounds_mpmath():
         w0 = np.array([rng.normal() if trial % 4 == 1 else 0.0])
         k = kern.row(S, x)
         f = float((k @ a[:, None] + w0)[0])
-        eps_K = kernel_value_error(np.vstack([S, x]), None, kern)
+        eps_K = kernel_error_over_rows(np.vstack([S, x]), None, kern)
         tol = ref_bsgd.score_tolerance(k, a[:, None], w0, eps_K)
         exact = sum(mpmath.mpf(float(aj)) * mpmath.exp(-mpmath.mpf(0.7) * sum(
             (mpmath.mpf(float(s)) - mpmath.mpf(float(t))) ** 2 for s, t in zip(row, x)))

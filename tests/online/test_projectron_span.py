@@ -164,11 +164,11 @@ def test_delta_sq_and_d_star_against_50_digits(case):
     ``K d* = k_t`` to the backward error of the triangular solves (residual in 50 digits)."""
     mpmath = pytest.importorskip("mpmath")
     from refsvm.online import projection
-    from refsvm.online.common import kernel_value_error
+    from refsvm.online.common import kernel_error_over_rows
     from refsvm.kernels import Kernel
     name, X, _ = _near_singular_sets()[case]
     kernel = {"linear": Kernel("linear"), "poly2": Kernel("poly", 1.0, 2, 1.0), "rbf": Kernel("rbf", 1.0)}[name]
-    eps_K = kernel_value_error(X, None, kernel)
+    eps_K = kernel_error_over_rows(X, None, kernel)
     factor = projection.SpanFactor(np.zeros((0, 0)), 0.0, eps_K)
     S = np.zeros((0, X.shape[1]))
     mpmath.mp.dps = 50
