@@ -17,40 +17,14 @@ def _wang_table4(fmt):
     return _wang_cv_table("reproduce_wang2012-table4", fmt)
 
 
-@renderer("repro-wang2012-table3-all")
-def _wang_table3_all(fmt):
-    """Wang et al.'s Table 3, all five columns, as run (wang2012-table3-all): as Table 4's block."""
-    return _wang_cv_table("reproduce_wang2012-table3-all", fmt)
+#: Blocks rendered as Table 4's (``_wang_cv_table``), one per result: Table 3 with all five columns
+#: (wang2012-table3-all), its Norma and BNorma+merge rows (with the eta the CV chose), and Table 4's companion
+#: runs at B = 500: a gamma grid twice as fine, LIBSVM and Pegasos with CVs of their own, BMP+merge at other radii.
+_CV_TABLES = ("wang2012-table3-all", "wang2012-table3-norma", "wang2012-table4-fine-grid",
+              "wang2012-table4-libsvm-cv", "wang2012-table4-bmp-radius", "wang2012-table4-pegasos-cv")
 
-
-@renderer("repro-wang2012-table3-norma")
-def _wang_table3_norma(fmt):
-    """Table 3's Norma and BNorma+merge rows (wang2012-table3-norma): as Table 4's block, with the eta the CV chose."""
-    return _wang_cv_table("reproduce_wang2012-table3-norma", fmt)
-
-
-@renderer("repro-wang2012-table4-fine-grid")
-def _wang_table4_fine_grid(fmt):
-    """Table 4 at B = 500 on USPS and Letter with a CV grid of gamma twice as fine (wang2012-table4-fine-grid)."""
-    return _wang_cv_table("reproduce_wang2012-table4-fine-grid", fmt)
-
-
-@renderer("repro-wang2012-table4-libsvm-cv")
-def _wang_table4_libsvm_cv(fmt):
-    """Table 4's LIBSVM on USPS with gamma and C by a CV of its own (wang2012-table4-libsvm-cv)."""
-    return _wang_cv_table("reproduce_wang2012-table4-libsvm-cv", fmt)
-
-
-@renderer("repro-wang2012-table4-bmp-radius")
-def _wang_table4_bmp_radius(fmt):
-    """Table 4's BMP+merge B=500 on Letter at other radii (wang2012-table4-bmp-radius; fixed gamma, no CV)."""
-    return _wang_cv_table("reproduce_wang2012-table4-bmp-radius", fmt)
-
-
-@renderer("repro-wang2012-table4-pegasos-cv")
-def _wang_table4_pegasos_cv(fmt):
-    """Table 4's Pegasos on USPS and Letter with gamma by a CV of its own (wang2012-table4-pegasos-cv)."""
-    return _wang_cv_table("reproduce_wang2012-table4-pegasos-cv", fmt)
+for _name in _CV_TABLES:
+    renderer(f"repro-{_name}")(lambda fmt, _stem=f"reproduce_{_name}": _wang_cv_table(_stem, fmt))
 
 
 @renderer("repro-wang2012-table5")
