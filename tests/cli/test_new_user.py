@@ -214,8 +214,10 @@ def test_ctrl_c_during_start_up_is_one_line_and_status_130(unscaled, tmp_path, d
     path, _, _ = unscaled
     for attempt in range(4):
         returncode, err = _interrupt_after(delay + 0.25 * attempt, path, tmp_path)
-        if not ("Traceback" in err and f"{os.sep}refsvm{os.sep}" not in err):
-            break            # (a traceback without a frame in the package: the interpreter was still starting)
+        if not ("Traceback" in err and f"{os.sep}refsvm{os.sep}" not in err) and returncode != 0:
+            break            # (a traceback without a frame in the package: the interpreter was still starting;
+            #                  status 0: the signal was lost at start-up, seen twice in CI at 0.15 s under load,
+            #                  cause not found; both retried later, and every attempt failing fails the test)
     assert "Traceback" not in err, err
     assert returncode == 130, (returncode, err)
     lines = err.strip().splitlines()
