@@ -90,6 +90,48 @@ cdef inline double _solve_error_margin(const double[:, ::1] alpha, Py_ssize_t j,
     return SOLVE_SAFETY * (2.0 * l1 * e + c * e * e) * k_jj
 
 
+#: slots :func:`_select_smallest_tie_rbf1` keeps before it leaves the choice to the two passes
+cdef enum:
+    _TIE_KEPT = 32
+
+
+cdef Py_ssize_t _select_smallest_tie_rbf1(const double[:, ::1] alpha, Py_ssize_t n_sv, double tie_unit,
+                                          const double* errors, double* norm_p) noexcept nogil:
+    """:func:`c_select_smallest_tie` for one column and the Gaussian kernel (``k_jj = 1``: BSCA's binary
+    merging and removal), the same numbers in one pass: a slot whose lower end ``N_j - t_j`` lies at or
+    below the running minimum of the upper ends is kept (in index order); the final ``U`` is at most
+    that running minimum, so every slot of the final band was kept, and the first kept slot within
+    ``U`` is the answer.  Returns -1 when more than ``_TIE_KEPT`` slots were kept or none qualifies
+    (NaN norms): the caller then runs the two passes."""
+    cdef Py_ssize_t j, k, n_kept = 0
+    cdef Py_ssize_t kept[_TIE_KEPT]
+    cdef double lows[_TIE_KEPT]
+    cdef double vals[_TIE_KEPT]
+    cdef double a, v, e, lo, hi, s = 0.0, upper = INFINITY
+    for j in range(n_sv):
+        a = alpha[j, 0]
+        v = (a * a) * 1.0                                    # pw_sq_sum of one term, times k_jj = 1
+        if errors != NULL:
+            e = errors[j]
+            s = SOLVE_SAFETY * (2.0 * fabs(a) * e + 1.0 * e * e) * 1.0   # _solve_error_margin, c = 1
+        hi = v * (1.0 + tie_unit) + s
+        if hi < upper:
+            upper = hi
+        lo = v * (1.0 - tie_unit) - s
+        if lo <= upper:
+            if n_kept == _TIE_KEPT:
+                return -1
+            kept[n_kept] = j
+            lows[n_kept] = lo
+            vals[n_kept] = v
+            n_kept += 1
+    for k in range(n_kept):
+        if lows[k] <= upper:
+            norm_p[0] = vals[k]
+            return kept[k]
+    return -1
+
+
 cdef Py_ssize_t c_select_smallest_tie(const Store* SV, const double[:, ::1] alpha, Py_ssize_t n_sv, int kernel,
                                       double gamma, double degree, double coef0, double tie_unit,
                                       const double* errors, double* norm_p) noexcept nogil:
@@ -103,6 +145,10 @@ cdef Py_ssize_t c_select_smallest_tie(const Store* SV, const double[:, ::1] alph
     cdef double v, k_jj, s = 0.0, upper = INFINITY
     if (tie_unit <= 0.0 and errors == NULL) or n_sv == 0:
         return c_select_smallest(SV, alpha, n_sv, kernel, gamma, degree, coef0, norm_p)
+    if c == 1 and kernel == KERNEL_RBF:                      # one pass (the same choice)
+        j = _select_smallest_tie_rbf1(alpha, n_sv, tie_unit, errors, norm_p)
+        if j >= 0:
+            return j
     for j in range(n_sv):
         k_jj = store_self(SV, j, kernel, gamma, degree, coef0)
         v = pw_sq_sum(&alpha[j, 0], c) * k_jj
