@@ -1,0 +1,57 @@
+"""refsvm reproduce: Wang, Crammer & Vucetic (2012) Table 5's Waveform rows on a long stream -- the companion run
+``wang2012-table5-waveform-long`` (1M generated rows where wang2012-table5 trains on 20,000), its specification
+against wang2012-table5's, a quick run, and the gap reasons' claims against the committed results."""
+
+import json
+import time
+from pathlib import Path
+
+from refsvm.cli import main
+from refsvm.reproduce.driver import tables
+from refsvm.reproduce.gaps import EXPLAINED, gap_reason, is_flagged
+
+RESULTS = Path(__file__).resolve().parents[2] / "benchmarks" / "results"
+T5, LONG = "wang2012-table5", "wang2012-table5-waveform-long"
+
+
+def _committed(name):
+    data = json.loads((RESULTS / f"reproduce_{name}.json").read_text())
+    return data, {(r["algorithm"], r["dataset"]): r for r in data["rows"]}
+
+
+def _base(label):
+    return label.rpartition(" C=")[0]
+
+
+def test_long_stream_is_table5_waveform_at_its_cv_choice():
+    """Each row is a wang2012-table5 row (runner; budget, maintenance, learning rate; the paper column) at the gamma
+    the committed table 5 run's CV chose on Waveform, at a fixed C (1: the table's lambda = 1/n); only the number of
+    generated training rows differs (the same generator, more rows)."""
+    t = tables()
+    t5, long = t[T5], t[LONG]
+    rows5 = {e.label: e for e in t5.entries}
+    _, committed = _committed(T5)
+    (d,), d5 = long.datasets, next(x for x in t5.datasets if x.label == "Waveform")
+    assert d.generated["name"] == d5.generated["name"] and d.generated["n"] >= 50 * d5.generated["n"]
+    assert (d.protocol, d.standardize, d.multiclass) == (d5.protocol, d5.standardize, d5.multiclass)
+    assert any(e.params["C"] == 1.0 for e in long.entries)
+    for e in long.entries:
+        e5 = rows5[_base(e.label)]
+        assert e.runner == e5.runner and not e.grid
+        assert {k: v for k, v in e.params.items() if k not in ("C", "gamma_scale")} == \
+            {k: v for k, v in e5.params.items() if k != "C"}
+        assert e.params["gamma_scale"] == committed[(_base(e.label), "Waveform")]["chosen"]["gamma_scale"]
+        assert long.paper[(e.label, "Waveform")] == t5.paper[(_base(e.label), "Waveform")]
+
+
+def test_quick_run_under_two_minutes(tmp_path):
+    """The companion runs end to end with --quick: every row, at its fixed C and gamma."""
+    start = time.perf_counter()
+    js = tmp_path / f"{LONG}.json"
+    assert main(["reproduce", LONG, "--quick", "--n-jobs", "2", "--json", str(js)]) == 0
+    result = json.loads(js.read_text())
+    rows = {(r["algorithm"], r["dataset"]): r for r in result["rows"]}
+    assert set(rows) == {(e.label, "Waveform") for e in tables()[LONG].entries}
+    for (alg, _), r in rows.items():
+        assert 0 <= r["error_mean"] <= 100 and r["params"]["C"] == float(alg.rpartition("C=")[2])
+    assert time.perf_counter() - start < 120
