@@ -99,6 +99,7 @@ def format_table(result):
                      + (f"{'test s':>9}{'paper':>9}" if test_t else "") + "  chosen")
         for r in rows:
             lines.append(_format_row(r, test_t, digits))
+        lines += _segment_lines([r for r in rows if r.get("available") and r["per_seed"][0].get("segments")])
         gaps = [r for r in rows if r.get("gap_reason")]
         if gaps:
             lines.append(f"  gap to the paper ({gap_rule(result['table'])}; reasons: refsvm.reproduce.gaps.REASONS):")
@@ -108,6 +109,22 @@ def format_table(result):
     lines.append("")
     lines.append(f"machine: {m.get('cpu')} ({m.get('cpus')} cpus), load average {m.get('load_average')}, {m.get('platform')}")
     return "\n".join(lines)
+
+
+def _segment_lines(rows):
+    """Lines for rows whose runs recorded ``segments`` (Wang et al.'s Figure 6: one per call between checkpoints):
+    along the first seed's stream, per segment ending at N, microseconds per example, maintenance events and
+    recomputations of the kept inverse per 1,000 examples (``[]``: no such row)."""
+    if not rows:
+        return []
+    short = lambda n: f"{n / 1e6:g}M" if n >= 1e6 else f"{n / 1e3:g}K"  # noqa: E731
+    lines = ["  along the stream (first seed; per segment up to N: us per example / maintenance events / "
+             "recomputations of the kept inverse, per 1,000 examples):"]
+    for r in rows:
+        lines.append(f"    {r['algorithm']}: " + "; ".join(
+            f"{short(s['N'])} {1e6 * s['seconds'] / s['rows']:.3g} / {1e3 * s['events'] / s['rows']:.0f} / "
+            f"{1e3 * s['kinv_refreshes'] / s['rows']:.2g}" for s in r["per_seed"][0]["segments"]))
+    return lines
 
 
 def gap_rule(table):

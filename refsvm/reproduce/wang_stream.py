@@ -19,7 +19,8 @@ import time
 
 import numpy as np
 
-__all__ = ["run_stream", "checkpointed_pass", "loglog_slope", "budget_exponents", "plot_table6", "plot_figure6", "plot_stream_accuracy", "run_budget_svs", "plot_svs"]
+__all__ = ["run_stream", "checkpointed_pass", "segment_counts", "recomputation_cost", "without_recomputations",
+           "loglog_slope", "budget_exponents", "plot_table6", "plot_figure6", "plot_stream_accuracy", "run_budget_svs", "plot_svs"]
 
 #: Figure 6's slope is fitted after the first 100K examples (the issue's "after the initial stage")
 SLOPE_FROM = 100_000
@@ -36,7 +37,47 @@ def loglog_slope(ns, seconds, from_n=SLOPE_FROM):
     return float(np.polyfit(np.log(ns[keep]), np.log(seconds[keep]), 1)[0])
 
 
-def checkpointed_pass(X, y, order, checkpoints, evaluate, isolate_overheads=False, **options):
+def segment_counts(res, rows, seconds):
+    """What one compiled BSGD call of :func:`checkpointed_pass` did (its ``segments``): ``rows``, ``seconds`` (the
+    call), ``events`` (maintenance events), ``maintenance_seconds`` (the compiled path's own clock: maintenance and,
+    for projection, keeping the inverse up to date on appends), ``kinv_refreshes`` (projection with the kept inverse:
+    recomputations of ``(K + ridge I)^{-1}`` from scratch, O(B^3) each: every B appends and after every bordered
+    update that failed its accuracy check, ``kinv_append_failures``; ``refsvm._fast.bsgd._last_stats``)."""
+    from .._fast import bsgd as fast_bsgd
+
+    stats = fast_bsgd._last_stats
+    return dict(rows=int(rows), seconds=float(seconds), events=len(res.trace["maint_step"]),
+                maintenance_seconds=float(res.trace["maintenance_seconds"]),
+                kinv_refreshes=int(stats.get("kinv_refreshes", 0)),
+                kinv_append_failures=int(stats.get("kinv_append_failures", 0)))
+
+
+def recomputation_cost(segments):
+    """Seconds per recomputation of the kept inverse, estimated from a pass's ``segments``: the least-squares fit
+    ``maintenance_seconds = c_e events + c_r kinv_refreshes`` over the segments (no intercept; the appends' bordered
+    updates go with the events, one per event once the budget is full); None when the pass recomputed nothing, the
+    two counts are proportional over the segments (the fit cannot separate them) or ``c_r <= 0``.
+
+    An estimate, not a measurement of the recomputations alone (the compiled path times maintenance as a whole):
+    its error is the fit's, stated beside it by the residual of the segments' maintenance seconds."""
+    if not segments:
+        return None
+    A = np.array([[s["events"], s["kinv_refreshes"]] for s in segments], dtype=float)
+    if not A[:, 1].any() or np.linalg.matrix_rank(A) < 2:
+        return None
+    coef = np.linalg.lstsq(A, np.array([s["maintenance_seconds"] for s in segments]), rcond=None)[0]
+    return float(coef[1]) if coef[1] > 0 else None
+
+
+def without_recomputations(stream, segments, cost):
+    """``[N, cumulative seconds less cost x the recomputations so far]`` at every stop of ``stream`` (its segments
+    ``segments``, one per stop; ``cost``: seconds per recomputation, :func:`recomputation_cost`)."""
+    done = np.cumsum([s["kinv_refreshes"] for s in segments])
+    return [[st[0], st[1] - cost * r] for st, r in zip(stream, done)]
+
+
+def checkpointed_pass(X, y, order, checkpoints, evaluate, isolate_overheads=False, start=None, segments=None,
+                      **options):
     """One BPegasos pass (the compiled :func:`refsvm._fast.bsgd.bsgd`, ``learning_rate="pegasos"``, no bias, RBF
     kernel) over ``order``, split into calls at the ``checkpoints`` below ``len(order)`` and at its end (each call
     continues the previous call's model: the same pass as one call); ``options``: ``n_classes``, ``budget``,
@@ -52,6 +93,10 @@ def checkpointed_pass(X, y, order, checkpoints, evaluate, isolate_overheads=Fals
     same pass (the rows visited in the same order); projection's error bound is then taken over the call's rows
     and the SVs, a valid bound of every kernel value that call computes.
 
+    ``start``: ``(sv, alpha, bias, t)`` of a model to continue (a stream made in chunks, one call of this function
+    per chunk: :func:`refsvm.reproduce.wang_chunked.run_chunked_stream`); no warm-up call then.  ``segments``: a
+    list to which each call appends its counts (:func:`segment_counts`).  Both off (None): the calls as before.
+
     Returns ``(sv, alpha, bias, seconds, gradient_error_sum, stream)``: the final model, the training time (the
     bsgd calls only), the sum of ``||Delta_t|| / eta_t`` and ``[N, cumulative seconds, evaluate(sv, alpha, bias)]``
     at every stop.
@@ -62,11 +107,11 @@ def checkpointed_pass(X, y, order, checkpoints, evaluate, isolate_overheads=Fals
     stops = sorted({int(c) for c in checkpoints if 0 < c < n} | {n})
     fixed = dict(learning_rate="pegasos", eta=1.0, radius=np.inf, kernel="rbf", degree=3, coef0=0.0, merge_eps=0.01,
                  projection_ridge=1e-10, fit_bias=False, **options)
-    if isolate_overheads:                                        # untimed, discarded: one-time start-up costs
+    if isolate_overheads and start is None:                      # untimed, discarded: one-time start-up costs
         first = order[:min(n, WARMUP_ROWS)]
         bsgd(X[first], y[first], np.arange(len(first), dtype=np.int64), **fixed)
-    sv = alpha = bias = None
-    t = done = 0
+    sv, alpha, bias, t = (None, None, None, 0) if start is None else start
+    done = 0
     seconds = gradient_error_sum = 0.0
     stream = []
     for stop in stops:
@@ -75,35 +120,54 @@ def checkpointed_pass(X, y, order, checkpoints, evaluate, isolate_overheads=Fals
             Xc, yc, oc = X[rows], y[rows], np.arange(len(rows), dtype=np.int64)
         else:
             Xc, yc, oc = X, y, order[done:stop]
-        start = time.perf_counter()
+        tic = time.perf_counter()
         res = bsgd(Xc, yc, oc, sv=sv, alpha=alpha, bias=bias, t0=t, **fixed)
-        seconds += time.perf_counter() - start
+        elapsed = time.perf_counter() - tic
+        seconds += elapsed
+        if segments is not None:
+            segments.append(segment_counts(res, stop - done, elapsed))
         sv, alpha, bias, t, done = res.sv, res.alpha, res.bias, res.t, stop
         gradient_error_sum += res.trace["gradient_error_sum"]
         stream.append([stop, seconds, evaluate(sv, alpha, bias)])
     return sv, alpha, bias, seconds, gradient_error_sum, stream
 
 
-def run_stream(X, y, X_test, y_test, seed, *, lam, gamma, budget, maintenance, max_rows=None, checkpoints=()):
+def run_stream(X, y, X_test, y_test, seed, *, lam, gamma, budget, maintenance, max_rows=None, checkpoints=(),
+               count_segments=False):
     """One BPegasos pass over ``default_rng(seed).permutation(n)`` of the first ``n = min(max_rows, len(X))`` rows.
 
     Returns ``error`` (test error of the final model, percent), ``seconds`` (training), ``stream``
     (``[N, cumulative seconds, test error %]`` at each checkpoint below n and at n) and ``extra``:
     ``E-bar`` and, with checkpoints from :data:`SLOPE_FROM` on, the log-log ``slope`` of time against N.
+    ``count_segments`` (Figure 6): also ``segments``, each call's :func:`segment_counts` with its end ``N``, and
+    for a pass that recomputed the kept inverse, ``extra["recomputation ms"]`` (:func:`recomputation_cost`) and
+    ``extra["slope w/o recomputations"]``, the slope of the times less that cost per recomputation.
     """
     from .runners import _expansion_share, _test_error
 
     n = X.shape[0] if max_rows is None else min(int(max_rows), X.shape[0])
     order = np.random.default_rng(seed).permutation(n).astype(np.int64)
+    segments = [] if count_segments else None
     sv, alpha, bias, seconds, gradient_error_sum, stream = checkpointed_pass(
         X, y, order, checkpoints, lambda sv, alpha, bias: _test_error(sv, alpha, bias, gamma, X_test, y_test, "fast"),
-        isolate_overheads=True, n_classes=2, budget=budget, lam=lam, maintenance=maintenance, gamma=gamma)
+        isolate_overheads=True, segments=segments, n_classes=2, budget=budget, lam=lam, maintenance=maintenance,
+        gamma=gamma)
     extra = {"E-bar": gradient_error_sum / n}
     slope = loglog_slope([s[0] for s in stream], [s[1] for s in stream])
     if slope is not None:
         extra["slope"] = slope
-    return dict(error=stream[-1][2], seconds=seconds, n_sv=len(sv), n_stream=n, stream=stream, extra=extra,
-                majority_share=_expansion_share(sv, alpha, bias, gamma, X, X_test, "fast"))
+    out = dict(error=stream[-1][2], seconds=seconds, n_sv=len(sv), n_stream=n, stream=stream, extra=extra,
+               majority_share=_expansion_share(sv, alpha, bias, gamma, X, X_test, "fast"))
+    if count_segments:
+        out["segments"] = [dict(s, N=st[0]) for s, st in zip(segments, stream)]
+        cost = recomputation_cost(segments)
+        if cost is not None:
+            extra["recomputation ms"] = 1e3 * cost
+            adjusted = without_recomputations(stream, segments, cost)
+            slope = loglog_slope([a[0] for a in adjusted], [a[1] for a in adjusted])
+            if slope is not None:
+                extra["slope w/o recomputations"] = slope
+    return out
 
 
 def budget_exponents(result):
@@ -164,13 +228,26 @@ def plot_table6(result, path):
         ax.set_xticks(idx)
         ax.set_xticklabels([r["algorithm"] for r in rows], rotation=50, ha="right", fontsize=7)
         ax.legend(fontsize=8)
-    _finish(plt, fig, result, path, f": Checkerboard, n = {rows[0]['n']}")
+    _finish(plt, fig, result, path, f": Checkerboard, N = {rows[0]['per_seed'][0]['n_stream']:,}")
 
 
 def plot_figure6(result, path):
-    """``--png`` of ``wang2012-figure6``: training time vs stream length (log-log), and time per example vs B."""
+    """``--png`` of ``wang2012-figure6``: training time vs stream length (log-log), time per example vs B and, for
+    the rows with ``segments``, the recomputations of the kept inverse per 1,000 examples along the stream."""
     plt = _pyplot()
-    fig, (a1, a2) = plt.subplots(1, 2, figsize=(11, 4.2))
+    counted = [r for r in result["rows"] if r["available"] and any(
+        s["kinv_refreshes"] for s in r["per_seed"][0].get("segments", ()))]
+    fig, axes = plt.subplots(1, 3 if counted else 2, figsize=(16.5 if counted else 11, 4.2))
+    a1, a2 = axes[:2]
+    for r in counted:
+        seg = r["per_seed"][0]["segments"]
+        axes[2].plot([s["N"] for s in seg], [1e3 * s["kinv_refreshes"] / s["rows"] for s in seg], "-o", ms=3,
+                     label=r["algorithm"])
+    if counted:
+        axes[2].set_xscale("log")
+        axes[2].set_xlabel("examples seen N (end of segment)")
+        axes[2].set_ylabel("inverse recomputations per 1,000 examples")
+        axes[2].legend(fontsize=7)
     for r in result["rows"]:
         if not r["available"]:
             continue

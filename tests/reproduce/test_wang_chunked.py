@@ -1,0 +1,66 @@
+"""refsvm reproduce: Wang, Crammer & Vucetic (2012) Table 6 at the paper's 10M examples on a Checkerboard stream made
+in chunks (wang2012-table6-10m) -- the chunked pass against one call over the whole stream (the plain-Python
+reference, and the compiled path for projection), its checkpoints and argument checks."""
+
+import numpy as np
+import pytest
+
+from refsvm._fast.bsgd import bsgd as fast_bsgd
+from refsvm.bsgd import bsgd as reference_bsgd
+from refsvm.io.datasets import checkerboard, generate_chunks
+from refsvm.reproduce.wang_chunked import CHUNK_SEED, run_chunked_stream
+
+OPTS = dict(n_classes=2, learning_rate="pegasos", eta=1.0, radius=np.inf, kernel="rbf", degree=3, coef0=0.0,
+            merge_eps=0.01, projection_ridge=1e-10, fit_bias=False)
+
+
+def _whole_stream(X, y, seed, n_stream, chunk):
+    """The stream the chunked runner visits, built in one piece: X in the seed's order, then the generated rows."""
+    first = np.random.default_rng(seed).permutation(len(y))
+    parts = [(X[first], y[first])] + list(generate_chunks("checkerboard", n_stream - len(y), chunk_size=chunk,
+                                                           random_state=[CHUNK_SEED, seed]))
+    return np.vstack([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+
+
+@pytest.mark.parametrize("maintenance", ["removal", "merge"])
+def test_chunked_pass_equals_one_reference_call_over_the_stream(maintenance):
+    X, y = checkerboard(800, random_state=3)
+    Xt, yt = checkerboard(300, random_state=4)
+    lam, gamma, B, seed = 1e-3, 64.0, 15, 1
+    out = run_chunked_stream(X, y, Xt, yt, seed, lam=lam, gamma=gamma, budget=B, maintenance=maintenance,
+                             n_stream=3000, chunk=700, checkpoints=(1500, 2200))
+    Xs, ys = _whole_stream(X, y, seed, 3000, 700)
+    ref = reference_bsgd(Xs, ys, np.arange(3000, dtype=np.int64), budget=B, lam=lam, maintenance=maintenance,
+                         gamma=gamma, **OPTS)
+    steps = np.asarray(ref.trace["maint_step"]) + 1
+    assert len(steps) > 100
+    assert out["extra"]["E-bar"] == pytest.approx(np.sum(np.sqrt(ref.trace["weight_degradation"]) * lam * steps)
+                                                  / 3000, rel=1e-6)
+    f = np.exp(-gamma * ((Xt[:, None, :] - ref.sv[None]) ** 2).sum(-1)) @ ref.alpha[:, 0]
+    assert out["error"] == pytest.approx(100.0 * np.mean(yt * f <= 0))
+    assert [s[0] for s in out["stream"]] == [e[0] for e in out["ebar_stream"]] == [1500, 2200, 3000]
+    assert out["n_stream"] == 3000 and out["n_sv"] == B and out["extra"]["peak RSS MB"] > 0
+
+
+def test_chunked_projection_keeps_the_pass_of_one_compiled_call():
+    """Projection's kept inverse is continued across the chunks: the same model, bitwise, as one call."""
+    X, y = checkerboard(600, random_state=5)
+    Xt, yt = checkerboard(200, random_state=6)
+    params = dict(lam=1e-3, gamma=64.0, budget=20, maintenance="projection")
+    out = run_chunked_stream(X, y, Xt, yt, 0, n_stream=2000, chunk=500, **params)
+    Xs, ys = _whole_stream(X, y, 0, 2000, 500)
+    one = fast_bsgd(Xs, ys, np.arange(2000, dtype=np.int64), **params, **OPTS)
+    assert out["error"] == pytest.approx(100.0 * np.mean(
+        yt * (np.exp(-64.0 * ((Xt[:, None, :] - one.sv[None]) ** 2).sum(-1)) @ one.alpha[:, 0]) <= 0))
+    assert out["extra"]["E-bar"] == pytest.approx(one.trace["gradient_error_sum"] / 2000, rel=1e-12)
+
+
+def test_short_stream_and_bad_arguments():
+    X, y = checkerboard(500, random_state=7)
+    params = dict(lam=1e-3, gamma=64.0, budget=10, maintenance="merge")
+    out = run_chunked_stream(X, y, X[:100], y[:100], 0, n_stream=300, **params)   # below len(X): its first rows
+    assert out["n_stream"] == 300 and [s[0] for s in out["stream"]] == [300]
+    with pytest.raises(ValueError, match="checkpoints"):
+        run_chunked_stream(X, y, X, y, 0, n_stream=2000, chunk=400, checkpoints=(700,), **params)
+    with pytest.raises(ValueError, match="n_stream"):
+        run_chunked_stream(X, y, X, y, 0, n_stream=0, **params)
