@@ -10,6 +10,7 @@ and the gap's reason (blank: not flagged; "n/a": a row this build does not run),
 ``repro-lu2016-gaps``: the flagged rows of both tables with their reason and its text.  Blocks
 ``repro-lu2016-table7-mnist200`` (Table 7's mnist column at B = 200), ``repro-lu2016-table7-code-options``,
 ``repro-lu2016-table7-usps-width``, ``repro-lu2016-table7-fogd-step``, ``repro-lu2016-table7-usps-row-widths``,
+``repro-lu2016-table7-readings``,
 ``lu2016-projectron-numerics`` and ``repro-lu2016-table9-eta`` (the readings that explain Table 7's and 9's
 gaps: the authors' step sizes, usps's kernel width, FOGD's released steps, the Projectron++ code's K^-1), ``repro-lu2016-figures`` (one line per
 figure run, ``reproduce_lu2016-figure1..6``), ``repro-lu2016-figure3`` / ``-figure4`` (the sweeps as run).
@@ -117,6 +118,13 @@ def _table7_fogd_step(fmt):
 def _table7_usps_row_widths(fmt):
     """usps's Perceptron, BPA-S and Forgetron [code] at gamma x0.8 and x1.5 (``lu2016-table7-usps-row-widths``)."""
     return _rows(("reproduce_lu2016-table7-usps-row-widths",), fmt)
+
+
+@renderer("repro-lu2016-table7-readings")
+def _table7_readings(fmt):
+    """usps's and shuttle's flagged rows under MATLAB's tie rule, another scaling, usps at B = 100
+    (``lu2016-table7-readings``)."""
+    return _rows(("reproduce_lu2016-table7-readings",), fmt)
 
 
 @renderer("lu2016-projectron-numerics")
