@@ -10,7 +10,7 @@ and the gap's reason (blank: not flagged; "n/a": a row this build does not run),
 ``repro-lu2016-gaps``: the flagged rows of both tables with their reason and its text.  Blocks
 ``repro-lu2016-table7-mnist200`` (Table 7's mnist column at B = 200), ``repro-lu2016-table7-code-options``,
 ``repro-lu2016-table7-usps-width``, ``repro-lu2016-table7-fogd-step``, ``repro-lu2016-table7-usps-row-widths``,
-``repro-lu2016-table7-readings``,
+``repro-lu2016-table7-readings``, ``lu2016-fogd-selection``,
 ``lu2016-projectron-numerics`` and ``repro-lu2016-table9-eta`` (the readings that explain Table 7's and 9's
 gaps: the authors' step sizes, usps's kernel width, FOGD's released steps, the Projectron++ code's K^-1), ``repro-lu2016-figures`` (one line per
 figure run, ``reproduce_lu2016-figure1..6``), ``repro-lu2016-figure3`` / ``-figure4`` (the sweeps as run).
@@ -125,6 +125,16 @@ def _table7_readings(fmt):
     """usps's and shuttle's flagged rows under MATLAB's tie rule, another scaling, usps at B = 100
     (``lu2016-table7-readings``)."""
     return _rows(("reproduce_lu2016-table7-readings",), fmt)
+
+
+@renderer("lu2016-fogd-selection")
+def _fogd_selection(fmt):
+    """Table 7's FOGD step chosen on half of the permutations, scored on the other half
+    (``bench_lu_fogd_selection``): per data set the choices, the held-out and in-sample means, the paper's."""
+    data = load("bench_lu_fogd_selection")
+    rows = [[c["dataset"], c["chosen_all"], f"{c['chosen_first']} / {c['chosen_second']}", f"{c['held_out']:.2f}",
+             f"{c['in_sample']:.2f}", f"{c['paper']['mean']:g} ± {c['paper']['std']:g}"] for c in data["cells"]]
+    return table(["data", "chosen (all)", "chosen (halves)", "held out", "in sample", "paper"], rows, fmt)
 
 
 @renderer("lu2016-projectron-numerics")
