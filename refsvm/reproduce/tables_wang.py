@@ -341,7 +341,7 @@ _W5_LONG = dict(name="waveform", n=1_000_000, n_test=20_000, random_state=2012)
 _W5_LONG_ROWS = [("BPegasos+merge B=100", dict(budget=100, maintenance="merge")),
                  ("BPegasos+merge B=500", dict(budget=500, maintenance="merge")),
                  ("BMP+merge B=100", dict(budget=100, maintenance="merge", learning_rate="perceptron", eta=1.0))]
-_W5_LONG_C = {"BPegasos+merge B=100": (1.0, 0.01), "BPegasos+merge B=500": (1.0, 0.01), "BMP+merge B=100": (1.0,)}
+_W5_LONG_C = {"BPegasos+merge B=100": (1.0, 0.01), "BPegasos+merge B=500": (1.0, 0.01), "BMP+merge B=100": (1.0, 0.01)}
 
 TABLES["wang2012-table5-waveform-long"] = Table(
     name="wang2012-table5-waveform-long",
