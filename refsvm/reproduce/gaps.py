@@ -201,14 +201,39 @@ for _ds in ("IJCNN", "ADULT", "WEB", "PHISHING"):
     EXPLAINED[("glasmachers-lookup-table3", "equal decisions % B=100", _ds)] = (
         "protocol", "comparison mode compares Lookup-WD's partner with GSS-precise's (the paper: with GSS's), over "
                     "one epoch")
-_W6_STREAM = ("the stream has 1M examples here, 10M in the paper (projection at B = 500: the first 10,000 rows, its "
-              "O(B^3) inverse recomputation per step on this board); a budgeted learner's error falls with the "
-              "stream's length: merging at B = 500 on 10M examples reaches {} "
-              "(benchmarks/results/bench_checkerboard_stream.json)")
-for _m in ("remove", "project", "merge"):
-    for _b in (100, 500):
-        EXPLAINED[("wang2012-table6", f"BPegasos+{_m} B={_b}", "Checkerboard")] = ("data", _W6_STREAM.format(
-            "99.61 % accuracy (paper 99.74 +- 0.08)"))
+_W6_10M = "wang2012-table6-10m, benchmarks/results/reproduce_wang2012-table6-10m.json"
+EXPLAINED[("wang2012-table6", "BPegasos+project B=500", "Checkerboard")] = (
+    "data", "the stream has 10,000 examples here, 10M in the paper: on this board the row recomputes its kept inverse "
+            "(O(B^3)) at nearly every step, about 1 ms per example, so it is not run on longer streams (about 3 "
+            "hours per 10M-example pass; wang2012-table6-10m lists it as not run)")
+#: Table 6 on 1M examples, rows whose 10M rerun (wang2012-table6-10m) stays flagged: the stream's length is not the
+#: reason (numbers: the committed results, checked by tests/reproduce/test_wang_chunked.py)
+for _row, _t10, _what in (
+        ("BPegasos+project B=100", "98.72 ± 0.24", "closes part of the gap (1M: 98.52 ± 0.16)"),
+        ("BPegasos+merge B=100", "97.78 ± 0.47", "does not close it (1M: 98.06 ± 0.46)"),
+        ("BPegasos+merge B=500", "99.56 ± 0.04", "closes most of it (1M: 99.27 ± 0.07)")):
+    EXPLAINED[("wang2012-table6", _row, "Checkerboard")] = (
+        "unexplained", f"the stream has 1M examples here, 10M in the paper; on the paper's 10M examples the row gives "
+                       f"{_t10} % accuracy over 5 seeds ({_W6_10M}): the stream's length {_what}, and the 10M row "
+                       f"is flagged too")
+EXPLAINED[("wang2012-table6-10m", "BPegasos+remove B=100", "Checkerboard")] = (
+    "ties", "in BPegasos every SV's ||alpha_j||^2 is 2/(lambda t)^2 in exact arithmetic (sec. 6.1; footnote 11: "
+            "'arbitrary removal'), so which SV is removed follows rounding, in the paper's runs as here: both spread "
+            "widely (sd 2.17 over our 5 seeds, 3.05 over the paper's 5 runs) and the gap, ours ahead, is 0.7 sd of the "
+            "difference of two runs, flagged by the 2-point rule only; no tie rule was rerun at 10M (Table 4's "
+            "removal rows: bench_wang_removal_ties)")
+EXPLAINED[("wang2012-table6-10m", "BPegasos+project B=100", "Checkerboard")] = (
+    "unexplained", "the stream's length closes part of wang2012-table6's gap (1M: 98.52 ± 0.16; 10M: 98.72 ± 0.24; "
+                   "the paper 99.25 ± 0.06), E-bar 0.073 against the paper's 0.052 ± 0.007; the rest is not explained")
+EXPLAINED[("wang2012-table6-10m", "BPegasos+merge B=100", "Checkerboard")] = (
+    "unexplained", "the accuracy does not grow along the stream (seed 0: 97.75 % at 100K, 97.80 at 1M, 97.45 at 10M) "
+                   "while E-bar grows from 0.039 at 100K (the paper's 10M value: 0.037) to 1.72 at 10M: merged SVs "
+                   "carry coefficients far above eta_t, so a late merge costs more relative to eta_t; why the "
+                   "paper's E-bar stays small over 10M is not known (its code is not in the shared folder)")
+EXPLAINED[("wang2012-table6-10m", "BPegasos+merge B=500", "Checkerboard")] = (
+    "unexplained", "99.56 ± 0.04 % over 5 seeds (range 99.50-99.62), 0.18 points below the paper's 99.74 ± 0.08, "
+                   "just over 2 sd of the difference of two runs; E-bar grows along the stream as at B = 100 "
+                   "(seed 0: 0.003 at 100K, 0.089 at 10M; the paper 0.002)")
 EXPLAINED[("wang2012-figure7", "BPegasos+project B=10", "USPS")] = (
     "parameters", "the paper chose sigma and lambda by 10-fold CV per algorithm and budget and printed neither; "
                   "here gamma = 1/d, the CV choice of wang2012-table4 for BPegasos+merge at B = 100, for both rows")
