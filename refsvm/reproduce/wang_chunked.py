@@ -29,7 +29,7 @@ def _chunk_stops(n_first, n_stream, chunk, checkpoints):
 
 
 def run_chunked_stream(X, y, X_test, y_test, seed, *, lam, gamma, budget, maintenance, n_stream, chunk=100_000,
-                       generator="checkerboard", checkpoints=()):
+                       generator="checkerboard", checkpoints=(), merge_eps=None):
     """One BPegasos pass over ``n_stream`` rows: ``X`` in the order ``default_rng(seed).permutation(len(X))``, then
     ``n_stream - len(X)`` rows of ``generate_chunks(generator, ..., chunk_size=chunk, random_state=[CHUNK_SEED,
     seed])`` in the order drawn (i.i.d. rows: a fresh sample per seed); ``n_stream`` below ``len(X)``: its first
@@ -39,7 +39,8 @@ def run_chunked_stream(X, y, X_test, y_test, seed, *, lam, gamma, budget, mainte
     only, ``n_sv``, ``n_stream``, ``stream``: ``[N, cumulative seconds, test error %]`` at the ``checkpoints`` --
     each on a chunk end -- and at the end, ``majority_share``, ``extra["E-bar"]``), and ``ebar_stream``: ``[N,
     E-bar of the first N examples]`` at the same stops; ``extra["peak RSS MB"]``: the process's peak resident memory
-    after the pass (``resource.getrusage``).
+    after the pass (``resource.getrusage``).  ``merge_eps``: merging's golden-section tolerance on h (None: 0.01,
+    :func:`~refsvm.reproduce.wang_stream.checkpointed_pass`'s).
     """
     from ..io.datasets import generate_chunks
     from .runners import _expansion_share, _test_error
@@ -54,6 +55,8 @@ def run_chunked_stream(X, y, X_test, y_test, seed, *, lam, gamma, budget, mainte
     rest = generate_chunks(generator, n_stream - n_first, chunk_size=chunk,
                            random_state=[CHUNK_SEED, seed]) if n_stream > n_first else ()
     options = dict(n_classes=2, budget=budget, lam=lam, maintenance=maintenance, gamma=gamma)
+    if merge_eps is not None:                       # the golden-section search's tolerance (default: checkpointed_pass's)
+        options["merge_eps"] = merge_eps
     model = None
     seen, seconds, gsum, stream, ebar_stream = 0, 0.0, 0.0, [], []
     for k, (Xc, yc) in enumerate(_chunks(X, y, rest)):

@@ -105,8 +105,8 @@ def checkpointed_pass(X, y, order, checkpoints, evaluate, isolate_overheads=Fals
 
     n = len(order)
     stops = sorted({int(c) for c in checkpoints if 0 < c < n} | {n})
-    fixed = dict(learning_rate="pegasos", eta=1.0, radius=np.inf, kernel="rbf", degree=3, coef0=0.0, merge_eps=0.01,
-                 projection_ridge=1e-10, fit_bias=False, **options)
+    fixed = {**dict(learning_rate="pegasos", eta=1.0, radius=np.inf, kernel="rbf", degree=3, coef0=0.0, merge_eps=0.01,
+                    projection_ridge=1e-10, fit_bias=False), **options}   # options may set merge_eps
     if isolate_overheads and start is None:                      # untimed, discarded: one-time start-up costs
         first = order[:min(n, WARMUP_ROWS)]
         bsgd(X[first], y[first], np.arange(len(first), dtype=np.int64), **fixed)
