@@ -23,6 +23,10 @@ def _base(label):
     return label.rpartition(" C=")[0]
 
 
+def _c(label):
+    return float(label.rpartition(" C=")[2].split()[0])
+
+
 def test_long_stream_is_table5_waveform_at_its_cv_choice():
     """Each row is a wang2012-table5 row (runner; budget, maintenance, learning rate; the paper column) at the gamma
     the committed table 5 run's CV chose on Waveform, at a fixed C (1: the table's lambda = 1/n); only the number of
@@ -38,8 +42,9 @@ def test_long_stream_is_table5_waveform_at_its_cv_choice():
     for e in long.entries:
         e5 = rows5[_base(e.label)]
         assert e.runner == e5.runner and not e.grid
-        assert {k: v for k, v in e.params.items() if k not in ("C", "gamma_scale")} == \
+        assert {k: v for k, v in e.params.items() if k not in ("C", "gamma_scale", "merge_eps")} == \
             {k: v for k, v in e5.params.items() if k != "C"}
+        assert e.params.get("merge_eps") == (1e-4 if e.label.endswith(" eps=1e-4") else None)
         assert e.params["gamma_scale"] == committed[(_base(e.label), "Waveform")]["chosen"]["gamma_scale"]
         assert long.paper[(e.label, "Waveform")] == t5.paper[(_base(e.label), "Waveform")]
 
@@ -53,7 +58,7 @@ def test_quick_run_under_two_minutes(tmp_path):
     rows = {(r["algorithm"], r["dataset"]): r for r in result["rows"]}
     assert set(rows) == {(e.label, "Waveform") for e in tables()[LONG].entries}
     for (alg, _), r in rows.items():
-        assert 0 <= r["error_mean"] <= 100 and r["params"]["C"] == float(alg.rpartition("C=")[2])
+        assert 0 <= r["error_mean"] <= 100 and r["params"]["C"] == _c(alg)
     assert time.perf_counter() - start < 120
 
 
