@@ -215,12 +215,13 @@ EXPLAINED[("wang2012-table6", "BPegasos+project B=500", "Checkerboard")] = (
             "hours per 10M-example pass; wang2012-table6-10m lists it as not run)")
 #: Table 6 on 1M examples, rows whose 10M rerun (wang2012-table6-10m) stays flagged: the stream's length is not the
 #: reason (numbers: the committed results, checked by tests/reproduce/test_wang_chunked.py)
-#: merging's golden-section tolerance: the authors' code searches h to 1e-4 (BudgetedSVM, src/bsgd.cpp), the tables
+#: merging's golden-section tolerance: the authors' group's BudgetedSVM searches h to 1e-4 (src/bsgd.cpp), the tables
 #: to 0.01; wang2012-table6-10m-gss reruns the 10M merging rows at 1e-4 (numbers checked by
 #: tests/reproduce/test_wang_chunked.py)
 _W6_GSS = "wang2012-table6-10m-gss"
-_W6_GSS_TEXT = ("the authors' code searches merging's h to a tolerance of 1e-4 (BudgetedSVM, src/bsgd.cpp: "
-                "goldenSectionSearch(..., 0.0001); the paper prints none), the tables to 0.01; when a fresh SV "
+_W6_GSS_TEXT = ("the authors' group's toolbox, BudgetedSVM (released after the paper), searches merging's h to a "
+                "tolerance of 1e-4 (src/bsgd.cpp: goldenSectionSearch(..., 0.0001); the paper prints none), the "
+                "tables to 0.01 (Glasmachers & Qaadan's 'GSS'); when a fresh SV "
                 "(coefficient eta_t) merges into one carrying many merged examples, an error in h costs the heavy "
                 "SV's weight, so E_t = ||Delta_t|| / eta_t grows along the stream at 0.01")
 _W6_GSS_ROWS = {"BPegasos+merge B=100": ("0.036", "0.037", "1.10", "0.45"),

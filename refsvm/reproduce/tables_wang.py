@@ -137,7 +137,8 @@ TABLES["wang2012-table6-10m-gss"] = Table(
     quick_rows=600,
     plot="refsvm.reproduce.wang_stream:plot_table6",
     note="wang2012-table6-10m's merging rows (the same streams, seeds, lambda, gamma and checkpoints) with merging's "
-         "golden-section search for h run to 1e-4 instead of 0.01: the tolerance of the authors' released code "
+         "golden-section search for h run to 1e-4 instead of 0.01: the tolerance of the authors' group's toolbox, "
+         "released after the paper "
          "(BudgetedSVM, src/bsgd.cpp: goldenSectionSearch(k12, a1, a2, 0.0, 1.0, 0.0001)); the paper states no value.  "
          "When a fresh SV (coefficient eta_t) merges into one that carries many merged examples, h lies near 0 and "
          "an error of the search in h costs the large coefficient's weight: E_t = ||Delta_t|| / eta_t then exceeds "
