@@ -1,8 +1,9 @@
 """Glasmachers & Qaadan (lookup merging), Table 3 and Figure 3: training and merging time by merge solver.
 
 :func:`run_lookup_timing` is the runner of both artefacts.  For one data set, seed and budget it trains BSGD
-(BPegasos with merging, ``lam = 1 / (n C)``, one epoch over ``default_rng(seed).permutation(n)``, the
-settings of :func:`refsvm.reproduce.runners.run_bsgd`) once with each solver -- ``gss`` (GSS-standard,
+(BPegasos with merging, ``lam = 1 / (n C)``, ``epochs`` passes, each over a fresh permutation drawn from
+``default_rng(seed)``: the settings and orders of :func:`refsvm.reproduce.runners.run_bsgd`, in one call of
+``bsgd`` over the concatenated orders, the same model as one call per pass) once with each solver -- ``gss`` (GSS-standard,
 eps 0.01), ``gss-precise``, ``lookup-h``, ``lookup-wd`` -- on the same order, ``repeats`` times interleaved
 (drifts of a shared machine hit all solvers alike; the median is kept), then once more with ``gss`` in
 comparison mode (``merge_compare=True``, :func:`refsvm.budget.merge_compare`), and reports one quantity,
@@ -10,7 +11,7 @@ comparison mode (``merge_compare=True``, :func:`refsvm.budget.merge_compare`), a
 
 * ``"saving-lookup-h"`` / ``"saving-lookup-wd"``: the relative improvement of the total training time
   against GSS-standard, ``100 (T_gss - T) / T_gss`` (Table 3, columns 3-4);
-* ``"merge-frequency"``: merge events per step, percent (Table 3, column 5);
+* ``"merge-frequency"``: merge events per step (over all passes), percent (Table 3, column 5);
 * ``"equal-decisions"``: percent of merge events where Lookup-WD picks GSS-precise's partner (the paper
   compares Lookup-WD with GSS; comparison mode compares every solver with GSS-precise);
 * ``"factor-gss"`` / ``"factor-lookup-wd"``: the mean of ``WD_solver / WD_gss-precise`` over the merge events
@@ -19,7 +20,7 @@ comparison mode (``merge_compare=True``, :func:`refsvm.budget.merge_compare`), a
   WD, the merge), Figure 3.
 
 The rows of one budget share one measurement: it is cached in the process by (data, seed, budget, C, gamma,
-repeats), so a table's rows of a data set and budget run it once per worker process.
+repeats, epochs), so a table's rows of a data set and budget run it once per worker process.
 """
 
 import hashlib
@@ -27,7 +28,7 @@ import time
 
 import numpy as np
 
-__all__ = ["SOLVERS", "REPORTS", "measure", "run_lookup_timing"]
+__all__ = ["SOLVERS", "REPORTS", "pass_orders", "measure", "run_lookup_timing"]
 
 SOLVERS = ("gss", "gss-precise", "lookup-h", "lookup-wd")
 REPORTS = ("saving-lookup-h", "saving-lookup-wd", "merge-frequency", "equal-decisions", "factor-gss",
@@ -45,14 +46,22 @@ def _train(X, y, order, budget, C, gamma, solver, compare=False):
     return time.perf_counter() - start, res
 
 
-def measure(X, y, seed, budget, C, gamma, repeats=1):
+def pass_orders(n, seed, epochs=1):
+    """The visiting order of ``epochs`` passes over ``n`` rows: one ``default_rng(seed).permutation(n)`` per pass,
+    concatenated (the orders of :func:`refsvm.reproduce.runners.run_bsgd`)."""
+    rng = np.random.default_rng(seed)
+    return np.concatenate([rng.permutation(n) for _ in range(int(epochs))]).astype(np.int64)
+
+
+def measure(X, y, seed, budget, C, gamma, repeats=1, epochs=1):
     """Every quantity of :data:`REPORTS` for one data set, seed and budget (cached; see the module docstring)."""
     X = np.ascontiguousarray(X, dtype=np.float64)
     y = np.asarray(y, dtype=np.int64)
-    key = (hashlib.sha1(X.tobytes() + y.tobytes()).hexdigest(), seed, budget, float(C), float(gamma), repeats)
+    key = (hashlib.sha1(X.tobytes() + y.tobytes()).hexdigest(), seed, budget, float(C), float(gamma), repeats,
+           int(epochs))
     if key in _CACHE:
         return _CACHE[key]
-    order = np.random.default_rng(seed).permutation(len(y)).astype(np.int64)
+    order = pass_orders(len(y), seed, epochs)
     total = {s: [] for s in SOLVERS}
     merge = {s: [] for s in SOLVERS}
     for _ in range(int(repeats)):
@@ -68,7 +77,7 @@ def measure(X, y, seed, budget, C, gamma, repeats=1):
     t = {s: float(np.median(total[s])) for s in SOLVERS}
     out = {"saving-lookup-h": 100.0 * (t["gss"] - t["lookup-h"]) / t["gss"],
            "saving-lookup-wd": 100.0 * (t["gss"] - t["lookup-wd"]) / t["gss"],
-           "merge-frequency": 100.0 * int(merged.sum()) / len(y),
+           "merge-frequency": 100.0 * int(merged.sum()) / len(order),
            "equal-decisions": 100.0 * float(same[:, 3].mean()) if len(same) else float("nan"),
            "factor-gss": float(factor[finite, 0].mean()) if finite.any() else float("nan"),
            "factor-lookup-wd": float(factor[finite, 3].mean()) if finite.any() else float("nan"),
@@ -78,12 +87,12 @@ def measure(X, y, seed, budget, C, gamma, repeats=1):
     return out
 
 
-def run_lookup_timing(X, y, X_test, y_test, seed, *, C, gamma, budget, report, repeats=1):
+def run_lookup_timing(X, y, X_test, y_test, seed, *, C, gamma, budget, report, repeats=1, epochs=1):
     """``refsvm reproduce`` runner: ``error`` is the quantity ``report`` names (see the module docstring);
     ``seconds`` the median total training time of GSS-standard."""
     if report not in REPORTS:
         raise ValueError(f"report must be one of {', '.join(REPORTS)}; got {report!r}")
-    m = measure(X, y, seed, budget, C, gamma, repeats)
+    m = measure(X, y, seed, budget, C, gamma, repeats, epochs)
     solver = report[len("merge-seconds-"):] if report.startswith("merge-seconds-") else "gss"
     return dict(error=m[report], seconds=m["total_seconds"][solver], merge_events=m["merge_events"],
                 total_seconds=m["total_seconds"], majority_share=0.5)

@@ -376,6 +376,10 @@ _G2_PAPER = {  # (data, B): accuracies of GSS-precise, GSS-standard, Lookup-h, L
     ("PHISHING", 100): ((96.554, 0.158), (96.254, 0.301), (96.539, 0.242), (96.389, 0.371)),
     ("PHISHING", 500): ((97.555, 0.187), (97.517, 0.292), (97.518, 0.280), (97.525, 0.201)),
 }
+#: Glasmachers & Qaadan train "with 20 passes through the data, except for the huge SUSY data" (section 4)
+GLASMACHERS_EPOCHS = 20
+#: phishing's rows have one 1 per attribute (30 attributes one-hot): dividing by sqrt(30) gives unit-length rows
+PHISHING_ROW_NORM = 30 ** 0.5
 _SOLVERS = (("GSS-precise", "gss-precise"), ("GSS-standard", "gss"), ("Lookup-h", "lookup-h"), ("Lookup-WD", "lookup-wd"))
 
 GLASMACHERS_LOOKUP_TABLE2 = _register(Table(
@@ -387,16 +391,28 @@ GLASMACHERS_LOOKUP_TABLE2 = _register(Table(
         Dataset("IJCNN", "ijcnn1", protocol="split", params=dict(gamma=2.0 ** 1, C=2.0 ** 5)),
         Dataset("ADULT", "a9a", protocol="split", params=dict(gamma=2.0 ** -7, C=2.0 ** 5)),
         Dataset("WEB", "w8a", protocol="split", params=dict(gamma=2.0 ** -5, C=2.0 ** 3),
-                note="w8a with a fixed random 75/25 split (the paper's WEB has 17,188 rows)"),
-        Dataset("PHISHING", "phishing", protocol="split", standardize=True, params=dict(gamma=2.0 ** 3, C=2.0 ** 3),
-                note="fixed random 75/25 split, standardised"),
+                note="w8a with a fixed random 75/25 split (the paper's WEB has 17,188 rows: LIBSVM's w6a, not in "
+                     "the shared data)"),
+        Dataset("PHISHING", "phishing", protocol="split", scale=PHISHING_ROW_NORM,
+                params=dict(gamma=2.0 ** 3, C=2.0 ** 3),
+                note="fixed random 75/25 split (8,291 training rows; the paper's Table 1: 8,315), every row scaled "
+                     "to unit length (see the table's note)"),
     ],
-    entries=[Entry(f"{label} B={B}", BSGD, dict(budget=B, maintenance="merge", merge_solver=solver))
+    entries=[Entry(f"{label} B={B}", BSGD, dict(budget=B, maintenance="merge", merge_solver=solver,
+                                               epochs=GLASMACHERS_EPOCHS))
              for B in (100, 500) for label, solver in _SOLVERS],
     paper={(f"{label} B={B}", ds): (100.0 - acc[j][0], acc[j][1], None)
            for (ds, B), acc in _G2_PAPER.items() for j, (label, _) in enumerate(_SOLVERS)},
-    seeds=5,
-    note="C and gamma from the paper's Table 1; one epoch (the paper reports 20 passes); SUSY and SKIN not run.",
+    seeds=20,
+    note="C and gamma from the paper's Table 1; 20 passes over the training split, as the paper (a fresh "
+         "permutation per pass; runners.run_bsgd), 20 seeds (the paper: 5 runs); SUSY: data not available "
+         "(SUSY.bz2 would enable it; the paper ran it for one pass); SKIN not run.  PHISHING: each row of the "
+         "shared phishing (one-hot: one 1 for each of the 30 attributes) is divided by sqrt(30), i.e. scaled to unit "
+         "length, the L2-normalised variant of phishing that circulates as phishing.txt (data/SOURCES.md).  The "
+         "paper's gamma = 2^3 fits that scaling: on the 0/1 rows two rows that differ in one attribute have "
+         "k = exp(-16), the kernel is nearly the identity, and one pass errs 26-36 % (this table before "
+         "2026-11-27, standardised rows: 23-35 %) with a merge at about 97 % of the steps "
+         "(glasmachers-lookup-table3; the paper: 21 %).",
 ))
 
 
