@@ -59,6 +59,18 @@ def test_lookup_timing_counts_merges_and_relative_times():
     assert 0.0 <= m["equal-decisions"] <= 100.0 and m["factor-gss"] >= 1.0 - 1e-12
     r = run_lookup_timing(X, y, None, None, 3, C=C, gamma=gamma, budget=B, report="merge-seconds-lookup-h")
     assert r["error"] == m["merge-seconds-lookup-h"]
+    # factor_sum: the summed WDs of a comparison run over those of GSS-precise, on the events the mean reads
+    cmp = bsgd(X, y, order, n_classes=2, budget=B, lam=1.0 / (len(y) * C), learning_rate="pegasos", eta=1.0,
+               radius=1.0, maintenance="merge", kernel="rbf", gamma=gamma, degree=3, coef0=0.0, merge_eps=0.01,
+               projection_ridge=1e-10, fit_bias=False, merge_compare=True).trace
+    events = (cmp["maint_partner"] >= 0) & np.all(np.isfinite(cmp["compare_wd_factor"]), axis=1)
+    wd = cmp["compare_wd"][events]
+    assert r["factor_sum"]["gss"] == pytest.approx(wd[:, 0].sum() / wd[:, 1].sum(), rel=1e-12)
+    assert r["factor_sum"]["gss-precise"] == 1.0 and r["factor_sum"]["lookup-wd"] >= 1.0 - 1e-9
+    # a saving in percent is not a classifier's error: never judged the constant classifier, even when it
+    # equals the data's minority share
+    assert r["predicts"] is False and not driver.is_constant([dict(r, error=23.62)], 23.62)
+    assert driver.is_constant([dict(error=23.62, majority_share=0.5)], 23.62)
     with pytest.raises(ValueError, match="report"):
         run_lookup_timing(X, y, None, None, 3, C=C, gamma=gamma, budget=B, report="speed")
 
