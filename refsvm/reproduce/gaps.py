@@ -142,6 +142,19 @@ EXPLAINED = {
 for _m in ("remove", "project", "merge"):
     for _b in (100, 500):
         EXPLAINED[("wang2012-table3", f"BPegasos+{_m} B={_b}", "Adult")] = ("parameters", _ADULT_OFFSET)
+#: Table 3's IJCNN column at Glasmachers & Qaadan's (C, gamma) against Table 4's protocol (wang2012-table3-all:
+#: standardised, C = 1, gamma by 5-fold CV); the numbers quoted: the committed results (tests/reproduce/
+#: test_glasmachers_table2.py checks them)
+_W3_IJCNN = ("the paper's cross-validated (C, sigma) are not printed; this table runs Glasmachers & Qaadan's "
+             "C = 2^5, gamma = 2 on ijcnn1 as distributed; under Table 4's protocol (standardised features, C = 1, "
+             "gamma by 5-fold CV of BPegasos+merge on the training split) ")
+EXPLAINED[("wang2012-table3", "BPegasos+remove B=100", "IJCNN")] = (
+    "parameters", _W3_IJCNN + _cites("wang2012-table3-all", "BPegasos+remove B=100", "9.30", "9.27"))
+EXPLAINED[("wang2012-table3", "BPegasos+project B=100", "IJCNN")] = (
+    "parameters", _W3_IJCNN + _cites("wang2012-table3-all", "BPegasos+project B=100", "4.16", "3.52"))
+EXPLAINED[("wang2012-table3", "BPegasos+remove B=500", "IJCNN")] = (
+    "unexplained", _W3_IJCNN + _cites("wang2012-table3-all", "BPegasos+remove B=500", "8.04", "6.7")
+    + ", closer but still flagged there")
 for _m in ("remove", "project", "merge"):
     for _b in (100, 500):
         EXPLAINED[("wang2012-table5", f"BPegasos+{_m} B={_b}", "Covertype")] = (
@@ -161,9 +174,20 @@ _WEB = ("the paper's WEB has 17,188 training rows (its Table 1), the size of LIB
         "test rows), which is not in the shared data (w6a and w6a.t would enable it); this table trains on 37,311 rows "
         "of w8a and tests on the other 12,438 (a fixed random 75/25 split): another training and test set of the "
         "same web pages' features")
+#: ADULT at the paper's gamma = 2^-7: the seeds whose last offset drifts (benchmarks/bench_glasmachers_adult_offset.py;
+#: the range quoted is its committed result's, checked by tests/reproduce/test_glasmachers_table2.py)
+_G2_ADULT = ("20 seeds where the paper has 5 runs: with the paper's gamma = 2^-7 every a9a kernel value lies in "
+             "[0.80, 1], each step moves the decision function nearly like a bias, and on two of the 20 visiting "
+             "orders (seeds 15 and 17, in every row) the last iterate's offset ends far from the best one: test "
+             "errors of 26-48 %, which pull the mean up; the models themselves are as good as the paper's, their "
+             "best-offset test error is 15.04-15.67 % where the paper's rows have 15.72-16.26 % "
+             "(benchmarks/results/bench_glasmachers_adult_offset.txt, a diagnostic that reads the test labels); "
+             "the medians are 0.2-1.8 points above the paper's, and five runs miss such an order with "
+             "probability (18/20)^5 = 0.59")
 for _s in ("GSS-precise", "GSS-standard", "Lookup-h", "Lookup-WD"):
     for _b in (100, 500):
         EXPLAINED[("glasmachers-lookup-table2", f"{_s} B={_b}", "WEB")] = ("data", _WEB)
+        EXPLAINED[("glasmachers-lookup-table2", f"{_s} B={_b}", "ADULT")] = ("protocol", _G2_ADULT)
 
 
 _LU9 = "lu2016-table9"
