@@ -82,3 +82,29 @@ def test_wang_table3_ijcnn_reasons_quote_table3_all(row):
     m = re.search(r"the row gives ([0-9.]+) where the paper has ([0-9.]+) \(wang2012-table3-all, ", text)
     assert m and m.group(1) == format(r["error_mean"], ".2f") and m.group(2) == f"{r['paper']['mean']:g}"
     assert (gap_reason("wang2012-table3-all", r) is None) == (reason != "unexplained")
+
+
+@pytest.mark.parametrize("row, dataset", [("Perceptron", "ADULT"), ("RBP", "IJCNN"), ("BOGD", "IJCNN")])
+def test_qaadan_table2_paper_run_reasons_quote_the_20_seed_run(row, dataset):
+    """The 2-seed table's rows whose reason is 'paper-run' quote the 20-seed rerun's range and mean, and that range
+    holds the paper's single run."""
+    rows = {(r["algorithm"], r["dataset"]): r for r in _load("reproduce_qaadan2019-table2_flagged")["rows"]}
+    r = rows[(row, dataset)]
+    reason, text = EXPLAINED[("qaadan2019-table2", row, dataset)]
+    errors = [s["error"] for s in r["per_seed"]]
+    assert reason == "paper-run" and len(errors) == 20 and r["paper"]["std"] is None
+    assert f"[{min(errors):.2f}, {max(errors):.2f}] (mean {r['error_mean']:.2f})" in text
+    assert min(errors) <= r["paper"]["mean"] <= max(errors)
+
+
+def test_qaadan_table2_ogd_ijcnn_reason_quotes_its_grid():
+    """OGD on IJCNN: the chosen step and the two steps whose mean errors bracket the paper's number, as the 20-seed
+    rerun measured them."""
+    rows = {(r["algorithm"], r["dataset"]): r for r in _load("reproduce_qaadan2019-table2_flagged")["rows"]}
+    r = rows[("OGD", "IJCNN")]
+    reason, text = EXPLAINED[("qaadan2019-table2", "OGD", "IJCNN")]
+    grid = {eval(k)["eta"]: v for k, v in r["grid"].items()}
+    assert reason == "parameters" and r["chosen"] == {"eta": 2.0}
+    assert f"eta = 2: {grid[2.0]:.2f} over 20 seeds" in text
+    assert f"eta = 0.2 ({grid[0.2]:.2f}) and eta = 0.02 ({grid[0.02]:.2f})" in text
+    assert grid[0.2] < r["paper"]["mean"] < grid[0.02]
