@@ -195,12 +195,6 @@ for _s in ("GSS-precise", "GSS-standard", "Lookup-h", "Lookup-WD"):
 #: tests/reproduce/test_glasmachers_table2.py)
 _Q2_FLAGGED = ("qaadan2019-table2 --algorithms Perceptron OGD RBP BOGD --seeds 20, "
                "benchmarks/results/reproduce_qaadan2019-table2_flagged.txt")
-for (_row, _ds), (_lo, _hi, _mean) in {("Perceptron", "ADULT"): ("16.18", "23.95", "18.79"),
-                                       ("RBP", "IJCNN"): ("7.12", "29.82", "13.02"),
-                                       ("BOGD", "IJCNN"): ("8.63", "15.28", "10.22")}.items():
-    EXPLAINED[("qaadan2019-table2", _row, _ds)] = (
-        "paper-run", f"the paper's number is a single run; over the table's 20 seeds ({_Q2_FLAGGED}) the row "
-                     f"scatters over [{_lo}, {_hi}] (mean {_mean}) and holds it")
 EXPLAINED[("qaadan2019-table2", "OGD", "IJCNN")] = (
     "parameters", "the paper's runs use the LSOKL toolbox's settings, which it does not print; the table picks "
                   "OGD's eta from Lu et al.'s grid by mean test error (eta = 2: 2.31 over 20 seeds), and the "
