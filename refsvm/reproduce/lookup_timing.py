@@ -32,6 +32,8 @@ import time
 
 import numpy as np
 
+from .runners import pass_orders
+
 __all__ = ["SOLVERS", "REPORTS", "pass_orders", "measure", "run_lookup_timing"]
 
 SOLVERS = ("gss", "gss-precise", "lookup-h", "lookup-wd")
@@ -48,13 +50,6 @@ def _train(X, y, order, budget, C, gamma, solver, compare=False):
                radius=1.0, maintenance="merge", kernel="rbf", gamma=gamma, degree=3, coef0=0.0, merge_eps=0.01,
                projection_ridge=1e-10, fit_bias=False, merge_solver=solver, merge_compare=compare)
     return time.perf_counter() - start, res
-
-
-def pass_orders(n, seed, epochs=1):
-    """The visiting order of ``epochs`` passes over ``n`` rows: one ``default_rng(seed).permutation(n)`` per pass,
-    concatenated (the orders of :func:`refsvm.reproduce.runners.run_bsgd`)."""
-    rng = np.random.default_rng(seed)
-    return np.concatenate([rng.permutation(n) for _ in range(int(epochs))]).astype(np.int64)
 
 
 def measure(X, y, seed, budget, C, gamma, repeats=1, epochs=1):

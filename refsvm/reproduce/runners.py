@@ -13,7 +13,8 @@ from sklearn.base import is_regressor
 
 from ..estimators.registry import estimator_class
 
-__all__ = ["run_online", "run_estimator", "run_batch", "run_bsgd", "run_bsgd_multiclass", "run_svc",
+__all__ = ["run_online", "run_estimator", "run_batch", "pass_orders", "bsgd_passes", "run_bsgd", "run_bsgd_multiclass",
+           "run_svc", "decision_values",
            "online_squared_loss", "minmax_scale", "run_estimator_scaled"]
 
 
@@ -165,24 +166,38 @@ def run_batch(X, y, X_test, y_test, seed, *, estimator, **params):
                 majority_share=majority_share(pred))
 
 
-def run_bsgd(X, y, X_test, y_test, seed, *, C, gamma, budget, maintenance, merge_solver="gss",
-             epochs=1, backend="fast"):
-    """BSGD (BPegasos, ``lam = 1/(n C)``) for ``epochs`` passes; test error of the last model."""
+def pass_orders(n, seed, epochs=1):
+    """The visiting order of ``epochs`` passes over ``n`` rows: one ``default_rng(seed).permutation(n)`` per pass,
+    concatenated (int64)."""
+    rng = np.random.default_rng(seed)
+    return np.concatenate([rng.permutation(n) for _ in range(int(epochs))]).astype(np.int64)
+
+
+def bsgd_passes(X, y, seed, *, C, gamma, budget, maintenance, merge_solver="gss", epochs=1, backend="fast"):
+    """BSGD (BPegasos, ``lam = 1/(n C)``, no bias, Gaussian kernel) for ``epochs`` passes, one call per pass over
+    the orders of :func:`pass_orders`; returns the last call's result (its ``sv``, ``alpha``, ``bias``, ``t``)."""
     from ..backend import get_module
 
     bsgd = get_module("bsgd", backend).bsgd
-    rng = np.random.default_rng(seed)
     n = X.shape[0]
-    sv = alpha = bias = None
-    t = 0
-    start = time.perf_counter()
-    for _ in range(epochs):
-        order = rng.permutation(n).astype(np.int64)
+    res = None
+    for order in np.split(pass_orders(n, seed, epochs), epochs):
         res = bsgd(X, y, order, n_classes=2, budget=budget, lam=1.0 / (n * C), learning_rate="pegasos",
                    eta=1.0, radius=1.0, maintenance=maintenance, kernel="rbf", gamma=gamma, degree=3,
-                   coef0=0.0, merge_eps=0.01, projection_ridge=1e-10, fit_bias=False, sv=sv, alpha=alpha,
-                   bias=bias, t0=t, merge_solver=merge_solver)
-        sv, alpha, bias, t = res.sv, res.alpha, res.bias, res.t
+                   coef0=0.0, merge_eps=0.01, projection_ridge=1e-10, fit_bias=False,
+                   sv=None if res is None else res.sv, alpha=None if res is None else res.alpha,
+                   bias=None if res is None else res.bias, t0=0 if res is None else res.t,
+                   merge_solver=merge_solver)
+    return res
+
+
+def run_bsgd(X, y, X_test, y_test, seed, *, C, gamma, budget, maintenance, merge_solver="gss",
+             epochs=1, backend="fast"):
+    """BSGD (BPegasos, ``lam = 1/(n C)``) for ``epochs`` passes (:func:`bsgd_passes`); test error of the last model."""
+    start = time.perf_counter()
+    res = bsgd_passes(X, y, seed, C=C, gamma=gamma, budget=budget, maintenance=maintenance,
+                      merge_solver=merge_solver, epochs=epochs, backend=backend)
+    sv, alpha, bias = res.sv, res.alpha, res.bias
     seconds = time.perf_counter() - start
     start = time.perf_counter()
     error = _test_error(sv, alpha, bias, gamma, X_test, y_test, backend)
@@ -242,16 +257,24 @@ def run_svc(X, y, X_test, y_test, seed, *, C, gamma_scale):
     return dict(_SVC_RUNS[key])
 
 
-def _test_error(sv, alpha, bias, gamma, X, y, backend, chunk=20000, zero_prediction="mistake"):
+def decision_values(sv, alpha, bias, gamma, X, backend="fast", chunk=20000):
+    """``f(x) = sum_j alpha_j k(sv_j, x) + b`` (binary, Gaussian kernel) for the rows of ``X``, ``chunk`` rows at a
+    time (0 everywhere for a model without SVs)."""
     from ..backend import get_module
 
     kernels = get_module("kernels", backend)
-    wrong = 0
+    out = []
     for s in range(0, X.shape[0], chunk):
         Xc = np.ascontiguousarray(X[s:s + chunk])
-        f = (kernels.kernel_matrix(Xc, sv, "rbf", gamma, 3, 0.0) @ alpha[:, 0] + bias[0]) if len(sv) else np.zeros(len(Xc))
-        if zero_prediction == "positive":                  # sign(0) = +1
-            wrong += int(np.sum(np.where(f >= 0, 1, -1) != y[s:s + chunk]))
-        else:
-            wrong += int(np.sum(y[s:s + chunk] * f <= 0))
+        out.append((kernels.kernel_matrix(Xc, sv, "rbf", gamma, 3, 0.0) @ alpha[:, 0] + bias[0]) if len(sv)
+                   else np.zeros(len(Xc)))
+    return np.concatenate(out) if out else np.zeros(0)
+
+
+def _test_error(sv, alpha, bias, gamma, X, y, backend, chunk=20000, zero_prediction="mistake"):
+    f = decision_values(sv, alpha, bias, gamma, X, backend, chunk)
+    if zero_prediction == "positive":                      # sign(0) = +1
+        wrong = int(np.sum(np.where(f >= 0, 1, -1) != y))
+    else:
+        wrong = int(np.sum(y * f <= 0))
     return 100.0 * wrong / X.shape[0]
