@@ -70,11 +70,16 @@ def test_kernel_expansion_bound_covers_the_evaluation_error(seed):
 
 @pytest.mark.parametrize("seed", [19649, 18230, 1250, 16126, 17436])
 def test_the_property_run_cases_are_outside_the_bound(seed):
-    """FOGD / NOGD on one repeated row, SBP poly on scaled columns: the same decisions, values apart
-    by less than their rounding bound permits."""
+    """FOGD / NOGD on one repeated row, SBP poly on scaled columns: the same decisions, and values
+    that either agree or are apart by less than their rounding bound permits ("outside-bound").
+    Which of the two depends on the machine's rounding: seed 18230 parted on an Intel Xeon with
+    AVX-512 and agrees on an AMD EPYC with AVX2 (numpy's exp and BLAS differ in their last bits);
+    its values are rounding alone either way (test_identical_rows_paths_differ_within_the_bound)."""
     result = check(draw_config(seed))
-    assert result["status"] == "outside-bound" and result["parted"] == "values", result
+    assert result["status"] in ("agree", "outside-bound"), result
     assert result["value_error_bound"] > result["rtol"]
+    if result["status"] == "outside-bound":
+        assert result["parted"] == "values", result
 
 
 @pytest.mark.parametrize("seed", range(12))
