@@ -194,7 +194,7 @@ WANG2012_TABLE3 = _register(Table(
     entries=[Entry(f"BPegasos+{m} B={B}", BSGD, dict(budget=B, maintenance=m))
              for B in (100, 500) for m in ("remove", "project", "merge")],
     paper={k: (100.0 - acc, std, None) for k, (acc, std) in _W3_PAPER.items()},
-    seeds=5,
+    seeds=20,
     note="the paper's cross-validated (C, sigma) are not printed: C and gamma of Glasmachers & Qaadan's Table 1 "
          "are used (data as distributed, not standardised); maintenance 'remove' = refsvm's 'removal'.",
     errata=["Table 3 prints BPegasos+project on Checkerboard as 97.27 +- 0.72 (B = 100) / 98.08 +- 0.27 "
@@ -287,7 +287,7 @@ WANG2012_TABLE4 = _register(Table(
                      tuned_by="BPegasos+merge B=500")]
             + [Entry(label, None, note=why) for label, why in _W4_MISSING.items()],
     paper=_errors_from_accuracies(_W4_PAPER, _W4_DATA),
-    seeds=5,
+    seeds=20,
     quick_rows=300,
     note="the common LIBSVM training / test splits, features standardised on the training split (the paper: "
          "'scaled to mean 0 and standard deviation 1'); Crammer-Singer multi-class BSGD (refsvm.BudgetedSVC), one "
@@ -356,7 +356,7 @@ WANG2012_TABLE5 = _register(Table(
     entries=[Entry(e.label, e.runner, e.params, grid=e.grid, select=e.select, tuned_by=e.tuned_by, note=e.note)
              for e in WANG2012_TABLE4.entries],
     paper=_errors_from_accuracies(_W5_PAPER, _W5_DATA),
-    seeds=5,
+    seeds=20,
     quick_rows=300,
     note="rows, protocol and parameters as wang2012-table4 (gamma = s / d by 5-fold CV of BPegasos+merge per data "
          "set and budget, C = 1).  Phoneme: data not available (not in the shared data; phoneme.bz2 / "
@@ -495,7 +495,7 @@ COTTER2012_FIGURE2 = _register(Table(
         Entry("Perceptron", CURVE, dict(method="perceptron")),
     ],
     paper={},
-    seeds=10,
+    seeds=20,
     plot="refsvm.reproduce.curves:plot_curves",
     quick_rows=300,
     note="Figure 2 prints no numbers (curves only; the text: SBP below Pegasos and SDCA per kernel evaluation). "

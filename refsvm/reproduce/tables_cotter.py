@@ -13,7 +13,7 @@ TABLES["cotter2012-figure3"] = Table(
     datasets=COTTER2012_FIGURE2.datasets,
     entries=[Entry("SBP", CURVE, dict(method="sbp", nu="derive")),
              Entry("Fourier features", "refsvm.reproduce.cotter_rff:run_rff_curve", dict(k_max=2048))],
-    paper={}, seeds=10, quick_rows=300,
+    paper={}, seeds=20, quick_rows=300,
     plot="refsvm.reproduce.cotter_rff:plot_inner_products",
     note="Figure 3 prints no numbers (curves only; the text: 'at least on Reuters and MNIST, the SBP is "
          "preferable to (i.e. faster than) approximating the kernel with random Fourier features').  Data and "

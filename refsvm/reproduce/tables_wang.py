@@ -62,7 +62,7 @@ TABLES["wang2012-table6"] = Table(
                      dict(lam=LAM, gamma=0.0625, budget=100, maintenance="merge", max_rows=100_000))],
     paper={**{(k, "Checkerboard"): (100.0 - a, s, None) for k, (a, s) in TABLE6_PAPER_ACC.items()},
            ("BPegasos+merge B=100 [footnote 8]", "Checkerboard"): (100.0 - 99.55, 0.14, None)},
-    seeds=3,
+    seeds=20,
     quick_rows=600,
     plot="refsvm.reproduce.wang_stream:plot_table6",
     note=f"One pass over N = {TABLE6_ROWS:,} generated examples (the paper: 10M; benchmarks/"
@@ -418,7 +418,7 @@ TABLES["wang2012-figure2"] = Table(
             + [Entry("Pegasos (no budget)", MULTICLASS, dict(budget=20_000, C=1.0, maintenance="merge"),
                      per_dataset=_F2_GAMMA)],
     paper={},
-    seeds=3,
+    seeds=20,
     quick_rows=300,
     note="Figure 2 prints no numbers (curves only); the paper's value is its text (section 7.7): on Letter and "
          "Covertype the accuracy of BPegasos+merge approaches Pegasos's as B grows; 16K examples suffice on Letter, "
@@ -445,7 +445,7 @@ TABLES["wang2012-figure3"] = Table(
                    dict(budget=500, C=1.0, maintenance="merge", epochs=k),
                    per_dataset={ds: dict(gamma_scale=s) for ds, s in _F3_GAMMA.items()}) for k in (1, 5)],
     paper={},
-    seeds=3,
+    seeds=20,
     quick_rows=300,
     note="Figure 3 prints no numbers (bars only); the paper's value is its text (section 7.8): five passes improve "
          "the accuracy of BPegasos+merge on most data sets.  Protocol of wang2012-table4 (standardised, C = 1, "
@@ -471,7 +471,7 @@ TABLES["wang2012-figure3-binary"] = Table(
     entries=[Entry(f"BPegasos+merge B=500, {k} pass{'es' if k > 1 else ''}", "refsvm.reproduce.runners:run_bsgd",
                    dict(budget=500, maintenance="merge", epochs=k)) for k in (1, 5)],
     paper={},
-    seeds=3,
+    seeds=20,
     quick_rows=300,
     note="Figure 3 prints no numbers (bars only); the paper's value is its text (section 7.8): five passes improve "
          "the accuracy of BPegasos+merge on most data sets.  Binary BPegasos (refsvm.reproduce.runners.run_bsgd, "
