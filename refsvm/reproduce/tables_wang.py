@@ -66,7 +66,7 @@ TABLES["wang2012-table6"] = Table(
     quick_rows=600,
     plot="refsvm.reproduce.wang_stream:plot_table6",
     note=f"One pass over N = {TABLE6_ROWS:,} generated examples (the paper: 10M; benchmarks/"
-         "bench_checkerboard_stream.py runs merging at B = 500 on 10M), 3 seeds (visiting orders of the same "
+         "bench_checkerboard_stream.py runs merging at B = 500 on 10M), 20 seeds (visiting orders of the same "
          f"rows; the paper: 5 runs); BPegasos+project B=500 on the first {_PROJECT_500_ROWS:,} rows only (its "
          "O(B^3) inverse recomputation per step on this board: refsvm.reproduce.tables_wang).  gamma = "
          "1/(2 sigma^2) = 128 on the unit square; the row '[footnote 8]' runs footnote 8's reading gamma = sigma "
