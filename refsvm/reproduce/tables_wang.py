@@ -307,7 +307,7 @@ TABLES["wang2012-table4-fine-grid"] = _w4_companion(
     "twice as fine as wang2012-table4's", ("USPS", "Letter"),
     [Entry(label, MULTICLASS, params, grid=_W4_FINE, select="cv5",
            tuned_by=None if label == _W4_FINE_TUNER else _W4_FINE_TUNER) for label, params in _W4_FINE_ROWS.items()],
-    5,
+    TABLES["wang2012-table4"].seeds,
     "Protocol of wang2012-table4 (standardised, one pass, C = 1, lambda = 1/n; BMP: eta = 1, U = sqrt(n); "
     "Pegasos: a budget above the number of training rows), except the CV grid: gamma = s/d by 5-fold CV of "
     "BPegasos+merge B=500 on the training split (seed 0) from s in {1/4, 1/2, 1, 2, 4, 8, 16} (factor 2; "
