@@ -74,22 +74,14 @@ def peer_run(binary, train_file, test_file, lookup, *, C, gamma, budget, epochs)
 
 
 def ours_run(X, y, Xt, yt, seed, *, C, gamma, budget, epochs):
-    """refsvm's merges per pass (one bsgd call per pass, as runners.bsgd_passes) and its test error (%)."""
-    from refsvm.backend import get_module
-    from refsvm.reproduce.runners import decision_values, pass_orders
+    """refsvm's merges per pass (:func:`refsvm.reproduce.runners.bsgd_passes`, GSS) and its test error (%)."""
+    from refsvm.reproduce.runners import bsgd_passes, decision_values
 
-    bsgd = get_module("bsgd", "fast").bsgd
-    n = X.shape[0]
-    res, merges = None, []
-    for order in np.split(pass_orders(n, seed, epochs), epochs):
-        res = bsgd(X, y, order, n_classes=2, budget=budget, lam=1.0 / (n * C), learning_rate="pegasos",
-                   eta=1.0, radius=1.0, maintenance="merge", kernel="rbf", gamma=gamma, degree=3,
-                   coef0=0.0, merge_eps=0.01, projection_ridge=1e-10, fit_bias=False,
-                   sv=None if res is None else res.sv, alpha=None if res is None else res.alpha,
-                   bias=None if res is None else res.bias, t0=0 if res is None else res.t, merge_solver="gss")
-        merges.append(int(np.sum(res.trace["maint_partner"] >= 0)))
+    merges = []
+    res = bsgd_passes(X, y, seed, C=C, gamma=gamma, budget=budget, maintenance="merge", merge_solver="gss",
+                      epochs=epochs, each_pass=lambda r: merges.append(int(np.sum(r.trace["maint_partner"] >= 0))))
     f = decision_values(res.sv, res.alpha, res.bias, gamma, Xt)
-    return dict(merges=merges, steps=n, error=100.0 * float(np.mean(yt * f <= 0)))
+    return dict(merges=merges, steps=X.shape[0], error=100.0 * float(np.mean(yt * f <= 0)))
 
 
 def main(argv=None):

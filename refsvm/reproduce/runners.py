@@ -173,9 +173,11 @@ def pass_orders(n, seed, epochs=1):
     return np.concatenate([rng.permutation(n) for _ in range(int(epochs))]).astype(np.int64)
 
 
-def bsgd_passes(X, y, seed, *, C, gamma, budget, maintenance, merge_solver="gss", epochs=1, backend="fast"):
+def bsgd_passes(X, y, seed, *, C, gamma, budget, maintenance, merge_solver="gss", epochs=1, backend="fast",
+                each_pass=None):
     """BSGD (BPegasos, ``lam = 1/(n C)``, no bias, Gaussian kernel) for ``epochs`` passes, one call per pass over
-    the orders of :func:`pass_orders`; returns the last call's result (its ``sv``, ``alpha``, ``bias``, ``t``)."""
+    the orders of :func:`pass_orders`; returns the last call's result (its ``sv``, ``alpha``, ``bias``, ``t``).
+    ``each_pass``: called with every pass's result (e.g. to read its trace), in order."""
     from ..backend import get_module
 
     bsgd = get_module("bsgd", backend).bsgd
@@ -188,6 +190,8 @@ def bsgd_passes(X, y, seed, *, C, gamma, budget, maintenance, merge_solver="gss"
                    sv=None if res is None else res.sv, alpha=None if res is None else res.alpha,
                    bias=None if res is None else res.bias, t0=0 if res is None else res.t,
                    merge_solver=merge_solver)
+        if each_pass is not None:
+            each_pass(res)
     return res
 
 
