@@ -34,7 +34,6 @@ over the seeds) beside the peer's one run and the paper's Table 3 (B = 100 only)
 """
 
 import argparse
-import json
 import os
 import re
 import subprocess
