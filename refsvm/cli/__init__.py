@@ -75,6 +75,24 @@ def main(argv=None):
     except KeyboardInterrupt:
         print(f"refsvm{' ' + command if command else ''}: interrupted", file=sys.stderr)
         return 130
+    except ImportError as exc:
+        # Ctrl-C while a compiled module initialises: some extension loaders (pybind11's, e.g. scipy's
+        # HiGHS wrapper) turn the KeyboardInterrupt into "ImportError: initialization failed" raised from it
+        if not _caused_by_interrupt(exc):
+            raise
+        print(f"refsvm{' ' + command if command else ''}: interrupted", file=sys.stderr)
+        return 130
+
+
+def _caused_by_interrupt(exc):
+    """Whether a KeyboardInterrupt is in ``exc``'s chain of causes and contexts."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt):
+            return True
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return False
 
 
 def _run(args):

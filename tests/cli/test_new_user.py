@@ -374,3 +374,27 @@ def test_bogd_without_a_step_size_is_refused_in_one_line(three_classes, tmp_path
     assert one_line(capsys.readouterr().err).startswith("refsvm train: error: --eta: BOGD needs a step size")
     assert not model.exists()
     assert run(["train", str(three_classes), str(model), "--solver", "bogd", "--eta", "0.2"]) == 0
+
+
+def test_ctrl_c_turned_into_an_import_error_is_still_one_line_and_status_130(monkeypatch, capsys):
+    """A compiled module interrupted while it initialises may raise ImportError('initialization failed') from
+    the KeyboardInterrupt (pybind11's loader; seen at scipy.optimize._highspy._core on an AMD EPYC in CI): the
+    command still prints one line and returns 130; an ImportError without an interrupt behind it propagates."""
+    import refsvm.cli as cli
+
+    def interrupted_import():
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as exc:
+            raise ImportError("initialization failed") from exc
+
+    monkeypatch.setattr(cli, "build_parser", interrupted_import)
+    assert cli.main(["demo"]) == 130
+    assert capsys.readouterr().err.strip() == "refsvm: interrupted"
+
+    def broken_import():
+        raise ImportError("no module named x")
+
+    monkeypatch.setattr(cli, "build_parser", broken_import)
+    with pytest.raises(ImportError, match="no module named x"):
+        cli.main(["demo"])
