@@ -49,11 +49,9 @@ from _common import print_run_header, write_json  # noqa: E402
 from bench_wang_figure6_peer import write_libsvm  # noqa: E402
 
 MODULES = ["refsvm/reproduce/runners.py", "refsvm/reproduce/driver.py", "refsvm/reproduce/tables_core.py",
-           "refsvm/_fast/bsgd.pyx", "refsvm/_fast/budget.pyx", "refsvm/_fast/budget_merging.pxi"]
+           "refsvm/reproduce/tables_lookup.py", "refsvm/_fast/bsgd.pyx", "refsvm/_fast/budget.pyx", "refsvm/_fast/budget_merging.pxi"]
 DEFAULT_PEER = "/tmp/peer-bsdual/bsvm"
 PEER = "JUQad/BudgetedSdualSVM at 205254d (patched to build and to print its per-epoch merge count; see the docstring)"
-#: Table 3 of the paper: merging frequency (%), B = 100
-PAPER = {"IJCNN": 17.0, "ADULT": 32.0, "WEB": 6.0, "PHISHING": 21.0}
 _MERGES = re.compile(r"MERGES epoch (\d+) (\d+) of (\d+)")
 _ACCURACY = re.compile(r"average performance : ([0-9.eE+-]+)")
 
@@ -100,6 +98,7 @@ def main(argv=None):
     print(f"peer: {PEER}, binary {args.peer}")
     from refsvm.reproduce.driver import load_dataset
     from refsvm.reproduce.tables_core import GLASMACHERS_LOOKUP_TABLE2
+    from refsvm.reproduce.tables_lookup import _T3_PAPER          # Table 3: merging frequency (%) at index 2
 
     rows = []
     print(f"{'data':<9} {'B':>4}  {'first pass: ours [range]':>26} {'peer':>6}  "
@@ -127,7 +126,8 @@ def main(argv=None):
                 total = [100.0 * sum(o["merges"]) / (o["steps"] * args.epochs) for o in ours]
                 peer_first = 100.0 * peer["merges"][0] / peer["steps"]
                 peer_total = 100.0 * sum(peer["merges"]) / (peer["steps"] * args.epochs)
-                paper = PAPER.get(ds.label) if budget == 100 else None
+                printed = _T3_PAPER.get((ds.label, budget), ())
+                paper = float(printed[2]) if len(printed) > 2 else None
                 row = dict(dataset=ds.label, budget=budget, n=int(X.shape[0]), C=C, gamma=gamma, epochs=args.epochs,
                            ours_first=first, ours_total=total, ours_error=[o["error"] for o in ours],
                            ours_merges=[o["merges"] for o in ours], peer_first=peer_first, peer_total=peer_total,

@@ -72,10 +72,7 @@ def main(argv=None):
 
         with collapsed_warnings(f"refsvm {command}", args.subparser):
             return _run(args)
-    except KeyboardInterrupt:
-        print(f"refsvm{' ' + command if command else ''}: interrupted", file=sys.stderr)
-        return 130
-    except ImportError as exc:
+    except (KeyboardInterrupt, ImportError) as exc:
         # Ctrl-C while a compiled module initialises: some extension loaders (pybind11's, e.g. scipy's
         # HiGHS wrapper) turn the KeyboardInterrupt into "ImportError: initialization failed" raised from it
         if not _caused_by_interrupt(exc):
