@@ -25,6 +25,11 @@ DEBUG = os.environ.get("REFSVM_DEBUG_BUILD", "0") not in ("", "0")
 # release build must never pick up the output of a debug build (or the reverse).
 BUILD_BASE = os.path.join("build", "debug" if DEBUG else "release")
 
+# build_ext compiles the extension modules in parallel, one per core, and Cython translates
+# that many .pyx files at once (pip and `python -m build` pass no -j of their own);
+# REFSVM_BUILD_JOBS overrides.
+JOBS = int(os.environ.get("REFSVM_BUILD_JOBS", "0")) or (os.cpu_count() or 1)
+
 DIRECTIVES = {
     "language_level": 3,
     "boundscheck": DEBUG,
@@ -62,14 +67,11 @@ def extensions():
     ]
     return cythonize(
         exts,
+        nthreads=JOBS,          # translate the .pyx files to C in parallel too (22 s in one process)
         compiler_directives=DIRECTIVES,
         build_dir=os.path.join(BUILD_BASE, "cython"),
     )
 
-
-# build_ext compiles the extension modules in parallel, one per core (pip and
-# `python -m build` pass no -j of their own); REFSVM_BUILD_JOBS overrides.
-JOBS = int(os.environ.get("REFSVM_BUILD_JOBS", "0")) or (os.cpu_count() or 1)
 
 setup(
     ext_modules=extensions(),

@@ -1,4 +1,9 @@
-"""Package: the README's two set-up commands build the extension once, and .ci/run installs as they do."""
+"""Package: the README's two set-up commands build the extension once, and .ci/run installs what they install.
+
+.ci/run compiles once: it builds a wheel from the sdist of the committed tree (``python -m build``)
+and installs that wheel with the docs extra, the package the README's ``pip install .`` installs
+(same PEP 517 backend, isolated build), then adds the test extra with the README's second command.
+"""
 
 import re
 from pathlib import Path
@@ -27,8 +32,12 @@ def test_ci_installs_what_the_readme_installs():
     if not ci.is_file():
         pytest.skip(".ci/run is not shipped here")
     text = ci.read_text()
-    installs = re.findall(r'^[^#\n]*pip install --quiet "(\.\[[a-z,]+\])"', text, flags=re.M)
-    assert installs == [".[docs]"]          # the first command's `pip install .`, with the docs extra
+    installs = re.findall(r'^[^#\n]*pip install --quiet "([^"]*\[[a-z,]+\])"', text, flags=re.M)
+    # the wheel built from the sdist, with the docs extra; then the README's test extra (and dask)
+    assert installs == ['$wheel[docs]', "refsvm[test]", "refsvm[dask]"]
+    assert re.search(r'^\(cd "\$work/src" && python -m build --outdir "\$work/dist"', text, flags=re.M)
+    # one compile: nothing else builds the package from a path
+    assert not re.search(r'^[^#\n]*pip (install|wheel) [^\n]*"?\.(\[|"|\s|$)', text, flags=re.M)
     _, second = _first_commands()
     pip_part, test_part = second.split(" && ")
     assert pip_part.replace("pip install ", "pip install --quiet ") in text
