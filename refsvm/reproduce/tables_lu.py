@@ -171,7 +171,7 @@ LU2016_TABLE7_MNIST200 = Table(
     entries=[replace(e, per_dataset={"mnist": e.per_dataset["usps"]}) for e in LU2016_TABLE7.entries
              if "usps" in e.per_dataset],
     paper={k: v for k, v in LU2016_TABLE7.paper.items() if k[1] == "mnist"},
-    seeds=5, quick_rows=300,
+    seeds=20, quick_rows=300,
     note="lu2016-table7's budgeted rows on mnist with B = 200 (FOGD D = 800, NOGD k = 40) in place of 100; every "
          "other setting as lu2016-table7 (its note).  Section 7.3.1 gives B = 200 to 'the first 3 datasets' and "
          "B = 100 to 'the last 6 large scale datasets'; Table 6 lists dna, satimage, usps first, Table 7 prints "
@@ -270,7 +270,7 @@ LU2016_TABLE7_USPS_ROW_WIDTHS = Table(
              for e in LU2016_TABLE7.entries if e.label in _USPS_ROW_WIDTH_ROWS],
     paper={(f"{row} gamma x{f:g}", "usps"): LU2016_TABLE7.paper[(row, "usps")] for f in _USPS_ROW_WIDTHS
            for row in _USPS_ROW_WIDTH_ROWS},
-    seeds=5, quick_rows=300,
+    seeds=20, quick_rows=300,
     note="lu2016-table7's rows Perceptron, BPA-S and Forgetron [code] on usps at gamma = f/128 for f in "
          + str(_USPS_ROW_WIDTHS) + " (lu2016-table7: f = 1; lu2016-table7-usps-width: f = 0.65, the Perceptron's "
          "match to the paper's data): whether one width of the shared usps (ESL's zip.train) gives the paper's "
@@ -301,7 +301,7 @@ LU2016_TABLE7_FOGD_STEP = Table(
     entries=[_lu7_fogd_step(eta) for eta in _LU7_FOGD_STEPS],
     paper={(f"FOGD eta={eta:g}", ds): v for eta in _LU7_FOGD_STEPS for (row, ds), v in LU2016_TABLE7.paper.items()
            if row == "FOGD"},
-    seeds=5, quick_rows=300,
+    seeds=20, quick_rows=300,
     note="lu2016-table7's FOGD row (D = 4B, Table 7's budgets: mnist B = 100) at two fixed steps in place of the "
          "best point of the paper's grid: eta = 0.5, the one step Experiment.m sets for the kernel learners "
          "(options.eta; at such a step the hinge's margin of 1 is small beside the scores, so FOGD updates about "
@@ -331,7 +331,7 @@ LU2016_TABLE7_READINGS = Table(
              for suffix, rows, per in _LU7_READINGS for row in rows],
     paper={(f"{row} {suffix}", ds): LU2016_TABLE7.paper[(row, ds)] for suffix, rows, _ in _LU7_READINGS
            for row in rows for ds in ("usps", "shuttle")},
-    seeds=5, quick_rows=300,
+    seeds=20, quick_rows=300,
     note="lu2016-table7's rows at gamma = 1/128 with one change each: 'tie=lowest': zero_prediction='positive', a "
          "tie for the top score predicts the lowest class index, as MATLAB's max in the authors' code (lu2016-table7 "
          "counts a tie as a mistake); 'rescaled': usps's pixel columns min-max onto [-1, 1] one by one (svm-scale, "
@@ -473,7 +473,7 @@ def _curve_figure(number, what, table, plot, missing, end_point):
         title=f"Lu, Hoi, Wang, Zhao & Liu (2016), JMLR 17, Figure {number}: {what} ({missing})",
         metric=table.metric, datasets=table.datasets,
         entries=[replace(e, runner=_CURVE) for e in table.entries],
-        paper=table.paper, seeds=5, quick_rows=table.quick_rows, plot=_FIG + plot,
+        paper=table.paper, seeds=20, quick_rows=table.quick_rows, plot=_FIG + plot,
         note=f"The runs of {table.name} followed along the pass: 20 checkpoints, each the online metric and the "
              "training seconds so far (JSON: per_seed curve = [examples, seconds, online metric]). "
              + _NO_IMAGES.format(table.name[-1], end_point) + " " + table.note)

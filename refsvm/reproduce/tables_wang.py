@@ -327,7 +327,7 @@ TABLES["wang2012-table4-bmp-radius"] = _w4_companion(
     ("Letter",),
     [Entry(f"{_W4_BMP} C={c:g}", MULTICLASS, dict(budget=500, C=c, maintenance="merge", learning_rate="perceptron",
                                                  eta=1.0, gamma_scale=4.0)) for c in _W4_BMP_C],
-    3,
+    20,
     "Protocol of wang2012-table4's BMP+merge B=500 row (standardised, one pass, eta = 1, gamma = 4/d, the "
     "choice of its CV on Letter), except the radius: U = 1/sqrt(lambda) = sqrt(n C) with C = 1/4 and 4 "
     "(wang2012-table4: C = 1).  The paper chose U by 10-fold CV and prints none; the paper column is its "
@@ -343,7 +343,7 @@ TABLES["wang2012-table4-pegasos-cv"] = _w4_companion(
     "wang2012-table4-pegasos-cv",
     ", Pegasos without budget on USPS and Letter with gamma by a 5-fold CV of its own", ("USPS", "Letter"),
     [Entry("Pegasos", MULTICLASS, _W4_FINE_ROWS["Pegasos"], grid=_W4_PEGASOS_GRID, select="cv5")],
-    5,
+    20,
     "Protocol of wang2012-table4's Pegasos row (standardised, one pass, C = 1, lambda = 1/n, a budget above the "
     "number of training rows: no maintenance), except that gamma = s/d is chosen by its own 5-fold CV on the "
     "training split (seed 0) from s in {1/4, 1/2, 1, 2, 4, 8, 16, 32, 64} (wang2012-table4: BPegasos+merge B=500's "
