@@ -465,16 +465,15 @@ _MC_MISSING = ("acoustic, covtype, poker: data not available (" + "; ".join(f fo
                + ")")
 
 
-def _curve_figure(number, what, table, plot, missing, end_point, seeds=20):
+def _curve_figure(number, what, table, plot, missing, end_point):
     """A figure following each row of ``table`` along the pass (:func:`refsvm.reproduce.lu_figures.run_stream_curve`,
-    20 checkpoints): same data sets, rows, grids and parameters as the table.  ``seeds``: 20 (the one-pass policy);
-    Figures 1 and 2 keep 5 (at 20 seeds each takes about two hours on a 2-core machine)."""
+    20 checkpoints): same data sets, rows, grids and parameters as the table, 20 seeds (the one-pass policy)."""
     return Table(
         name=f"lu2016-figure{number}",
         title=f"Lu, Hoi, Wang, Zhao & Liu (2016), JMLR 17, Figure {number}: {what} ({missing})",
         metric=table.metric, datasets=table.datasets,
         entries=[replace(e, runner=_CURVE) for e in table.entries],
-        paper=table.paper, seeds=seeds, quick_rows=table.quick_rows, plot=_FIG + plot,
+        paper=table.paper, seeds=20, quick_rows=table.quick_rows, plot=_FIG + plot,
         note=f"The runs of {table.name} followed along the pass: 20 checkpoints, each the online metric and the "
              "training seconds so far (JSON: per_seed curve = [examples, seconds, online metric]). "
              + _NO_IMAGES.format(table.name[-1], end_point) + " " + table.note)
@@ -483,9 +482,9 @@ def _curve_figure(number, what, table, plot, missing, end_point, seeds=20):
 _END = ", which is the end point of the figure's curve"
 _TIME = "; the figure plots log10 of the time along the pass, its end point is the table's seconds (a 2016 machine)"
 LU2016_FIGURE1 = _curve_figure(1, "online mistake rate along the pass, multi-class", LU2016_TABLE7,
-                               "plot_stream_error", _MC_MISSING, _END, seeds=5)
+                               "plot_stream_error", _MC_MISSING, _END)
 LU2016_FIGURE2 = _curve_figure(2, "time along the pass, multi-class", LU2016_TABLE7, "plot_stream_time",
-                               _MC_MISSING, _TIME, seeds=5)
+                               _MC_MISSING, _TIME)
 _RG_MISSING = "mg, parkinsons, casp, slice, year: data not available (" + "; ".join(_LU9_MISSING.values()) + ")"
 LU2016_FIGURE5 = _curve_figure(5, "online average squared loss along the pass, regression", LU2016_TABLE9,
                                "plot_stream_error", _RG_MISSING, _END)
@@ -542,7 +541,7 @@ LU2016_FIGURE4 = Table(
     datasets=[d for d in _lu7_datasets() if d.label == "usps"],
     entries=_fig4_entries(),
     paper={(f"{row} B=200", "usps"): _LU7_PAPER["usps"][_LU7_ROWS.index(row)] for row in _FIG4_ROWS},
-    seeds=5, quick_rows=300, plot=_FIG + "plot_sweep",
+    seeds=20, quick_rows=300, plot=_FIG + "plot_sweep",
     note="The usps panels (e, f): the budgeted rows of lu2016-table7 at B in " + str(_B4) + " (FOGD D = 4B, NOGD "
          "k = 0.2B), other settings as lu2016-table7. Perceptron and OGD (no budget) are lu2016-table7's rows. "
          + _NO_IMAGES.format(7, " at B = 200, Table 7's budget on usps") + " Not available: the binary panels "
