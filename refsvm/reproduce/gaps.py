@@ -457,11 +457,11 @@ def _lu7_code(row, what, ours, paper):
 
 _LU7_BOGD = ("the authors' code bounds the whole coefficient vector by rescaling it and updates at y f <= 1 "
              "(refsvm.online.bogd, as in Table 5)")
-EXPLAINED[(_LU7, "BOGD", "satimage")] = _lu7_code("BOGD", _LU7_BOGD, "47.22", "48.2")
-EXPLAINED[(_LU7, "BOGD", "letter")] = _lu7_code("BOGD", _LU7_BOGD, "92.47", "92.7")
+EXPLAINED[(_LU7, "BOGD", "satimage")] = _lu7_code("BOGD", _LU7_BOGD, "47.62", "48.2")
+EXPLAINED[(_LU7, "BOGD", "letter")] = _lu7_code("BOGD", _LU7_BOGD, "92.59", "92.7")
 EXPLAINED[(_LU7, "Projectron++", "satimage")] = _lu7_code(
     "Projectron++", "the authors' code fills the budget first and uses U = 1/4 sqrt((B+1)/ln(B+1)) in the margin "
-    "condition where the paper has 1/eta (as in Table 5)", "26.20", "25.9")
+    "condition where the paper has 1/eta (as in Table 5)", "26.21", "25.9")
 
 _LU7_MNIST = "benchmarks/results/reproduce_lu2016-table7-mnist200.txt"
 
@@ -474,12 +474,12 @@ def _lu7_mnist_budget(ours, paper, via=None):
                           f"gives {ours} where the paper has {paper} (lu2016-table7-mnist200, {_LU7_MNIST})")
 
 
-for _row, _ours, _paper, _via in (("RBP", "43.37", "43.4", None), ("Projectron", "18.02", "17.7", None),
-                                  ("Projectron++", "18.02", "17.7", None), ("BPA-S", "32.84", "32.4", None),
-                                  ("NOGD", "16.18", "15.6", None), ("Forgetron [code]", "43.66", "43.9", None),
-                                  ("Forgetron", "43.66", "43.9", "Forgetron [code]"),
-                                  ("Projectron [code]", "18.02", "17.7", None),
-                                  ("Projectron++ [code]", "17.71", "17.7", None)):
+for _row, _ours, _paper, _via in (("RBP", "43.20", "43.4", None), ("Projectron", "17.87", "17.7", None),
+                                  ("Projectron++", "17.87", "17.7", None), ("BPA-S", "32.64", "32.4", None),
+                                  ("NOGD", "16.21", "15.6", None), ("Forgetron [code]", "43.97", "43.9", None),
+                                  ("Forgetron", "43.97", "43.9", "Forgetron [code]"),
+                                  ("Projectron [code]", "17.88", "17.7", None),
+                                  ("Projectron++ [code]", "17.70", "17.7", None)):
     EXPLAINED[(_LU7, _row, "mnist")] = _lu7_mnist_budget(_ours, _paper, _via)
 
 
@@ -509,14 +509,14 @@ _LU7_OPTIONS = ("the authors' multiclass/Experiment.m runs one setting, not the 
                 "NOGD, BOGD; BOGD lambda = 1e-5, gamma = inf; FOGD eta = 0.005); at those options ")
 _LU7_OPTIONS_RUN = "lu2016-table7-code-options"
 _LU7_BOGD_OPTIONS = "and BOGD.m's rule (as in Table 5) "
-for _row, _ds, _ours, _paper, _via in (("OGD", "mnist", "11.00", "10.7", None),
-                                       ("OGD", "shuttle", "12.27", "12.3", None),
-                                       ("NOGD", "shuttle", "12.27", "12.3", None),
-                                       ("FOGD", "dna", "19.48", "20.8", None),
-                                       ("BOGD [code]", "dna", "36.30", "36.3", None),
-                                       ("BOGD", "dna", "36.30", "36.3", "BOGD [code]"),
-                                       ("BOGD [code]", "mnist", "42.54", "42.5", None),
-                                       ("BOGD", "mnist", "42.54", "42.5", "BOGD [code]")):
+for _row, _ds, _ours, _paper, _via in (("OGD", "mnist", "11.08", "10.7", None),
+                                       ("OGD", "shuttle", "12.30", "12.3", None),
+                                       ("NOGD", "shuttle", "12.30", "12.3", None),
+                                       ("FOGD", "dna", "19.78", "20.8", None),
+                                       ("BOGD [code]", "dna", "36.48", "36.3", None),
+                                       ("BOGD", "dna", "36.48", "36.3", "BOGD [code]"),
+                                       ("BOGD [code]", "mnist", "42.48", "42.5", None),
+                                       ("BOGD", "mnist", "42.48", "42.5", "BOGD [code]")):
     EXPLAINED[(_LU7, _row, _ds)] = ("parameters", _LU7_OPTIONS + (_LU7_BOGD_OPTIONS if _via else "")
                                     + ("(mnist at B = 200, lu2016-table7-mnist200's reading) " if _ds == "mnist"
                                        and _row != "OGD" else "") + _cites(_LU7_OPTIONS_RUN, _row, _ours, _paper, _via))
@@ -524,7 +524,7 @@ for _row in ("BOGD", "BOGD [code]"):
     EXPLAINED[(_LU7, _row, "shuttle")] = (
         "degenerate", "every grid point ends with a model predicting one class (the online error of the "
                       "majority class, 21.59); " + _LU7_OPTIONS + (_LU7_BOGD_OPTIONS if _row == "BOGD" else "")
-        + _cites(_LU7_OPTIONS_RUN, _row, "27.90", "27.9", "BOGD [code]" if _row == "BOGD" else None)
+        + _cites(_LU7_OPTIONS_RUN, _row, "27.99", "27.9", "BOGD [code]" if _row == "BOGD" else None)
         + ", a run whose final model predicts one class too: the paper's number is no result either")
 _FOGD_STEP_RUN = "lu2016-table7-fogd-step"
 _FOGD_STEPS = ("the paper does not print FOGD's step; the authors' released multiclass scripts run FOGD off the "
@@ -535,16 +535,16 @@ _FOGD_LARGE = ("at a step as large as 0.5 the hinge's margin of 1 is small besid
                "Perceptron on the Fourier features, as the paper's FOGD row is about its Perceptron row (satimage "
                "29.5 / 29.6, usps 10.1 / 10.0, letter 71.5 / 71.5, shuttle 15.6 / 15.2) where the grid's best step "
                "makes fewer mistakes; at eta = 0.5 ")
-for _ds, _ours, _paper in (("satimage", "29.34", "29.5"), ("usps", "10.50", "10.1"), ("shuttle", "15.49", "15.6")):
+for _ds, _ours, _paper in (("satimage", "29.44", "29.5"), ("usps", "10.58", "10.1"), ("shuttle", "15.58", "15.6")):
     EXPLAINED[(_LU7, "FOGD", _ds)] = (
         "parameters", _FOGD_STEPS + _FOGD_LARGE + ("(usps at lu2016-table7-usps-width's gamma = 0.65/128, the width "
                                                    "matched to the paper's data) " if _ds == "usps" else "")
         + _cites(_FOGD_STEP_RUN, "FOGD", _ours, _paper, "FOGD eta=0.5"))
 EXPLAINED[(_LU7, "FOGD", "mnist")] = (
-    "parameters", _FOGD_STEPS + "at Experiment_B.m's eta_fou = 0.001 " + _cites(_FOGD_STEP_RUN, "FOGD", "12.14",
+    "parameters", _FOGD_STEPS + "at Experiment_B.m's eta_fou = 0.001 " + _cites(_FOGD_STEP_RUN, "FOGD", "12.26",
                                                                                 "11.8", "FOGD eta=0.001")
     + "; the grid's best point, 0.002, gives 12.57 and the authors' eta_fou = 0.005 at B = 200 gives 14.20 "
-      "(lu2016-table7-code-options), eta = 0.5 gives 17.05: on mnist the paper's FOGD is not the Perceptron-like "
+      "(lu2016-table7-code-options), eta = 0.5 gives 17.09: on mnist the paper's FOGD is not the Perceptron-like "
       "run")
 
 _PROJ_NUMERICS = "benchmarks/results/bench_lu_projectron_numerics.txt"
@@ -567,12 +567,12 @@ EXPLAINED[(_LU7, "Projectron++ [code]", "shuttle")] = (
 _READINGS_RUN = "lu2016-table7-readings"
 EXPLAINED[(_LU7, "Projectron++ [code]", "shuttle")] = (
     "unexplained", EXPLAINED[(_LU7, "Projectron++ [code]", "shuttle")][1] + "; ruled out as well: MATLAB's tie rule "
-    "(the lowest class index wins, as the code's max): " + _cites(_READINGS_RUN, "Projectron++ [code]", "13.37", "16.8",
+    "(the lowest class index wins, as the code's max): " + _cites(_READINGS_RUN, "Projectron++ [code]", "13.31", "16.8",
                                                                   "Projectron++ [code] tie=lowest")
-    + "; features min-max onto [0, 1] in place of [-1, 1]: " + _cites(_READINGS_RUN, "Projectron++ [code]", "20.80",
+    + "; features min-max onto [0, 1] in place of [-1, 1]: " + _cites(_READINGS_RUN, "Projectron++ [code]", "20.77",
                                                                       "16.8", "Projectron++ [code] rescaled")
     + ", but that scaling moves the rows that match at [-1, 1] off: "
-    + _cites(_READINGS_RUN, "BPA-S", "22.43", "14.1", "BPA-S rescaled"))
+    + _cites(_READINGS_RUN, "BPA-S", "22.40", "14.1", "BPA-S rescaled"))
 EXPLAINED[(_LU7, "Projectron++", "shuttle")] = EXPLAINED[(_LU7, "Projectron++ [code]", "shuttle")]
 
 _USPS_RUN = "lu2016-table7-usps-width"
@@ -580,17 +580,17 @@ _USPS = ("the shared usps is ESL's zip.train (ESL's [-1, 1] scaling); LIBSVM's u
          "rescaling of the same digits (data/SOURCES.md); at gamma = 0.65/128, i.e. squared pixel distances 0.65 "
          "times the shared file's, the width at which the Perceptron (no parameter to tune) gives the paper's "
          "10.0, ")
-for _row, _ours, _paper, _via in (("Perceptron", "9.97", "10", None), ("OGD", "6.80", "6.7", "OGD eta=0.5"),
-                                  ("RBP", "23.83", "24", None), ("Forgetron", "22.32", "22.7", None),
-                                  ("Projectron", "11.06", "10.6", None), ("Projectron [code]", "11.06", "10.6", None),
-                                  ("BOGD [code]", "24.05", "23.2", "BOGD [code] eta=0.5"),
-                                  ("BOGD", "24.05", "23.2", "BOGD [code] eta=0.5")):
+for _row, _ours, _paper, _via in (("Perceptron", "10.02", "10", None), ("OGD", "6.72", "6.7", "OGD eta=0.5"),
+                                  ("RBP", "24.18", "24", None), ("Forgetron", "22.52", "22.7", None),
+                                  ("Projectron", "11.01", "10.6", None), ("Projectron [code]", "11.01", "10.6", None),
+                                  ("BOGD [code]", "23.84", "23.2", "BOGD [code] eta=0.5"),
+                                  ("BOGD", "23.84", "23.2", "BOGD [code] eta=0.5")):
     EXPLAINED[(_LU7, _row, "usps")] = ("data", _USPS + ("with the authors' Experiment.m step size (as "
                                                         "lu2016-table7-code-options) " if _via else "")
                                        + _cites(_USPS_RUN, _row, _ours, _paper, _via))
 _USPS_ROWS_RUN = "lu2016-table7-usps-row-widths"
-for _row, _ours, _paper, _f, _at, _perceptron in (("BPA-S", "18.97", "15.4", "1.5", "15.35", "7.72"),
-                                                  ("Forgetron [code]", "24.88", "22.7", "0.8", "22.86", "9.27")):
+for _row, _ours, _paper, _f, _at, _perceptron in (("BPA-S", "19.43", "15.4", "1.5", "15.25", "7.68"),
+                                                  ("Forgetron [code]", "24.90", "22.7", "0.8", "22.35", "9.30")):
     EXPLAINED[(_LU7, _row, "usps")] = (
         "unexplained", _USPS + f"the row gives {_ours} where the paper has {_paper} (lu2016-table7-usps-width); it "
                        f"gives the paper's number at gamma = {_f}/128 instead ({_row} gamma x{_f}: {_at}), where "
@@ -598,8 +598,8 @@ for _row, _ours, _paper, _f, _at, _perceptron in (("BPA-S", "18.97", "15.4", "1.
                        + ": no one width of the shared file gives both, so the data's difference is more than a "
                          "width, still flagged")
 #: lu2016-table7-readings on usps: (row, tie=lowest, rescaled, the B = 100 row quoted, its number)
-for _row, _tie, _scaled, _b100, _at in (("BPA-S", "17.78", "17.06", "BPA-S B=100", "27.16"),
-                                        ("Forgetron [code]", "19.56", "19.76", "Forgetron B=100", "27.87")):
+for _row, _tie, _scaled, _b100, _at in (("BPA-S", "17.67", "17.52", "BPA-S B=100", "26.33"),
+                                        ("Forgetron [code]", "20.24", "20.27", "Forgetron B=100", "27.94")):
     _paper = "15.4" if _row == "BPA-S" else "22.7"
     EXPLAINED[(_LU7, _row, "usps")] = (
         "unexplained", EXPLAINED[(_LU7, _row, "usps")][1] + "; nor do other readings at gamma = 1/128: MATLAB's tie "
