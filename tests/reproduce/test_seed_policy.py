@@ -1,6 +1,7 @@
 """refsvm reproduce: the seed policy (refsvm.reproduce.seed_policy) holds for every table and every committed
 result, and its lists of exceptions are exact (an entry that no longer applies fails too)."""
 
+import functools
 import json
 import re
 from pathlib import Path
@@ -16,10 +17,16 @@ RESULTS = Path(__file__).resolve().parents[2] / "benchmarks" / "results"
 def _committed():
     if not RESULTS.is_dir():
         pytest.skip("benchmarks/ is not part of this tree (installed package)")
+    return _read_committed()
+
+
+@functools.lru_cache(maxsize=1)
+def _read_committed():
+    """stem -> the fields the policy reads (table, seeds, quick) of every committed reproduce result."""
     out = {}
     for path in sorted(RESULTS.glob("reproduce_*.json")):
         data = json.loads(path.read_text())
-        out[path.stem[len("reproduce_"):]] = data
+        out[path.stem[len("reproduce_"):]] = {k: data.get(k) for k in ("table", "seeds", "quick")}
     return out
 
 
