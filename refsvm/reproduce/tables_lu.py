@@ -509,7 +509,7 @@ LU2016_FIGURE3 = Table(
                                              rank=round(200 * r)), grid=dict(eta=ETA_GRID)) for r in _RHO_N],
     paper={**{("FOGD rho_f=4", ds): _LU7_PAPER[ds][8] for ds in ("dna", "satimage", "usps")},
            **{("NOGD rho_n=0.2", ds): _LU7_PAPER[ds][9] for ds in ("dna", "satimage", "usps")}},
-    seeds=20, quick_rows=300, plot=_FIG + "plot_sweep",
+    seeds=5, quick_rows=300, plot=_FIG + "plot_sweep",
     note="B = 200 on every data set (section 7.3.3), the other settings as lu2016-table7 (eta from the paper's grid, "
          "best mean). rho_f in " + str(_RHO_F) + " and rho_n in " + str(_RHO_N) + " span the figure's axes. "
          + _NO_IMAGES.format(7, " at rho_f = 4 / rho_n = 0.2 on dna, satimage and usps, where Table 7 ran B = 200 "
@@ -541,7 +541,7 @@ LU2016_FIGURE4 = Table(
     datasets=[d for d in _lu7_datasets() if d.label == "usps"],
     entries=_fig4_entries(),
     paper={(f"{row} B=200", "usps"): _LU7_PAPER["usps"][_LU7_ROWS.index(row)] for row in _FIG4_ROWS},
-    seeds=20, quick_rows=300, plot=_FIG + "plot_sweep",
+    seeds=5, quick_rows=300, plot=_FIG + "plot_sweep",
     note="The usps panels (e, f): the budgeted rows of lu2016-table7 at B in " + str(_B4) + " (FOGD D = 4B, NOGD "
          "k = 0.2B), other settings as lu2016-table7. Perceptron and OGD (no budget) are lu2016-table7's rows. "
          + _NO_IMAGES.format(7, " at B = 200, Table 7's budget on usps") + " Not available: the binary panels "
