@@ -542,7 +542,7 @@ LU2016_FIGURE4 = Table(
     datasets=[d for d in _lu7_datasets() if d.label == "usps"],
     entries=_fig4_entries(),
     paper={(f"{row} B=200", "usps"): _LU7_PAPER["usps"][_LU7_ROWS.index(row)] for row in _FIG4_ROWS},
-    seeds=5, quick_rows=300, plot=_FIG + "plot_sweep",
+    seeds=20, quick_rows=300, plot=_FIG + "plot_sweep",
     note="The usps panels (e, f): the budgeted rows of lu2016-table7 at B in " + str(_B4) + " (FOGD D = 4B, NOGD "
          "k = 0.2B), other settings as lu2016-table7. Perceptron and OGD (no budget) are lu2016-table7's rows. "
          + _NO_IMAGES.format(7, " at B = 200, Table 7's budget on usps") + " Not available: the binary panels "
