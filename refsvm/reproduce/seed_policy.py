@@ -27,6 +27,8 @@ _QAADAN = ("training curves over 5 epochs (the test error and the objectives aft
 
 #: Tables whose default is below :data:`MIN_SEEDS` (name -> reason).
 TABLE_EXCEPTIONS = {
+    "lu2016-figure2": NOT_YET + " 5 seeds (the committed run has 2): time along the pass, the runs of lu2016-figure1 "
+                                "(20 seeds) timed; a 20-seed rerun did not fit beside the others this stop",
     "glasmachers-lookup-table3": _TIMING,
     "glasmachers-lookup-figure3": _TIMING,
     **{f"qaadan2019-figure{i}": _QAADAN for i in (1, 2, 4, 5, 6, 7, 8)},
