@@ -485,7 +485,7 @@ _TIME = "; the figure plots log10 of the time along the pass, its end point is t
 LU2016_FIGURE1 = _curve_figure(1, "online mistake rate along the pass, multi-class", LU2016_TABLE7,
                                "plot_stream_error", _MC_MISSING, _END)
 LU2016_FIGURE2 = _curve_figure(2, "time along the pass, multi-class", LU2016_TABLE7, "plot_stream_time",
-                               _MC_MISSING, _TIME, seeds=5)
+                               _MC_MISSING, _TIME)
 _RG_MISSING = "mg, parkinsons, casp, slice, year: data not available (" + "; ".join(_LU9_MISSING.values()) + ")"
 LU2016_FIGURE5 = _curve_figure(5, "online average squared loss along the pass, regression", LU2016_TABLE9,
                                "plot_stream_error", _RG_MISSING, _END)
