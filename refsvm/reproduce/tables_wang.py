@@ -218,10 +218,10 @@ def _evolution_entry(label, **params):
 
 
 def _evolution_table(name, title, entries, note):
-    """Figure 4 or 5: the three streams, one seed, the accuracy curves drawn by ``plot_evolution``."""
+    """Figure 4 or 5: the three streams, the accuracy curves drawn by ``plot_evolution``."""
     return Table(name=name, title=title, entries=entries, note=note + _EVOLUTION_NOTE, datasets=_EVOLUTION_DATA,
                  metric="test error (%) at the end of the stream; the curve along it in the JSON and the PNG",
-                 paper={}, seeds=1, quick_rows=600, plot="refsvm.reproduce.wang_evolution:plot_evolution")
+                 paper={}, quick_rows=600, plot="refsvm.reproduce.wang_evolution:plot_evolution")
 
 
 TABLES["wang2012-figure5"] = _evolution_table(
@@ -275,7 +275,6 @@ TABLES["wang2012-table4-own-cv"] = Table(
     entries=[Entry(f"{row} B={B}", MULTICLASS, dict(budget=B, C=1.0, maintenance=m), grid=dict(
         gamma_scale=(0.25, 1.0, 4.0, 16.0, 64.0)), select="cv5") for row, B, m in _W4_OWN_CV],
     paper={k: v for k, v in WANG2012_TABLE4.paper.items() if k[0] in {f"{r} B={B}" for r, B, _ in _W4_OWN_CV}},
-    seeds=3,
     quick_rows=300,
     note="Protocol of wang2012-table4 (standardised, one pass, C = 1, lambda = 1/n), except that each row chooses "
          "gamma = s/d by its own 5-fold CV on the training split (seed 0), s in {1/4, 1, 4, 16, 64}, as the "

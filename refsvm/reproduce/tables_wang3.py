@@ -156,10 +156,9 @@ TABLES["wang2012-table3-norma"] = Table(
              for label, (budget, B) in _NORMA_ROWS.items()],
     paper={(label, ds): (100.0 - acc, std, None) for label in _NORMA_ROWS
            for ds, (acc, std) in zip(_DATA, _PAPER[label])},
-    seeds=5,
     quick_rows=300,
     note="wang2012-table3-all's protocol (the same data sets, standardised on the training split, one pass, C = 1: "
-         "lambda = 1/n, five seeds) for the rows it does not run.  Norma: BSGD with learning_rate='norma' "
+         "lambda = 1/n) for the rows it does not run.  Norma: BSGD with learning_rate='norma' "
          "(eta_t = eta / sqrt(t)) and a budget above the number of training rows (no maintenance); BNorma+merge: "
          "the same with merging at B = 100 / 500.  eta: section 7.3's two values, 1 (Kivinen et al.) or "
          "0.5 (2 + 0.5 N^-0.5)^0.5 (Shalev-Shwartz et al.), the latter as its limit 1/sqrt(2) = 0.7071 (within "
