@@ -26,7 +26,7 @@ from .fetch import LIBSVM_FILES, auto_download_enabled, data_homes, fetch_libsvm
 from .libsvm import DEFAULT_MAX_MEMORY, read_libsvm
 
 __all__ = ["DATASETS", "data_dir", "load_libsvm", "fetch_libsvm", "checkerboard", "gauss_mixture", "waveform",
-           "waveform_means", "generate_chunks", "text_like"]
+           "waveform_means", "waveform_log_likelihoods", "bayes_predict", "bayes_error", "generate_chunks", "text_like"]
 
 #: Every data set of SOURCES.md (summary table): file stem, ``n_features``, task, and ``test``, the file stem of
 #: the test split (``None``; ``-`` in the table: the set has no test split).  ``mnist5k`` (a
@@ -300,6 +300,102 @@ def waveform(n, *, random_state=None):
     ha, hb = waveform_means()
     X = u * ha[y] + (1.0 - u) * hb[y] + rng.standard_normal((n, 21))
     return X, y
+
+
+def waveform_log_likelihoods(X):
+    """``log p(x | class k)`` of :func:`waveform`'s three classes at the rows of ``X``, up to a constant shared
+    by the classes: shape (n, 3).  The Bayes classifier of the generator is the argmax over the columns (the
+    classes are equiprobable).
+
+    A row of class ``(a, b)`` is ``u h_a + (1 - u) h_b + e`` with ``u ~ U(0, 1)`` and ``e ~ N(0, I)``, so
+    with ``d = h_a - h_b``, ``m = x - h_b`` and ``mu = m.d / |d|^2``::
+
+        p(x | k) = (2 pi)^(-21/2) integral_0^1 exp(-|m - u d|^2 / 2) du
+                 = (2 pi)^(-20/2) exp(-(|m|^2 - |d|^2 mu^2) / 2) (Phi((1 - mu)|d|) - Phi(-mu |d|)) / |d|
+
+    (complete the square in ``u``; ``Phi`` is the standard normal distribution function), evaluated in logs
+    (``scipy.special.log_ndtr``).  ``tests/io/test_generators.py`` checks it against numerical quadrature
+    over ``u``.
+    """
+    from scipy.special import log_ndtr
+
+    X = np.asarray(X, dtype=np.float64)
+    if X.ndim != 2 or X.shape[1] != 21:
+        raise ValueError(f"X must have shape (n, 21); got {X.shape}")
+    ha, hb = waveform_means()
+    out = np.empty((X.shape[0], 3))
+    for k in range(3):
+        d = ha[k] - hb[k]
+        nd = np.sqrt(d @ d)
+        m = X - hb[k]
+        mu = (m @ d) / (nd * nd)
+        hi, lo = (1.0 - mu) * nd, -mu * nd                                # hi - lo = |d| > 0
+        # Phi(hi) - Phi(lo) = Phi(-lo) - Phi(-hi): take the pair of arguments on the side of 0 where Phi is
+        # small (both ends above 0: the upper tails), so that no difference of two numbers near 1 is formed
+        right = lo > 0.0
+        a, b = np.where(right, -hi, lo), np.where(right, -lo, hi)          # a < b, b <= |d| / 2 or both < 0
+        log_b = log_ndtr(b)
+        log_mass = log_b + np.log1p(-np.exp(log_ndtr(a) - log_b))         # log(Phi(b) - Phi(a))
+        out[:, k] = -0.5 * (np.einsum("ij,ij->i", m, m) - nd * nd * mu * mu) + log_mass - np.log(nd)
+    return out
+
+
+def _gauss_mixture_bayes(X):
+    """The Bayes classifier of :func:`gauss_mixture`: +1 where ``log N(x; 0, I) >= log N(x; (2, 0), 4 I)``."""
+    X = np.asarray(X, dtype=np.float64)
+    if X.ndim != 2 or X.shape[1] != 2:
+        raise ValueError(f"X must have shape (n, 2); got {X.shape}")
+    log_pos = -0.5 * np.einsum("ij,ij->i", X, X) - np.log(2.0 * np.pi)
+    Z = X - np.array([2.0, 0.0])
+    log_neg = -0.125 * np.einsum("ij,ij->i", Z, Z) - np.log(8.0 * np.pi)
+    return np.where(log_pos >= log_neg, 1, -1).astype(np.int64)
+
+
+def _waveform_bayes(X):
+    """The Bayes classifier of :func:`waveform`: the class of largest likelihood (equal priors)."""
+    return waveform_log_likelihoods(X).argmax(axis=1).astype(np.int64)
+
+
+#: The Bayes classifiers of the generators whose classes overlap (checkerboard's label is a function of x:
+#: its Bayes error is 0).
+_BAYES = {"gauss_mixture": _gauss_mixture_bayes, "waveform": _waveform_bayes}
+
+
+def bayes_predict(name, X):
+    """The Bayes classifier of the generator ``name`` ("gauss_mixture" or "waveform") at the rows of ``X`` (the
+    generator's own coordinates, before any standardisation): the label of largest posterior probability,
+    from the densities each generator's docstring defines (:func:`waveform_log_likelihoods`; for
+    :func:`gauss_mixture` the two Gaussian densities, ties to +1).  No classifier errs less in expectation
+    on data of that generator."""
+    if name not in _BAYES:
+        raise ValueError(f"name must be one of {', '.join(sorted(_BAYES))}; got {name!r}")
+    return _BAYES[name](X)
+
+
+def bayes_error(name, n=2_000_000, *, random_state=0, chunk_size=200_000):
+    """The Bayes error of the generator ``name`` ("gauss_mixture" or "waveform") estimated on ``n`` generated
+    rows: ``(error, standard_error)``, as fractions.
+
+    The error of :func:`bayes_predict` on ``n`` fresh rows drawn in chunks of ``chunk_size`` (chunk ``i``
+    from ``random_state + i``); ``standard_error`` is the binomial ``sqrt(e (1 - e) / n)``.  A test error
+    on ``m`` rows of the same generator can be below the exact value by sampling only, about
+    ``sqrt(e (1 - e) / m)``; :func:`bayes_predict` on a given test set measures where that set lies.
+    """
+    if name not in _BAYES:
+        raise ValueError(f"name must be one of {', '.join(sorted(_BAYES))}; got {name!r}")
+    n = _check_rows(n)
+    chunk_size = _check_rows(chunk_size, "chunk_size")
+    if n == 0:
+        raise ValueError("n must be positive to estimate an error; got 0")
+    if chunk_size == 0:
+        raise ValueError("chunk_size must be positive; got 0")
+    generate = _GENERATORS[name]
+    wrong = 0
+    for i, start in enumerate(range(0, n, chunk_size)):
+        X, y = generate(min(chunk_size, n - start), random_state=random_state + i)
+        wrong += int(np.count_nonzero(bayes_predict(name, X) != y))
+    e = wrong / n
+    return e, float(np.sqrt(e * (1.0 - e) / n))
 
 
 _GENERATORS = {"checkerboard": checkerboard, "gauss_mixture": gauss_mixture, "waveform": waveform}
