@@ -129,14 +129,15 @@ def norm_spread(X, y, order, kw):
     return max(spreads) if spreads else 0.0
 
 
-def peer_error(bindir, X, y, order, Xt, yt, *, budget, lam, gamma, tmp):
-    """Test error (%) of one ``budgetedsvm-train -m 0`` pass over ``X[order]`` in file order."""
+def peer_error(bindir, X, y, order, Xt, yt, *, budget, lam, gamma, tmp, maintenance=0):
+    """Test error (%) of one ``budgetedsvm-train -m maintenance`` pass over ``X[order]`` in file order (0: removal,
+    1: merging)."""
     tmp = Path(tmp)
     write_libsvm(tmp / "train", X[order], y[order] + 1)          # labels 1..c
     if not (tmp / "test").exists():
         write_libsvm(tmp / "test", Xt, yt + 1)
     cmd = [str(Path(bindir) / "budgetedsvm-train"), "-A", "4", "-B", str(budget), "-L", repr(lam), "-b", "0", "-e",
-           "1", "-K", "0", "-g", repr(2.0 * gamma), "-m", "0", "-r", "0", "-D", str(X.shape[1]), str(tmp / "train"),
+           "1", "-K", "0", "-g", repr(2.0 * gamma), "-m", str(maintenance), "-r", "0", "-D", str(X.shape[1]), str(tmp / "train"),
            str(tmp / "model")]
     subprocess.run(cmd, capture_output=True, text=True, check=True)
     (tmp / "padded").write_text(pad_model((tmp / "model").read_text()))
