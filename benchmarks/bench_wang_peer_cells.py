@@ -39,9 +39,9 @@ MODULES = ["benchmarks/bench_wang_peer_cells.py", "benchmarks/bench_wang_removal
 RESULTS = Path(__file__).resolve().parent / "results"
 DEFAULT_PEER = "/tmp/wd2_bsvm/bin"
 #: The cells run by default: (table, data set, row)
+#: (Waveform at B = 500 is left out: the peer's merging takes about a minute per 20,000-row pass there)
 CELLS = (("wang2012-table5", "Shuttle", "BPegasos+merge B=100"),
-         ("wang2012-table5", "Waveform", "BPegasos+merge B=100"),
-         ("wang2012-table5", "Waveform", "BPegasos+merge B=500"))
+         ("wang2012-table5", "Waveform", "BPegasos+merge B=100"))
 
 
 def cell_setting(table, dataset, row):
