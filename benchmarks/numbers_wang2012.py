@@ -8,6 +8,7 @@ test error +- sd over the seeds, the paper's, the difference, the gamma the cros
 fixed one; and C or Norma's eta where the grid holds it) and the gap's reason (blank: not flagged).
 """
 
+import numpy as np
 from _docgen import load, renderer, table
 
 
@@ -161,18 +162,25 @@ _EVOLUTION_SHOWN = (100, 1_000, 10_000, 100_000)
 
 def _evolution(name, fmt):
     """A stream figure as run: per data set and row the test accuracy (%) at some checkpoints and at the stream's
-    end (its length in brackets)."""
+    end (its length in brackets), the mean over the seeds (+- the sd with more than one)."""
     data = load(name)
     rows = []
+
+    def cell(values):
+        v = np.asarray(values, dtype=float)
+        return f"{v.mean():.2f}" + (f" ± {v.std(ddof=1):.2f}" if v.size > 1 else "")
+
     for r in data["rows"]:
         if not r.get("available"):
             continue
-        stream = {int(c[0]): 100 - c[2] for c in r["per_seed"][0]["stream"]}
-        end = r["per_seed"][0]["stream"][-1]
+        streams = [{int(c[0]): 100 - c[2] for c in s["stream"]} for s in r["per_seed"]]
+        ends = [s["stream"][-1] for s in r["per_seed"]]
         rows.append([r["dataset"], r["algorithm"]]
-                    + [f"{stream[n]:.2f}" if n in stream else "" for n in _EVOLUTION_SHOWN]
-                    + [f"{100 - end[2]:.2f} ({int(end[0]):,})"])
-    return table(["data", "row"] + [f"N = {n:,}" for n in _EVOLUTION_SHOWN] + ["end of stream (N)"], rows, fmt)
+                    + [cell([st[n] for st in streams]) if n in streams[0] else "" for n in _EVOLUTION_SHOWN]
+                    + [f"{cell([100 - e[2] for e in ends])} ({int(ends[0][0]):,})"])
+    seeds = data.get("seeds", 1)
+    return table(["data", "row"] + [f"N = {n:,}" for n in _EVOLUTION_SHOWN]
+                 + [f"end of stream (N){f', {seeds} seeds' if seeds > 1 else ''}"], rows, fmt)
 
 
 @renderer("repro-wang2012-figure5")
@@ -229,3 +237,23 @@ def _wang_figure7(fmt):
              f"{100 - r['paper']['mean']:.0f} (mean of 3 runs)"]
             for r in data["rows"] if r.get("available") for s in r["per_seed"]]
     return table(["row", "seed", "accuracy %", "digits among the 10 SVs", "paper accuracy %"], rows, fmt)
+
+
+@renderer("bench-wang-peer-cells")
+def _wang_peer_cells(fmt):
+    """Flagged merging cells rerun by BudgetedSVM (benchmarks/bench_wang_peer_cells.py): per cell the paper's
+    error, refsvm's and the peer's over the same seeds (mean +- sd, median), and the peer's seeds within the
+    paper's mean +- 2 sd."""
+    data = load("bench_wang_peer_cells")
+
+    def cell(v):
+        v = np.asarray(v, dtype=float)
+        return f"{v.mean():.2f} ± {v.std(ddof=1):.2f} (median {np.median(v):.2f})"
+
+    rows = []
+    for c in data["cells"]:
+        p = c["paper"]
+        band = sum(p["mean"] - 2 * p["std"] <= e <= p["mean"] + 2 * p["std"] for e in c["errors"]["peer"])
+        rows.append([c["dataset"], c["row"], f"{p['mean']:.2f} ± {p['std']:.2f}", cell(c["errors"]["refsvm"]),
+                     cell(c["errors"]["peer"]), f"{band} of {len(c['errors']['peer'])}"])
+    return table(["data", "row", "paper", "refsvm", "BudgetedSVM", "peer seeds within paper ± 2 sd"], rows, fmt)
