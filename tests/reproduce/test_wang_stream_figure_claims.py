@@ -1,0 +1,56 @@
+"""refsvm reproduce: what docs/evidence-wang.rst says of Wang et al.'s Figures 4 and 5 as run (accuracy along the
+streams), against the committed 20-seed results."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+RESULTS = ROOT / "benchmarks" / "results"
+if not (ROOT / "benchmarks").is_dir():
+    pytest.skip("benchmarks/ is not in this tree (an installed package)", allow_module_level=True)
+
+
+def _accuracy(figure):
+    """``{(dataset, row): (accuracy % per seed x checkpoint, checkpoints)}`` of the committed run."""
+    data = json.loads((RESULTS / f"reproduce_wang2012-figure{figure}.json").read_text())
+    out = {}
+    for r in data["rows"]:
+        if r.get("available"):
+            streams = [np.array(s["stream"], dtype=float) for s in r["per_seed"]]
+            out[(r["dataset"], r["algorithm"])] = (np.array([100 - s[:, 2] for s in streams]), streams[0][:, 0])
+    return out, data["seeds"]
+
+
+def test_figure5_shapes():
+    """Figure 5 (B = 100), over the 20 seeds: removal on Checkerboard gains at first and ends below its early
+    peak; on Waveform merging is ahead of projection at 100,000 examples in every seed, but 8 of the 20 orders
+    lose more than 2 points between 300,000 and 1M examples and it ends ahead in only half of them; on
+    Covertype merging ends ahead of projection in all but one seed."""
+    acc, seeds = _accuracy(5)
+    assert seeds == 20
+    remove, n = acc[("Checkerboard", "BPegasos+remove B=100")]
+    mean = remove.mean(0)
+    assert mean[1] > mean[0] + 3 and mean[-1] < mean.max() - 3
+    merge, n = acc[("Waveform", "BPegasos+merge B=100")]
+    project, _ = acc[("Waveform", "BPegasos+project B=100")]
+    i100, i300 = list(n).index(100_000), list(n).index(300_000)
+    assert np.all(merge[:, i100] > project[:, i100])
+    assert np.sum(merge[:, i300] - merge[:, -1] > 2) == 8
+    assert np.sum(merge[:, -1] > project[:, -1]) == 10
+    cm, _ = acc[("Covertype", "BPegasos+merge B=100")]
+    cp, _ = acc[("Covertype", "BPegasos+project B=100")]
+    assert np.sum(cm[:, -1] > cp[:, -1]) == 19
+
+
+def test_waveform_long_stream_with_the_authors_tolerance_keeps_merging():
+    """On wang2012-table5-waveform-long's 1M-row stream (lambda = 1e-4, B = 100) every seed with the authors'
+    golden-section tolerance (1e-4) errs less than every seed with the tables' 0.01, and its spread is about a
+    ninth of theirs: the late loss of Figure 5's merging row goes with the tolerance."""
+    rows = {r["algorithm"]: [s["error"] for s in r["per_seed"]] for r in json.loads(
+        (RESULTS / "reproduce_wang2012-table5-waveform-long.json").read_text())["rows"]}
+    coarse, fine = rows["BPegasos+merge B=100 C=0.01"], rows["BPegasos+merge B=100 C=0.01 eps=1e-4"]
+    assert max(fine) < min(coarse)
+    assert np.std(fine, ddof=1) <= 0.12 * np.std(coarse, ddof=1)
