@@ -62,3 +62,17 @@ def test_a_run_below_the_policy_is_a_debt_and_the_results_say_so():
         assert reason.startswith(NOT_YET), stem
         n = committed[stem]["seeds"]
         assert re.search(rf"\b{n} seeds?\b", reason), (stem, n)
+
+
+def test_a_run_does_not_import_the_policy_lists():
+    """The lists are documentation and test data: a reproduce run does not import seed_policy (so editing a list
+    leaves every result's fingerprint as it is), and the policy's number is the tables' default."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from refsvm.reproduce import driver, tables, runners, report, gaps; "
+            "print('refsvm.reproduce.seed_policy' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    assert out == "False"
+    from refsvm.reproduce import seed_policy, spec
+    assert seed_policy.MIN_SEEDS == spec.MIN_SEEDS == spec.Table.__dataclass_fields__["seeds"].default
