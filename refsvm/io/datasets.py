@@ -314,14 +314,12 @@ def waveform_log_likelihoods(X):
                  = (2 pi)^(-20/2) exp(-(|m|^2 - |d|^2 mu^2) / 2) (Phi((1 - mu)|d|) - Phi(-mu |d|)) / |d|
 
     (complete the square in ``u``; ``Phi`` is the standard normal distribution function), evaluated in logs
-    (``scipy.special.log_ndtr``).  ``tests/io/test_generators.py`` checks it against numerical quadrature
-    over ``u``.
+    (``scipy.special.log_ndtr``).  ``tests/io/test_bayes_classifiers.py`` checks it against numerical
+    quadrature over ``u``.
     """
     from scipy.special import log_ndtr
 
-    X = np.asarray(X, dtype=np.float64)
-    if X.ndim != 2 or X.shape[1] != 21:
-        raise ValueError(f"X must have shape (n, 21); got {X.shape}")
+    X = _finite_rows(X, 21)
     ha, hb = waveform_means()
     out = np.empty((X.shape[0], 3))
     for k in range(3):
@@ -333,18 +331,26 @@ def waveform_log_likelihoods(X):
         # Phi(hi) - Phi(lo) = Phi(-lo) - Phi(-hi): take the pair of arguments on the side of 0 where Phi is
         # small (both ends above 0: the upper tails), so that no difference of two numbers near 1 is formed
         right = lo > 0.0
-        a, b = np.where(right, -hi, lo), np.where(right, -lo, hi)          # a < b, b <= |d| / 2 or both < 0
+        a, b = np.where(right, -hi, lo), np.where(right, -lo, hi)          # a < b: both < 0, or a <= 0 < b
         log_b = log_ndtr(b)
         log_mass = log_b + np.log1p(-np.exp(log_ndtr(a) - log_b))         # log(Phi(b) - Phi(a))
         out[:, k] = -0.5 * (np.einsum("ij,ij->i", m, m) - nd * nd * mu * mu) + log_mass - np.log(nd)
     return out
 
 
+def _finite_rows(X, d):
+    """``X`` as a float64 array of shape (n, d) with finite entries, else ValueError naming ``X``."""
+    X = np.asarray(X, dtype=np.float64)
+    if X.ndim != 2 or X.shape[1] != d:
+        raise ValueError(f"X must have shape (n, {d}); got {X.shape}")
+    if not np.all(np.isfinite(X)):
+        raise ValueError("X must be finite (no NaN or infinity)")
+    return X
+
+
 def _gauss_mixture_bayes(X):
     """The Bayes classifier of :func:`gauss_mixture`: +1 where ``log N(x; 0, I) >= log N(x; (2, 0), 4 I)``."""
-    X = np.asarray(X, dtype=np.float64)
-    if X.ndim != 2 or X.shape[1] != 2:
-        raise ValueError(f"X must have shape (n, 2); got {X.shape}")
+    X = _finite_rows(X, 2)
     log_pos = -0.5 * np.einsum("ij,ij->i", X, X) - np.log(2.0 * np.pi)
     Z = X - np.array([2.0, 0.0])
     log_neg = -0.125 * np.einsum("ij,ij->i", Z, Z) - np.log(8.0 * np.pi)
@@ -385,6 +391,7 @@ def bayes_error(name, n=2_000_000, *, random_state=0, chunk_size=200_000):
         raise ValueError(f"name must be one of {', '.join(sorted(_BAYES))}; got {name!r}")
     n = _check_rows(n)
     chunk_size = _check_rows(chunk_size, "chunk_size")
+    random_state = _check_rows(random_state, "random_state")
     if n == 0:
         raise ValueError("n must be positive to estimate an error; got 0")
     if chunk_size == 0:
