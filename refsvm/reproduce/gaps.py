@@ -26,7 +26,8 @@ that supports it; a flagged row that is in neither is ``"unexplained"``.
 
 import math
 
-__all__ = ["REASONS", "EXPLAINED", "GAP_POINTS", "GAP_SDS", "RELATIVE_GAP", "SAME_RUNS", "is_flagged", "gap_reason"]
+__all__ = ["REASONS", "EXPLAINED", "GAP_POINTS", "GAP_SDS", "RELATIVE_GAP", "SAME_RUNS", "SAME_ROW_RUNS", "is_flagged",
+           "gap_reason"]
 
 #: The documented list of reasons (key -> what it means).
 REASONS = {
@@ -69,6 +70,12 @@ RELATIVE_GAP = {"lu2016-table9": 0.20, "lu2016-table9-eta": 0.20, "lu2016-figure
 #: table's number): their rows take that table's stated reasons (:data:`EXPLAINED`).
 SAME_RUNS = {"lu2016-figure1": "lu2016-table7", "lu2016-figure2": "lu2016-table7", "lu2016-figure5": "lu2016-table9",
              "lu2016-figure6": "lu2016-table9"}
+#: Single rows of a figure that are a table's runs seed for seed ((figure, row, data set) -> (table, row, data
+#: set)): they take that row's stated reason.  Lu et al.'s Figure 4 sweeps B on usps; its B = 200 points are
+#: Table 7's usps runs (same parameters, grid and seeds; tests/reproduce/test_lu_figures.py compares the
+#: committed per-seed errors).
+SAME_ROW_RUNS = {("lu2016-figure4", f"{_r} B=200", "usps"): ("lu2016-table7", _r, "usps")
+                 for _r in ("RBP", "Forgetron", "Projectron", "Projectron++", "BPA-S", "BOGD", "FOGD", "NOGD")}
 
 def _cites(run, row, ours, paper, via=None):
     """What a companion run measured: ``via`` (default: the same row) gives ``ours`` where the paper has
@@ -690,7 +697,8 @@ def gap_reason(table, row):
     if minority is not None and abs(paper - minority) <= 0.01:
         return "paper-constant", (f"the paper's {paper:g} % is the minority share of the data ({minority:.2f} %): "
                                   f"its run predicted one class")
-    explained = EXPLAINED.get((SAME_RUNS.get(table, table), row["algorithm"], row["dataset"]))
+    key = (table, row["algorithm"], row["dataset"])
+    explained = EXPLAINED.get(SAME_ROW_RUNS.get(key, (SAME_RUNS.get(table, table),) + key[1:]))
     if explained is not None:
         return explained
     errors = [s["error"] for s in row.get("per_seed") or () if "error" in s]

@@ -122,3 +122,32 @@ def test_stream_figures_take_their_tables_gap_reasons():
     assert gap_reason("lu2016-figure5", dict(row, error_mean=0.055)) is None         # within 20 % of the paper
     assert gap_reason("lu2016-figure3", dict(row, error_mean=30.0, paper=dict(mean=20.0, std=0.5)))[0] == \
         "unexplained"
+
+
+def test_figure4_b200_points_are_table7s_runs_and_take_their_reasons():
+    """Every row SAME_ROW_RUNS maps is the target table's row seed for seed in the committed results (same
+    per-seed errors and grid choice), and takes that row's gap reason; another budget of the sweep does not."""
+    import json
+    from pathlib import Path
+
+    from refsvm.reproduce.gaps import SAME_ROW_RUNS, gap_reason
+
+    results = Path(__file__).resolve().parents[2] / "benchmarks" / "results"
+    if not results.is_dir():
+        pytest.skip("benchmarks/ is not in this tree")
+
+    def rows(name):
+        return {(r["algorithm"], r["dataset"]): r for r in json.loads(
+            (results / f"reproduce_{name}.json").read_text())["rows"]}
+
+    loaded = {}
+    for (figure, row, ds), (table, trow, tds) in SAME_ROW_RUNS.items():
+        f = loaded.setdefault(figure, rows(figure))[(row, ds)]
+        t = loaded.setdefault(table, rows(table))[(trow, tds)]
+        assert [s["error"] for s in f["per_seed"]] == [s["error"] for s in t["per_seed"]], row
+        assert f["chosen"] == t["chosen"], row
+        assert gap_reason(figure, f) == gap_reason(table, t), row
+    other = loaded["lu2016-figure4"][("RBP B=150", "usps")]
+    assert ("lu2016-figure4", "RBP B=150", "usps") not in SAME_ROW_RUNS
+    reason = gap_reason("lu2016-figure4", other)
+    assert reason is None or reason[0] == "unexplained"
