@@ -72,10 +72,13 @@ SAME_RUNS = {"lu2016-figure1": "lu2016-table7", "lu2016-figure2": "lu2016-table7
              "lu2016-figure6": "lu2016-table9"}
 #: Single rows of a figure that are a table's runs seed for seed ((figure, row, data set) -> (table, row, data
 #: set)): they take that row's stated reason.  Lu et al.'s Figure 4 sweeps B on usps; its B = 200 points are
-#: Table 7's usps runs (same parameters, grid and seeds; tests/reproduce/test_lu_figures.py compares the
-#: committed per-seed errors).
+#: Table 7's usps runs, and Figure 3's rho_f = 4 / rho_n = 0.2 points on the sets Table 7 runs at B = 200 are
+#: its FOGD / NOGD runs there (same parameters, grid and seeds; tests/reproduce/test_lu_figures.py compares
+#: the committed per-seed errors).
 SAME_ROW_RUNS = {("lu2016-figure4", f"{_r} B=200", "usps"): ("lu2016-table7", _r, "usps")
                  for _r in ("RBP", "Forgetron", "Projectron", "Projectron++", "BPA-S", "BOGD", "FOGD", "NOGD")}
+SAME_ROW_RUNS.update({("lu2016-figure3", _r, _ds): ("lu2016-table7", _r.split()[0], _ds)
+                      for _r in ("FOGD rho_f=4", "NOGD rho_n=0.2") for _ds in ("dna", "satimage", "usps")})
 
 def _cites(run, row, ours, paper, via=None):
     """What a companion run measured: ``via`` (default: the same row) gives ``ours`` where the paper has

@@ -124,7 +124,7 @@ def test_stream_figures_take_their_tables_gap_reasons():
         "unexplained"
 
 
-def test_figure4_b200_points_are_table7s_runs_and_take_their_reasons():
+def test_same_row_runs_are_their_tables_runs_and_take_their_reasons():
     """Every row SAME_ROW_RUNS maps is the target table's row seed for seed in the committed results (same
     per-seed errors and grid choice), and takes that row's gap reason; another budget of the sweep does not."""
     import json
