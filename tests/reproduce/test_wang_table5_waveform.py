@@ -92,3 +92,18 @@ def test_table5_waveform_reasons_hold_in_the_committed_runs():
         else:
             assert reason in ("data", "authors-code") and gap_reason(long["table"], last) is None
             assert (reason == "authors-code") == quotes[-1][0].endswith("eps=1e-4")
+
+
+def test_pegasos_along_the_stream_quick_run_under_two_minutes(tmp_path):
+    """wang2012-table5-waveform-pegasos end to end with --quick: the unbudgeted row on figure 4's Waveform stream,
+    stopped early, with its curve; its paper column is Table 5's Pegasos on Waveform."""
+    name = "wang2012-table5-waveform-pegasos"
+    t = tables()[name]
+    assert t.paper[(t.entries[0].label, "Waveform")] == tables()[T5].paper[("Pegasos", "Waveform")]
+    assert t.datasets[0] is next(d for d in tables()["wang2012-figure4"].datasets if d.label == "Waveform")
+    start = time.perf_counter()
+    js = tmp_path / f"{name}.json"
+    assert main(["reproduce", name, "--quick", "--seeds", "2", "--n-jobs", "2", "--json", str(js)]) == 0
+    (row,) = json.loads(js.read_text())["rows"]
+    assert row["available"] and len(row["per_seed"]) == 2 and row["per_seed"][0]["stream"][-1][0] == 600
+    assert time.perf_counter() - start < 120
