@@ -361,11 +361,17 @@ def _w4_own_cv(s, ours, paper):
                           f"(wang2012-table4-own-cv, {_W4_OWN_CV})")
 
 
-for _row, _ds, _s, _ours, _paper in (("BPegasos+remove B=100", "DNA", 4, "23.30", "21.37"),
-                                     ("BPegasos+project B=500", "USPS", 1, "8.12", "7.39"),
-                                     ("BPegasos+remove B=100", "Letter", 64, "58.83", "58.50"),
-                                     ("BPegasos+project B=100", "Satimage", 4, "13.03", "12.31")):
+for _row, _ds, _s, _ours, _paper in (("BPegasos+project B=500", "USPS", 1, "8.35", "7.39"),
+                                     ("BPegasos+remove B=100", "Letter", 64, "59.94", "58.50"),
+                                     ("BPegasos+project B=100", "Satimage", 4, "12.92", "12.31")):
     EXPLAINED[("wang2012-table4", _row, _ds)] = _w4_own_cv(_s, _ours, _paper)
+#: at 3 seeds the own CV closed DNA's gap (23.30); at 20 it does not
+EXPLAINED[("wang2012-table4", "BPegasos+remove B=100", "DNA")] = (
+    "unexplained", _w4_own_cv(4, "26.73", "21.37")[1] + ", still flagged; the removal's choice among SVs of equal "
+                   "norm is rounding noise (refsvm's removed the SV just added in 94-96 % of the events at gamma = "
+                   "1/d): ties broken towards the SV just added give 19.06 and BudgetedSVM cce05ffc on the same passes "
+                   "20.07 where the computed choice gives 27.71 over 3 seeds (benchmarks/results/"
+                   "bench_wang_removal_ties.json); the first is just over 2 points below the paper's")
 
 _W4_FINE = "wang2012-table4-fine-grid"
 _W4_COARSE = ("wang2012-table4's CV grid steps gamma by a factor 4 (s in {1/4, 1, 4, 16}) and its 5-fold CV of "
@@ -470,7 +476,7 @@ for _row in ("BNorma+merge B=100", "BNorma+merge B=500", "Norma"):
     EXPLAINED[("wang2012-table3-norma", _row, "Gauss")] = ("data", _gauss_test_draw(True))
 
 #: wang2012-table3-norma's IJCNN rows: (row, the committed run's range of the final models' majority share, %)
-_W3N_IJCNN = (("BNorma+merge B=100", "99.06-99.40"), ("BNorma+merge B=500", "99.54-99.70"), ("Norma", "99.15-99.39"))
+_W3N_IJCNN = (("BNorma+merge B=100", "99.06-99.52"), ("BNorma+merge B=500", "99.41-99.80"), ("Norma", "99.15-99.39"))
 for _row, _share in _W3N_IJCNN:
     EXPLAINED[("wang2012-table3-norma", _row, "IJCNN")] = (
         "degenerate", f"every grid point ends with a model predicting one class: the table's runs (eta = 1, the CV's "

@@ -51,8 +51,6 @@ TABLE_EXCEPTIONS = {
 RUNS_BELOW = {
     "lu2016-table5_large": NOT_YET + " the unbudgeted Perceptron and OGD on w8a, a9a and ijcnn1 (every example an SV) "
                                      "at 2 seeds; the budgeted rows are at 20 (lu2016-table5_budgeted_large)",
-    "wang2012-table3-norma": NOT_YET + " 5 seeds (the table's default is 20: a rerun is under way)",
-    "wang2012-table4-own-cv": NOT_YET + " 3 seeds (the table's default is 20: a rerun is under way)",
     "qaadan2019-table2": NOT_YET + " 2 seeds (about 1.6 hours at 20 here); the rows it flagged were rerun at 20 seeds "
                                    "(qaadan2019-table2_flagged)",
 }
