@@ -257,3 +257,23 @@ def _wang_peer_cells(fmt):
         rows.append([c["dataset"], c["row"], f"{p['mean']:.2f} ± {p['std']:.2f}", cell(c["errors"]["refsvm"]),
                      cell(c["errors"]["peer"]), f"{band} of {len(c['errors']['peer'])}"])
     return table(["data", "row", "paper", "refsvm", "BudgetedSVM", "peer seeds within paper ± 2 sd"], rows, fmt)
+
+
+@renderer("repro-wang2012-table5-waveform-pegasos")
+def _wang_table5_waveform_pegasos(fmt):
+    """Table 5's Pegasos on Waveform along figure 4's stream: test error (%) at each checkpoint, mean +- sd over
+    the seeds, beside the paper's row and the gap's reason (today's) at the end."""
+    from refsvm.reproduce.gaps import gap_reason
+
+    data = load("reproduce_wang2012-table5-waveform-pegasos")
+    rows = []
+    for r in data["rows"]:
+        streams = np.array([[c[2] for c in s["stream"]] for s in r["per_seed"]], dtype=float)
+        ns = [int(c[0]) for c in r["per_seed"][0]["stream"]]
+        reason = gap_reason(data["table"], r)
+        for i, n in enumerate(ns):
+            last = i == len(ns) - 1
+            rows.append([f"{n:,}", f"{streams[:, i].mean():.2f} ± {streams[:, i].std(ddof=1):.2f}",
+                         f"{r['paper']['mean']:.2f} ± {r['paper']['std']:.2f}" if last else "",
+                         (reason[0] if reason else "") if last else ""])
+    return table(["examples", f"test error % ({data['seeds']} seeds)", "paper (Table 5)", "gap"], rows, fmt)

@@ -107,3 +107,31 @@ def test_pegasos_along_the_stream_quick_run_under_two_minutes(tmp_path):
     (row,) = json.loads(js.read_text())["rows"]
     assert row["available"] and len(row["per_seed"]) == 2 and row["per_seed"][0]["stream"][-1][0] == 600
     assert time.perf_counter() - start < 120
+
+
+def test_table5_pegasos_reason_holds_in_the_committed_stream_run():
+    """Table 5's Waveform Pegasos row (flagged) carries 'data': the unbudgeted learner on figure 4's stream errs, at
+    the checkpoints the text quotes, what the committed run measured (mean over its seeds), and after 100,000
+    examples it is within the gap rule of the paper's row; the Bayes floor quoted is bench_bayes_floor's for that
+    stream's test rows."""
+    import re
+
+    import numpy as np
+
+    name = "wang2012-table5-waveform-pegasos"
+    _, rows5 = _committed(T5)
+    assert is_flagged(rows5[("Pegasos", "Waveform")], T5)
+    reason, text = EXPLAINED[(T5, "Pegasos", "Waveform")]
+    assert reason == "data" and gap_reason(T5, rows5[("Pegasos", "Waveform")]) == (reason, text)
+    data, rows = _committed(name)
+    (row,) = rows.values()
+    assert data["seeds"] == 20 and not is_flagged(row, name)
+    curve = np.array([[c[2] for c in s["stream"]] for s in row["per_seed"]])
+    at = {int(c[0]): i for i, c in enumerate(row["per_seed"][0]["stream"])}
+    q = re.search(r"errs ([0-9.]+) after 10,000 examples, ([0-9.]+) after 50,000 and ([0-9.]+) \+- ([0-9.]+) after "
+                  r"100,000 where the paper has ([0-9.]+)", text).groups()
+    assert q == (f"{curve[:, at[10_000]].mean():.2f}", f"{curve[:, at[50_000]].mean():.2f}",
+                 f"{row['error_mean']:.2f}", f"{row['error_std']:.2f}", f"{row['paper']['mean']:.2f}")
+    floor = json.loads((RESULTS / "bench_bayes_floor.json").read_text())
+    stream = next(e for e in floor["sets"] if name in e["tables"])
+    assert f"errs {100 * stream['test_rows_error']:.2f} on those test rows" in text
