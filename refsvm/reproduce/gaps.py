@@ -440,10 +440,11 @@ EXPLAINED[("wang2012-table4", "BPegasos+remove B=500", "Letter")] = _w4_ties("36
 EXPLAINED[("wang2012-table4", "BPegasos+remove B=100", "USPS")] = (
     "unexplained", "the removal's choice among SVs of equal norm is rounding noise (refsvm's removed the SV just "
                    "added in 75 % of the events): ties broken towards the SV just added give 22.95 (range 19.48-24.71 "
-                   "over 3 seeds), the oldest 35.51, a random SV 31.97, BudgetedSVM cce05ffc 38.58, the row 34.98 (5 seeds); "
-                   "the paper's 19.84 is within the first's range but the mean stays 3.1 points off (" + _W4_TIES
+                   "over 3 seeds), the oldest 35.51, a random SV 31.97, BudgetedSVM cce05ffc 38.58, the computed "
+                   "choice 35.69 (the table's row: 35.32 over 20 seeds); the paper's 19.84 is within the first's "
+                   "range but the mean stays 3.1 points off (" + _W4_TIES
                    + "); at gamma = 16/d, the choice of a cross-validation of this row alone, the computed choice "
-                     "gives 25.73 (the table's run of it)")
+                     "gives 25.27 (wang2012-table4-own-cv, 20 seeds)")
 
 for _row in ([f"BPegasos+{_m} B={_b}" for _m in ("remove", "project", "merge") for _b in (100, 500)]
              + ["BMP+merge B=100", "BMP+merge B=500", "Pegasos", "LIBSVM"]):
