@@ -59,7 +59,7 @@ def test_gauss_reasons_quote_the_floor_and_hold_in_the_committed_runs():
     data = _floor()
     gauss = next(e for e in data["sets"] if e["generator"] == "gauss_mixture")
     pop = data["population"]["gauss_mixture"]
-    quoting = {k: v for k, v in EXPLAINED.items() if "bench_bayes_floor" in v[1]}
+    quoting = {k: v for k, v in EXPLAINED.items() if QUOTE.search(v[1])}
     assert {k[2] for k in quoting} == {"Gauss"} and len(quoting) >= 8
     assert {k[0] for k in quoting} == set(gauss["tables"])
     results = {t: {(r["algorithm"], r["dataset"]): r for r in json.loads(
