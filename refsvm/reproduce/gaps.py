@@ -444,7 +444,7 @@ EXPLAINED[("wang2012-table4", "BPegasos+remove B=100", "USPS")] = (
                    "choice 35.69 (the table's row: 35.32 over 20 seeds); the paper's 19.84 is within the first's "
                    "range but the mean stays 3.1 points off (" + _W4_TIES
                    + "); at gamma = 16/d, the choice of a cross-validation of this row alone, the computed choice "
-                     "gives 25.27 (wang2012-table4-own-cv, 20 seeds)")
+                     "gives 25.27 (wang2012-table4-own-cv, 20 seeds), still flagged")
 
 for _row in ([f"BPegasos+{_m} B={_b}" for _m in ("remove", "project", "merge") for _b in (100, 500)]
              + ["BMP+merge B=100", "BMP+merge B=500", "Pegasos", "LIBSVM"]):
