@@ -26,6 +26,11 @@ without Python objects.  Differences in *how* (not *what*) is computed:
   The time spent keeping the inverse up to date on appends is counted in
   ``maintenance_seconds`` (it is part of the cost of projection).
   ``_last_stats`` holds the number of recomputations of the last call.
+  The ``kept="factor"`` variant (``_projection_options(kept="factor")``, not
+  the default) keeps the Cholesky factor of ``K + ridge I`` instead: one
+  forward substitution per append, a rank-one update when an SV leaves, two
+  triangular solves per event; O(B^2) per step without recomputations
+  (:func:`c_maintain_projection_factor`; DESIGN.md, "Kept Cholesky factor").
   A call whose model ``(sv, alpha, t0)`` equals one an earlier call returned
   (by content: the same arrays, a copy, the canonical CSR copy, a saved and
   loaded model; same kernel, ridge and budget) keeps that call's K,
@@ -78,7 +83,8 @@ from refsvm._fast.sparse cimport (ERR_NOMEM, Rows, Store, rows_init, rows_self, 
                                   store_self, store_set_row)
 from refsvm._fast.budget cimport (MergeTables, c_maintain_merge, c_maintain_projection_inverse, c_maintain_removal,
                                   c_maintain_projection_solve, c_remove_sv, c_merge_compare, c_select_smallest, kinv_append, kinv_refresh,
-                                  open_merge_tables, sym_swap_remove, twins_append, twins_count)
+                                  open_merge_tables, sym_swap_remove, twins_append, twins_count, twins_remove,
+                                  c_maintain_projection_factor, chol_append, chol_refresh)
 
 
 cdef enum:                 # in the order of refsvm.bsgd.LEARNING_RATES
@@ -126,7 +132,11 @@ cdef struct Params:
     bint binary
     bint fit_bias
     bint keep_K            # kernel matrix of the SVs (projection, perceptron)
-    bint keep_Kinv         # (K + ridge I)^{-1} (projection)
+    bint keep_Kinv         # (K + ridge I)^{-1} (projection), or its Cholesky factor (kept_factor)
+    bint kept_factor       # projection keeps the Cholesky factor of K + ridge I in the Kinv buffer (kept="factor")
+    int* fslot             # kept_factor: the slot of each factor row
+    int* fidx              # kept_factor: the factor row of each slot
+    double* fwork          # kept_factor: 3 (B + 1) doubles of scratch per event
     int lr
     int maint
     int kernel
@@ -166,6 +176,7 @@ cdef struct State:
     long long duplicate_additions  # projection: x_t equal to an SV (DESIGN.md)
     long long kernel_entries       # entries the margins' kernel rows read (sparse: SV nonzeros + x_t's)
     Py_ssize_t appends_since_refresh   # projection: appends since Kinv was last recomputed
+    bint factor_ok         # kept_factor: L is the factor of the current SVs (else fresh solves until a refresh works)
 
 
 cdef void _set_kernel_row(const Params* P, const Store* SV, double[:, ::1] K,
@@ -301,7 +312,13 @@ cdef int _bsgd_pass(const Params* P, State* st,
                 K[b, b] = rows_self(X, i, P.kernel, P.gamma, P.degree, P.coef0)
                 if P.twins != NULL:                           # the selection's near duplicates (projection)
                     twins_append(K, b, P.ridge, P.twins)
-            if P.keep_Kinv:                                   # Kinv grows by a bordered-inverse update
+            if P.kept_factor:                                 # the factor grows by one row (O(b^2))
+                start = _now()
+                if st.factor_ok and chol_append(K, Kinv, b, b, P.ridge, P.fslot, P.fidx) != 0:
+                    st.kinv_append_failures += 1              # numerically dependent: fresh solves until a refresh
+                    st.factor_ok = False
+                st.maintenance_seconds += _now() - start
+            elif P.keep_Kinv:                                 # Kinv grows by a bordered-inverse update
                 start = _now()
                 appends_since_refresh += 1
                 refresh = appends_since_refresh >= P.refresh_every
@@ -342,15 +359,24 @@ cdef int _bsgd_pass(const Params* P, State* st,
                     b = c_maintain_removal(SV, A, b, P.kernel, P.gamma, P.degree, P.coef0, &p, &wd)
                     if P.keep_K:
                         sym_swap_remove(K, b_old, p)
-                elif P.maint == MAINT_PROJECTION and not P.keep_Kinv:   # kernel without a constant diagonal:
-                    if c_maintain_projection_solve(SV, A, b, P.kernel, P.gamma, P.degree, P.coef0, P.ridge,
-                                                   kp_buf, v2, ipiv, &p, &wd, P.errors, P.kernel_error) != 0:   # fresh solve
-                        st.b = b
+                elif P.maint == MAINT_PROJECTION and P.kept_factor and st.factor_ok:
+                    b = c_maintain_projection_factor(SV, A, b, P.kernel, P.gamma, P.degree, P.coef0, P.ridge, K, Kinv,
+                                                     P.fslot, P.fidx, P.fwork, P.refine_steps, &p, &wd,
+                                                     P.errors, P.kernel_error, P.twins)
+                elif P.maint == MAINT_PROJECTION and (not P.keep_Kinv or P.kept_factor):   # fresh solve: a kernel
+                    if c_maintain_projection_solve(SV, A, b, P.kernel, P.gamma, P.degree, P.coef0, P.ridge,   # without a
+                                                   kp_buf, v2, ipiv, &p, &wd, P.errors, P.kernel_error) != 0:   # constant
+                        st.b = b                              # diagonal, or a kept factor that failed
                         st.t = t
                         return ERR_SINGULAR
+                    if P.kept_factor:
+                        twins_remove(K, b_old, p, P.ridge, P.twins)
                     b = c_remove_sv(SV, A, b, p)              # Alg. 2, projection, line 2
                     if P.keep_K:
                         sym_swap_remove(K, b_old, p)
+                    if P.kept_factor:                         # factor the SVs that stay from scratch
+                        st.kinv_refreshes += 1
+                        st.factor_ok = chol_refresh(K, Kinv, b, P.ridge, P.fslot, P.fidx) == 0
                 elif P.maint == MAINT_PROJECTION:
                     b = c_maintain_projection_inverse(SV, A, b, P.kernel, P.gamma, P.degree, P.coef0,
                                                       P.ridge, K, Kinv, v1, v2, P.refine_steps, &p, &wd,
@@ -463,6 +489,7 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
                                      P.maint == MAINT_MERGE and P.binary)
     P.ridge = projection_ridge
     P.keep_Kinv = P.maint == MAINT_PROJECTION and P.kernel == KERNEL_RBF   # projection_keeps_inverse()
+    P.kept_factor = P.keep_Kinv and _kept == KEPT_FACTOR      # the variant of _projection_options(kept=...)
     P.refresh_every = _refresh_every if _refresh_every > 0 else max(P.budget, 1)
     P.refine_steps = _refine_steps
     P.keep_K = P.keep_Kinv or P.lr == LR_PERCEPTRON

@@ -7,6 +7,12 @@
 # and tests through _projection_options().
 cdef Py_ssize_t _refresh_every = 0        # 0: every B appends
 cdef int _refine_steps = 1
+cdef enum:
+    KEPT_INVERSE = 0                      # the kept (K + ridge I)^{-1}: bordered updates (the default)
+    KEPT_FACTOR = 1                       # the kept Cholesky factor of K + ridge I (kept="factor")
+#: What projection with the rbf kernel keeps between events, in the order of the codes above.
+KEPT = ("inverse", "factor")
+cdef int _kept = KEPT_INVERSE
 #: Counters of the last call (projection): inverse recomputations and failed bordered updates.
 _last_stats = {}
 # Projection / perceptron: for every returned model, the state to continue it exactly, keyed by
@@ -49,7 +55,8 @@ def _continuation_key(sv, alpha, t, settings):
 
 
 def _continuation_of(sv, alpha, t, settings):
-    """The kept ``(K, Kinv, appends since refresh)`` of the model ``(sv, alpha, t)``, or None."""
+    """The kept ``(K, Kinv, appends since refresh)`` of the model ``(sv, alpha, t)``, or None (kept factor: ``Kinv``
+    is ``(L, fslot, factor_ok)``)."""
     csv = _canonical_svs(sv)
     entry = _continuations.get(_continuation_key(csv, alpha, t, settings))
     if entry is None:
@@ -68,27 +75,45 @@ def _keep_continuation(sv_out, alpha, t, K, Kinv, appends, settings):
     _continuations.pop(key, None)
     _continuations[key] = (weakref.ref(sv_out), csv.copy(), np.array(alpha, dtype=np.float64), int(t),
                            K, Kinv, appends, settings)
-    total = sum(e[4].nbytes + (e[5].nbytes if e[5] is not None else 0) for e in _continuations.values())
+    total = sum(_nbytes(e[4]) + _nbytes(e[5]) for e in _continuations.values())
     for k in list(_continuations):
         if total <= _CONTINUATION_BYTES:
             break
         e = _continuations[k]
         if k != key and e[0]() is None:
-            total -= e[4].nbytes + (e[5].nbytes if e[5] is not None else 0)
+            total -= _nbytes(e[4]) + _nbytes(e[5])
             del _continuations[k]
 
 
-def _projection_options(refresh_every=None, refine_steps=None):
-    """Get / set the projection fast path's knobs; returns the previous ``(refresh_every, refine_steps)``.
+def _nbytes(kept):
+    """Bytes of a kept array, of the arrays of a kept tuple (the factor, its slots, a flag), 0 for None."""
+    if kept is None:
+        return 0
+    if isinstance(kept, tuple):
+        return sum(_nbytes(k) for k in kept)
+    return getattr(kept, "nbytes", 0)
+
+
+def _projection_options(refresh_every=None, refine_steps=None, kept=None):
+    """Get / set the projection fast path's knobs; returns the previous ``(refresh_every, refine_steps, kept)``.
 
     ``refresh_every``: appends between recomputations of the inverse from
     scratch (0 = the budget B).  ``refine_steps``: steps of iterative refinement
-    of ``(K_p + ridge I)^{-1} k_p`` per projection.  Not part of the public API.
+    of ``(K_p + ridge I)^{-1} k_p`` per projection.  ``kept``: what the rbf projection keeps between events,
+    ``"inverse"`` (the default: ``(K + ridge I)^{-1}``, bordered updates, recomputed from scratch every
+    ``refresh_every`` appends and after an update that fails its accuracy check) or ``"factor"`` (its Cholesky
+    factor: one forward substitution per append, a rank-one update per removal, O(B^2) per step with no
+    recomputation; ``refresh_every`` is not read).  Both solve the same system; their coefficients differ by
+    rounding (the agreement tests hold the reference against either).  Not part of the public API.
     """
-    global _refresh_every, _refine_steps
-    old = (_refresh_every, _refine_steps)
+    global _refresh_every, _refine_steps, _kept
+    old = (_refresh_every, _refine_steps, KEPT[_kept])
     if refresh_every is not None:
         _refresh_every = int(refresh_every)
     if refine_steps is not None:
         _refine_steps = int(refine_steps)
+    if kept is not None:
+        if kept not in KEPT:
+            raise ValueError(f"kept must be one of {KEPT}, got {kept!r}")
+        _kept = KEPT.index(kept)
     return old

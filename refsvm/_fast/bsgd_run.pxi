@@ -14,6 +14,7 @@ cdef object _bsgd_run(Params* P, State* stp, const Rows* R, Store* S, object SV,
     memset(&st, 0, sizeof(State))                             # every counter and timer from 0
     st.b = stp.b
     st.t = int(t0)
+    st.factor_ok = True                                       # kept factor: the empty factor is valid
 
     # b never exceeds min(B + 1, len(sv) + n_steps): size the O(B^2) matrices accordingly
     kdim = min(cap, st.b + P.n_steps + 1) if P.keep_K else 1
@@ -22,13 +23,21 @@ cdef object _bsgd_run(Params* P, State* stp, const Rows* R, Store* S, object SV,
     W = np.zeros((kdim if P.keep_Kinv else 1,) * 2)
     v1 = np.zeros(cap)
     v2 = np.zeros(max(2 * cap, 64))
-    kp_buf = np.zeros(max(3 * cap * cap + cap, 1) if (P.maint == MAINT_PROJECTION and not P.keep_Kinv) else 1)
+    kp_buf = np.zeros(max(3 * cap * cap + cap, 1)            # the fresh solve (kept factor: its fallback)
+                      if (P.maint == MAINT_PROJECTION and (P.kept_factor or not P.keep_Kinv)) else 1)
     E = np.zeros(cap if P.maint == MAINT_PROJECTION else 1)    # the selection's bounds (selection_errors)
     cdef double[::1] Ev = E
     if P.maint == MAINT_PROJECTION:
         P.errors = &Ev[0]
     twins = np.zeros(cap if P.keep_Kinv else 1, dtype=np.intc)   # near duplicates per slot (kept K)
     cdef int[::1] twv = twins
+    fmaps = np.zeros(2 * cap if P.kept_factor else 2, dtype=np.intc)   # kept factor: fslot, then fidx
+    fwork = np.zeros(3 * cap if P.kept_factor else 1)
+    cdef int[::1] fmv = fmaps
+    cdef double[::1] fwv = fwork
+    P.fslot = &fmv[0]
+    P.fidx = &fmv[cap] if P.kept_factor else &fmv[1]
+    P.fwork = &fwv[0]
     ipiv = np.zeros(cap, dtype=np.intc)
     k_t = np.zeros(cap)
     f = np.zeros(c)
@@ -62,12 +71,17 @@ cdef object _bsgd_run(Params* P, State* stp, const Rows* R, Store* S, object SV,
     cdef int info = 0
     cdef Py_ssize_t j
     cdef bint reuse_k = False
-    settings = (P.kernel, P.gamma, P.degree, P.coef0, P.ridge, P.refresh_every, P.keep_Kinv)
+    settings = (P.kernel, P.gamma, P.degree, P.coef0, P.ridge, P.refresh_every, P.keep_Kinv, P.kept_factor)
     entry = _continuation_of(sv, A[:st.b], st.t, settings) if (P.keep_K and st.b > 0) else None
     if entry is not None and entry[0].shape == (st.b, st.b):
         c_k, c_kinv, c_appends = entry
-        K[:st.b, :st.b] = c_k                                 # continue the kept K (and inverse)
-        if P.keep_Kinv:
+        K[:st.b, :st.b] = c_k                                 # continue the kept K (and inverse or factor)
+        if P.kept_factor:
+            Kinv[:st.b, :st.b], fmaps[:st.b], ok = c_kinv     # the factor, its slots, whether it is valid
+            for j in range(st.b):
+                fmaps[cap + fmaps[j]] = j
+            st.factor_ok = ok
+        elif P.keep_Kinv:
             Kinv[:st.b, :st.b] = c_kinv
         st.appends_since_refresh = c_appends
         reuse_k = True
@@ -76,7 +90,9 @@ cdef object _bsgd_run(Params* P, State* stp, const Rows* R, Store* S, object SV,
             for j in range(st.b):
                 _set_kernel_row(P, S, Kv, st.b, j)
                 Kv[j, j] = store_self(S, j, P.kernel, P.gamma, P.degree, P.coef0)
-            if P.keep_Kinv:
+            if P.kept_factor:                                 # not positive definite: fresh solves until it is
+                st.factor_ok = chol_refresh(Kv, Kinvv, st.b, P.ridge, P.fslot, P.fidx) == 0
+            elif P.keep_Kinv:
                 info = kinv_refresh(Kv, Kinvv, st.b, P.ridge, Wv, ipivv, v2v)
         if info != 0:
             raise np.linalg.LinAlgError("Singular matrix")
@@ -136,6 +152,7 @@ cdef object _bsgd_run(Params* P, State* stp, const Rows* R, Store* S, object SV,
     sv_out = store_export(S, b) if sparse else SV[:b].copy()
     alpha_out = A[:b].copy()
     if P.keep_K and b > 0:
-        _keep_continuation(sv_out, alpha_out, st.t, K[:b, :b].copy(), Kinv[:b, :b].copy() if P.keep_Kinv else None,
-                           st.appends_since_refresh, settings)
+        kept = ((Kinv[:b, :b].copy(), fmaps[:b].copy(), bool(st.factor_ok)) if P.kept_factor else
+                Kinv[:b, :b].copy() if P.keep_Kinv else None)
+        _keep_continuation(sv_out, alpha_out, st.t, K[:b, :b].copy(), kept, st.appends_since_refresh, settings)
     return BSGDResult(sv=sv_out, alpha=alpha_out, bias=w0c, t=int(st.t), trace=trace)

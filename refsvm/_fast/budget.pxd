@@ -99,3 +99,21 @@ cdef Py_ssize_t c_maintain_projection_inverse(Store* SV, double[:, ::1] alpha,
 cdef void twins_count(const double[:, ::1] K, Py_ssize_t n, double r, int* twins) noexcept nogil
 
 cdef void twins_append(const double[:, ::1] K, Py_ssize_t b, double r, int* twins) noexcept nogil
+
+cdef void twins_remove(const double[:, ::1] K, Py_ssize_t n, Py_ssize_t p, double r, int* twins) noexcept nogil
+
+# --- kept Cholesky factor of (K + ridge I) for the projection step of BSGD (kept="factor") ---
+
+cdef int chol_refresh(const double[:, ::1] K, double[:, ::1] L, Py_ssize_t n, double ridge, int* fslot,
+                      int* fidx) noexcept nogil
+
+cdef int chol_append(const double[:, ::1] K, double[:, ::1] L, Py_ssize_t n, Py_ssize_t slot, double ridge,
+                     int* fslot, int* fidx) noexcept nogil
+
+cdef Py_ssize_t c_maintain_projection_factor(Store* SV, double[:, ::1] alpha,
+                                             Py_ssize_t n_sv, int kernel, double gamma,
+                                             double degree, double coef0, double ridge,
+                                             double[:, ::1] K, double[:, ::1] L, int* fslot, int* fidx,
+                                             double* work, int refine_steps,
+                                             Py_ssize_t* p_out, double* wd_out,
+                                             double* errors, double kernel_error, int* twins) noexcept nogil

@@ -2,8 +2,9 @@
 # and kept-inverse helpers it calls): the compiled mirror of refsvm.budget.projection.
 #
 # Contents: the stateless C core (:func:`c_maintain_projection_solve`, :func:`c_project_sv`, as the
-# reference), the C core with the kept inverse of BSGD's compiled path
-# (:func:`c_maintain_projection_inverse`), then the Python-level :func:`maintain_projection`.
+# reference), the C cores of BSGD's compiled path with the kept inverse
+# (:func:`c_maintain_projection_inverse`) and with the kept Cholesky factor (the ``kept="factor"`` variant,
+# :func:`c_maintain_projection_factor`), then the Python-level :func:`maintain_projection`.
 
 # ----------------------------------------------------------------------------
 # C cores: projection
@@ -100,6 +101,19 @@ cdef void twins_append(const double[:, ::1] K, Py_ssize_t b, double r, int* twin
         if _twin_pair(K[i, i], K[b, b], K[b, i], r):
             twins[i] += 1
             twins[b] += 1
+
+
+cdef void twins_remove(const double[:, ::1] K, Py_ssize_t n, Py_ssize_t p, double r, int* twins) noexcept nogil:
+    """Slot ``p`` leaves (``n`` slots before, ``K`` not yet swap-removed; ``twins`` NULL: nothing): its pairs go
+    and the counts follow remove(p), O(n)."""
+    cdef Py_ssize_t j
+    if twins == NULL:
+        return
+    for j in range(n):
+        if j != p and _twin_pair(K[j, j], K[p, p], K[p, j], r):
+            twins[j] -= 1
+    twins[p] = twins[n - 1]
+    twins[n - 1] = 0
 
 
 cdef bint _near_duplicate_slot(const double* K, Py_ssize_t n, Py_ssize_t ld, const double* diag,
@@ -267,14 +281,86 @@ cdef Py_ssize_t c_maintain_projection_inverse(Store* SV, double[:, ::1] alpha,
                 alpha[j, k] += x[j] * alpha[p, k]
     wd = pw_sq_sum(&alpha[p, 0], c) * (K[p, p] - pw_dot(&K[p, 0], &x[0], n))   # eq. 15 (x[p] = 0)
     wd_out[0] = 0.0 if 0.0 > wd else wd
-    if twins != NULL:                                   # p's pairs go; the counts follow remove(p)
-        for j in range(n):
-            if j != p and _twin_pair(K[j, j], K[p, p], K[p, j], ridge):
-                twins[j] -= 1
-        twins[p] = twins[n - 1]
-        twins[n - 1] = 0
+    twins_remove(K, n, p, ridge, twins)
     sym_swap_remove(K, n, p)
     sym_swap_remove(Kinv, n, p)
+    return c_remove_sv(SV, alpha, n_sv, p)                                  # Alg. 2, projection, line 2
+
+
+cdef Py_ssize_t c_maintain_projection_factor(Store* SV, double[:, ::1] alpha,
+                                             Py_ssize_t n_sv, int kernel, double gamma,
+                                             double degree, double coef0, double ridge,
+                                             double[:, ::1] K, double[:, ::1] L, int* fslot, int* fidx,
+                                             double* work, int refine_steps,
+                                             Py_ssize_t* p_out, double* wd_out,
+                                             double* errors, double kernel_error, int* twins) noexcept nogil:
+    """Projection (eq. 14, 15) with the kept Cholesky factor ``L`` of ``K + ridge I`` over all ``n_sv`` SVs, in
+    factor order (``fslot`` / ``fidx``: linalg.pxi, "kept Cholesky factor"); the ``kept="factor"`` variant of
+    :func:`c_maintain_projection_inverse`, the same selection, update and removal, O(n^2) per event.
+
+    SV ``p`` leaves the factor first (:func:`chol_delete`, a rank-one update), so that ``L`` is then the factor
+    of ``K_p + ridge I``; ``(K_p + ridge I)^{-1} k_p`` is two triangular solves (:func:`chol_solve`), refined by
+    ``refine_steps`` steps of iterative refinement (residual from the kept K).  ``errors`` (NULL: none): the
+    selection's bounds as :func:`c_maintain_projection_inverse`, ``e_j = ||A^{-1}[j, :]||_1 rho`` for the slots
+    with a near duplicate, the row of ``A^{-1}`` by one solve each (O(n^2) per such slot).  ``work``: 3 n_sv
+    doubles.  Then K, SV, alpha and the maps lose SV ``p`` by the same swap-remove.
+    """
+    cdef Py_ssize_t c = alpha.shape[1], n = n_sv, m = n_sv - 1, i, j, k, p
+    cdef double q, s, wd, dummy
+    cdef int it
+    cdef double* x = work                               # factor order (n - 1)
+    cdef double* xs = work + n                          # slot order (n), xs[p] = 0
+    cdef double* z = work + 2 * n                       # scratch: solves, chol_delete
+    if errors == NULL:
+        p = c_select_smallest(SV, alpha, n_sv, kernel, gamma, degree, coef0, &dummy)   # Alg. 2, projection, line 1
+    else:                                               # e_j = ||A^{-1}[j, :]||_1 rho (conditioning_errors)
+        s = 0.0                                         # rho, once a slot has a near duplicate
+        for j in range(n):
+            xs[j] = K[j, j]                             # the diagonal, contiguous
+        for j in range(n):
+            errors[j] = 0.0
+            if (twins[j] > 0 if twins != NULL else
+                    _near_duplicate_slot(&K[0, 0], n, K.shape[1], xs, 1, j, ridge)):   # ridge: rbf, k = 1
+                if s == 0.0:
+                    s = _conditioning_rho(&K[0, 0], n, K.shape[1], ridge, alpha, kernel_error)
+                for k in range(n):                      # A^{-1} e_j (A symmetric: its row j)
+                    z[k] = 0.0
+                z[fidx[j]] = 1.0
+                chol_solve(L, n, z)
+                q = 0.0
+                for k in range(n):
+                    q += fabs(z[k])
+                errors[j] = q * s
+        p = c_select_smallest_tie(SV, alpha, n_sv, kernel, gamma, degree, coef0, 0.0, errors, &dummy)   # line 1
+    p_out[0] = p
+    chol_delete(L, n, fidx[p], fslot, fidx, z)          # L L' = K_p + ridge I (factor order, m rows)
+    for j in range(n):
+        xs[j] = 0.0
+    for k in range(m):                                  # K_p^{-1} k_p
+        x[k] = K[fslot[k], p]
+    chol_solve(L, m, x)
+    for k in range(m):
+        xs[fslot[k]] = x[k]
+    for it in range(refine_steps):                      # iterative refinement: z = k_p - (K_p + ridge I) x
+        for k in range(m):
+            j = fslot[k]
+            z[k] = K[j, p] - (pw_dot(&K[j, 0], xs, n) + ridge * x[k])   # xs[p] = 0 hides column p
+        chol_solve(L, m, z)
+        for k in range(m):
+            x[k] += z[k]
+            xs[fslot[k]] = x[k]
+    for j in range(n):                                  # eq. 14: Delta alpha^(i) = alpha_p^(i) K_p^{-1} k_p
+        if j != p:
+            for i in range(c):
+                alpha[j, i] += xs[j] * alpha[p, i]
+    wd = pw_sq_sum(&alpha[p, 0], c) * (K[p, p] - pw_dot(&K[p, 0], xs, n))   # eq. 15 (xs[p] = 0)
+    wd_out[0] = 0.0 if 0.0 > wd else wd
+    twins_remove(K, n, p, ridge, twins)
+    sym_swap_remove(K, n, p)
+    if p != n - 1:                                      # the last slot moves into p: its factor row stays
+        k = fidx[n - 1]
+        fslot[k] = <int> p
+        fidx[p] = <int> k
     return c_remove_sv(SV, alpha, n_sv, p)                                  # Alg. 2, projection, line 2
 
 

@@ -242,3 +242,95 @@ cdef int kinv_append(const double[:, ::1] K, double[:, ::1] Kinv, Py_ssize_t n, 
         Kinv[n, i] = -ui
     Kinv[n, n] = inv_s
     return 0
+
+
+# ----------------------------------------------------------------------------
+# kept Cholesky factor of K + ridge I (projection inside BSGD, kept="factor")
+# ----------------------------------------------------------------------------
+#
+# ``L`` (lower triangular, row-major, in a (capacity, capacity) buffer) with ``L L' = K_f + ridge I``, where
+# ``K_f`` is the kernel matrix of the SVs in *factor order*: factor row ``k`` belongs to slot ``fslot[k]``, and
+# ``fidx[slot]`` is its factor row.  The factor order is the order in which SVs joined (less those that left); the
+# slot order is the model's (remove(p) moves the last slot into p), which a triangular factor cannot follow
+# without a re-triangularisation, so the two orders are kept apart and mapped.
+#
+# Every operation is backward stable (the factor is the exact factor of a matrix within a few ulps times
+# ``n |L| |L'|`` of ``K_f + ridge I``), so, unlike the kept inverse, no accuracy check and no periodic
+# recomputation are needed: append is the Cholesky-Banachiewicz step of one more row (a forward substitution,
+# O(n^2)); deleting a row is a rank-one *update* of the trailing block (Givens-like, O((n - q)^2)), not a downdate.
+
+
+cdef int chol_refresh(const double[:, ::1] K, double[:, ::1] L, Py_ssize_t n, double ridge, int* fslot,
+                      int* fidx) noexcept nogil:
+    """``L L' = K[:n, :n] + ridge I`` from scratch in slot order (``fslot``, ``fidx``: the identity), row by
+    row (:func:`chol_append`'s step).  Returns 0, or 1 if the matrix is not numerically positive definite (``L``
+    and the maps are then partial: the caller solves afresh until a refresh succeeds)."""
+    cdef Py_ssize_t i
+    for i in range(n):
+        if chol_append(K, L, i, i, ridge, fslot, fidx) != 0:
+            return 1
+    return 0
+
+
+cdef int chol_append(const double[:, ::1] K, double[:, ::1] L, Py_ssize_t n, Py_ssize_t slot, double ridge,
+                     int* fslot, int* fidx) noexcept nogil:
+    """The SV of slot ``slot`` (its row of ``K`` set) joins as factor row ``n``: ``L[n, :n] = L^{-1} k`` with
+    ``k_j = K[slot, fslot[j]]`` (forward substitution), ``L[n, n] = sqrt(K[slot, slot] + ridge - ||L[n, :n]||^2)``.
+    Returns 1 (the maps unchanged) when the number under the root is not positive: the new SV is numerically in the
+    span of the others even with the ridge (in exact arithmetic it is at least ``ridge``)."""
+    cdef Py_ssize_t j
+    cdef double s
+    for j in range(n):
+        L[n, j] = (K[slot, fslot[j]] - pw_dot(&L[n, 0], &L[j, 0], j)) / L[j, j]
+    s = K[slot, slot] + ridge - pw_dot(&L[n, 0], &L[n, 0], n)
+    if not s > 0.0:
+        return 1
+    L[n, n] = sqrt(s)
+    fslot[n] = <int> slot
+    fidx[slot] = <int> n
+    return 0
+
+
+cdef void chol_delete(double[:, ::1] L, Py_ssize_t n, Py_ssize_t q, int* fslot, int* fidx,
+                      double* x) noexcept nogil:
+    """Factor row and column ``q`` leave (``n`` rows before): with ``L = [[L11, 0, 0], [l', d, 0], [L31, l3, L33]]``
+    the factor of the matrix without row / column ``q`` is ``[[L11, 0], [L31, L33~]]`` where
+    ``L33~ L33~' = L33 L33' + l3 l3'`` (a rank-one update: hyperbolic-free, each step a rotation that keeps the
+    diagonal positive, as LINPACK's ``dchud``); then the rows and columns after ``q`` move up by one and the maps
+    follow.  ``x``: ``n`` doubles of scratch.  O((n - q)^2)."""
+    cdef Py_ssize_t m = n - q - 1, i, k, j
+    cdef double a, r, c, s, l
+    for i in range(m):
+        x[i] = L[q + 1 + i, q]
+    for k in range(m):
+        a = L[q + 1 + k, q + 1 + k]
+        r = sqrt(a * a + x[k] * x[k])
+        c = r / a
+        s = x[k] / a
+        L[q + 1 + k, q + 1 + k] = r
+        for i in range(k + 1, m):
+            l = (L[q + 1 + i, q + 1 + k] + s * x[i]) / c
+            L[q + 1 + i, q + 1 + k] = l
+            x[i] = c * x[i] - s * l
+    for i in range(q + 1, n):                            # row i -> i - 1, its columns after q -> one left
+        for j in range(q):
+            L[i - 1, j] = L[i, j]
+        for j in range(q + 1, i + 1):
+            L[i - 1, j - 1] = L[i, j]
+    for k in range(q, n - 1):
+        fslot[k] = fslot[k + 1]
+        fidx[fslot[k]] = <int> k
+
+
+cdef void chol_solve(const double[:, ::1] L, Py_ssize_t n, double* b) noexcept nogil:
+    """``b <- (L L')^{-1} b`` in place (factor order): ``L y = b`` by rows, then ``L' x = y`` by rows of ``L``
+    (column-oriented back substitution: the inner loops run along contiguous rows)."""
+    cdef Py_ssize_t i, k
+    cdef double v
+    for i in range(n):
+        b[i] = (b[i] - pw_dot(&L[i, 0], b, i)) / L[i, i]
+    for i in range(n - 1, -1, -1):
+        b[i] /= L[i, i]
+        v = b[i]
+        for k in range(i):
+            b[k] -= L[i, k] * v

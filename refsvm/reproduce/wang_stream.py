@@ -19,7 +19,7 @@ import time
 
 import numpy as np
 
-__all__ = ["run_stream", "checkpointed_pass", "segment_counts", "recomputation_cost", "without_recomputations",
+__all__ = ["run_stream", "checkpointed_pass", "exponent_group", "segment_counts", "recomputation_cost", "without_recomputations",
            "loglog_slope", "budget_exponents", "plot_table6", "plot_figure6", "plot_stream_accuracy", "run_budget_svs", "plot_svs"]
 
 #: Figure 6's slope is fitted after the first 100K examples (the issue's "after the initial stage")
@@ -77,7 +77,7 @@ def without_recomputations(stream, segments, cost):
 
 
 def checkpointed_pass(X, y, order, checkpoints, evaluate, isolate_overheads=False, start=None, segments=None,
-                      **options):
+                      kept="inverse", **options):
     """One BPegasos pass (the compiled :func:`refsvm._fast.bsgd.bsgd`, ``learning_rate="pegasos"``, no bias, RBF
     kernel) over ``order``, split into calls at the ``checkpoints`` below ``len(order)`` and at its end (each call
     continues the previous call's model: the same pass as one call); ``options``: ``n_classes``, ``budget``,
@@ -96,13 +96,26 @@ def checkpointed_pass(X, y, order, checkpoints, evaluate, isolate_overheads=Fals
     ``start``: ``(sv, alpha, bias, t)`` of a model to continue (a stream made in chunks, one call of this function
     per chunk: :func:`refsvm.reproduce.wang_chunked.run_chunked_stream`); no warm-up call then.  ``segments``: a
     list to which each call appends its counts (:func:`segment_counts`).  Both off (None): the calls as before.
+    ``kept``: what projection keeps between events on the compiled path, ``"inverse"`` (its default) or
+    ``"factor"`` (the kept Cholesky factor, ``refsvm._fast.bsgd._projection_options(kept=...)``, restored after
+    the pass).
 
     Returns ``(sv, alpha, bias, seconds, gradient_error_sum, stream)``: the final model, the training time (the
     bsgd calls only), the sum of ``||Delta_t|| / eta_t`` and ``[N, cumulative seconds, evaluate(sv, alpha, bias)]``
     at every stop.
     """
-    from .._fast.bsgd import bsgd
+    from .._fast import bsgd as fast_bsgd
 
+    previous = fast_bsgd._projection_options(kept=kept)
+    try:
+        return _checkpointed_pass(fast_bsgd.bsgd, X, y, order, checkpoints, evaluate, isolate_overheads, start,
+                                  segments, options)
+    finally:
+        fast_bsgd._projection_options(*previous)
+
+
+def _checkpointed_pass(bsgd, X, y, order, checkpoints, evaluate, isolate_overheads, start, segments, options):
+    """:func:`checkpointed_pass` with the projection knobs set."""
     n = len(order)
     stops = sorted({int(c) for c in checkpoints if 0 < c < n} | {n})
     fixed = {**dict(learning_rate="pegasos", eta=1.0, radius=np.inf, kernel="rbf", degree=3, coef0=0.0, merge_eps=0.01,
@@ -133,7 +146,7 @@ def checkpointed_pass(X, y, order, checkpoints, evaluate, isolate_overheads=Fals
 
 
 def run_stream(X, y, X_test, y_test, seed, *, lam, gamma, budget, maintenance, max_rows=None, checkpoints=(),
-               count_segments=False):
+               count_segments=False, kept="inverse"):
     """One BPegasos pass over ``default_rng(seed).permutation(n)`` of the first ``n = min(max_rows, len(X))`` rows.
 
     Returns ``error`` (test error of the final model, percent), ``seconds`` (training), ``stream``
@@ -141,7 +154,8 @@ def run_stream(X, y, X_test, y_test, seed, *, lam, gamma, budget, maintenance, m
     ``E-bar`` and, with checkpoints from :data:`SLOPE_FROM` on, the log-log ``slope`` of time against N.
     ``count_segments`` (Figure 6): also ``segments``, each call's :func:`segment_counts` with its end ``N``, and
     for a pass that recomputed the kept inverse, ``extra["recomputation ms"]`` (:func:`recomputation_cost`) and
-    ``extra["slope w/o recomputations"]``, the slope of the times less that cost per recomputation.
+    ``extra["slope w/o recomputations"]``, the slope of the times less that cost per recomputation.  ``kept``:
+    :func:`checkpointed_pass`'s (projection on the compiled path: the kept inverse or the kept Cholesky factor).
     """
     from .runners import _expansion_share, _test_error
 
@@ -150,8 +164,8 @@ def run_stream(X, y, X_test, y_test, seed, *, lam, gamma, budget, maintenance, m
     segments = [] if count_segments else None
     sv, alpha, bias, seconds, gradient_error_sum, stream = checkpointed_pass(
         X, y, order, checkpoints, lambda sv, alpha, bias: _test_error(sv, alpha, bias, gamma, X_test, y_test, "fast"),
-        isolate_overheads=True, segments=segments, n_classes=2, budget=budget, lam=lam, maintenance=maintenance,
-        gamma=gamma)
+        isolate_overheads=True, segments=segments, kept=kept, n_classes=2, budget=budget, lam=lam,
+        maintenance=maintenance, gamma=gamma)
     extra = {"E-bar": gradient_error_sum / n}
     slope = loglog_slope([s[0] for s in stream], [s[1] for s in stream])
     if slope is not None:
@@ -170,14 +184,20 @@ def run_stream(X, y, X_test, y_test, seed, *, lam, gamma, budget, maintenance, m
     return out
 
 
+def exponent_group(params):
+    """The group of a ``wang2012-figure6`` row in :func:`budget_exponents`: its maintenance, and for projection
+    with the kept Cholesky factor ``"projection (kept factor)"``."""
+    return params["maintenance"] + (" (kept factor)" if params.get("kept", "inverse") == "factor" else "")
+
+
 def budget_exponents(result):
-    """``{maintenance: (exponent, budgets)}``: the slope of log(seconds per example) on log(B) over the rows of a
-    ``wang2012-figure6`` result (mean over seeds of each row's whole pass)."""
+    """``{group: (exponent, budgets)}``: the slope of log(seconds per example) on log(B) over the rows of a
+    ``wang2012-figure6`` result (mean over seeds of each row's whole pass), per :func:`exponent_group`."""
     points = {}
     for r in result["rows"]:
         if r.get("available") and "budget" in r.get("params", {}):
             per_example = np.mean([s["seconds"] / s["n_stream"] for s in r["per_seed"]])
-            points.setdefault(r["params"]["maintenance"], []).append((r["params"]["budget"], per_example))
+            points.setdefault(exponent_group(r["params"]), []).append((r["params"]["budget"], per_example))
     out = {}
     for m, pts in points.items():
         pts = sorted(pts)
@@ -262,7 +282,8 @@ def plot_figure6(result, path):
     a1.legend(fontsize=7)
     for m, (k, budgets) in budget_exponents(result).items():
         per = {r["params"]["budget"]: np.mean([s["seconds"] / s["n_stream"] for s in r["per_seed"]])
-               for r in result["rows"] if r.get("available") and r["params"].get("maintenance") == m}
+               for r in result["rows"] if r.get("available") and "budget" in r.get("params", {})
+               and exponent_group(r["params"]) == m}
         a2.plot(budgets, [1e6 * per[b] for b in budgets], "-o", label=f"{m}: time ~ B^{k:.2f}")
     a2.set_xscale("log")
     a2.set_yscale("log")

@@ -130,6 +130,37 @@ def test_projection_recomputes_the_inverse_more_often_as_the_svs_crowd():
     # estimator itself is tested above on constructed segments, and Figure 6's run reports it
 
 
+def test_the_kept_factor_makes_the_same_events_without_recomputations():
+    """Figure 6's rows "(kept factor)": on the crowding setting above, the pass with the kept Cholesky factor
+    (checkpointed_pass(kept="factor")) makes the same maintenance events at the same steps as the kept inverse's
+    and the plain-Python reference's, recomputes nothing, ends with the same test error, and leaves the compiled
+    path's default (the kept inverse) set after it."""
+    from refsvm._fast import bsgd as fast
+
+    X, y, Xt, yt = _board(6000, seed=0)
+    kw = dict(lam=1e-4, gamma=32.0, budget=50, maintenance="projection", checkpoints=(2000, 4000),
+              count_segments=True)
+    inverse = run_stream(X, y, Xt, yt, 0, **kw)
+    factor = run_stream(X, y, Xt, yt, 0, kept="factor", **kw)
+    assert fast._projection_options()[2] == "inverse"
+    assert sum(s["kinv_refreshes"] for s in inverse["segments"]) > 0
+    assert not any(s["kinv_refreshes"] or s["kinv_append_failures"] for s in factor["segments"])
+    assert [s["events"] for s in factor["segments"]] == [s["events"] for s in inverse["segments"]]
+    assert factor["error"] == inverse["error"] and factor["extra"]["E-bar"] == pytest.approx(inverse["extra"]["E-bar"])
+    order = np.random.default_rng(0).permutation(len(y)).astype(np.int64)
+    opts = dict(n_classes=2, budget=50, lam=1e-4, learning_rate="pegasos", eta=1.0, radius=np.inf,
+                maintenance="projection", kernel="rbf", gamma=32.0, degree=3, coef0=0.0, merge_eps=0.01,
+                projection_ridge=1e-10, fit_bias=False)
+    ref = reference_bsgd(X, y, order, **opts)
+    previous = fast._projection_options(kept="factor")
+    try:
+        one = fast.bsgd(X, y, order, **opts)
+    finally:
+        fast._projection_options(*previous)
+    np.testing.assert_array_equal(one.trace["maint_step"], ref.trace["maint_step"])
+    np.testing.assert_array_equal(one.trace["maint_index"], ref.trace["maint_index"])
+
+
 def test_max_rows_takes_the_first_rows():
     X, y, Xt, yt = _board(400)
     out = run_stream(X, y, Xt, yt, 0, lam=1e-3, gamma=128.0, budget=10, maintenance="merge", max_rows=150)
@@ -149,9 +180,12 @@ def test_budget_exponents_fit_time_per_example_against_b():
                     per_seed=[dict(seconds=per * 1000, n_stream=1000)])
     rows = [row("merge", B, 3e-8 * B) for B in (50, 100, 500)] + [row("projection", B, 1e-9 * B ** 2)
                                                                    for B in (25, 50, 100)]
+    rows += [dict(row("projection", B, 1e-8 * B ** 1.5), params=dict(maintenance="projection", budget=B,
+                                                                         kept="factor")) for B in (25, 100, 500)]
     fits = budget_exponents(dict(rows=rows))
     assert fits["merge"][0] == pytest.approx(1.0) and fits["merge"][1] == [50, 100, 500]
-    assert fits["projection"][0] == pytest.approx(2.0)
+    assert fits["projection"][0] == pytest.approx(2.0) and fits["projection"][1] == [25, 50, 100]
+    assert fits["projection (kept factor)"] == (pytest.approx(1.5), [25, 100, 500])
 
 
 def test_table6_paper_values_are_the_papers_text():
