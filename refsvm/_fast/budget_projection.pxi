@@ -303,7 +303,7 @@ cdef Py_ssize_t c_maintain_projection_factor(Store* SV, double[:, ::1] alpha,
     ``refine_steps`` steps of iterative refinement (residual from the kept K).  ``errors`` (NULL: none): the
     selection's bounds as :func:`c_maintain_projection_inverse`, ``e_j = ||A^{-1}[j, :]||_1 rho`` for the slots
     with a near duplicate, the row of ``A^{-1}`` by one solve each (O(n^2) per such slot).  ``work``: 3 n_sv
-    doubles.  Then K, SV, alpha and the maps lose SV ``p`` by the same swap-remove.
+    doubles (the delete's scratch first, then x, xs and the refinement's).  Then K, SV, alpha and the maps lose SV ``p`` by the same swap-remove.
     """
     cdef Py_ssize_t c = alpha.shape[1], n = n_sv, m = n_sv - 1, i, j, k, p
     cdef double q, s, wd, dummy
@@ -333,7 +333,7 @@ cdef Py_ssize_t c_maintain_projection_factor(Store* SV, double[:, ::1] alpha,
                 errors[j] = q * s
         p = c_select_smallest_tie(SV, alpha, n_sv, kernel, gamma, degree, coef0, 0.0, errors, &dummy)   # line 1
     p_out[0] = p
-    chol_delete(L, n, fidx[p], fslot, fidx, z)          # L L' = K_p + ridge I (factor order, m rows)
+    chol_delete(L, n, fidx[p], fslot, fidx, work)       # L L' = K_p + ridge I (factor order, m rows)
     for j in range(n):
         xs[j] = 0.0
     for k in range(m):                                  # K_p^{-1} k_p

@@ -292,26 +292,33 @@ cdef int chol_append(const double[:, ::1] K, double[:, ::1] L, Py_ssize_t n, Py_
 
 
 cdef void chol_delete(double[:, ::1] L, Py_ssize_t n, Py_ssize_t q, int* fslot, int* fidx,
-                      double* x) noexcept nogil:
+                      double* work) noexcept nogil:
     """Factor row and column ``q`` leave (``n`` rows before): with ``L = [[L11, 0, 0], [l', d, 0], [L31, l3, L33]]``
     the factor of the matrix without row / column ``q`` is ``[[L11, 0], [L31, L33~]]`` where
-    ``L33~ L33~' = L33 L33' + l3 l3'`` (a rank-one update: hyperbolic-free, each step a rotation that keeps the
-    diagonal positive, as LINPACK's ``dchud``); then the rows and columns after ``q`` move up by one and the maps
-    follow.  ``x``: ``n`` doubles of scratch.  O((n - q)^2)."""
+    ``L33~ L33~' = L33 L33' + l3 l3'``: a rank-one update by Givens rotations, LINPACK's ``dchud`` (column k:
+    ``r = sqrt(L_kk^2 + x_k^2)``, ``c = L_kk / r``, ``s = x_k / r``, ``L_kk <- r``, and below it
+    ``L_ik <- c L_ik + s x_i``, ``x_i <- c x_i - s L_ik``; an update, not a downdate: no cancellation, the
+    diagonal stays positive); then the rows and columns after ``q`` move up by one and the maps follow.  The
+    update runs row by row (row i applies the rotations of the columns before it, then makes its own): the
+    column algorithm's operations on every entry, along contiguous rows.  ``work``: 3 n doubles of scratch.
+    O((n - q)^2)."""
     cdef Py_ssize_t m = n - q - 1, i, k, j
-    cdef double a, r, c, s, l
+    cdef double a, r, l, xi
+    cdef double* c = work + n                            # the rotations of the columns done
+    cdef double* s = work + 2 * n
+    cdef double* row
     for i in range(m):
-        x[i] = L[q + 1 + i, q]
-    for k in range(m):
-        a = L[q + 1 + k, q + 1 + k]
-        r = sqrt(a * a + x[k] * x[k])
-        c = r / a
-        s = x[k] / a
-        L[q + 1 + k, q + 1 + k] = r
-        for i in range(k + 1, m):
-            l = (L[q + 1 + i, q + 1 + k] + s * x[i]) / c
-            L[q + 1 + i, q + 1 + k] = l
-            x[i] = c * x[i] - s * l
+        row = &L[q + 1 + i, q + 1]
+        xi = L[q + 1 + i, q]                             # l3[i], rotated by the columns before i
+        for k in range(i):
+            l = row[k]
+            row[k] = c[k] * l + s[k] * xi
+            xi = c[k] * xi - s[k] * l
+        a = row[i]
+        r = sqrt(a * a + xi * xi)
+        c[i] = a / r
+        s[i] = xi / r
+        row[i] = r
     for i in range(q + 1, n):                            # row i -> i - 1, its columns after q -> one left
         for j in range(q):
             L[i - 1, j] = L[i, j]

@@ -29,7 +29,7 @@ def _chunk_stops(n_first, n_stream, chunk, checkpoints):
 
 
 def run_chunked_stream(X, y, X_test, y_test, seed, *, lam, gamma, budget, maintenance, n_stream, chunk=100_000,
-                       generator="checkerboard", checkpoints=(), merge_eps=None):
+                       generator="checkerboard", checkpoints=(), merge_eps=None, kept="inverse"):
     """One BPegasos pass over ``n_stream`` rows: ``X`` in the order ``default_rng(seed).permutation(len(X))``, then
     ``n_stream - len(X)`` rows of ``generate_chunks(generator, ..., chunk_size=chunk, random_state=[CHUNK_SEED,
     seed])`` in the order drawn (i.i.d. rows: a fresh sample per seed); ``n_stream`` below ``len(X)``: its first
@@ -40,7 +40,8 @@ def run_chunked_stream(X, y, X_test, y_test, seed, *, lam, gamma, budget, mainte
     each on a chunk end -- and at the end, ``majority_share``, ``extra["E-bar"]``), and ``ebar_stream``: ``[N,
     E-bar of the first N examples]`` at the same stops; ``extra["peak RSS MB"]``: the process's peak resident memory
     after the pass (``resource.getrusage``).  ``merge_eps``: merging's golden-section tolerance on h (None: 0.01,
-    :func:`~refsvm.reproduce.wang_stream.checkpointed_pass`'s).
+    :func:`~refsvm.reproduce.wang_stream.checkpointed_pass`'s).  ``kept``: what projection keeps between events on the
+    compiled path (:func:`~refsvm.reproduce.wang_stream.checkpointed_pass`; ``"factor"``: the kept Cholesky factor).
     """
     from ..io.datasets import generate_chunks
     from .runners import _expansion_share, _test_error
@@ -62,7 +63,7 @@ def run_chunked_stream(X, y, X_test, y_test, seed, *, lam, gamma, budget, mainte
     for k, (Xc, yc) in enumerate(_chunks(X, y, rest)):
         order = first if k == 0 else np.arange(len(yc), dtype=np.int64)
         sv, alpha, bias, sec, g, _ = checkpointed_pass(Xc, yc, order, (), lambda *a: None, isolate_overheads=True,
-                                                       start=model, **options)
+                                                       start=model, kept=kept, **options)
         seen, seconds, gsum = seen + len(order), seconds + sec, gsum + g
         model = (sv, alpha, bias, seen)                          # t: one step per example seen
         if seen in stops or seen == n_stream:

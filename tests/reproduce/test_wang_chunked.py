@@ -55,6 +55,29 @@ def test_chunked_projection_keeps_the_pass_of_one_compiled_call():
     assert out["extra"]["E-bar"] == pytest.approx(one.trace["gradient_error_sum"] / 2000, rel=1e-12)
 
 
+def test_chunked_projection_with_the_kept_factor_keeps_the_pass_of_one_compiled_call():
+    """wang2012-table6-10m-factor's pass: the kept Cholesky factor (and its row order) continues across the chunks,
+    the same pass as one compiled call with kept="factor" (its test error; E-bar to the rounding of the per-chunk
+    sums); and the default is set again after it."""
+    import refsvm._fast.bsgd as fast
+
+    X, y = checkerboard(600, random_state=5)
+    Xt, yt = checkerboard(200, random_state=6)
+    params = dict(lam=1e-3, gamma=64.0, budget=20, maintenance="projection")
+    out = run_chunked_stream(X, y, Xt, yt, 0, n_stream=2000, chunk=500, kept="factor", **params)
+    assert fast._projection_options()[2] == "inverse"
+    Xs, ys = _whole_stream(X, y, 0, 2000, 500)
+    previous = fast._projection_options(kept="factor")
+    try:
+        one = fast_bsgd(Xs, ys, np.arange(2000, dtype=np.int64), **params, **OPTS)
+    finally:
+        fast._projection_options(*previous)
+    assert len(one.trace["maint_step"]) > 100
+    assert out["error"] == pytest.approx(100.0 * np.mean(
+        yt * (np.exp(-64.0 * ((Xt[:, None, :] - one.sv[None]) ** 2).sum(-1)) @ one.alpha[:, 0]) <= 0))
+    assert out["extra"]["E-bar"] == pytest.approx(one.trace["gradient_error_sum"] / 2000, rel=1e-12)   # sums per chunk
+
+
 def test_short_stream_and_bad_arguments():
     X, y = checkerboard(500, random_state=7)
     params = dict(lam=1e-3, gamma=64.0, budget=10, maintenance="merge")

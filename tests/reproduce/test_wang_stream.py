@@ -205,7 +205,8 @@ def test_table6_paper_values_are_the_papers_text():
             assert TABLE6_PAPER_ACC[key] == tuple(nums[4 * j + 2:4 * j + 4])
 
 
-@pytest.mark.parametrize("name", ["wang2012-table6", "wang2012-table6-10m", "wang2012-figure6"])   # figure5:
+@pytest.mark.parametrize("name", ["wang2012-table6", "wang2012-table6-10m", "wang2012-table6-10m-factor",
+                                  "wang2012-figure6"])   # figure5:
 # test_wang_evolution.py
 def test_quick_run_prints_ebar_and_draws(name, tmp_path):
     pytest.importorskip("matplotlib")
