@@ -51,8 +51,6 @@ TABLE_EXCEPTIONS = {
 
 #: Committed results below both :data:`MIN_SEEDS` and their table's default (results file stem -> reason).
 RUNS_BELOW = {
-    "lu2016-table5_large": NOT_YET + " the unbudgeted Perceptron and OGD on w8a, a9a and ijcnn1 (every example an SV) "
-                                     "at 2 seeds; the budgeted rows are at 20 (lu2016-table5_budgeted_large)",
     "qaadan2019-table2": NOT_YET + " 2 seeds (about 1.6 hours at 20 here); the rows it flagged were rerun at 20 seeds "
                                    "(qaadan2019-table2_flagged)",
 }
