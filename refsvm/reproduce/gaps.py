@@ -304,10 +304,18 @@ for _ds in ("IJCNN", "ADULT", "WEB", "PHISHING"):
     EXPLAINED[("glasmachers-lookup-table3", "equal decisions % B=100", _ds)] = (
         "protocol", "comparison mode compares Lookup-WD's partner with GSS-precise's (the paper: with GSS's)")
 _W6_10M = "wang2012-table6-10m, benchmarks/results/reproduce_wang2012-table6-10m.json"
+_W6_FACTOR = "wang2012-table6-10m-factor"
 EXPLAINED[("wang2012-table6", "BPegasos+project B=500", "Checkerboard")] = (
     "data", "the stream has 10,000 examples here, 10M in the paper: on this board the row recomputes its kept inverse "
-            "(O(B^3)) at nearly every step, about 1 ms per example, so it is not run on longer streams (about 3 "
-            "hours per 10M-example pass; wang2012-table6-10m lists it as not run)")
+            "(O(B^3)) at nearly every step, about 1 ms per example, so it is not run on longer streams with it (about "
+            "3 hours per 10M-example pass; wang2012-table6-10m lists it as not run); with the compiled path's kept "
+            "Cholesky factor (kept='factor', the same algorithm solved another way) on the paper's 10M examples "
+            + _cites(_W6_FACTOR, "BPegasos+project B=500", "99.77 ± 0.04 % accuracy", "99.66 ± 0.10",
+                     via="BPegasos+project B=500 (kept factor)") + ", within the gap rule")
+#: the kept factor's B = 100 row at 10M repeats the kept inverse's row seed for seed (the same errors, E-bar to rounding;
+#: tests/reproduce/test_wang_chunked.py): it takes that row's reason
+SAME_ROW_RUNS[(_W6_FACTOR, "BPegasos+project B=100 (kept factor)", "Checkerboard")] = (
+    "wang2012-table6-10m", "BPegasos+project B=100", "Checkerboard")
 #: Table 6 on 1M examples, rows whose 10M rerun (wang2012-table6-10m) stays flagged: the stream's length is not the
 #: reason (numbers: the committed results, checked by tests/reproduce/test_wang_chunked.py)
 #: merging's golden-section tolerance: the authors' group's BudgetedSVM searches h to 1e-4 (src/bsgd.cpp), the tables

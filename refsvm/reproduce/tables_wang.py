@@ -101,7 +101,8 @@ TABLES["wang2012-table6-10m"] = Table(
              if (m, B) != ("projection", 500) else
              Entry(f"BPegasos+{label} B={B}", None, note="not run at 10M: on this board it recomputes the kept "
                    "inverse at nearly every step, about 1 ms per example here (about 3 hours per 10M-example pass); "
-                   "wang2012-table6 runs it on 10,000 rows")
+                   "wang2012-table6 runs it on 10,000 rows, wang2012-table6-10m-factor at 10M with the kept "
+                   "Cholesky factor")
              for B in (100, 500) for label, m in _MAINT],
     paper={(k, "Checkerboard"): (100.0 - a, s, None) for k, (a, s) in TABLE6_PAPER_ACC.items()},
     seeds=5,
