@@ -210,6 +210,11 @@ def test_projection_duplicates(n_classes):
     determined by neither path beyond ~eps / ridge, so beyond the decisions only
     the model's decision function is compared (to 1e-6 of its scale).
     """
+    compare_projection_duplicates(n_classes)
+
+
+def compare_projection_duplicates(n_classes):
+    """:func:`test_projection_duplicates`'s comparison (also run with the compiled path's kept factor)."""
     from refsvm.kernels import kernel_matrix
 
     X, y = dataset(n_classes, 9)

@@ -24,13 +24,12 @@ import pathlib
 import numpy as np
 import pytest
 from agreement._generate import check, draw_config
-from bsgd.test_agreement import DISCRETE, assert_agree, assert_close, compare, dataset, params, two_pass_orders
+from bsgd.test_agreement import DISCRETE, assert_agree, compare, compare_projection_duplicates, dataset, params
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 import refsvm._fast.bsgd as fast_bsgd
 import refsvm.bsgd as ref_bsgd
-from _helpers import run_passes
 
 
 @pytest.fixture
@@ -64,20 +63,7 @@ def test_fit_bias(kept_factor, n_classes):
 def test_duplicates(kept_factor, n_classes):
     """Two full passes: exact duplicates enter the SV set (cond ~ 1/ridge); as
     ``test_agreement.test_projection_duplicates``: the decisions exactly, the decision function to 1e-6."""
-    from refsvm.kernels import kernel_matrix
-
-    X, y = dataset(n_classes, 9)
-    kw = params(n_classes, "pegasos", "projection", budget=20)
-    orders = two_pass_orders(len(y), 10, disjoint=False)
-    ref = run_passes(ref_bsgd, X, y, orders, kw)
-    fast = run_passes(fast_bsgd, X, y, orders, kw)
-    for f, r in zip(fast, ref):
-        for key in DISCRETE:
-            np.testing.assert_array_equal(f.trace[key], r.trace[key], err_msg=key)
-        np.testing.assert_array_equal(f.sv, r.sv)
-        decision_f = kernel_matrix(X, f.sv, "rbf", kw["gamma"], 3, 1.0) @ f.alpha + f.bias
-        decision_r = kernel_matrix(X, r.sv, "rbf", kw["gamma"], 3, 1.0) @ r.alpha + r.bias
-        assert_close(decision_f, decision_r, "decision function", rtol=1e-6, atol_rel=1e-6)
+    compare_projection_duplicates(n_classes)
 
 
 def test_continuation_from_a_given_model(kept_factor):
