@@ -244,6 +244,11 @@ def test_projection_without_refresh():
 
 
 def test_empty_order_and_continuation_from_given_model():
+    compare_continuation_from_given_model()
+
+
+def compare_continuation_from_given_model():
+    """An empty order and 100 more steps from a model the reference made (also run with the kept factor)."""
     X, y = dataset(3, 12)
     kw = params(3, "norma", "projection", budget=20)
     first = ref_bsgd.bsgd(X, y, np.arange(100), **kw)

@@ -24,7 +24,8 @@ import pathlib
 import numpy as np
 import pytest
 from agreement._generate import check, draw_config
-from bsgd.test_agreement import DISCRETE, assert_agree, compare, compare_projection_duplicates, dataset, params
+from bsgd.test_agreement import (DISCRETE, compare, compare_continuation_from_given_model,
+                                 compare_projection_duplicates)
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
@@ -67,13 +68,7 @@ def test_duplicates(kept_factor, n_classes):
 
 
 def test_continuation_from_a_given_model(kept_factor):
-    X, y = dataset(3, 12)
-    kw = params(3, "norma", "projection", budget=20)
-    first = ref_bsgd.bsgd(X, y, np.arange(100), **kw)
-    for order in (np.arange(0), np.arange(100, 200)):
-        r = ref_bsgd.bsgd(X, y, order, sv=first.sv, alpha=first.alpha, bias=first.bias, t0=first.t, **kw)
-        f = fast_bsgd.bsgd(X, y, order, sv=first.sv, alpha=first.alpha, bias=first.bias, t0=first.t, **kw)
-        assert_agree([f], [r])
+    compare_continuation_from_given_model()
 
 
 def _close_points(seed=0, n=60):
