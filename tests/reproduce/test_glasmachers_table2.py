@@ -131,7 +131,7 @@ def test_table3_gss_factor_reason_quotes_the_ratio_of_summed_wds(dataset):
 def test_table3_saving_reasons_quote_gss_share_of_the_training_time():
     """The savings rows' reason quotes GSS-standard's merging seconds (Figure 3) over its total training seconds
     (Table 3) per data set and budget, as the committed runs measured them (the same seeds, one process)."""
-    from refsvm.reproduce.gaps import _G3_GSS_SHARE
+    from refsvm.reproduce.gaps.glasmachers_qaadan import _G3_GSS_SHARE
 
     fig = _load("reproduce_glasmachers-lookup-figure3")
     tab = _load("reproduce_glasmachers-lookup-table3")
@@ -153,7 +153,7 @@ def test_table3_merging_frequency_reason_quotes_the_authors_code():
     (benchmarks/bench_glasmachers_merge_frequency_peer.json): the quoted numbers are that run's, refsvm's there
     agrees with this table's committed rows, and the authors' code lies within 1 point of refsvm on every data
     set and budget while the paper's number lies more than 2 points away from both."""
-    from refsvm.reproduce.gaps import _G3_PEER_FREQ
+    from refsvm.reproduce.gaps.glasmachers_qaadan import _G3_PEER_FREQ
     from refsvm.reproduce.tables_lookup import _T3_PAPER
 
     bench = _load("bench_glasmachers_merge_frequency_peer")

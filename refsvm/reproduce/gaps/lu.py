@@ -1,0 +1,245 @@
+"""The stated reasons of Lu, Hoi et al. (2016)'s rows (Tables 5, 7 and 9, Figures 1-6): part of
+:data:`refsvm.reproduce.gaps.EXPLAINED`."""
+
+from ._common import _cites
+
+
+_LU5 = "lu2016-table5"
+_LU5_FILE = "benchmarks/results/reproduce_lu2016-table5_budgeted_large.txt"
+_PROJ = ("the authors' code fills the budget first and uses U = 1/4 sqrt((B+1)/ln(B+1)) in the margin condition "
+         "where the paper has 1/eta (refsvm.online.projectron); the row 'Projectron++ [code]' runs that reading "
+         "(variant='authors'): a9a 18.59, ijcnn1 9.53, w8a 2.70 +- 0.05 (paper 18.6 / 9.52 / 5.41 +- 3.30; "
+         + _LU5_FILE + ")")
+_BOGD = ("the authors' code bounds the whole coefficient vector by rescaling it and updates at y f <= 1 "
+         "(refsvm.online.bogd); the row 'BOGD [code]' runs that reading (variant='authors'): at eta = 0.2 a9a 28.08 "
+         "(paper 27.9) where the per-coefficient bound gives 31.88, ijcnn1 11.68 (paper 11.67) (" + _LU5_FILE + ")")
+_GERMAN = ("the paper's german is the unscaled german.numer (features 0-184), not in the shared data; the table "
+           "uses german.numer_scale")
+
+
+def _nogd_at_paper_step(error, minority):
+    """NOGD's near-constant run at the step Lu et al. print (Table 5): its error, then what ``minority`` says."""
+    return ("at the paper's step eta = 0.2 NOGD (k = 20) ends with a model that gives the majority class to >= 99 % of "
+            f"the rows; its online error, {error}, is the paper's {error}{minority}; the best non-constant point is "
+            "eta = 2 (benchmarks/results/reproduce_lu2016-table5_fogd_nogd_large.txt)")
+
+
+def _lu5_unbudgeted(ours, lo, hi, paper, more):
+    """Table 5's unbudgeted rows on the large sets (20 permutations, benchmarks/results/reproduce_lu2016-table5_large):
+    ours over the permutations, their range, the paper's (mean +- sd), and ``more``."""
+    return (f"over 20 permutations {ours} (range {lo}-{hi}); the paper's {paper} lies outside that range, and its sd "
+            f"is below the spread the visiting order gives here{more}; still flagged")
+
+
+#: OGD's step on w8a and ijcnn1: the paper's grid's largest
+_LU5_OGD_ETA = "; the chosen eta = 2 is the largest of the paper's grid {2, 0.2, ..., 0.0002}"
+
+
+#: (table, row label, data-set label) -> (reason, what supports it).  Only rows whose gap is flagged are looked up.
+EXPLAINED = {
+    (_LU5, "NOGD", "spambase"): ("unexplained", "with the authors' sign(0) = +1 (every row of this table) and the "
+                                                "mistake counter reading margins within their error bound as 0, NOGD "
+                                                "is near the paper's 29.1; counting by the sign of every computed "
+                                                "margin it gave 3.3 points more (the results file at 0851d27), not "
+                                                "explained"),
+    (_LU5, "Forgetron", "a9a"): ("authors-code", "the authors' forgetron.m takes the larger root when a < 0 "
+                                                  "(phi > 1); the row 'Forgetron [code]' (variant='authors') gives "
+                                                  "27.94 where the paper's rule gives 29.82 (paper 27.8; "
+                                 + _LU5_FILE + ")"),
+    (_LU5, "Projectron++", "a9a"): ("authors-code", _PROJ),
+    (_LU5, "Projectron++", "ijcnn1"): ("authors-code", _PROJ),
+    (_LU5, "Projectron++", "w8a"): ("authors-code", _PROJ),
+    (_LU5, "BOGD", "a9a"): ("authors-code", _BOGD),
+    (_LU5, "BOGD", "w8a"): ("authors-code", _BOGD),
+    (_LU5, "BOGD", "ijcnn1"): ("authors-code", _BOGD),
+    (_LU5, "BOGD [code]", "w8a"): ("degenerate", "at eta = 0.2, the step whose a9a and ijcnn1 rows meet the paper's, "
+                                                  "the pass errs 3.44 (mean over 20 seeds), the paper's 3.43: its "
+                                                  "final models give the majority class to >= 99 % of the rows and "
+                                                  "its error is within a point of w8a's minority share (2.97), so it "
+                                                  "counts as the constant classifier (the passes at eta <= 0.02 are "
+                                                  "it exactly); the best non-constant point is eta = 2 (4.91)"),
+    **{(_LU5, _alg, _ds): ("unexplained", _lu5_unbudgeted(*_nums)) for (_alg, _ds), _nums in {
+        ("Perceptron", "w8a"): ("3.64 ± 0.05", "3.56", "3.72", "3.47 ± 0.01", ""),
+        ("OGD", "w8a"): ("2.64 ± 0.03", "2.58", "2.69", "2.81 ± 0.01", _LU5_OGD_ETA),
+        ("OGD", "ijcnn1"): ("9.94 ± 0.07", "9.83", "10.19", "9.52 ± 0.01", _LU5_OGD_ETA)}.items()},
+    (_LU5, "NOGD", "ijcnn1"): ("degenerate", _nogd_at_paper_step(
+        "9.55", " and next to ijcnn1's minority share 9.57: the paper's run is this near-constant one")),
+    (_LU5, "NOGD", "w8a"): ("degenerate", _nogd_at_paper_step("2.92", " (w8a's minority share 2.97)")),
+    (_LU5, "Projectron++ [code]", "w8a"): (
+        "numerics", "w8a repeats many rows: the authors' code adds a point already in the span while fewer than B SVs "
+                    "are held unless delta^2 is exactly 0, and a computed delta^2 is rounding noise there, so K^-1 grows "
+                    "by ~1e16; refsvm's own K^-1 version of this reading (until 9d365ce) gave 5.69 +- 1.45, range "
+                    "2.72-8.37, over the 20 permutations, like the paper's 5.41 +- 3.30; with the span test decided to "
+                    "its error bound (a Cholesky factor of K) the same reading gives the value shown"),
+    (_LU5, "RBP", "german"): ("data", _GERMAN),
+    (_LU5, "Forgetron", "german"): ("data", _GERMAN),
+    (_LU5, "BOGD", "german"): ("data", _GERMAN),
+    (_LU5, "BOGD [code]", "german"): ("data", _GERMAN),
+    (_LU5, "Projectron++ [code]", "german"): ("data", _GERMAN),
+}
+
+
+_LU9 = "lu2016-table9"
+_LU9_EPSILON = ("the paper's Algorithms 5 and 6 (refsvm.ogd) update when the squared loss exceeds epsilon = 0.1; the "
+                "authors' FouGD.m / NysGD.m when |y - f| > 0.1, i.e. a squared loss above 0.01, so the paper's rule "
+                "updates far less often; the row '{0} [code]' runs the code's test (epsilon = 0.01) beside this one")
+_LU9_BOGD = ("Zhao et al.'s BOGD (refsvm.online.regression_bogd) removes a uniformly drawn SV and rescales the others "
+             "by B (1 - eta lambda) / (B - 1), 1.031 at B = 30, eta = 0.1, lambda = 0.03 (clipped at eta "
+             "gamma_BOGD = 1); the authors' regression/BOGD.m removes the oldest SV and never rescales; on "
+             "[0, 1]-scaled data, where every Gaussian kernel value at sigma = 8 is near 1, the paper's rule loses "
+             "more than 1.5 times the code's reading; the row 'BOGD [code]' (variant='authors') runs the "
+             "code's rule beside this one")
+for _ds in ("housing", "abalone", "cpusmall", "cadata"):
+    for _row in ("FOGD", "NOGD"):
+        EXPLAINED[(_LU9, _row, _ds)] = ("authors-code", _LU9_EPSILON.format(_row))
+    EXPLAINED[(_LU9, "BOGD", _ds)] = ("authors-code", _LU9_BOGD)
+
+
+
+_LU7 = "lu2016-table7"
+_LU7_CODE = "benchmarks/results/reproduce_lu2016-table7_code.txt"
+
+
+def _lu7_code(row, what, ours, paper):
+    """A Table 7 row whose gap the authors' reading closes: the code's rule and what its '[code]' row gives."""
+    return ("authors-code", f"{what}; the row '{row} [code]' runs that reading (variant='authors'): {ours} where the "
+                            f"paper has {paper} ({_LU7_CODE})")
+
+
+_LU7_BOGD = ("the authors' code bounds the whole coefficient vector by rescaling it and updates at y f <= 1 "
+             "(refsvm.online.bogd, as in Table 5)")
+EXPLAINED[(_LU7, "BOGD", "satimage")] = _lu7_code("BOGD", _LU7_BOGD, "47.62", "48.2")
+EXPLAINED[(_LU7, "BOGD", "letter")] = _lu7_code("BOGD", _LU7_BOGD, "92.59", "92.7")
+EXPLAINED[(_LU7, "Projectron++", "satimage")] = _lu7_code(
+    "Projectron++", "the authors' code fills the budget first and uses U = 1/4 sqrt((B+1)/ln(B+1)) in the margin "
+    "condition where the paper has 1/eta (as in Table 5)", "26.21", "25.9")
+
+_LU7_MNIST = "benchmarks/results/reproduce_lu2016-table7-mnist200.txt"
+
+
+def _lu7_mnist_budget(ours, paper, via=None):
+    """A Table 7 mnist row whose gap B = 200 closes: section 7.3.1's "B = 200 for the first 3 datasets" read in
+    Table 7's column order (dna, mnist, satimage); ``via``: the row of that run quoted (default: the same)."""
+    return ("parameters", "section 7.3.1's B = 200 for 'the first 3 datasets' read in Table 7's column order (dna, "
+                          f"mnist, satimage) gives mnist B = 200, not 100: at B = 200 {f'the row {via!r}' if via else 'the row'} "
+                          f"gives {ours} where the paper has {paper} (lu2016-table7-mnist200, {_LU7_MNIST})")
+
+
+for _row, _ours, _paper, _via in (("RBP", "43.20", "43.4", None), ("Projectron", "17.87", "17.7", None),
+                                  ("Projectron++", "17.87", "17.7", None), ("BPA-S", "32.64", "32.4", None),
+                                  ("NOGD", "16.21", "15.6", None), ("Forgetron [code]", "43.97", "43.9", None),
+                                  ("Forgetron", "43.97", "43.9", "Forgetron [code]"),
+                                  ("Projectron [code]", "17.88", "17.7", None),
+                                  ("Projectron++ [code]", "17.70", "17.7", None)):
+    EXPLAINED[(_LU7, _row, "mnist")] = _lu7_mnist_budget(_ours, _paper, _via)
+
+
+_LU7_OPTIONS = ("the authors' multiclass/Experiment.m runs one setting, not the paper's grid: eta = 0.5 (OGD, "
+                "NOGD, BOGD; BOGD lambda = 1e-5, gamma = inf; FOGD eta = 0.005); at those options ")
+_LU7_OPTIONS_RUN = "lu2016-table7-code-options"
+_LU7_BOGD_OPTIONS = "and BOGD.m's rule (as in Table 5) "
+for _row, _ds, _ours, _paper, _via in (("OGD", "mnist", "11.08", "10.7", None),
+                                       ("OGD", "shuttle", "12.30", "12.3", None),
+                                       ("NOGD", "shuttle", "12.30", "12.3", None),
+                                       ("FOGD", "dna", "19.78", "20.8", None),
+                                       ("BOGD [code]", "dna", "36.48", "36.3", None),
+                                       ("BOGD", "dna", "36.48", "36.3", "BOGD [code]"),
+                                       ("BOGD [code]", "mnist", "42.48", "42.5", None),
+                                       ("BOGD", "mnist", "42.48", "42.5", "BOGD [code]")):
+    EXPLAINED[(_LU7, _row, _ds)] = ("parameters", _LU7_OPTIONS + (_LU7_BOGD_OPTIONS if _via else "")
+                                    + ("(mnist at B = 200, lu2016-table7-mnist200's reading) " if _ds == "mnist"
+                                       and _row != "OGD" else "") + _cites(_LU7_OPTIONS_RUN, _row, _ours, _paper, _via))
+for _row in ("BOGD", "BOGD [code]"):
+    EXPLAINED[(_LU7, _row, "shuttle")] = (
+        "degenerate", "every grid point ends with a model predicting one class (the online error of the "
+                      "majority class, 21.59); " + _LU7_OPTIONS + (_LU7_BOGD_OPTIONS if _row == "BOGD" else "")
+        + _cites(_LU7_OPTIONS_RUN, _row, "27.99", "27.9", "BOGD [code]" if _row == "BOGD" else None)
+        + ", a run whose final model predicts one class too: the paper's number is no result either")
+_FOGD_STEP_RUN = "lu2016-table7-fogd-step"
+_FOGD_STEPS = ("the paper does not print FOGD's step; the authors' released multiclass scripts run FOGD off the "
+               "paper's grid: Experiment.m at eta_fou = 0.005 (lu2016-table7-code-options) with options.eta = 0.5 "
+               "for the kernel learners, Experiment_B.m at eta_fou = 0.001, Experiment_large.m with no eta_fou, only "
+               "options.eta = 0.5; ")
+_FOGD_LARGE = ("at a step as large as 0.5 the hinge's margin of 1 is small beside the scores and FOGD is about a "
+               "Perceptron on the Fourier features, as the paper's FOGD row is about its Perceptron row (satimage "
+               "29.5 / 29.6, usps 10.1 / 10.0, letter 71.5 / 71.5, shuttle 15.6 / 15.2) where the grid's best step "
+               "makes fewer mistakes; at eta = 0.5 ")
+for _ds, _ours, _paper in (("satimage", "29.44", "29.5"), ("usps", "10.58", "10.1"), ("shuttle", "15.58", "15.6")):
+    EXPLAINED[(_LU7, "FOGD", _ds)] = (
+        "parameters", _FOGD_STEPS + _FOGD_LARGE + ("(usps at lu2016-table7-usps-width's gamma = 0.65/128, the width "
+                                                   "matched to the paper's data) " if _ds == "usps" else "")
+        + _cites(_FOGD_STEP_RUN, "FOGD", _ours, _paper, "FOGD eta=0.5"))
+EXPLAINED[(_LU7, "FOGD", "mnist")] = (
+    "parameters", _FOGD_STEPS + "at Experiment_B.m's eta_fou = 0.001 " + _cites(_FOGD_STEP_RUN, "FOGD", "12.26",
+                                                                                "11.8", "FOGD eta=0.001")
+    + "; the grid's best point, 0.002, gives 12.57 and the authors' eta_fou = 0.005 at B = 200 gives 14.20 "
+      "(lu2016-table7-code-options), eta = 0.5 gives 17.09: on mnist the paper's FOGD is not the Perceptron-like "
+      "run")
+
+_PROJ_NUMERICS = "benchmarks/results/bench_lu_projectron_numerics.txt"
+_PROJ_KINV = ("the authors' multiclass/proplus.m grows K^-1 by the rank-one formula on every mistake while fewer than B "
+              "SVs are held, dividing by delta^2 whatever it is (no test); ")
+EXPLAINED[(_LU7, "Projectron++ [code]", "dna")] = (
+    "numerics", _PROJ_KINV + "dna.scale repeats 86 of its 2,000 rows, a repeated row's computed delta^2 is rounding "
+                "noise and K^-1 gains entries of ~1e13-1e16: a numpy run of that reading gives 28.09 +- 11.83, range "
+                "19.65-53.55, over 20 permutations (13 add such a row), a spread like the paper's 23.1 +- 6.1 (its "
+                "Projectron 22.7 +- 4.4); with additions at delta^2 <= 1e-8 skipped the same reading gives 20.89 +- "
+                "0.71, as refsvm's row, which decides the span test to its error bound (" + _PROJ_NUMERICS + ")")
+EXPLAINED[(_LU7, "Projectron++", "dna")] = (
+    "numerics", "the paper's row is the authors' code's run (" + EXPLAINED[(_LU7, "Projectron++ [code]", "dna")][1]
+    + "); refsvm's paper reading decides the span test to its error bound too")
+EXPLAINED[(_LU7, "Projectron++ [code]", "shuttle")] = (
+    "unexplained", _PROJ_KINV + "on shuttle at sigma = 8 every permutation adds rows at delta^2 <= 1e-8 (near "
+                   "each other, not repeated): a numpy run of that reading gives 13.76 +- 2.04, range 13.18-22.44, "
+                   "over 20 permutations, and 18.46 +- 7.31 with those additions skipped, where the paper has 16.8 "
+                   "+- 0.5 (" + _PROJ_NUMERICS + "), still flagged")
+_READINGS_RUN = "lu2016-table7-readings"
+EXPLAINED[(_LU7, "Projectron++ [code]", "shuttle")] = (
+    "unexplained", EXPLAINED[(_LU7, "Projectron++ [code]", "shuttle")][1] + "; ruled out as well: MATLAB's tie rule "
+    "(the lowest class index wins, as the code's max): " + _cites(_READINGS_RUN, "Projectron++ [code]", "13.31", "16.8",
+                                                                  "Projectron++ [code] tie=lowest")
+    + "; features min-max onto [0, 1] in place of [-1, 1]: " + _cites(_READINGS_RUN, "Projectron++ [code]", "20.77",
+                                                                      "16.8", "Projectron++ [code] rescaled")
+    + ", but that scaling moves the rows that match at [-1, 1] off: "
+    + _cites(_READINGS_RUN, "BPA-S", "22.40", "14.1", "BPA-S rescaled"))
+EXPLAINED[(_LU7, "Projectron++", "shuttle")] = EXPLAINED[(_LU7, "Projectron++ [code]", "shuttle")]
+
+_USPS_RUN = "lu2016-table7-usps-width"
+_USPS = ("the shared usps is ESL's zip.train (ESL's [-1, 1] scaling); LIBSVM's usps, the paper's, is another [-1, 1] "
+         "rescaling of the same digits (data/SOURCES.md); at gamma = 0.65/128, i.e. squared pixel distances 0.65 "
+         "times the shared file's, the width at which the Perceptron (no parameter to tune) gives the paper's "
+         "10.0, ")
+for _row, _ours, _paper, _via in (("Perceptron", "10.02", "10", None), ("OGD", "6.72", "6.7", "OGD eta=0.5"),
+                                  ("RBP", "24.18", "24", None), ("Forgetron", "22.52", "22.7", None),
+                                  ("Projectron", "11.01", "10.6", None), ("Projectron [code]", "11.01", "10.6", None),
+                                  ("BOGD [code]", "23.84", "23.2", "BOGD [code] eta=0.5"),
+                                  ("BOGD", "23.84", "23.2", "BOGD [code] eta=0.5")):
+    EXPLAINED[(_LU7, _row, "usps")] = ("data", _USPS + ("with the authors' Experiment.m step size (as "
+                                                        "lu2016-table7-code-options) " if _via else "")
+                                       + _cites(_USPS_RUN, _row, _ours, _paper, _via))
+_USPS_ROWS_RUN = "lu2016-table7-usps-row-widths"
+for _row, _ours, _paper, _f, _at, _perceptron in (("BPA-S", "19.43", "15.4", "1.5", "15.25", "7.68"),
+                                                  ("Forgetron [code]", "24.90", "22.7", "0.8", "22.35", "9.30")):
+    EXPLAINED[(_LU7, _row, "usps")] = (
+        "unexplained", _USPS + f"the row gives {_ours} where the paper has {_paper} (lu2016-table7-usps-width); it "
+                       f"gives the paper's number at gamma = {_f}/128 instead ({_row} gamma x{_f}: {_at}), where "
+                       + _cites(_USPS_ROWS_RUN, "Perceptron", _perceptron, "10", f"Perceptron gamma x{_f}")
+                       + ": no one width of the shared file gives both, so the data's difference is more than a "
+                         "width, still flagged")
+#: lu2016-table7-readings on usps: (row, tie=lowest, rescaled, the B = 100 row quoted, its number)
+for _row, _tie, _scaled, _b100, _at in (("BPA-S", "17.67", "17.52", "BPA-S B=100", "26.33"),
+                                        ("Forgetron [code]", "20.24", "20.27", "Forgetron B=100", "27.94")):
+    _paper = "15.4" if _row == "BPA-S" else "22.7"
+    EXPLAINED[(_LU7, _row, "usps")] = (
+        "unexplained", EXPLAINED[(_LU7, _row, "usps")][1] + "; nor do other readings at gamma = 1/128: MATLAB's tie "
+        "rule (the lowest class index wins, as the code's max): " + _cites(_READINGS_RUN, _row, _tie, _paper,
+                                                                           f"{_row} tie=lowest")
+        + "; each pixel column min-max onto [-1, 1] (svm-scale, a rescaling LIBSVM's usps might carry): "
+        + _cites(_READINGS_RUN, _row, _scaled, _paper, f"{_row} rescaled") + "; B = 100 (section 7.3.1 read in "
+        "Table 7's column order, the reading that gives mnist B = 200): " + _cites(_READINGS_RUN, _row, _at, _paper,
+                                                                                    _b100))
+EXPLAINED[(_LU9, "BOGD [code]", "cpusmall")] = (
+    "parameters", "the authors' regression/Experiment.m gives OGD.m and BOGD.m their own step size (options.eta, "
+                  "marked as tuned per data set beside lambda, Fou_eta and Epsilon_eta; the other learners take "
+                  "eta_perceptron = 0.1); with it tuned over (0.1, 0.2, 0.3, 0.5, 1) the best, eta = 0.3, "
+    + _cites("lu2016-table9-eta", "BOGD [code]", "0.04872", "0.04972"))

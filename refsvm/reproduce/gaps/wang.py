@@ -1,0 +1,310 @@
+"""The stated reasons of Wang, Crammer & Vucetic (2012)'s rows (Tables 3-6, Figures 2-7): part of
+:data:`refsvm.reproduce.gaps.EXPLAINED`, and the rows of its companion runs that are another run's
+seed for seed (:data:`SAME_ROW_RUNS`, merged into :data:`refsvm.reproduce.gaps.SAME_ROW_RUNS`)."""
+
+from ._common import _ADULT_OFFSET, _cites
+
+
+#: (table, row label, data-set label) -> (reason, what supports it)
+EXPLAINED = {}
+#: (table, row, data set) -> (table, row, data set) whose runs these are, seed for seed
+SAME_ROW_RUNS = {}
+for _m in ("remove", "project", "merge"):
+    for _b in (100, 500):
+        EXPLAINED[("wang2012-table3", f"BPegasos+{_m} B={_b}", "Adult")] = ("parameters", _ADULT_OFFSET)
+#: Table 3's IJCNN column at Glasmachers & Qaadan's (C, gamma) against Table 4's protocol (wang2012-table3-all:
+#: standardised, C = 1, gamma by 5-fold CV); the numbers quoted: the committed results (tests/reproduce/
+#: test_glasmachers_table2.py checks them)
+_W3_IJCNN = ("the paper's cross-validated (C, sigma) are not printed; this table runs Glasmachers & Qaadan's "
+             "C = 2^5, gamma = 2 on ijcnn1 as distributed; under Table 4's protocol (standardised features, C = 1, "
+             "gamma by 5-fold CV of BPegasos+merge on the training split) ")
+EXPLAINED[("wang2012-table3", "BPegasos+remove B=100", "IJCNN")] = (
+    "parameters", _W3_IJCNN + _cites("wang2012-table3-all", "BPegasos+remove B=100", "9.30", "9.27"))
+EXPLAINED[("wang2012-table3", "BPegasos+project B=100", "IJCNN")] = (
+    "parameters", _W3_IJCNN + _cites("wang2012-table3-all", "BPegasos+project B=100", "4.16", "3.52"))
+EXPLAINED[("wang2012-table3", "BPegasos+remove B=500", "IJCNN")] = (
+    "unexplained", _W3_IJCNN + _cites("wang2012-table3-all", "BPegasos+remove B=500", "8.04", "6.7")
+    + ", closer but still flagged there")
+for _m in ("remove", "project", "merge"):
+    for _b in (100, 500):
+        EXPLAINED[("wang2012-table5", f"BPegasos+{_m} B={_b}", "Covertype")] = (
+            "data", "the shared covtype.first10000 holds 10,000 of covtype's 581,012 rows (7,500 for training "
+                    "here, about 0.5M in the paper): a budgeted learner's error falls with the stream's length")
+for _b in (100, 500):
+    EXPLAINED[("wang2012-table5", f"BMP+merge B={_b}", "Covertype")] = EXPLAINED[
+        ("wang2012-table5", f"BPegasos+merge B={_b}", "Covertype")]
+for _row, _paper_rows in (("Pegasos", "136K (its run was stopped after 10,000 s)"),
+                          ("LIBSVM", "a 100K subset")):
+    EXPLAINED[("wang2012-table5", _row, "Covertype")] = (
+        "data", f"the shared covtype.first10000 holds 10,000 of covtype's 581,012 rows: 7,500 for training here, "
+                f"{_paper_rows} in the paper (Table 5's subscripts, Table 3's caption); a non-budgeted kernel "
+                f"machine's error falls with the training set too, and the rows that would test it are not in the "
+                f"shared data (covtype.bz2 would enable it)")
+_W6_10M = "wang2012-table6-10m, benchmarks/results/reproduce_wang2012-table6-10m.json"
+_W6_FACTOR = "wang2012-table6-10m-factor"
+EXPLAINED[("wang2012-table6", "BPegasos+project B=500", "Checkerboard")] = (
+    "data", "the stream has 10,000 examples here, 10M in the paper: on this board the row recomputes its kept inverse "
+            "(O(B^3)) at nearly every step, about 1 ms per example, so it is not run on longer streams with it (about "
+            "3 hours per 10M-example pass; wang2012-table6-10m lists it as not run); with the compiled path's kept "
+            "Cholesky factor (kept='factor', the same algorithm solved another way) on the paper's 10M examples "
+            + _cites(_W6_FACTOR, "BPegasos+project B=500", "99.77 ± 0.04 % accuracy", "99.66 ± 0.10",
+                     via="BPegasos+project B=500 (kept factor)") + ", within the gap rule")
+#: the kept factor's B = 100 row at 10M repeats the kept inverse's row seed for seed (the same errors, E-bar to rounding;
+#: tests/reproduce/test_wang_chunked.py): it takes that row's reason
+SAME_ROW_RUNS[(_W6_FACTOR, "BPegasos+project B=100 (kept factor)", "Checkerboard")] = (
+    "wang2012-table6-10m", "BPegasos+project B=100", "Checkerboard")
+#: Table 6 on 1M examples, rows whose 10M rerun (wang2012-table6-10m) stays flagged: the stream's length is not the
+#: reason (numbers: the committed results, checked by tests/reproduce/test_wang_chunked.py)
+#: merging's golden-section tolerance: the authors' group's BudgetedSVM searches h to 1e-4 (src/bsgd.cpp), the tables
+#: to 0.01; wang2012-table6-10m-gss reruns the 10M merging rows at 1e-4 (numbers checked by
+#: tests/reproduce/test_wang_chunked.py)
+_W6_GSS = "wang2012-table6-10m-gss"
+_W6_GSS_TEXT = ("the authors' group's toolbox, BudgetedSVM (released after the paper), searches merging's h to a "
+                "tolerance of 1e-4 (src/bsgd.cpp: goldenSectionSearch(..., 0.0001); the paper prints none), the "
+                "tables to 0.01 (Glasmachers & Qaadan's 'GSS'); when a fresh SV "
+                "(coefficient eta_t) merges into one carrying many merged examples, an error in h costs the heavy "
+                "SV's weight, so E_t = ||Delta_t|| / eta_t grows along the stream at 0.01")
+_W6_GSS_ROWS = {"BPegasos+merge B=100": ("0.036", "0.037", "1.10", "0.45"),
+                "BPegasos+merge B=500": ("0.0026", "0.002", "0.23", "0.26")}
+
+
+def _w6_gss(row):
+    """What the authors' tolerance gives for a Table 6 merging row: E-bar and the error at 10M (wang2012-table6-10m-gss)."""
+    ebar, ebar_paper, ours, paper = _W6_GSS_ROWS[row]
+    return (f"{_W6_GSS_TEXT}; at 1e-4 over the paper's 10M examples E-bar stays at {ebar} (the paper {ebar_paper}) and "
+            + _cites(_W6_GSS, row, ours, paper, via=f"{row} eps=1e-4"))
+
+
+for _row, _t10, _what in (
+        ("BPegasos+project B=100", "98.72 ± 0.24", "closes part of the gap (1M: 98.62 ± 0.15)"),
+        ("BPegasos+merge B=100", "97.78 ± 0.47", "does not close it (1M: 98.11 ± 0.23)"),
+        ("BPegasos+merge B=500", "99.56 ± 0.04", "closes most of it (1M: 99.34 ± 0.08)")):
+    EXPLAINED[("wang2012-table6", _row, "Checkerboard")] = (
+        "authors-code" if _row == "BPegasos+merge B=500" else "unexplained",
+        f"the stream has 1M examples here, 10M in the paper; on the paper's 10M examples the row gives "
+        f"{_t10} % accuracy over 5 seeds ({_W6_10M}): the stream's length {_what}, and the 10M row "
+        f"is flagged too" + (f"; {_w6_gss(_row)}" if _row in _W6_GSS_ROWS else "")
+        + ("; still flagged" if _row == "BPegasos+merge B=100" else ""))
+
+
+def _w6_removal_ties(sd, seeds, in_sd, more):
+    """Table 6's removal at B = 100 (1M or 10M examples): its spread, ``sd`` over our ``seeds`` seeds, and the gap in
+    sd of the difference of two runs (``in_sd``), then ``more``."""
+    return ("ties", "in BPegasos every SV's ||alpha_j||^2 is 2/(lambda t)^2 in exact arithmetic (sec. 6.1; footnote "
+                    "11: 'arbitrary removal'), so which SV is removed follows rounding, in the paper's runs as here: "
+                    f"both spread widely (sd {sd} over our {seeds} seeds, 3.05 over the paper's 5 runs) and the gap, "
+                    f"ours ahead, is {in_sd} sd of the difference of two runs, flagged by the 2-point rule only{more}")
+
+
+EXPLAINED[("wang2012-table6-10m", "BPegasos+remove B=100", "Checkerboard")] = _w6_removal_ties(
+    "2.17", 5, "0.7", "; no tie rule was rerun at 10M (Table 4's removal rows: bench_wang_removal_ties)")
+EXPLAINED[("wang2012-table6", "BPegasos+remove B=100", "Checkerboard")] = _w6_removal_ties(
+    "2.01", 20, "0.7", "; the paper's 79.19 % lies within our 20 seeds' range (78.00-85.49 %), and the paper's "
+                       "10M examples give the same (81.84 ± 2.17 over 5 seeds, " + _W6_10M + "; 1M: 81.88 ± 2.01); no tie rule was "
+                       "rerun on this stream (Table 4's removal rows: bench_wang_removal_ties)")
+EXPLAINED[("wang2012-table6-10m", "BPegasos+project B=100", "Checkerboard")] = (
+    "unexplained", "the stream's length closes part of wang2012-table6's gap (1M: 98.62 ± 0.15; 10M: 98.72 ± 0.24; "
+                   "the paper 99.25 ± 0.06), E-bar 0.073 against the paper's 0.052 ± 0.007; the rest is not explained")
+EXPLAINED[("wang2012-table6-10m", "BPegasos+merge B=100", "Checkerboard")] = (
+    "unexplained", "the accuracy does not grow along the stream (seed 0: 97.75 % at 100K, 97.80 at 1M, 97.45 at 10M) "
+                   "while E-bar grows from 0.039 at 100K (the paper's 10M value: 0.037) to 1.72 at 10M; "
+                   + _w6_gss("BPegasos+merge B=100") + ": the tolerance explains E-bar's growth and two thirds of the "
+                   "accuracy gap, still flagged")
+EXPLAINED[("wang2012-table6-10m", "BPegasos+merge B=500", "Checkerboard")] = (
+    "authors-code", "99.56 ± 0.04 % over 5 seeds (range 99.50-99.62), 0.18 points below the paper's 99.74 ± 0.08, "
+                    "just over 2 sd of the difference of two runs; E-bar grows along the stream as at B = 100 "
+                    "(seed 0: 0.003 at 100K, 0.089 at 10M; the paper 0.002); " + _w6_gss("BPegasos+merge B=500"))
+EXPLAINED[("wang2012-figure7", "BPegasos+project B=10", "USPS")] = (
+    "parameters", "the paper chose sigma and lambda by 10-fold CV per algorithm and budget and printed neither; "
+                  "here gamma = 1/d, the CV choice of wang2012-table4 for BPegasos+merge at B = 100, for both rows")
+EXPLAINED[("wang2012-table6", "BPegasos+merge B=100 [footnote 8]", "Checkerboard")] = (
+    "parameters", "footnote 8's kernel exp(-sigma ||x - x'||^2) with sigma = 0.0625 is ~4 cells wide on the 4 x 4 "
+                  "board and predicts about one class; the table's rows read sigma as exp(-||x - x'||^2 / "
+                  "(2 sigma^2)), gamma = 128 (refsvm.reproduce.tables_wang)")
+
+
+_W4_OWN_CV = "benchmarks/results/reproduce_wang2012-table4-own-cv.json"
+
+
+def _w4_own_cv(s, ours, paper):
+    """A Table 4 row whose gap a cross-validation of its own closes (wang2012-table4 runs every row of a budget at
+    the gamma BPegasos+merge's CV chose; the paper cross-validated every data set, algorithm and budget)."""
+    return ("parameters", f"wang2012-table4 runs this row at the gamma BPegasos+merge's CV chose; with a 5-fold CV of "
+                          f"its own (gamma = {s}/d) the row gives {ours} where the paper has {paper} "
+                          f"(wang2012-table4-own-cv, {_W4_OWN_CV})")
+
+
+for _row, _ds, _s, _ours, _paper in (("BPegasos+project B=500", "USPS", 1, "8.35", "7.39"),
+                                     ("BPegasos+remove B=100", "Letter", 64, "59.94", "58.50"),
+                                     ("BPegasos+project B=100", "Satimage", 4, "12.92", "12.31")):
+    EXPLAINED[("wang2012-table4", _row, _ds)] = _w4_own_cv(_s, _ours, _paper)
+#: at 3 seeds the own CV closed DNA's gap (23.30); at 20 it does not
+EXPLAINED[("wang2012-table4", "BPegasos+remove B=100", "DNA")] = (
+    "unexplained", _w4_own_cv(4, "26.73", "21.37")[1] + ", still flagged; the removal's choice among SVs of equal "
+                   "norm is rounding noise (refsvm's removed the SV just added in 94-96 % of the events at gamma = "
+                   "1/d): ties broken towards the SV just added give 19.06 and BudgetedSVM cce05ffc on the same passes "
+                   "20.07 where the computed choice gives 27.71 over 3 seeds (benchmarks/results/"
+                   "bench_wang_removal_ties.json); the first is just over 2 points below the paper's")
+
+_W4_FINE = "wang2012-table4-fine-grid"
+_W4_COARSE = ("wang2012-table4's CV grid steps gamma by a factor 4 (s in {1/4, 1, 4, 16}) and its 5-fold CV of "
+              "BPegasos+merge B=500 chooses s = 4; with a grid twice as fine the same CV chooses gamma = ")
+
+
+def _w4_fine(s, ours, paper, still=False):
+    """A Table 4 row at B = 500's gamma run again at the gamma a CV over a grid twice as fine chooses
+    (wang2012-table4-fine-grid): "parameters" when that closes the gap, else "unexplained" with what it gives."""
+    return ("unexplained" if still else "parameters",
+            _W4_COARSE + f"{s}/d and the row gives {ours} where the paper has {paper} ({_W4_FINE}, "
+            f"benchmarks/results/reproduce_{_W4_FINE}.txt)" + (", still flagged" if still else ""))
+
+
+EXPLAINED[("wang2012-table4", "BPegasos+merge B=500", "USPS")] = _w4_fine(2, "7.62", "7.09")
+EXPLAINED[("wang2012-table4", "BMP+merge B=500", "USPS")] = _w4_fine(2, "7.27", "6.90")
+_W4_PEGASOS = "wang2012-table4-pegasos-cv"
+EXPLAINED[("wang2012-table4", "Pegasos", "USPS")] = (
+    "unexplained", _w4_fine(2, "6.57", "5.59", still=True)[1] + "; a 5-fold CV of Pegasos' own chooses the table's "
+                   "gamma = 4/d (" + _W4_PEGASOS + ", benchmarks/results/reproduce_" + _W4_PEGASOS + ".txt)")
+EXPLAINED[("wang2012-table4", "Pegasos", "Letter")] = EXPLAINED[(_W4_FINE, "Pegasos", "Letter")] = (
+    "parameters", "the table runs Pegasos at BPegasos+merge B=500's gamma = 4/d; with a 5-fold CV of its own (gamma = "
+                  "16/d: without a budget the model takes a narrower kernel) the row gives 4.07 where the paper has "
+                  "3.72 (" + _W4_PEGASOS + ", benchmarks/results/reproduce_" + _W4_PEGASOS + ".txt)")
+_W4_RADIUS = "wang2012-table4-bmp-radius"
+EXPLAINED[("wang2012-table4", "BMP+merge B=500", "Letter")] = (
+    "parameters", "ours errs less than the paper's row, at the level of the paper's BPegasos+merge B=500 (10.32) and "
+                  "of ours (10.07), as the paper says the two compare on most sets; a CV grid of gamma twice as fine "
+                  "chooses the same gamma = 4/d (" + _W4_FINE + ": the row gives 10.36 there too); BMP's radius U = "
+                  "sqrt(n C), which the paper cross-validated and does not print, moves the row onto the paper's "
+                  "value: the row 'BMP+merge B=500 C=0.25' (U = sqrt(n/4)) gives 11.51 where the paper has 11.78, "
+                  "while at the table's U = sqrt(n) the ball never binds (C = 4 gives the table's run seed for seed, "
+                  "10.36; " + _W4_RADIUS + ", benchmarks/results/reproduce_" + _W4_RADIUS + ".txt); which U the "
+                  "paper's CV chose is not known")
+
+EXPLAINED[(_W4_FINE, "BMP+merge B=500", "Letter")] = EXPLAINED[("wang2012-table4", "BMP+merge B=500", "Letter")]
+EXPLAINED[(_W4_RADIUS, "BMP+merge B=500 C=4", "Letter")] = (
+    "parameters", "the ball of radius U = sqrt(4n) never binds on Letter, nor does table 4's U = sqrt(n): the row is "
+                  "wang2012-table4's run seed for seed; the smaller radius of the row 'BMP+merge B=500 C=0.25' gives "
+                  "the paper's number (wang2012-table4, BMP+merge B=500, Letter)")
+_W4_SVC = "wang2012-table4-libsvm-cv"
+EXPLAINED[("wang2012-table4", "LIBSVM", "USPS")] = (
+    "unexplained", "the table runs LIBSVM at BPegasos+merge B=500's gamma = 4/d and C = 1, where the paper chose "
+                   "LIBSVM's sigma and C by CV: with gamma and C by a 5-fold CV of its own (gamma = 1/d, C = 10) the row "
+                   "gives 5.23 where the paper has 4.73 (" + _W4_SVC + ", benchmarks/results/reproduce_" + _W4_SVC
+                   + ".txt), a gap like the other data sets' LIBSVM rows, still flagged (a deterministic row: any gap)")
+
+_W4_TIES = "benchmarks/results/bench_wang_removal_ties.json"
+
+
+def _w4_ties(computed, share, newest, paper, stop, peer):
+    """A Table 4 removal row whose gap the tie rule of removal closes (bench_wang_removal_ties.py)."""
+    return ("ties", f"in BPegasos every SV's ||alpha_j||^2 is 2/(lambda t)^2 in exact arithmetic (sec. 6.1; footnote "
+                    f"11: 'arbitrary removal'), so the argmin is decided by the rounding of the repeated scaling: "
+                    f"refsvm's removed the SV just added in {share} % of the events and gives {computed} over its "
+                    f"3 seeds (the table row: 5 seeds); ties broken towards the SV just added (the model when the "
+                    f"budget first fills, the paper's MP+stop rule with Pegasos' steps; paper MP+stop {stop}) give "
+                    f"{newest} where the paper has {paper}; BudgetedSVM cce05ffc on the same passes (its argmin, its "
+                    f"rounding) {peer} ({_W4_TIES})")
+
+
+EXPLAINED[("wang2012-table4", "BPegasos+remove B=100", "Pendigits")] = _w4_ties("13.08", "55-58", "6.40", "8.16",
+                                                                                "11.73", "10.93")
+EXPLAINED[("wang2012-table4", "BPegasos+remove B=500", "Letter")] = _w4_ties("36.67", "57-58", "28.89", "28.03",
+                                                                             "32.68", "36.93")
+EXPLAINED[("wang2012-table4", "BPegasos+remove B=100", "USPS")] = (
+    "unexplained", "the removal's choice among SVs of equal norm is rounding noise (refsvm's removed the SV just "
+                   "added in 75 % of the events): ties broken towards the SV just added give 22.95 (range 19.48-24.71 "
+                   "over 3 seeds), the oldest 35.51, a random SV 31.97, BudgetedSVM cce05ffc 38.58, the computed "
+                   "choice 35.69 (the table's row: 35.32 over 20 seeds); the paper's 19.84 is within the first's "
+                   "range but the mean stays 3.1 points off (" + _W4_TIES
+                   + "); at gamma = 16/d, the choice of a cross-validation of this row alone, the computed choice "
+                     "gives 25.27 (wang2012-table4-own-cv, 20 seeds), still flagged")
+
+for _row in ([f"BPegasos+{_m} B={_b}" for _m in ("remove", "project", "merge") for _b in (100, 500)]
+             + ["BMP+merge B=100", "BMP+merge B=500", "Pegasos", "LIBSVM"]):
+    EXPLAINED[("wang2012-table3-all", _row, "Checkerboard")] = (
+        "data", "the table trains on 20,000 generated Checkerboard rows where the paper's online learners see 10M "
+                "(LIBSVM a 100K subset); on this board accuracy grows with the stream (wang2012-table6 at 1M rows, "
+                "benchmarks/bench_checkerboard_stream.py at 10M)")
+
+#: The Gauss column's one draw of test rows (wang2012-table3-all, -table3-norma): the Bayes classifier's error on it
+#: and over the distribution, % (benchmarks/bench_bayes_floor.py)
+_GAUSS_DRAW = ("19.95", "18.49", "1.46")
+
+
+def _gauss_test_draw(within):
+    """A Gauss row of Table 3 set against the Bayes floor of its test rows; ``within``: whether the row, less the
+    draw's excess, meets the gap rule (tests/reproduce/test_bayes_floor.py checks both)."""
+    rows, population, excess = _GAUSS_DRAW
+    return ("the paper drew the test rows anew in each repetition (section 7.3); this table scores every seed on one "
+            f"draw of 2,000 generated rows, on which the Bayes classifier of the mixture errs {rows} % where it errs "
+            f"{population} % over the distribution (benchmarks/results/bench_bayes_floor.txt): less that draw's "
+            f"excess of {excess} points the row is " + ("within the gap rule" if within else "still flagged"))
+
+
+for _row in ("BPegasos+project B=100", "BPegasos+project B=500", "BPegasos+merge B=100", "BPegasos+merge B=500",
+             "Pegasos", "LIBSVM"):
+    EXPLAINED[("wang2012-table3-all", _row, "Gauss")] = ("data", _gauss_test_draw(True))
+for _row in ("BPegasos+remove B=100", "BPegasos+remove B=500"):
+    EXPLAINED[("wang2012-table3-all", _row, "Gauss")] = ("unexplained", _gauss_test_draw(False))
+for _row in ("BNorma+merge B=100", "BNorma+merge B=500", "Norma"):
+    EXPLAINED[("wang2012-table3-norma", _row, "Gauss")] = ("data", _gauss_test_draw(True))
+
+#: wang2012-table3-norma's IJCNN rows: (row, the committed run's range of the final models' majority share, %)
+_W3N_IJCNN = (("BNorma+merge B=100", "99.06-99.52"), ("BNorma+merge B=500", "99.41-99.80"), ("Norma", "99.15-99.39"))
+for _row, _share in _W3N_IJCNN:
+    EXPLAINED[("wang2012-table3-norma", _row, "IJCNN")] = (
+        "degenerate", f"every grid point ends with a model predicting one class: the table's runs (eta = 1, the CV's "
+                      f"choice) give the majority class to {_share} % of the test rows over the seeds, and a pass at "
+                      "eta = 1/sqrt(2) (seed 0) too; with lambda = 1/n (C = 1) and eta <= 1, Norma shrinks w by "
+                      "2 eta lambda sqrt(n) < 0.01 over the pass and adds almost every example with a coefficient "
+                      "eta / sqrt(t) (BudgetedSVC's eta note: the majority vote on ijcnn1); the paper cross-validated "
+                      "lambda and printed none")
+
+_PEER_CELLS = "benchmarks/results/bench_wang_peer_cells.json"
+
+
+def _peer_cell(peer, ours):
+    """A cell of wang2012-table5 rerun by BudgetedSVM (benchmarks/bench_wang_peer_cells.py): its error and ours
+    over the same 20 visiting orders, data, gamma and lambda."""
+    return (f"BudgetedSVM (the authors' toolbox, cce05ffc, its merging and tolerance; built outside the repository) "
+            f"on the table's rows, visiting orders, gamma and lambda errs {peer} over 20 seeds where refsvm's pass "
+            f"(the table's run, seed for seed) errs {ours} ({_PEER_CELLS})")
+
+
+_W5_LONG = "wang2012-table5-waveform-long"
+_W5_LONG_TEXT = ("the table trains on 20,000 generated Waveform rows at lambda = 1/n (the paper: 2M rows, lambda by "
+                 "CV, not printed); on 1M rows at the same gamma ")
+EXPLAINED[("wang2012-table5", "BPegasos+merge B=500", "Waveform")] = (
+    "data", _W5_LONG_TEXT + "and lambda = 1e-4 (the paper's value for its other long stream, Table 6) "
+    + _cites(_W5_LONG, "BPegasos+merge B=500", "13.44", "13.37", via="BPegasos+merge B=500 C=0.01")
+    + "; at lambda = 1/n the long stream gives 17.28: the stream's length and lambda together close the gap")
+EXPLAINED[("wang2012-table5", "BPegasos+merge B=100", "Waveform")] = (
+    "authors-code", _W5_LONG_TEXT + "and lambda = 1e-4 "
+    + _cites(_W5_LONG, "BPegasos+merge B=100", "15.06", "13.29", via="BPegasos+merge B=100 C=0.01")
+    + " with the tables' golden-section tolerance (0.01 on h), and with the authors' code's (1e-4, BudgetedSVM "
+      "src/bsgd.cpp, see wang2012-table6-10m-gss) "
+    + _cites(_W5_LONG, "BPegasos+merge B=100", "13.64", "13.29", via="BPegasos+merge B=100 C=0.01 eps=1e-4")
+    + "; at lambda = 1/n 23.01: the stream's length, lambda and the tolerance together close the gap; "
+    + _peer_cell("15.22 +- 0.34", "15.50") + ": on the short stream the tolerance alone does not")
+
+_W5_PEGASOS = "wang2012-table5-waveform-pegasos"
+EXPLAINED[("wang2012-table5", "Pegasos", "Waveform")] = (
+    "data", "the table trains on 20,000 generated Waveform rows at lambda = 1/n (the paper: 2M rows, its non-budgeted "
+            "runs stopped after 10,000 s, lambda by CV, not printed); on wang2012-figure4's 1M-row stream at lambda = "
+            "1e-4 the same unbudgeted learner errs 15.61 after 10,000 examples, 14.04 after 50,000 and 13.75 +- 0.11 "
+            "after 100,000 where the paper has 13.50 (" + _W5_PEGASOS + ", benchmarks/results/reproduce_"
+            + _W5_PEGASOS + ".txt), within the gap rule; the Bayes classifier errs 13.36 on those test rows "
+            "(benchmarks/results/bench_bayes_floor.txt)")
+
+EXPLAINED[("wang2012-table5", "BPegasos+merge B=100", "Shuttle")] = (
+    "authors-code-agrees",
+    _peer_cell("0.24 +- 0.13, median 0.19", "0.19 +- 0.04, median 0.18")
+    + ", and in none of the 20 seeds within the paper's 0.37 +- 2 sd (two seeds at 0.58 and 0.61, the rest at "
+      "0.14-0.26; per seed in the JSON): at the table's gamma and lambda the paper's number is not what the "
+      "released code measures (the paper's cross-validated sigma and lambda are not printed)")
+EXPLAINED[("wang2012-table5", "BMP+merge B=100", "Waveform")] = (
+    "unexplained", _W5_LONG_TEXT + "and U = sqrt(n C) = 100 (lambda = 1e-4) "
+    + _cites(_W5_LONG, "BMP+merge B=100", "15.80", "13.98", via="BMP+merge B=100 C=0.01")
+    + ", with the authors' golden-section tolerance (1e-4) "
+    + _cites(_W5_LONG, "BMP+merge B=100", "15.43", "13.98", via="BMP+merge B=100 C=0.01 eps=1e-4")
+    + ", at U = 1000 (lambda = 1/n) 25.16: the stream's length does not close it, still flagged")
