@@ -223,7 +223,9 @@ class Task(NamedTuple):
     point: tuple        #: the grid point, sorted (name, value) items
     seed: int
     params: dict        #: the runner's keyword arguments (data-set, row and grid-point parameters, resolved)
-    args: tuple         #: (runner, X, y, X_test, y_test, seed, params): what :func:`_call` takes
+    args: tuple         #: (runner, X, y, X_test, y_test, seed, params): what :func:`_call` takes; a
+    #: cross-validation task: (runner, X, y, train, fold, seed, params), what :func:`_call_fold` takes
+    fold: bool = False  #: a cross-validation task (its rows sliced in the worker)
 
 
 def grid_points(grid):
@@ -287,7 +289,7 @@ def plan_cross_validation(selection, data):
                     train = np.setdiff1d(np.arange(X.shape[0]), fold)
                     params = _resolve(d, e, point, len(train))
                     tasks.append(Task(e.label, d.label, tuple(sorted(point.items())), 0, params,
-                                      (e.runner, X[train], y[train], X[fold], y[fold], 0, params)))
+                                      (e.runner, X, y, train, fold, 0, params), fold=True))
     return tasks
 
 
@@ -335,11 +337,18 @@ def _call(runner, X, y, X_test, y_test, seed, params):
     return getattr(importlib.import_module(module), func)(X, y, X_test, y_test, seed, **params)
 
 
+def _call_fold(runner, X, y, train, fold, seed, params):
+    """One cross-validation task (runs in a worker): :func:`_call` on the training split's rows ``train``, validated
+    on its rows ``fold``.  The rows are sliced here, so that the plan holds the training split once rather than a
+    copy per grid point and fold (75 copies of Adult's per row of a 15-point grid: 12 GB)."""
+    return _call(runner, X[train], y[train], X[fold], y[fold], seed, params)
+
+
 def run_tasks(tasks, backend):
     """The tasks' results, in order, run through joblib on ``backend`` (a :class:`Backend`)."""
     from joblib import Parallel, delayed, parallel_config
 
-    jobs = [delayed(_call)(*t.args) for t in tasks]
+    jobs = [delayed(_call_fold if t.fold else _call)(*t.args) for t in tasks]
     if backend.name == "loky":
         return Parallel(n_jobs=backend.n_jobs)(jobs)
     if backend.name == "dask":

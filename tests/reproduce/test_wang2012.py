@@ -137,6 +137,13 @@ def test_tuned_row_runs_the_tuners_point_and_the_tuner_is_cross_validated_alone(
     sel = select("toy", entries=["follower"])                 # the tuner is not selected ...
     cv_tasks = plan_cross_validation(sel, data)
     assert {t.entry for t in cv_tasks} == {"tuner"} and len(cv_tasks) == 2 * 5   # ... but cross-validated
+    # the plan holds the training split once: each task carries its rows' indices, sliced in the worker
+    X, y = data["toy"][:2]
+    assert all(t.fold and t.args[1] is X and t.args[2] is y for t in cv_tasks)
+    for t in cv_tasks[:5]:                                    # the folds of one point partition the rows
+        train, fold = t.args[3], t.args[4]
+        assert np.array_equal(np.sort(np.concatenate([train, fold])), np.arange(len(y)))
+    assert np.array_equal(np.sort(np.concatenate([t.args[4] for t in cv_tasks[:5]])), np.arange(len(y)))
     cv = {("tuner", "toy"): dict(chosen=(("C", 2.0),), errors={}, folds=5, row="tuner")}
     tasks = plan(sel, data, 3, cv)
     assert {t.entry for t in tasks} == {"follower"} and {t.params["C"] for t in tasks} == {2.0}
