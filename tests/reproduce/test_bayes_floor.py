@@ -72,7 +72,10 @@ def test_gauss_reasons_quote_the_floor_and_hold_in_the_committed_runs():
         assert is_flagged(r, table), (table, row)
         shifted = dict(r, error_mean=r["error_mean"] - 100 * gauss["minus_population"])
         assert is_flagged(shifted, table) == (verdict == "still flagged"), (table, row, verdict)
-        assert reason == ("data" if verdict == "within the gap rule" else "unexplained"), (table, row)
+        if verdict == "within the gap rule":
+            assert reason == "data", (table, row)
+        else:       # still flagged: no reason, or another one that quotes its own run (test_wang_table3_own_cv.py)
+            assert reason == "unexplained" or (reason == "parameters" and "wang2012-table3-all-own-cv" in text), row
 
 
 def test_a_near_bayes_model_errs_where_the_bayes_classifier_does():
