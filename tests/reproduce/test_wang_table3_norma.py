@@ -5,13 +5,12 @@ with table3-all (its data sets and its CV-chosen gamma), section 7.3's eta grid,
 import json
 import math
 import os
-import time
 from pathlib import Path
 
 import numpy as np
 import pytest
+from _helpers import quick_reproduce
 
-from refsvm.cli import main
 from refsvm.reproduce import tables
 from refsvm.reproduce.driver import cv_folds
 from refsvm.reproduce.seed_policy import MIN_SEEDS
@@ -86,13 +85,7 @@ def test_table3_all_points_to_the_companion():
 def test_quick_end_to_end_every_column_and_row(tmp_path, parsed_once):
     """--quick on 2 jobs: every row on every column runs (well under 2 minutes), eta chosen by its own 5-fold CV
     over both values, gamma table3-all's, Norma's budget above the (quick) training rows."""
-    if not os.environ.get("REFSVM_DATA"):
-        pytest.skip("REFSVM_DATA is not set; the reproduction runs need the shared data")
-    js = tmp_path / "w3norma.json"
-    start = time.perf_counter()
-    assert main(["reproduce", NAME, "--quick", "--n-jobs", "2", "--json", str(js)]) == 0
-    assert time.perf_counter() - start < 120
-    rows = {(r["algorithm"], r["dataset"]): r for r in json.loads(js.read_text())["rows"]}
+    rows = quick_reproduce(NAME, tmp_path)
     assert set(rows) == {(r, d) for r in ROWS for d in DATA3}
     for (alg, ds), r in rows.items():
         assert r["available"] and r["chosen"]["eta"] in NORMA_ETAS, (alg, ds)

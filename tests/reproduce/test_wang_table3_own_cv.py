@@ -57,22 +57,14 @@ def test_every_flagged_row_of_the_own_cv_run_has_a_stated_reason():
 def test_quick_run_cross_validates_gamma_and_c_per_row(tmp_path):
     """--quick on 2 jobs, end to end in under 2 minutes: every row on every data set chooses its own (gamma, C) from
     the whole grid by its own CV (no row tuned by another), and the committed run is the full table at 20 seeds."""
-    import os
-    import time
+    from _helpers import quick_reproduce
 
-    from refsvm.cli import main
     from refsvm.reproduce import tables
     from refsvm.reproduce.spec import MIN_SEEDS
     from refsvm.reproduce.tables_wang3 import OWN_CV_GRID
 
-    if not os.environ.get("REFSVM_DATA"):
-        pytest.skip("REFSVM_DATA is not set; the reproduction runs need the shared data")
-    js = tmp_path / "own.json"
-    start = time.perf_counter()
-    assert main(["reproduce", RUN, "--quick", "--n-jobs", "2", "--json", str(js)]) == 0
-    assert time.perf_counter() - start < 120
+    rows = quick_reproduce(RUN, tmp_path)
     table = tables()[RUN]
-    rows = {(r["algorithm"], r["dataset"]): r for r in json.loads(js.read_text())["rows"]}
     assert set(rows) == {(e.label, d.label) for e in table.entries for d in table.datasets}
     n_points = len(OWN_CV_GRID["gamma_scale"]) * len(OWN_CV_GRID["C"])
     for (alg, ds), r in rows.items():
