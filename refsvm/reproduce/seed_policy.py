@@ -40,7 +40,6 @@ TABLE_EXCEPTIONS = {
     "wang2012-table3-all": NOT_YET + " 5 seeds (the paper's 5 runs): five data sets, every row, a CV per data set and "
                                      "algorithm, about 25 minutes per 5 seeds here",
     "wang2012-libsvm-cv": "deterministic: LIBSVM (scikit-learn's SVC) on a fixed split gives one number",
-    "wang2012-table4-libsvm-cv": "deterministic: LIBSVM (scikit-learn's SVC) on a fixed split gives one number",
     "wang2012-table5-waveform-long": "1M-row streams, 3 seeds: the rows it quotes are within or far outside the gap "
                                      "rule by more than their spread",
     "wang2012-table6-10m": "10M examples per run, 5 seeds as the paper's 5 runs (wang2012-table6 has 20 seeds at 1M)",

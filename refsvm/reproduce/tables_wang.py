@@ -382,21 +382,6 @@ TABLES["wang2012-table4-pegasos-cv"] = _w4_companion(
     "choice), as the paper chose the parameters per data set and algorithm.",
 )
 
-#: LIBSVM on USPS with a CV of its own: wang2012-table4 runs it at BPegasos+merge B=500's gamma and C = 1; the paper
-#: chose LIBSVM's C and sigma by CV
-TABLES["wang2012-table4-libsvm-cv"] = _w4_companion(
-    "wang2012-table4-libsvm-cv",
-    ", LIBSVM on USPS with gamma and C by a 5-fold CV of its own (scikit-learn's SVC, one against the rest)",
-    ("USPS",),
-    [Entry("LIBSVM", "refsvm.reproduce.runners:run_svc", {}, grid=dict(gamma_scale=(0.25, 1.0, 4.0), C=(1.0, 10.0)),
-           select="cv5")],
-    1,
-    "Protocol of wang2012-table4's LIBSVM row (standardised; scikit-learn's SVC, LIBSVM inside, one against "
-    "the rest as the paper), except that gamma = s/d and C are chosen by its own 5-fold CV on the training "
-    "split (seed 0) from s in {1/4, 1, 4} x C in {1, 10}, as the paper chose LIBSVM's sigma and C by CV "
-    "(wang2012-table4: BPegasos+merge B=500's gamma, s = 4, and C = 1).  Deterministic: one seed.",
-)
-
 #: Table 5's Waveform rows on a stream 50 times longer: wang2012-table5 trains on 20,000 generated rows (the paper:
 #: 2M); the rows its gaps flag, at its CV's gamma (s = 4 at both budgets) and two lambdas
 _W5_LONG = dict(name="waveform", n=1_000_000, n_test=20_000, random_state=2012)

@@ -1,6 +1,6 @@
 """refsvm reproduce: Wang, Crammer & Vucetic (2012) Table 4 at B = 500 -- the companion runs behind the gap reasons
-of its USPS and Letter rows (wang2012-table4-fine-grid: gamma by a CV grid twice as fine; wang2012-table4-libsvm-cv:
-LIBSVM with gamma and C by a CV of its own), their specification against wang2012-table4's, a quick run of each, and
+of its USPS and Letter rows (wang2012-table4-fine-grid: gamma by a CV grid twice as fine; the LIBSVM rows' own CV is
+wang2012-libsvm-cv's, tests/reproduce/test_wang_libsvm_cv.py), their specification against wang2012-table4's, a quick run of each, and
 the reasons' claims against the committed results."""
 
 import json
@@ -16,7 +16,7 @@ from refsvm.reproduce.driver import tables
 from refsvm.reproduce.gaps import EXPLAINED, gap_reason, is_flagged
 
 RESULTS = Path(__file__).resolve().parents[2] / "benchmarks" / "results"
-T4, FINE, LIBSVM_CV = "wang2012-table4", "wang2012-table4-fine-grid", "wang2012-table4-libsvm-cv"
+T4, FINE = "wang2012-table4", "wang2012-table4-fine-grid"
 RADIUS, PEGASOS_CV = "wang2012-table4-bmp-radius", "wang2012-table4-pegasos-cv"
 
 
@@ -47,24 +47,12 @@ def test_fine_grid_is_table4_but_for_a_grid_twice_as_fine():
     assert fine.seeds == t4.seeds
 
 
-def test_libsvm_cv_is_table4_libsvm_with_its_own_grid_over_gamma_and_c():
-    """wang2012-table4's LIBSVM row (same runner, USPS, paper value) choosing gamma and C by a CV of its own, over a
-    grid that holds table 4's point (BPegasos+merge B=500's gamma on USPS, s = 4, and C = 1)."""
-    t = tables()
-    (e,) = t[LIBSVM_CV].entries
-    e4 = next(x for x in t[T4].entries if x.label == "LIBSVM")
-    assert e.runner == e4.runner and e.select == "cv5" and e.tuned_by is None
-    assert 4.0 in e.grid["gamma_scale"] and 1.0 in e.grid["C"] and len(e.grid["C"]) > 1
-    assert [d.label for d in t[LIBSVM_CV].datasets] == ["USPS"]
-    assert t[LIBSVM_CV].paper[("LIBSVM", "USPS")] == t[T4].paper[("LIBSVM", "USPS")]
-
-
 def test_quick_runs_under_two_minutes(tmp_path):
     """The companion runs end to end with --quick: every row on every data set, the tuned rows at the tuner's
     point, LIBSVM's and Pegasos' points chosen from their own grids, the radius rows at their fixed C."""
     _need_data()
     start = time.perf_counter()
-    for name in (FINE, LIBSVM_CV, RADIUS, PEGASOS_CV):
+    for name in (FINE, RADIUS, PEGASOS_CV):
         js = tmp_path / f"{name}.json"
         assert main(["reproduce", name, "--quick", "--n-jobs", "2", "--json", str(js)]) == 0
         result = json.loads(js.read_text())
@@ -78,8 +66,6 @@ def test_quick_runs_under_two_minutes(tmp_path):
                 assert r["cv"]["row"] == "BPegasos+merge B=500"
             elif name == PEGASOS_CV:
                 assert r["cv"]["row"] == "Pegasos" and r["params"]["budget"] == 301
-            elif name == LIBSVM_CV:
-                assert set(r["chosen"]) == {"gamma_scale", "C"} and r["error_std"] == 0.0
             else:
                 assert r["params"]["C"] == float(alg.rpartition("C=")[2]) and r["params"]["learning_rate"] == "perceptron"
     assert time.perf_counter() - start < 120
@@ -145,21 +131,6 @@ def test_letter_bmp_reason_holds_in_the_committed_runs():
     for r in (small, large):
         assert f"{r['error_mean']:.2f}" in text and r["paper"] == r4["paper"]
     assert f"{r4['paper']['mean']:.2f}" in text
-
-
-def test_usps_libsvm_text_holds_in_the_committed_runs():
-    """Table 4's LIBSVM on USPS at the shared gamma errs more than twice the paper's; with gamma and C by a CV of its
-    own (the point and numbers quoted) it comes within a point of the paper's, yet stays flagged (sd 0 on both
-    sides: any gap), so the reason stays "unexplained" and says so."""
-    _, rows4 = _committed(T4)
-    svc, rows = _committed(LIBSVM_CV)
-    reason, text = EXPLAINED[(T4, "LIBSVM", "USPS")]
-    r4, r = rows4[("LIBSVM", "USPS")], rows[("LIBSVM", "USPS")]
-    assert r4["chosen"] == {"gamma_scale": 4.0} and r4["params"]["C"] == 1.0 and r4["error_mean"] > 2 * r4["paper"]["mean"]
-    assert abs(r["error_mean"] - r["paper"]["mean"]) < 1.0 < r4["error_mean"] - r["error_mean"]
-    assert f"{r['error_mean']:.2f}" in text and f"{r['paper']['mean']:.2f}" in text
-    assert f"gamma = {r['chosen']['gamma_scale']:g}/d, C = {r['chosen']['C']:g})" in text
-    assert reason == "unexplained" and is_flagged(r, LIBSVM_CV) and "still flagged" in text
 
 
 def test_pegasos_cv_is_table4_pegasos_with_a_grid_of_its_own():

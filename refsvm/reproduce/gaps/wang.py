@@ -191,12 +191,45 @@ EXPLAINED[(_W4_RADIUS, "BMP+merge B=500 C=4", "Letter")] = (
     "parameters", "the ball of radius U = sqrt(4n) never binds on Letter, nor does table 4's U = sqrt(n): the row is "
                   "wang2012-table4's run seed for seed; the smaller radius of the row 'BMP+merge B=500 C=0.25' gives "
                   "the paper's number (wang2012-table4, BMP+merge B=500, Letter)")
-_W4_SVC = "wang2012-table4-libsvm-cv"
-EXPLAINED[("wang2012-table4", "LIBSVM", "USPS")] = (
-    "unexplained", "the table runs LIBSVM at BPegasos+merge B=500's gamma = 4/d and C = 1, where the paper chose "
-                   "LIBSVM's sigma and C by CV: with gamma and C by a 5-fold CV of its own (gamma = 1/d, C = 10) the row "
-                   "gives 5.23 where the paper has 4.73 (" + _W4_SVC + ", benchmarks/results/reproduce_" + _W4_SVC
-                   + ".txt), a gap like the other data sets' LIBSVM rows, still flagged (a deterministic row: any gap)")
+#: wang2012-libsvm-cv: the LIBSVM rows of Tables 3-5 with gamma = s/d and C by a 5-fold CV of LIBSVM's own, and the
+#: lowest test error over the same grid (a bound: chosen on the test split).  (table, data set) -> (s, C, the CV row's
+#: error, the bound, the paper's error), as the committed run prints them (tests/reproduce/test_wang_libsvm_cv.py
+#: checks every number and the verdict)
+_LIBSVM_CV = "wang2012-libsvm-cv"
+_LIBSVM_CV_ROWS = {
+    ('wang2012-table3-all', 'Banana'): (1, 10, "10.30", "10.00", "9.30"),
+    ('wang2012-table4', 'DNA'): (1, 10, "4.22", "3.79", "4.68"),
+    ('wang2012-table4', 'Satimage'): (4, 10, "9.05", "8.10", "8.45"),
+    ('wang2012-table4', 'USPS'): (1, 100, "5.03", "5.03", "4.73"),
+    ('wang2012-table4', 'Pendigits'): (4, 10, "2.09", "1.60", "1.77"),
+    ('wang2012-table4', 'Letter'): (4, 10, "2.62", "2.56", "2.38"),
+    ('wang2012-table5', 'Shuttle'): (1, 100, "0.14", "0.14", "0.10"),
+}
+#: a gap of the CV row within this many points (the gap rule's GAP_POINTS) with the bound at or below the paper's
+#: number: a point of the grid gives the paper's number, so an unprinted (C, sigma) accounts for the gap
+_LIBSVM_POINTS = 2.0
+
+
+def _libsvm_cv(s, c, ours, best, paper):
+    """A LIBSVM row of Wang et al.'s tables set against its own CV (wang2012-libsvm-cv): ``parameters`` when the CV's
+    row is within 2 points of the paper's number and some point of the grid reaches it, else ``unexplained``."""
+    reached = float(best) <= float(paper) and abs(float(ours) - float(paper)) <= _LIBSVM_POINTS
+    return ("parameters" if reached else "unexplained",
+            "LIBSVM on a fixed split is deterministic, so its gap is one of settings: the table runs it at "
+            "BPegasos+merge B=500's gamma and C = 1, where section 7.3 chose LIBSVM's sigma and C by 10-fold CV and "
+            f"printed neither; with gamma and C by a 5-fold CV of its own (gamma = {s}/d, C = {c}) "
+            + _cites(_LIBSVM_CV, "LIBSVM", ours, paper) + "; the lowest test error over that grid (chosen on the test "
+            f"split: a bound, not a result) is {best}, "
+            + ("at or below the paper's: a (C, gamma) of the grid gives the paper's number" if reached
+               else ("above the paper's" if float(best) > float(paper) else "but the CV's choice stays more than 2 "
+                     "points off") + ", still flagged"))
+
+
+for (_table, _ds), _nums in _LIBSVM_CV_ROWS.items():
+    EXPLAINED[(_table, "LIBSVM", _ds)] = EXPLAINED[(_LIBSVM_CV, "LIBSVM", _ds)] = _libsvm_cv(*_nums)
+    EXPLAINED[(_LIBSVM_CV, "LIBSVM [best on test]", _ds)] = (
+        "protocol", f"the row's grid point is chosen on the test split (the lowest test error over the grid, {_nums[3]}): "
+                    "a bound below which no (C, gamma) of the grid goes, not a result")
 
 _W4_TIES = "benchmarks/results/bench_wang_removal_ties.json"
 
