@@ -259,3 +259,17 @@ def quick_reproduce(name, tmp_path, seconds=120):
     assert main(["reproduce", name, "--quick", "--n-jobs", "2", "--json", str(js)]) == 0
     assert time.perf_counter() - start < seconds
     return {(r["algorithm"], r["dataset"]): r for r in json.loads(js.read_text())["rows"]}
+
+
+def committed_rows(name):
+    """The rows of the committed ``benchmarks/results/reproduce_NAME.json`` by ``(row, data set)``; skips when the
+    results are not in this tree (an installed package)."""
+    import json
+    from pathlib import Path
+
+    import pytest
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "results" / f"reproduce_{name}.json"
+    if not path.is_file():
+        pytest.skip(f"{path.name} is not in this tree (an installed package)")
+    return {(r["algorithm"], r["dataset"]): r for r in json.loads(path.read_text())["rows"]}

@@ -2,28 +2,18 @@
 the lowest test error over the same grid.  Its specification against the tables whose rows it answers, a quick run,
 and every number and verdict the stated reasons quote against the committed run."""
 
-import json
 import re
-from pathlib import Path
 
 import pytest
-from _helpers import quick_reproduce
+from _helpers import committed_rows, quick_reproduce
 
 from refsvm.reproduce import tables
 from refsvm.reproduce.gaps import EXPLAINED, GAP_POINTS, gap_reason, is_flagged
 from refsvm.reproduce.tables_wang_libsvm import BEST_ON_TEST, DATA, LIBSVM_GRID
 
-ROOT = Path(__file__).parents[2]
 RUN = "wang2012-libsvm-cv"
 QUOTE = re.compile(r"\(gamma = (\S+)/d, C = (\S+)\) the row gives (\S+) where the paper has (\S+) \(" + RUN
                    + r", .*?is (\S+), (at or below|above|but)")
-
-
-def _committed(name):
-    path = ROOT / "benchmarks" / "results" / f"reproduce_{name}.json"
-    if not path.is_file():
-        pytest.skip(f"{path.name} is not in this tree (an installed package)")
-    return {(r["algorithm"], r["dataset"]): r for r in json.loads(path.read_text())["rows"]}
 
 
 def test_spec_runs_each_source_tables_libsvm_row_on_its_data_with_both_rows():
@@ -51,7 +41,7 @@ def test_quick_run_under_two_minutes(tmp_path):
 
 
 def test_committed_bound_is_the_least_test_error_over_the_grid():
-    rows = _committed(RUN)
+    rows = committed_rows(RUN)
     for (row, ds), r in rows.items():
         if row != BEST_ON_TEST:
             continue
@@ -64,7 +54,7 @@ def test_committed_bound_is_the_least_test_error_over_the_grid():
 def test_reasons_quote_the_committed_run_and_follow_their_rule():
     """Every LIBSVM reason quoting the run: the CV's choice, its error, the bound and the paper's number as committed;
     'parameters' exactly when the CV row is within GAP_POINTS of the paper and the bound at or below it."""
-    own = _committed(RUN)
+    own = committed_rows(RUN)
     quoting = {k: v for k, v in EXPLAINED.items() if k[1] == "LIBSVM" and RUN + "," in v[1]}
     answered = {(source, label) for source, labels in DATA.items() for label in labels}
     assert {(k[0], k[2]) for k in quoting if k[0] != RUN} == answered
@@ -79,12 +69,12 @@ def test_reasons_quote_the_committed_run_and_follow_their_rule():
         assert reason == ("parameters" if reached else "unexplained"), (table, ds)
         assert (verdict == "at or below") == reached, (table, ds)
         if table != RUN:
-            stated = _committed(table)[("LIBSVM", ds)]
+            stated = committed_rows(table)[("LIBSVM", ds)]
             assert is_flagged(stated, table) and gap_reason(table, stated) == (reason, text), (table, ds)
 
 
 def test_bound_rows_carry_the_protocol_reason_with_their_number():
-    own = _committed(RUN)
+    own = committed_rows(RUN)
     for (row, ds), r in own.items():
         if row == BEST_ON_TEST and is_flagged(r, RUN):
             reason, text = gap_reason(RUN, r)

@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+from _helpers import committed_rows
 
 from refsvm.reproduce.gaps import EXPLAINED, gap_reason, is_flagged
 
@@ -16,15 +17,8 @@ QUOTE = re.compile(r"\(gamma = (\S+)/d, C = (\S+); .*?the row gives (\S+) where 
                    + r", benchmarks/results/reproduce_" + RUN + r"\.txt\), within the gap rule")
 
 
-def _rows(name):
-    path = ROOT / "benchmarks" / "results" / f"reproduce_{name}.json"
-    if not path.is_file():
-        pytest.skip(f"{path.name} is not in this tree (an installed package)")
-    return {(r["algorithm"], r["dataset"]): r for r in json.loads(path.read_text())["rows"]}
-
-
 def test_reasons_quote_the_committed_own_cv_run():
-    own = _rows(RUN)
+    own = committed_rows(RUN)
     quoting = {k: v for k, v in EXPLAINED.items() if RUN + "," in v[1] and k[0] != RUN}
     assert len(quoting) >= 6
     for (table, row, dataset), (reason, text) in quoting.items():
@@ -34,13 +28,13 @@ def test_reasons_quote_the_committed_own_cv_run():
         assert (float(s), float(c)) == (r["chosen"]["gamma_scale"], r["chosen"]["C"]), (table, row, dataset)
         assert ours == f"{r['error_mean']:.2f}" and float(paper) == pytest.approx(r["paper"]["mean"]), (row, dataset)
         assert not is_flagged(r, RUN), (row, dataset)
-        stated = _rows(table)[(row, dataset)]
+        stated = committed_rows(table)[(row, dataset)]
         assert is_flagged(stated, table) and gap_reason(table, stated)[0] == "parameters", (table, row, dataset)
 
 
 def test_gauss_removal_reasons_quote_the_worst_seed_of_the_shared_setting():
     """At wang2012-table3-all's shared gamma and C = 1, Gauss's removal rows have a seed far off; the reasons quote it."""
-    rows = _rows("wang2012-table3-all")
+    rows = committed_rows("wang2012-table3-all")
     for budget in (100, 500):
         row = f"BPegasos+remove B={budget}"
         worst = max(s["error"] for s in rows[(row, "Gauss")]["per_seed"])
@@ -48,7 +42,7 @@ def test_gauss_removal_reasons_quote_the_worst_seed_of_the_shared_setting():
 
 
 def test_every_flagged_row_of_the_own_cv_run_has_a_stated_reason():
-    own = _rows(RUN)
+    own = committed_rows(RUN)
     for (row, dataset), r in own.items():
         reason = gap_reason(RUN, r)
         assert reason is None or reason[0] != "unexplained", (row, dataset, reason)
