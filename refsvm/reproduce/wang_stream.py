@@ -146,8 +146,10 @@ def _checkpointed_pass(bsgd, X, y, order, checkpoints, evaluate, isolate_overhea
 
 
 def run_stream(X, y, X_test, y_test, seed, *, lam, gamma, budget, maintenance, max_rows=None, checkpoints=(),
-               count_segments=False, kept="inverse"):
-    """One BPegasos pass over ``default_rng(seed).permutation(n)`` of the first ``n = min(max_rows, len(X))`` rows.
+               count_segments=False, kept="inverse", learning_rate="pegasos", eta=1.0):
+    """One BPegasos pass over ``default_rng(seed).permutation(n)`` of the first ``n = min(max_rows, len(X))`` rows
+    (``learning_rate``, ``eta``: another step rule of :func:`refsvm._fast.bsgd.bsgd`, e.g. BNorma's ``"norma"``,
+    ``eta_t = eta / sqrt(t)``; the defaults are BPegasos').
 
     Returns ``error`` (test error of the final model, percent), ``seconds`` (training), ``stream``
     (``[N, cumulative seconds, test error %]`` at each checkpoint below n and at n) and ``extra``:
@@ -165,7 +167,7 @@ def run_stream(X, y, X_test, y_test, seed, *, lam, gamma, budget, maintenance, m
     sv, alpha, bias, seconds, gradient_error_sum, stream = checkpointed_pass(
         X, y, order, checkpoints, lambda sv, alpha, bias: _test_error(sv, alpha, bias, gamma, X_test, y_test, "fast"),
         isolate_overheads=True, segments=segments, kept=kept, n_classes=2, budget=budget, lam=lam,
-        maintenance=maintenance, gamma=gamma)
+        maintenance=maintenance, gamma=gamma, learning_rate=learning_rate, eta=eta)
     extra = {"E-bar": gradient_error_sum / n}
     slope = loglog_slope([s[0] for s in stream], [s[1] for s in stream])
     if slope is not None:
