@@ -2,7 +2,8 @@
 reproduce_wang2012-table4.json``) for docs/gaps.rst (registered in ``benchmarks/docnumbers.py``'s registry;
 see its docstring).
 
-Blocks ``repro-wang2012-table4`` (and ``-table3-all``, ``-table3-norma``, ``-table3-all-own-cv``, ``-libsvm-cv``,
+Blocks ``repro-wang2012-table4`` (and ``-table3-all``, ``-table3-norma``, ``-table3-all-own-cv``,
+``-table3-norma-own-cv``, ``-libsvm-cv``,
 ``-table5``, ``-table4-fine-grid``,
 ``-table4-bmp-radius``, ``-table4-pegasos-cv``, ``-table5-waveform-long``): per data set and row refsvm runs, our mean
 test error +- sd over the seeds, the paper's, the difference, the gamma the cross-validation chose (or the row's
@@ -24,7 +25,8 @@ def _wang_table4(fmt):
 #: and lambda of their own, the LIBSVM rows of Tables 3-5 with a CV of their own, and Table 4's companion
 #: runs at B = 500: a gamma grid twice as fine, LIBSVM and Pegasos with CVs of their own, BMP+merge at other radii;
 #: Table 5's Waveform rows on a 1M-row stream.
-_CV_TABLES = ("wang2012-table3-all", "wang2012-table3-norma", "wang2012-table3-all-own-cv", "wang2012-libsvm-cv",
+_CV_TABLES = ("wang2012-table3-all", "wang2012-table3-norma", "wang2012-table3-all-own-cv", "wang2012-table3-norma-own-cv",
+              "wang2012-libsvm-cv",
               "wang2012-table4-fine-grid",
               "wang2012-table4-bmp-radius", "wang2012-table4-pegasos-cv",
               "wang2012-table5-waveform-long")
@@ -58,6 +60,24 @@ def _wang_cv_table(name, fmt):
                     + ([f"{point['eta']:.4g}"] if with_eta else []) + [(gap_reason(data["table"], r) or ("",))[0]])
     return table(["data", "row", f"ours ({data['seeds']} seeds)", "paper", "diff", "gamma"] + (["C"] if with_c else [])
                  + (["eta"] if with_eta else []) + ["gap"], rows, fmt)
+
+
+@renderer("repro-wang2012-table3-norma-stream")
+def _wang_table3_norma_stream(fmt):
+    """Table 3's BNorma+merge rows on Table 6's stream (wang2012-table3-norma-stream): the mean test error +- sd at
+    each stop of the pass (the JSON's 'stream'), the paper's (10M examples) and the gap's reason at the end (today's)."""
+    from refsvm.reproduce.gaps import gap_reason
+
+    data = load("reproduce_wang2012-table3-norma-stream")
+    stops = [s[0] for s in data["rows"][0]["per_seed"][0]["stream"]]
+    rows = []
+    for r in data["rows"]:
+        at = np.array([[s[2] for s in seed["stream"]] for seed in r["per_seed"]])
+        p = r["paper"]
+        rows.append([r["algorithm"]] + [f"{m:.2f} ± {sd:.2f}" for m, sd in zip(at.mean(0), at.std(0, ddof=1))]
+                    + [f"{p['mean']:.2f} ± {p['std']:.2f}", (gap_reason(data["table"], r) or ("",))[0]])
+    return table(["row"] + [f"at {n:,}" + (f" ({data['seeds']} seeds)" if n == stops[-1] else "") for n in stops]
+                 + ["paper (10M)", "gap"], rows, fmt)
 
 
 @renderer("repro-wang2012-table6")
