@@ -121,3 +121,27 @@ def test_norma_checkerboard_rows_take_data_with_the_stream_closing_most_of_the_g
         for eta in ("1", "0.71"):
             first, _, last = wang._W3N_STREAM_AT[(row, eta)]
             assert float(last) < float(first)
+
+
+def test_own_cv_reasons_quote_the_committed_run():
+    """Each table3-norma row answered by the own-CV run: flagged there and 'parameters'; the quoted choice (gamma, C,
+    eta), the row's mean error and the paper's number are the committed own-CV run's, where the row is within the gap
+    rule; no row of the own-CV run itself is flagged without a reason."""
+    from refsvm.reproduce.gaps import wang
+
+    own, norma = committed_rows(OWN_CV), committed_rows(NORMA)
+    quoted = re.compile(r"\(gamma = (\S+)/d, C = (\S+), eta = (\S+)\) the row gives (\S+) where the paper has (\S+) \("
+                        + OWN_CV)
+    assert len(wang._W3N_OWN_CV_ROWS) == 4
+    for (row, ds), numbers in wang._W3N_OWN_CV_ROWS.items():
+        reason, text = EXPLAINED[(NORMA, row, ds)]
+        assert reason == "parameters" and quoted.search(text).groups() == numbers, (row, ds)
+        s, c, eta, ours, paper = numbers
+        r = own[(row, ds)]
+        assert (float(s), float(c), float(eta)) == (r["chosen"]["gamma_scale"], r["chosen"]["C"], r["chosen"]["eta"])
+        assert ours == f"{r['error_mean']:.2f}" and float(paper) == pytest.approx(r["paper"]["mean"])
+        assert not is_flagged(r, OWN_CV), (row, ds)
+        assert is_flagged(norma[(row, ds)], NORMA) and gap_reason(NORMA, norma[(row, ds)])[0] == "parameters"
+    for key, r in own.items():                      # docs/gaps.rst: "every row is then within the gap rule"
+        assert not is_flagged(r, OWN_CV), key
+    assert own[("Norma", "Adult")]["chosen"] == own[("BNorma+merge B=500", "Adult")]["chosen"]
