@@ -42,8 +42,6 @@ TABLE_EXCEPTIONS = {
     "wang2012-libsvm-cv": "deterministic: LIBSVM (scikit-learn's SVC) on a fixed split gives one number",
     "wang2012-table5-waveform-long": "1M-row streams, 3 seeds: the rows it quotes are within or far outside the gap "
                                      "rule by more than their spread",
-    "wang2012-table5-waveform-long-bmp500": "1M-row streams, 3 seeds as wang2012-table5-waveform-long, whose BMP "
-                                            "row it extends to B = 500",
     "wang2012-table6-10m": "10M examples per run, 5 seeds as the paper's 5 runs (wang2012-table6 has 20 seeds at 1M)",
     "wang2012-table6-10m-gss": "10M examples per run, 5 seeds as the paper's 5 runs (wang2012-table6 has 20 seeds at "
                                "1M)",

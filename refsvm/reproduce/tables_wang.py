@@ -417,28 +417,6 @@ TABLES["wang2012-table5-waveform-long"] = Table(
          "rows wang2012-table5 flags on Waveform (refsvm.reproduce.gaps).",
 )
 
-#: Table 5's BMP+merge B=500 on Waveform (flagged there) on the same stream: the companion above runs BMP at B = 100
-#: only; lambda = 1e-4 (U = sqrt(n C) = 100), with the tables' and the authors' golden-section tolerance
-_W5_BMP500 = ("BMP+merge B=500", dict(budget=500, maintenance="merge", learning_rate="perceptron", eta=1.0))
-TABLES["wang2012-table5-waveform-long-bmp500"] = Table(
-    name="wang2012-table5-waveform-long-bmp500",
-    title="Wang, Crammer & Vucetic (2012), JMLR 13, Table 5, Waveform on a 1M-row stream: BMP+merge (B = 500) at "
-          "wang2012-table5's gamma and lambda = 1e-4",
-    metric="test error (%)",
-    datasets=TABLES["wang2012-table5-waveform-long"].datasets,
-    entries=[Entry(f"{_W5_BMP500[0]} C=0.01" + label, MULTICLASS, dict(_W5_BMP500[1], C=0.01, gamma_scale=4.0, **eps))
-             for label, eps in (("", {}), (" eps=1e-4", dict(merge_eps=GSS_AUTHORS_EPS)))],
-    paper={(f"{_W5_BMP500[0]} C=0.01" + label, "Waveform"): WANG2012_TABLE5.paper[(_W5_BMP500[0], "Waveform")]
-           for label in ("", " eps=1e-4")},
-    seeds=3,
-    quick_rows=300,
-    note="wang2012-table5-waveform-long's protocol (the same 1M generated training rows and 20K test rows, "
-         "standardised, one pass, gamma = 4/d) for BMP+merge at B = 500, which that table does not run: eta = 1, "
-         "C = 0.01 (lambda = 1e-4, U = sqrt(n C) = 100, the value at which its BMP+merge B=100 errs least), "
-         "merging's golden-section search for h to 0.01 (the tables') and to 1e-4 (the authors' code's).  3 seeds "
-         "as that table.",
-)
-
 #: Table 5's Pegasos on Waveform along a longer stream: the table trains on 20,000 rows; the paper ran its
 #: non-budgeted learners on 2M generated rows until stopped after 10,000 s
 _W5_PEGASOS_ROWS = 100_000
