@@ -50,7 +50,4 @@ TABLE_EXCEPTIONS = {
 }
 
 #: Committed results below both :data:`MIN_SEEDS` and their table's default (results file stem -> reason).
-RUNS_BELOW = {
-    "qaadan2019-table2": NOT_YET + " 2 seeds (about 1.6 hours at 20 here); the rows it flagged were rerun at 20 seeds "
-                                   "(qaadan2019-table2_flagged)",
-}
+RUNS_BELOW = {}

@@ -32,11 +32,9 @@ for _s in ("GSS-precise", "GSS-standard", "Lookup-h", "Lookup-WD"):
         EXPLAINED[("glasmachers-lookup-table2", f"{_s} B={_b}", "ADULT")] = ("protocol", _G2_ADULT)
 
 
-#: Qaadan et al.'s Table 2 rows flagged in its 2-seed run, rerun at the table's 20 seeds
-#: (benchmarks/results/reproduce_qaadan2019-table2_flagged.*; the numbers quoted are checked against it by
-#: tests/reproduce/test_glasmachers_table2.py)
-_Q2_FLAGGED = ("qaadan2019-table2 --algorithms Perceptron OGD RBP BOGD --seeds 20, "
-               "benchmarks/results/reproduce_qaadan2019-table2_flagged.txt")
+#: Qaadan et al.'s Table 2 at its 20 seeds (benchmarks/results/reproduce_qaadan2019-table2.*; the numbers quoted are
+#: checked against it by tests/reproduce/test_glasmachers_table2.py)
+_Q2_FLAGGED = "qaadan2019-table2, benchmarks/results/reproduce_qaadan2019-table2.txt"
 EXPLAINED[("qaadan2019-table2", "OGD", "IJCNN")] = (
     "parameters", "the paper's runs use the LSOKL toolbox's settings, which it does not print; the table picks "
                   "OGD's eta from Lu et al.'s grid by mean test error (eta = 2: 2.31 over 20 seeds), and the "
