@@ -45,6 +45,19 @@ _PAPER = {  # Table 3, accuracy (%) +- std, per data set in _DATA order; B = 100
     "BMP+merge B=100": ((89.37, 1.31), (79.57, 0.9), (83.34, 0.36), (96.67, 0.35), (98.24, 0.13)),
     "BMP+merge B=500": ((89.46, 0.5), (79.38, 0.82), (82.97, 0.26), (98.1, 0.41), (98.79, 0.08)),
 }
+
+
+def _paper_cells(labels, data=_DATA):
+    """Table 3's cells of the rows ``labels`` on the data sets ``data``: (row, data set) -> (error %, sd, None)."""
+    return {(label, ds): (100.0 - acc, std, None) for label in labels
+            for ds, (acc, std) in zip(_DATA, _PAPER[label]) if ds in data}
+
+
+def _datasets(labels):
+    """wang2012-table3-all's data sets labelled ``labels`` (a companion table runs on the same definitions)."""
+    return [d for d in TABLES["wang2012-table3-all"].datasets if d.label in labels]
+
+
 _GRID = dict(gamma_scale=(0.25, 1.0, 4.0, 16.0, 64.0))
 _BUDGETED = {"BPegasos+remove": dict(maintenance="removal"), "BPegasos+project": dict(maintenance="projection"),
              "BPegasos+merge": dict(maintenance="merge"),
@@ -106,8 +119,7 @@ TABLES["wang2012-table3-all"] = Table(
                      select="cv5", tuned_by=_TUNER),
                Entry("LIBSVM", SVC, dict(C=1.0), grid=_GRID, select="cv5", tuned_by=_TUNER)]
             + [Entry(label, None, note=why) for label, why in _NOT_RUN.items()],
-    paper={(label, ds): (100.0 - acc, std, None) for label, values in _PAPER.items()
-           for ds, (acc, std) in zip(_DATA, values)},
+    paper=_paper_cells(_PAPER),
     seeds=5,
     quick_rows=300,
     note="Section 7.3's protocol as wang2012-table4 runs it: features standardised on the training split, one "
@@ -155,8 +167,7 @@ TABLES["wang2012-table3-norma"] = Table(
     entries=[Entry(label, MULTICLASS, dict(budget=budget, C=1.0, maintenance="merge", learning_rate="norma"),
                    grid=_ETA_GRID, select="cv5", per_dataset=_gamma_of(B))
              for label, (budget, B) in _NORMA_ROWS.items()],
-    paper={(label, ds): (100.0 - acc, std, None) for label in _NORMA_ROWS
-           for ds, (acc, std) in zip(_DATA, _PAPER[label])},
+    paper=_paper_cells(_NORMA_ROWS),
     quick_rows=300,
     note="wang2012-table3-all's protocol (the same data sets, standardised on the training split, one pass, C = 1: "
          "lambda = 1/n) for the rows it does not run.  Norma: BSGD with learning_rate='norma' "
@@ -188,11 +199,10 @@ TABLES["wang2012-table3-all-own-cv"] = Table(
     title="Wang, Crammer & Vucetic (2012), JMLR 13, Table 3 (Gauss, Adult, IJCNN): BPegasos+remove (B = 100, 500), "
           "+project and +merge (B = 100) with gamma and lambda by a 5-fold CV of their own",
     metric="test error (%)",
-    datasets=[d for d in TABLES["wang2012-table3-all"].datasets if d.label in _OWN_CV_DATA],
+    datasets=_datasets(_OWN_CV_DATA),
     entries=[Entry(f"{row} B={B}", MULTICLASS, dict(budget=B, **_BUDGETED[row]), grid=OWN_CV_GRID, select="cv5")
              for row, B in _OWN_CV_ROWS],
-    paper={(f"{row} B={B}", ds): (100.0 - acc, std, None) for row, B in _OWN_CV_ROWS
-           for ds, (acc, std) in zip(_DATA, _PAPER[f"{row} B={B}"]) if ds in _OWN_CV_DATA},
+    paper=_paper_cells([f"{row} B={B}" for row, B in _OWN_CV_ROWS], _OWN_CV_DATA),
     quick_rows=300,
     note="wang2012-table3-all's protocol (the same data sets and test rows, standardised on the training split, one "
          "pass), except that each row chooses gamma = s/d and C (lambda = 1/(n C)) by a 5-fold CV of its own on the "
@@ -214,13 +224,12 @@ TABLES["wang2012-table3-norma-own-cv"] = Table(
     title="Wang, Crammer & Vucetic (2012), JMLR 13, Table 3 (Banana, Adult): BNorma+merge (B = 100, 500) with gamma, "
           "lambda and eta by a 5-fold CV of their own, Norma at B = 500's choice",
     metric="test error (%)",
-    datasets=[d for d in TABLES["wang2012-table3-all"].datasets if d.label in _NORMA_OWN_CV_DATA],
+    datasets=_datasets(_NORMA_OWN_CV_DATA),
     entries=[Entry(f"BNorma+merge B={B}", MULTICLASS, dict(budget=B, maintenance="merge", learning_rate="norma"),
                    grid=NORMA_OWN_CV_GRID, select="cv5") for B in (100, 500)]
             + [Entry("Norma", MULTICLASS, dict(budget=_no_budget, maintenance="merge", learning_rate="norma"),
                      grid=NORMA_OWN_CV_GRID, select="cv5", tuned_by=_NORMA_TUNER)],
-    paper={(label, ds): (100.0 - acc, std, None) for label in ("BNorma+merge B=100", "BNorma+merge B=500", "Norma")
-           for ds, (acc, std) in zip(_DATA, _PAPER[label]) if ds in _NORMA_OWN_CV_DATA},
+    paper=_paper_cells(("BNorma+merge B=100", "BNorma+merge B=500", "Norma"), _NORMA_OWN_CV_DATA),
     quick_rows=300,
     note="wang2012-table3-norma's protocol (the same data sets and test rows, standardised on the training split, "
          "one pass, eta_t = eta / sqrt(t)), except that each row chooses gamma = s/d, C (lambda = 1/(n C)) and eta "
