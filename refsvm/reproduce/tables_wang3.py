@@ -120,7 +120,6 @@ TABLES["wang2012-table3-all"] = Table(
                Entry("LIBSVM", SVC, dict(C=1.0), grid=_GRID, select="cv5", tuned_by=_TUNER)]
             + [Entry(label, None, note=why) for label, why in _NOT_RUN.items()],
     paper=_paper_cells(_PAPER),
-    seeds=5,
     quick_rows=300,
     note="Section 7.3's protocol as wang2012-table4 runs it: features standardised on the training split, one "
          "pass, C = 1 (lambda = 1/n; LIBSVM: scikit-learn's SVC, which wraps LIBSVM, with the same C), gamma = s/d "
