@@ -25,12 +25,26 @@ from refsvm.backend import get_module
 from refsvm.sparse import SparseRows
 
 BACKENDS = ("python", "fast")
+#: (backend, layout) for the tests of one path: the layouts are the compiled path's (the reference has one), so
+#: the Python path runs once, the compiled path in both layouts
+BACKEND_LAYOUTS = [("python", "dense-layout"), ("fast", "dense-layout"), ("fast", "slots")]
+#: the reference's runs of the tests that compare the paths in both layouts: computed once per file and
+#: worker (the layout changes only the compiled path), read only
+_REFERENCE_RUNS = {}
+
+
+def _reference(key, run):
+    """``run()`` for the Python path, once per ``key`` (the layout fixture does not reach it)."""
+    if key not in _REFERENCE_RUNS:
+        _REFERENCE_RUNS[key] = run()
+    return _REFERENCE_RUNS[key]
 
 
 @pytest.fixture(params=["dense-layout", "slots"])
 def layout(request):
     """Both layouts of sparse rows in the compiled path (refsvm.sparse, storage rule): the default
-    threshold puts these small problems in the dense layout; 0 forces per-SV buffers."""
+    threshold puts these small problems in the dense layout; 0 forces per-SV buffers.  Tests of one
+    path take it with their backend (BACKEND_LAYOUTS, indirect)."""
     from refsvm._fast import sparse as fast_sparse
 
     old = fast_sparse._dense_layout_entries(0 if request.param == "slots" else None)
@@ -74,7 +88,7 @@ def _close(a, b, rtol=1e-10):
     assert np.max(np.abs(np.asarray(a) - np.asarray(b))) <= rtol * scale, np.max(np.abs(a - b)) / scale
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("backend,layout", BACKEND_LAYOUTS, indirect=["layout"])
 @pytest.mark.parametrize("classes", [2, 3])
 @pytest.mark.parametrize("maintenance,kernel", CONFIGS)
 @pytest.mark.parametrize("passes,duplicate", [(1, 0.0), (3, 0.2)])
@@ -124,7 +138,8 @@ def test_paths_agree_on_sparse_data(classes, maintenance, kernel, layout):
     rng = np.random.default_rng(3)
     order = np.concatenate([rng.permutation(len(y)) for _ in range(3)])
     kw = _kw(maintenance, kernel, classes)
-    ref = get_module("bsgd", "python").bsgd(sp.csr_matrix(X), y, order, **kw)
+    ref = _reference(("bsgd", classes, maintenance, kernel),
+                     lambda: get_module("bsgd", "python").bsgd(sp.csr_matrix(X), y, order, **kw))
     fast = get_module("bsgd", "fast").bsgd(sp.csr_matrix(X), y, order, **kw)
     _same_decisions(ref, fast)
     np.testing.assert_array_equal(ref.sv.indptr, fast.sv.indptr)
@@ -133,7 +148,7 @@ def test_paths_agree_on_sparse_data(classes, maintenance, kernel, layout):
     _close(ref.alpha, fast.alpha, 1e-9)
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("backend,layout", BACKEND_LAYOUTS, indirect=["layout"])
 def test_merged_sparse_sv_is_the_union(backend, layout):
     """maintain_merge on sparse slots: z = h x_m + (1 - h) x_n has the union support, values as the
     dense computation, exact zeros dropped; the other slots and the coefficients as the dense run."""
@@ -158,7 +173,7 @@ def test_merged_sparse_sv_is_the_union(backend, layout):
     np.testing.assert_allclose(as_[:n_s], ad[:n_d], rtol=1e-9)
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("backend,layout", BACKEND_LAYOUTS, indirect=["layout"])
 @pytest.mark.parametrize("kernel", ["rbf", "linear", "poly"])
 def test_sparse_kernel_row_matches_the_dense_formula(backend, kernel, layout):
     """Kernel rows of sparse rows come from the norms (one sparse dot per SV): equal to the dense
@@ -177,7 +192,7 @@ def test_sparse_kernel_row_matches_the_dense_formula(backend, kernel, layout):
     assert kernels.kernel_row(sp.csr_matrix(A), sp.csr_matrix(A[2]), "rbf", 0.4, 3, 0.5)[2] == 1.0
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("backend,layout", BACKEND_LAYOUTS, indirect=["layout"])
 @pytest.mark.parametrize("maintenance", ["merge", "projection", "removal"])
 def test_estimator_csr_and_dense(backend, maintenance, layout):
     X, y = _data(n=200, classes=3)
@@ -292,7 +307,7 @@ BSCA_CONFIGS = [("merge", "rbf", "accumulate"), ("merge", "rbf", "append"), ("re
                 ("projection", "poly", "accumulate")]
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("backend,layout", BACKEND_LAYOUTS, indirect=["layout"])
 @pytest.mark.parametrize("maintenance,kernel,sv_update", BSCA_CONFIGS)
 def test_bsca_csr_gives_the_dense_model(backend, maintenance, kernel, sv_update, layout):
     """BSCA (Qaadan et al.) on CSR: the dense run's decisions and coefficients, 3 passes, repeats."""
@@ -328,7 +343,8 @@ def test_bsca_paths_agree_on_sparse_data(maintenance, kernel, sv_update, layout)
     order = np.concatenate([rng.permutation(len(y)) for _ in range(3)])
     kw = dict(budget=12, C=2.0, maintenance=maintenance, kernel=kernel, gamma=0.5, degree=2, coef0=1.0,
               sv_update=sv_update)
-    ref = get_module("bsca", "python").bsca(sp.csr_matrix(X), y, order, **kw)
+    ref = _reference(("bsca", maintenance, kernel, sv_update),
+                     lambda: get_module("bsca", "python").bsca(sp.csr_matrix(X), y, order, **kw))
     fast = get_module("bsca", "fast").bsca(sp.csr_matrix(X), y, order, **kw)
     for key in ("changed", "added", "maint_index", "maint_partner"):
         np.testing.assert_array_equal(ref.trace[key], fast.trace[key], err_msg=key)
@@ -384,7 +400,7 @@ def test_fogd_estimator_on_sparse_input(backend):
 
 # ------------------------------------------------------------------------------------ NOGD
 
-@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("backend,layout", BACKEND_LAYOUTS, indirect=["layout"])
 @pytest.mark.parametrize("task,classes", [("binary", 2), ("multiclass", 3), ("regression", 0)])
 def test_nogd_csr_gives_the_dense_model(backend, task, classes, layout):
     """NOGD (Lu et al.): the B SVs are rows of X (sparse slots), kernel rows from the norms; the same
@@ -402,7 +418,8 @@ def test_nogd_csr_gives_the_dense_model(backend, task, classes, layout):
     assert dense.trace["switch_step"] == csr.trace["switch_step"] >= 0
     np.testing.assert_array_equal(dense.W, csr.W)        # Gaussian kernel rows: bitwise (refsvm.kernels)
     _close(dense.sv, csr.sv.toarray(), 0)
-    ref = get_module("nogd", "python").nogd(sp.csr_matrix(X), y, order, **kw)
+    ref = _reference(("nogd", task, classes),
+                     lambda: get_module("nogd", "python").nogd(sp.csr_matrix(X), y, order, **kw))
     _close(ref.W, csr.W, 1e-10)
 
 
@@ -452,7 +469,9 @@ def test_online_learners_on_sparse_rows(name, extra, kernel, layout):
     runs = {}
     for backend in BACKENDS:
         mod = get_module("online", backend)
-        dense, csr = _online(mod, name, X, y, order, u, kw), _online(mod, name, sp.csr_matrix(X), y, order, u, kw)
+        both = lambda: (_online(mod, name, X, y, order, u, kw),  # noqa: E731
+                        _online(mod, name, sp.csr_matrix(X), y, order, u, kw))
+        dense, csr = _reference(("online", name, repr(extra), kernel), both) if backend == "python" else both()
         assert sp.issparse(csr.sv)
         for key in ("update_kind", "n_sv", "removal_step", "removal_index"):
             np.testing.assert_array_equal(dense.trace[key], csr.trace[key], err_msg=key)
@@ -492,7 +511,8 @@ def test_sbp_on_sparse_rows(kernel, fit_bias, layout):
     runs = {}
     for backend in BACKENDS:
         optimize = get_module("sbp", backend).optimize
-        dense, csr = optimize(X, y, u, **kw), optimize(sp.csr_matrix(X), y, u, **kw)
+        both = lambda: (optimize(X, y, u, **kw), optimize(sp.csr_matrix(X), y, u, **kw))  # noqa: E731
+        dense, csr = _reference(("sbp", kernel, fit_bias), both) if backend == "python" else both()
         np.testing.assert_array_equal(dense.trace["sampled"], csr.trace["sampled"])
         rtol = 0.0 if kernel == "rbf" else 1e-9          # Gaussian: bitwise (refsvm.kernels)
         _close(dense.trace["water_level"], csr.trace["water_level"], rtol)
