@@ -210,23 +210,73 @@ _LIBSVM_CV_ROWS = {
 _LIBSVM_POINTS = 2.0
 
 
-def _libsvm_cv(s, c, ours, best, paper):
+#: benchmarks/bench_banana_splits.py: LIBSVM on Banana over 20 random 4,300 / 1,000 splits of the shared file's 5,300
+#: rows (the tables cut one, split_seed 12345).  Row of the bench -> (mean, sd, min, max) of its test error, %, as the
+#: committed run prints them (tests/reproduce/test_wang_libsvm_cv.py checks them and that the paper's number lies in
+#: both ranges): "table" at wang2012-table3-all's setting held fixed, "own CV" with a 5-fold CV of its own per split
+_BANANA_SPLITS = "benchmarks/results/bench_banana_splits.txt"
+_BANANA_SPLIT_ROWS = {"table": ("9.66", "0.76", "8.50", "11.20"), "own CV": ("9.69", "0.76", "8.40", "11.20")}
+#: the (table, data set) whose LIBSVM gap the split accounts for -> the bench's row that reruns it
+_SPLIT_EXPLAINED = {("wang2012-table3-all", "Banana"): "table", (_LIBSVM_CV, "Banana"): "own CV"}
+
+
+def _banana_split(row):
+    """The split's part of a LIBSVM Banana gap (bench_banana_splits): the tables' split is one random draw."""
+    mean, sd, lo, hi = _BANANA_SPLIT_ROWS[row]
+    setting = ("at the table's setting (C = 1, gamma = 16/d) held fixed" if row == "table"
+               else "with a 5-fold CV of its own on each split")
+    return ("the shared banana has no test file, so the tables cut one random split of its 5,300 rows into 4,300 "
+            "training and 1,000 test rows, where the paper's split is not known (on 1,000 test rows one row is 0.1 "
+            "point and the binomial standard error of a 10 % error about 0.95 point); over 20 other random splits of "
+            f"the same rows the row errs {mean} +- {sd} (range {lo}-{hi}) {setting}, a range that holds the paper's "
+            f"number and this split's ({_BANANA_SPLITS})")
+
+
+#: benchmarks/bench_libsvm_wider_grid.py: the bound row of wang2012-libsvm-cv over a wider grid where that run's bound
+#: stays above the paper's number at the grid's largest C.  Data set -> (the lowest test error, %, its point), as the
+#: committed run prints them (tests/reproduce/test_wang_libsvm_cv.py checks them)
+_WIDER_GRID = "benchmarks/results/bench_libsvm_wider_grid.txt"
+_WIDER_GRID_ROWS = {"USPS": ("5.03", "C=100, gamma_scale=1"), "Letter": ("2.56", "C=100, gamma_scale=4"),
+                    "Shuttle": ("0.11", "C=100, gamma_scale=0.5")}
+
+
+def _wider(ds, paper):
+    """The wider grid's bound on ``ds`` (bench_libsvm_wider_grid): ``(whether it reaches paper, the text)``."""
+    best, point = _WIDER_GRID_ROWS[ds]
+    reached = float(best) <= float(paper)
+    return reached, (f"; over a wider grid, C in {{100, 1000, 10000}} x gamma = s/d with s in {{1/2, 1, 2, 4, 8}} "
+                     f"({_WIDER_GRID}), the bound is {best} (at {point}), "
+                     + ("at or below the paper's: a (C, gamma) beyond the first grid gives the paper's number"
+                        if reached else "still above the paper's"))
+
+
+def _libsvm_cv(s, c, ours, best, paper, split=None, ds=None):
     """A LIBSVM row of Wang et al.'s tables set against its own CV (wang2012-libsvm-cv): ``parameters`` when the CV's
-    row is within 2 points of the paper's number and some point of the grid reaches it, else ``unexplained``."""
+    row is within 2 points of the paper's number and some point of the grid (or of the wider grid of
+    bench_libsvm_wider_grid, data set ``ds``) reaches it; ``data`` when a random split of the data accounts for it
+    (``split``: the row of bench_banana_splits that reruns it); else ``unexplained``."""
     reached = float(best) <= float(paper) and abs(float(ours) - float(paper)) <= _LIBSVM_POINTS
-    return ("parameters" if reached else "unexplained",
-            "LIBSVM on a fixed split is deterministic, so its gap is one of settings: the table runs it at "
-            "BPegasos+merge B=500's gamma and C = 1, where section 7.3 chose LIBSVM's sigma and C by 10-fold CV and "
-            f"printed neither; with gamma and C by a 5-fold CV of its own (gamma = {s}/d, C = {c}) "
+    text = ("LIBSVM on a fixed split is deterministic, so its gap is one of settings or of the split: the table runs "
+            "it at BPegasos+merge B=500's gamma and C = 1, where section 7.3 chose LIBSVM's sigma and C by 10-fold CV "
+            f"and printed neither; with gamma and C by a 5-fold CV of its own (gamma = {s}/d, C = {c}) "
             + _cites(_LIBSVM_CV, "LIBSVM", ours, paper) + "; the lowest test error over that grid (chosen on the test "
-            f"split: a bound, not a result) is {best}, "
-            + ("at or below the paper's: a (C, gamma) of the grid gives the paper's number" if reached
-               else ("above the paper's" if float(best) > float(paper) else "but the CV's choice stays more than 2 "
-                     "points off") + ", still flagged"))
+            f"split: a bound, not a result) is {best}, ")
+    if reached:
+        return "parameters", text + "at or below the paper's: a (C, gamma) of the grid gives the paper's number"
+    text += "above the paper's" if float(best) > float(paper) else "but the CV's choice stays more than 2 points off"
+    if split is not None:
+        return "data", text + "; " + _banana_split(split)
+    if ds in _WIDER_GRID_ROWS:
+        wide, more = _wider(ds, paper)
+        if wide and abs(float(ours) - float(paper)) <= _LIBSVM_POINTS:
+            return "parameters", text + more
+        return "unexplained", text + more + ", still flagged"
+    return "unexplained", text + ", still flagged"
 
 
 for (_table, _ds), _nums in _LIBSVM_CV_ROWS.items():
-    EXPLAINED[(_table, "LIBSVM", _ds)] = EXPLAINED[(_LIBSVM_CV, "LIBSVM", _ds)] = _libsvm_cv(*_nums)
+    EXPLAINED[(_table, "LIBSVM", _ds)] = _libsvm_cv(*_nums, split=_SPLIT_EXPLAINED.get((_table, _ds)), ds=_ds)
+    EXPLAINED[(_LIBSVM_CV, "LIBSVM", _ds)] = _libsvm_cv(*_nums, split=_SPLIT_EXPLAINED.get((_LIBSVM_CV, _ds)), ds=_ds)
     EXPLAINED[(_LIBSVM_CV, "LIBSVM [best on test]", _ds)] = (
         "protocol", f"the row's grid point is chosen on the test split (the lowest test error over the grid, {_nums[3]}): "
                     "a bound below which no (C, gamma) of the grid goes, not a result")
