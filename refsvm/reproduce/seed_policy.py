@@ -48,7 +48,4 @@ TABLE_EXCEPTIONS = {
 }
 
 #: Committed results below both :data:`MIN_SEEDS` and their table's default (results file stem -> reason).
-RUNS_BELOW = {
-    "wang2012-table3-all": NOT_YET + " the committed run has the paper's 5 seeds; the table's default is now "
-                                     "20 and its 20-seed rerun is under way",
-}
+RUNS_BELOW = {}

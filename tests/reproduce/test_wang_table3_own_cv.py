@@ -20,23 +20,25 @@ QUOTE = re.compile(r"\(gamma = (\S+)/d, C = (\S+); .*?the row gives (\S+) where 
 def test_reasons_quote_the_committed_own_cv_run():
     own = committed_rows(RUN)
     quoting = {k: v for k, v in EXPLAINED.items() if RUN + "," in v[1] and k[0] != RUN}
-    assert len(quoting) >= 6
+    assert len(quoting) >= 5       # the rows of table3-all its 20 seeds flag that a CV of their own answers
     for (table, row, dataset), (reason, text) in quoting.items():
         s, c, ours, paper = QUOTE.search(text).groups()
         r = own[(row, dataset)]
         assert reason == "parameters", (table, row, dataset)
         assert (float(s), float(c)) == (r["chosen"]["gamma_scale"], r["chosen"]["C"]), (table, row, dataset)
         assert ours == f"{r['error_mean']:.2f}" and float(paper) == pytest.approx(r["paper"]["mean"]), (row, dataset)
-        assert not is_flagged(r, RUN), (row, dataset)
+        # within the rule there, or flagged there only for the Gauss test draw (reason 'data'), which the text says
+        assert not is_flagged(r, RUN) or (gap_reason(RUN, r)[0] == "data" and text.endswith(
+            "within the gap rule less the same draw's excess")), (row, dataset)
         stated = committed_rows(table)[(row, dataset)]
         assert is_flagged(stated, table) and gap_reason(table, stated)[0] == "parameters", (table, row, dataset)
 
 
 def test_gauss_removal_reasons_quote_the_worst_seed_of_the_shared_setting():
-    """At wang2012-table3-all's shared gamma and C = 1, Gauss's removal rows have a seed far off; the reasons quote it."""
+    """At wang2012-table3-all's shared gamma and C = 1, Gauss's removal rows and merging at B = 100 have a seed far
+    off; the reasons quote it."""
     rows = committed_rows("wang2012-table3-all")
-    for budget in (100, 500):
-        row = f"BPegasos+remove B={budget}"
+    for row in ("BPegasos+remove B=100", "BPegasos+remove B=500", "BPegasos+merge B=100"):
         worst = max(s["error"] for s in rows[(row, "Gauss")]["per_seed"])
         assert f"worst seed errs {worst:.2f} %" in EXPLAINED[("wang2012-table3-all", row, "Gauss")][1]
 

@@ -19,9 +19,9 @@ _W3_IJCNN = ("the paper's cross-validated (C, sigma) are not printed; this table
              "C = 2^5, gamma = 2 on ijcnn1 as distributed; under Table 4's protocol (standardised features, C = 1, "
              "gamma by 5-fold CV of BPegasos+merge on the training split) ")
 EXPLAINED[("wang2012-table3", "BPegasos+remove B=100", "IJCNN")] = (
-    "parameters", _W3_IJCNN + _cites("wang2012-table3-all", "BPegasos+remove B=100", "9.30", "9.27"))
+    "parameters", _W3_IJCNN + _cites("wang2012-table3-all", "BPegasos+remove B=100", "9.43", "9.27"))
 EXPLAINED[("wang2012-table3", "BPegasos+project B=100", "IJCNN")] = (
-    "parameters", _W3_IJCNN + _cites("wang2012-table3-all", "BPegasos+project B=100", "4.16", "3.52"))
+    "parameters", _W3_IJCNN + _cites("wang2012-table3-all", "BPegasos+project B=100", "3.63", "3.52"))
 #: wang2012-table3-all-own-cv: a row of Table 3 with gamma and C (lambda = 1/(n C)) by a 5-fold CV of its own, as
 #: section 7.3 chose sigma and lambda per data set, algorithm and budget (numbers: the committed run, checked by
 #: tests/reproduce/test_wang_table3_own_cv.py)
@@ -36,8 +36,8 @@ def _w3_own_cv(row, s, c, ours, paper):
 
 
 EXPLAINED[("wang2012-table3", "BPegasos+remove B=500", "IJCNN")] = (
-    "parameters", _W3_IJCNN + _cites("wang2012-table3-all", "BPegasos+remove B=500", "8.04", "6.7")
-    + ", closer but still flagged there; " + _w3_own_cv("BPegasos+remove B=500", 1, 1, "6.97", "6.7"))
+    "parameters", _W3_IJCNN + _cites("wang2012-table3-all", "BPegasos+remove B=500", "8.22", "6.7")
+    + ", within the gap rule there over its 20 seeds")
 for _m in ("remove", "project", "merge"):
     for _b in (100, 500):
         EXPLAINED[("wang2012-table5", f"BPegasos+{_m} B={_b}", "Covertype")] = (
@@ -337,21 +337,23 @@ def _gauss_test_draw(within):
             f"excess of {excess} points the row is " + ("within the gap rule" if within else "still flagged"))
 
 
-for _row in ("BPegasos+project B=100", "BPegasos+project B=500", "BPegasos+merge B=100", "BPegasos+merge B=500",
-             "Pegasos", "LIBSVM"):
+for _row in ("BPegasos+project B=100", "BPegasos+project B=500", "BPegasos+merge B=500", "Pegasos", "LIBSVM"):
     EXPLAINED[("wang2012-table3-all", _row, "Gauss")] = ("data", _gauss_test_draw(True))
+#: (row, its worst seed at the table's shared setting, %, its own CV's s and C, its error there, the paper's) of the
+#: Gauss rows that stay flagged less the draw's excess (the own CV's row "BPegasos+merge B=100" is within the gap rule
+#: there only less the same excess: it says so)
 for _row, _worst, _s, _c, _ours, _paper in (("BPegasos+remove B=100", "37.45", 4, 0.01, "21.69", "20.87"),
-                                            ("BPegasos+remove B=500", "50.20", 16, 0.01, "20.20", "19.3")):
+                                            ("BPegasos+remove B=500", "50.20", 16, 0.01, "20.20", "19.3"),
+                                            ("BPegasos+merge B=100", "29.90", 4, 0.1, "19.80", "18.78")):
     EXPLAINED[("wang2012-table3-all", _row, "Gauss")] = (
         "parameters", _gauss_test_draw(False) + f"; at the table's shared gamma and C = 1 the row's worst seed errs "
-                      f"{_worst} %; " + _w3_own_cv(_row, _s, _c, _ours, _paper))
+                      f"{_worst} %; " + _w3_own_cv(_row, _s, _c, _ours, _paper)
+                      + (" less the same draw's excess" if _row == "BPegasos+merge B=100" else ""))
 for _row in ("BPegasos+project B=100", "BPegasos+merge B=100"):
     EXPLAINED[(_W3_OWN_CV, _row, "Gauss")] = ("data", _gauss_test_draw(True))
 for _row, _s, _c, _ours, _paper in (("BPegasos+project B=100", 0.25, 0.1, "15.69", "16.12"),
                                     ("BPegasos+merge B=100", 1, 0.1, "15.52", "15.45")):
     EXPLAINED[("wang2012-table3-all", _row, "Adult")] = ("parameters", _w3_own_cv(_row, _s, _c, _ours, _paper))
-EXPLAINED[("wang2012-table3-all", "BPegasos+remove B=500", "IJCNN")] = (
-    "parameters", _w3_own_cv("BPegasos+remove B=500", 1, 1, "6.97", "6.7"))
 for _row in ("BNorma+merge B=100", "BNorma+merge B=500", "Norma"):
     EXPLAINED[("wang2012-table3-norma", _row, "Gauss")] = ("data", _gauss_test_draw(True))
 
