@@ -218,6 +218,13 @@ _BANANA_SPLITS = "benchmarks/results/bench_banana_splits.txt"
 _BANANA_SPLIT_ROWS = {"table": ("9.66", "0.76", "8.50", "11.20"), "own CV": ("9.69", "0.76", "8.40", "11.20")}
 #: the (table, data set) whose LIBSVM gap the split accounts for -> the bench's row that reruns it
 _SPLIT_EXPLAINED = {("wang2012-table3-all", "Banana"): "table", (_LIBSVM_CV, "Banana"): "own CV"}
+#: benchmarks/bench_letter_splits.py: LIBSVM on Letter at wang2012-libsvm-cv's CV choice with the paper's 16K training
+#: rows: (the 16,000 / 4,000 split in UCI's row order, and the mean, sd, min and max over 20 random 16,000 / 4,000
+#: splits), test error %, as committed (tests/reproduce/test_wang_libsvm_cv.py checks them)
+_LETTER_SPLITS = "benchmarks/results/bench_letter_splits.txt"
+_LETTER_SPLIT_ROW = ("2.43", "2.46", "0.32", "1.93", "3.05")
+#: the (table, data set) whose LIBSVM gap Letter's split accounts for
+_LETTER_SPLIT_EXPLAINED = {("wang2012-table4", "Letter"), (_LIBSVM_CV, "Letter")}
 
 
 def _banana_split(row):
@@ -250,6 +257,15 @@ def _wider(ds, paper):
                         if reached else "still above the paper's"))
 
 
+def _letter_split():
+    """The split's part of a LIBSVM Letter gap (bench_letter_splits): the paper trained on 16K rows."""
+    uci, mean, sd, lo, hi = _LETTER_SPLIT_ROW
+    return ("the paper heads Letter with 16K training rows where the shared files split UCI's 20,000 rows 15,000 / "
+            "5,000, so its test rows are others; at the CV's setting the 16,000 / 4,000 split in UCI's row order (if "
+            f"LIBSVM's files keep it) gives {uci}, and 20 random 16,000 / 4,000 splits give {mean} +- {sd} (range "
+            f"{lo}-{hi}), a range that holds the paper's number ({_LETTER_SPLITS})")
+
+
 def _libsvm_cv(s, c, ours, best, paper, split=None, ds=None):
     """A LIBSVM row of Wang et al.'s tables set against its own CV (wang2012-libsvm-cv): ``parameters`` when the CV's
     row is within 2 points of the paper's number and some point of the grid (or of the wider grid of
@@ -264,19 +280,21 @@ def _libsvm_cv(s, c, ours, best, paper, split=None, ds=None):
     if reached:
         return "parameters", text + "at or below the paper's: a (C, gamma) of the grid gives the paper's number"
     text += "above the paper's" if float(best) > float(paper) else "but the CV's choice stays more than 2 points off"
-    if split is not None:
-        return "data", text + "; " + _banana_split(split)
     if ds in _WIDER_GRID_ROWS:
         wide, more = _wider(ds, paper)
+        text += more
         if wide and abs(float(ours) - float(paper)) <= _LIBSVM_POINTS:
-            return "parameters", text + more
-        return "unexplained", text + more + ", still flagged"
+            return "parameters", text
+    if split is not None:
+        return "data", text + "; " + split
     return "unexplained", text + ", still flagged"
 
 
 for (_table, _ds), _nums in _LIBSVM_CV_ROWS.items():
-    EXPLAINED[(_table, "LIBSVM", _ds)] = _libsvm_cv(*_nums, split=_SPLIT_EXPLAINED.get((_table, _ds)), ds=_ds)
-    EXPLAINED[(_LIBSVM_CV, "LIBSVM", _ds)] = _libsvm_cv(*_nums, split=_SPLIT_EXPLAINED.get((_LIBSVM_CV, _ds)), ds=_ds)
+    for _t in (_table, _LIBSVM_CV):
+        _split = (_banana_split(_SPLIT_EXPLAINED[(_t, _ds)]) if (_t, _ds) in _SPLIT_EXPLAINED
+                  else _letter_split() if (_t, _ds) in _LETTER_SPLIT_EXPLAINED else None)
+        EXPLAINED[(_t, "LIBSVM", _ds)] = _libsvm_cv(*_nums, split=_split, ds=_ds)
     EXPLAINED[(_LIBSVM_CV, "LIBSVM [best on test]", _ds)] = (
         "protocol", f"the row's grid point is chosen on the test split (the lowest test error over the grid, {_nums[3]}): "
                     "a bound below which no (C, gamma) of the grid goes, not a result")
