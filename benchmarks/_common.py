@@ -100,6 +100,20 @@ def print_run_header(script, argv):
           f"loadavg {', '.join(f'{v:.2f}' for v in os.getloadavg())}")
 
 
+def write_output(path, script, argv, text):
+    """Write a benchmark's printed table to ``path`` (the ``--output PATH`` option; nothing when ``path`` is None):
+    its ``command:`` line (``script`` as typed, ``argv`` as for :func:`print_run_header`), a blank line and
+    ``text``."""
+    import shlex
+    import sys
+
+    if not path:
+        return
+    with open(path, "w") as fh:
+        fh.write(f"command: python {script} " + shlex.join(sys.argv[1:] if argv is None else argv) + "\n\n" + text
+                 + "\n")
+
+
 def write_json(path, rows, modules=None, note=None, command=None):
     """Write ``rows`` to ``path`` as indented JSON (the ``--json PATH`` option); nothing when ``path`` is None.
 

@@ -24,10 +24,9 @@ deterministic learner.  Deterministic (each split is one fit per grid point); th
 
 import argparse
 import dataclasses
-import sys
 
 import numpy as np
-from _common import print_run_header, write_json
+from _common import print_run_header, write_json, write_output
 
 #: What a run exercises (the fingerprint of its results: refsvm._provenance).
 MODULES = ["benchmarks/bench_banana_splits.py", "refsvm.reproduce.driver", "refsvm.reproduce.runners",
@@ -126,11 +125,7 @@ def main(argv=None):
                   own_cv_point_on_tables_split=own_point)
     text = render(result)
     print(text)
-    if args.output:
-        import shlex
-        with open(args.output, "w") as fh:
-            fh.write("command: python benchmarks/bench_banana_splits.py "
-                     + shlex.join(sys.argv[1:] if argv is None else argv) + "\n\n" + text + "\n")
+    write_output(args.output, "benchmarks/bench_banana_splits.py", argv, text)
     write_json(args.json, result, MODULES, note="deterministic; times are not the result")
 
 

@@ -20,10 +20,9 @@ result.
 """
 
 import argparse
-import sys
 
 import numpy as np
-from _common import print_run_header, write_json
+from _common import print_run_header, write_json, write_output
 
 #: What a run exercises (the fingerprint of its results: refsvm._provenance).  The data sets' parameters are
 #: recorded in the JSON and checked against the tables by tests/reproduce/test_bayes_floor.py.
@@ -96,11 +95,7 @@ def main(argv=None):
     result = dict(population=population, sets=sets)
     text = render(result)
     print(text)
-    if args.output:
-        import shlex
-        with open(args.output, "w") as fh:
-            fh.write("command: python benchmarks/bench_bayes_floor.py "
-                     + shlex.join(sys.argv[1:] if argv is None else argv) + "\n\n" + text + "\n")
+    write_output(args.output, "benchmarks/bench_bayes_floor.py", argv, text)
     write_json(args.json, result, MODULES, note="deterministic; times are not the result")
 
 

@@ -18,10 +18,9 @@ random splits' mean, sd and range beside the paper's number.  Deterministic; the
 """
 
 import argparse
-import sys
 
 import numpy as np
-from _common import print_run_header, write_json
+from _common import print_run_header, write_json, write_output
 
 #: What a run exercises (the fingerprint of its results: refsvm._provenance).
 MODULES = ["benchmarks/bench_letter_splits.py", "refsvm.reproduce.runners", "refsvm.reproduce.tables_wang_libsvm",
@@ -84,11 +83,7 @@ def main(argv=None):
         f"paper                         {paper:.2f}   (in the random splits' range: "
         f"{'yes' if result['paper_in_range'] else 'no'})"])
     print(text)
-    if args.output:
-        import shlex
-        with open(args.output, "w") as fh:
-            fh.write("command: python benchmarks/bench_letter_splits.py "
-                     + shlex.join(sys.argv[1:] if argv is None else argv) + "\n\n" + text + "\n")
+    write_output(args.output, "benchmarks/bench_letter_splits.py", argv, text)
     write_json(args.json, result, MODULES, note="deterministic; times are not the result")
 
 

@@ -18,9 +18,8 @@ point of the grid goes.  It answers one question: does some (C, gamma) give the 
 
 import argparse
 import dataclasses
-import sys
 
-from _common import print_run_header, write_json
+from _common import print_run_header, write_json, write_output
 
 #: What a run exercises (the fingerprint of its results: refsvm._provenance).
 MODULES = ["benchmarks/bench_libsvm_wider_grid.py", "refsvm.reproduce.driver", "refsvm.reproduce.runners",
@@ -90,11 +89,7 @@ def main(argv=None):
     out = dict(C=args.C, s=args.s, rows=rows)
     text = render(out)
     print(text)
-    if args.output:
-        import shlex
-        with open(args.output, "w") as fh:
-            fh.write("command: python benchmarks/bench_libsvm_wider_grid.py "
-                     + shlex.join(sys.argv[1:] if argv is None else argv) + "\n\n" + text + "\n")
+    write_output(args.output, "benchmarks/bench_libsvm_wider_grid.py", argv, text)
     write_json(args.json, out, MODULES, note="deterministic; chosen on the test split (a bound); times are not the result")
 
 
