@@ -118,6 +118,9 @@ def test_banana_split_reason_quotes_the_committed_bench():
         assert row["error_mean"] == pytest.approx(bench["rows"][label]["tables_split"]), table
         reason, text = gap_reason(table, row)
         assert reason == "data" and "{} +- {} (range {}-{})".format(*_BANANA_SPLIT_ROWS[label]) in text, table
+        # the binomial standard error the text quotes: a 10 % error on the 1,000 test rows
+        assert bench["binomial_se"] == pytest.approx(100 * np.sqrt(0.103 * 0.897 / 1000), abs=0.01)
+        assert f"a 10 % error about {100 * np.sqrt(0.1 * 0.9 / 1000):.2f} point" in text, table
     fixed = committed_rows("wang2012-table3-all")[("LIBSVM", "Banana")]
     assert "C = 1, gamma = 16/d" in EXPLAINED[("wang2012-table3-all", "LIBSVM", "Banana")][1]
     assert (fixed["params"]["C"], fixed["chosen"]["gamma_scale"]) == (1.0, 16.0)

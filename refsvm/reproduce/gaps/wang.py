@@ -270,7 +270,7 @@ def _libsvm_cv(s, c, ours, best, paper, split=None, ds=None):
     """A LIBSVM row of Wang et al.'s tables set against its own CV (wang2012-libsvm-cv): ``parameters`` when the CV's
     row is within 2 points of the paper's number and some point of the grid (or of the wider grid of
     bench_libsvm_wider_grid, data set ``ds``) reaches it; ``data`` when a random split of the data accounts for it
-    (``split``: the row of bench_banana_splits that reruns it); else ``unexplained``."""
+    (``split``: that account's text, from bench_banana_splits or bench_letter_splits); else ``unexplained``."""
     reached = float(best) <= float(paper) and abs(float(ours) - float(paper)) <= _LIBSVM_POINTS
     text = ("LIBSVM on a fixed split is deterministic, so its gap is one of settings or of the split: the table runs "
             "it at BPegasos+merge B=500's gamma and C = 1, where section 7.3 chose LIBSVM's sigma and C by 10-fold CV "
