@@ -261,15 +261,21 @@ def quick_reproduce(name, tmp_path, seconds=120):
     return {(r["algorithm"], r["dataset"]): r for r in json.loads(js.read_text())["rows"]}
 
 
-def committed_rows(name):
-    """The rows of the committed ``benchmarks/results/reproduce_NAME.json`` by ``(row, data set)``; skips when the
-    results are not in this tree (an installed package)."""
+def committed_result(stem):
+    """The committed ``benchmarks/results/STEM.json``; skips when this tree has no ``benchmarks/results`` (an
+    installed package); a file missing from a source tree fails."""
     import json
     from pathlib import Path
 
     import pytest
 
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "results" / f"reproduce_{name}.json"
-    if not path.is_file():
-        pytest.skip(f"{path.name} is not in this tree (an installed package)")
-    return {(r["algorithm"], r["dataset"]): r for r in json.loads(path.read_text())["rows"]}
+    results = Path(__file__).resolve().parents[1] / "benchmarks" / "results"
+    if not results.is_dir():
+        pytest.skip("benchmarks/results is not in this tree (an installed package)")
+    return json.loads((results / f"{stem}.json").read_text())
+
+
+def committed_rows(name):
+    """The rows of the committed ``benchmarks/results/reproduce_NAME.json`` by ``(row, data set)``
+    (:func:`committed_result`)."""
+    return {(r["algorithm"], r["dataset"]): r for r in committed_result(f"reproduce_{name}")["rows"]}

@@ -5,7 +5,7 @@ and every number and verdict the stated reasons quote against the committed run.
 import re
 
 import pytest
-from _helpers import committed_rows, quick_reproduce
+from _helpers import committed_result, committed_rows, quick_reproduce
 
 from refsvm.reproduce import tables
 from refsvm.reproduce.gaps import EXPLAINED, GAP_POINTS, gap_reason, is_flagged
@@ -84,23 +84,13 @@ def test_bound_rows_carry_the_protocol_reason_with_their_number():
             assert reason == "protocol" and f"{r['error_mean']:.2f}" in text, ds
 
 
-def _bench(name):
-    import json
-    import pathlib
-
-    results = pathlib.Path(__file__).resolve().parents[2] / "benchmarks" / "results"
-    if not results.is_dir():
-        pytest.skip("benchmarks/results: the committed benchmark results are in the source tree only")
-    return json.loads((results / f"{name}.json").read_text())     # a missing file fails
-
-
 def test_banana_split_reason_quotes_the_committed_bench():
     """bench_banana_splits: each quoted mean, sd and range is the committed run's; the paper's number and the
     tables' split lie in both ranges (the text says so); the rows it reruns are the tables' rows on the tables'
     split (the same error, the same setting)."""
     import numpy as np
 
-    bench = _bench("bench_banana_splits")
+    bench = committed_result("bench_banana_splits")
     assert bench["splits"] >= 20 and set(bench["rows"]) == set(_BANANA_SPLIT_ROWS)
     for label, quoted in _BANANA_SPLIT_ROWS.items():
         r = bench["rows"][label]
@@ -133,7 +123,7 @@ def test_wider_grid_reason_quotes_the_committed_bench():
     exactly when that bound reaches the paper's number and the CV row is within GAP_POINTS of it."""
     from refsvm.reproduce.gaps.wang import _WIDER_GRID_ROWS
 
-    bench = _bench("bench_libsvm_wider_grid")
+    bench = committed_result("bench_libsvm_wider_grid")
     own = committed_rows(RUN)
     assert max(bench["C"]) > max(LIBSVM_GRID["C"])
     assert {r["dataset"] for r in bench["rows"]} == set(_WIDER_GRID_ROWS)
@@ -158,7 +148,7 @@ def test_letter_split_reason_quotes_the_committed_bench():
     run's; the range holds the paper's number, as the reasons say."""
     import numpy as np
 
-    bench = _bench("bench_letter_splits")
+    bench = committed_result("bench_letter_splits")
     cv = committed_rows(RUN)[("LIBSVM", "Letter")]
     assert bench["point"] == {"C": cv["chosen"]["C"], "gamma_scale": cv["chosen"]["gamma_scale"]}
     assert bench["shared"] == pytest.approx(cv["error_mean"]) and bench["paper"] == pytest.approx(cv["paper"]["mean"])
