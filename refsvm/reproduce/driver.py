@@ -296,8 +296,9 @@ def plan_cross_validation(selection, data):
 def cross_validate(selection, data, backend):
     """Grid points of ``select="cv5"`` rows chosen by 5-fold CV on the training split (seed 0 for every run).
 
-    Returns ``{(entry, data set): {"chosen": point items, "errors": {point: mean validation error}}}``; a point
-    whose validation runs predict (almost) one class is never chosen, as in the grid of reported runs.
+    Returns ``{(entry, data set): {"chosen": point items, "errors": {point: mean validation error},
+    "constant": [point, ...]}}``; a point whose validation runs predict (almost) one class (listed in
+    ``"constant"``) is never chosen, as in the grid of reported runs.
     """
     tasks = plan_cross_validation(selection, data)
     if not tasks:
@@ -309,7 +310,7 @@ def cross_validate(selection, data, backend):
         mean = {p: float(np.mean([r["error"] for r in v])) for p, v in errors.items()}
         constant = {p: is_constant(v, None) for p, v in errors.items()}
         out[key] = dict(chosen=choose_point(mean, constant), errors={str(dict(p)): e for p, e in mean.items()},
-                        folds=CV_FOLDS, row=key[0])
+                        constant=[str(dict(p)) for p in mean if constant[p]], folds=CV_FOLDS, row=key[0])
     return out
 
 
