@@ -216,13 +216,14 @@ def model_labels(text, Xt):
     return np.concatenate(out)
 
 
-def peer_bsgd(bindir, train_file, test_file, Xt, yt, *, budget, lam, gamma, dim, tmp, maintenance=1):
+def peer_bsgd(bindir, train_file, test_file, Xt, yt, *, budget, lam, gamma, dim, tmp, maintenance=1, bias=0):
     """One BudgetedSVM BSGD pass in file order (``-r 0``) and its predictions on ``test_file``; ``maintenance``:
-    its ``-m`` code (1 merging, 0 removal)."""
+    its ``-m`` code (1 merging, 0 removal); ``bias``: its ``-b`` (0: no bias, refsvm's setting; the toolbox's
+    default is 1)."""
     model = Path(tmp) / "peer.model"
     pred = Path(tmp) / "peer.pred"
     cmd = [str(Path(bindir) / "budgetedsvm-train"), "-A", "4", "-B", str(budget), "-L", repr(2.0 * lam),
-           "-b", "0", "-e", "1", "-K", "0", "-g", repr(2.0 * gamma), "-m", str(maintenance), "-r", "0",
+           "-b", repr(bias), "-e", "1", "-K", "0", "-g", repr(2.0 * gamma), "-m", str(maintenance), "-r", "0",
            "-D", str(dim), "-v", "1", str(train_file), str(model)]
     start = time.perf_counter()
     out = subprocess.run(cmd, capture_output=True, text=True, check=True)
