@@ -210,6 +210,28 @@ TABLES["wang2012-table3-all-own-cv"] = Table(
          "of a budget, C = 1).  It tests whether those shared settings explain the rows that table flags.",
 )
 
+#: wang2012-table3-all's two Adult rows that the own-CV table does not run: the non-budgeted Pegasos (table3-all
+#: takes BPegasos+merge B=500's gamma and C = 1) and BPegasos+project B=500 (one pass takes 15 s on Adult each)
+_ADULT_OWN_CV_ROWS = (("Pegasos", dict(budget=_no_budget, maintenance="merge")),
+                      ("BPegasos+project B=500", dict(budget=500, **_BUDGETED["BPegasos+project"])))
+
+TABLES["wang2012-table3-adult-own-cv"] = Table(
+    name="wang2012-table3-adult-own-cv",
+    title="Wang, Crammer & Vucetic (2012), JMLR 13, Table 3 (Adult): Pegasos without budget and BPegasos+project "
+          "B = 500 with gamma and lambda by a 5-fold CV of their own",
+    metric="test error (%)",
+    datasets=_datasets(("Adult",)),
+    entries=[Entry(label, MULTICLASS, params, grid=OWN_CV_GRID, select="cv5") for label, params in _ADULT_OWN_CV_ROWS],
+    paper=_paper_cells([label for label, _ in _ADULT_OWN_CV_ROWS], ("Adult",)),
+    quick_rows=300,
+    note="wang2012-table3-all-own-cv's protocol (Adult standardised on the training split, one pass, its test rows) "
+         "for the two Adult rows that table does not run: gamma = s/d and C (lambda = 1/(n C)) by a 5-fold CV of "
+         "each row's own on the training split (seed 0) from s in {1/4, 1, 4, 16, 64} x C in {1, 0.1, 0.01} "
+         "(wang2012-table3-all: BPegasos+merge B=500's s for both, C = 1).  Pegasos: a budget above the number of "
+         "training rows (no maintenance).",
+)
+
+
 #: wang2012-table3-norma's rows that it flags without a reason on Banana and Adult: BNorma+merge with gamma, C and
 #: Norma's eta by a 5-fold CV of its own (that table takes table3-all's gamma and C = 1 and cross-validates eta only),
 #: and the non-budgeted Norma at B = 500's choice, as table3-all runs Pegasos (one Norma pass over Adult takes 18 s
