@@ -4,6 +4,7 @@ and every number and verdict the stated reasons quote against the committed run.
 
 import re
 
+import numpy as np
 import pytest
 from _helpers import committed_result, committed_rows, quick_reproduce
 
@@ -161,3 +162,22 @@ def test_letter_split_reason_quotes_the_committed_bench():
     for table, ds in _LETTER_SPLIT_EXPLAINED:
         reason, text = gap_reason(table, committed_rows(table)[("LIBSVM", ds)])
         assert reason == "data" and "give {1} +- {2} (range {3}-{4})".format(*_LETTER_SPLIT_ROW) in text, table
+
+
+def test_shuttle_binary_quick_run_relabels_class_one_against_the_rest(tmp_path):
+    """wang2012-table5-shuttle-binary --quick on 2 jobs in under 2 minutes: Table 5's Shuttle rows on two classes
+    (class 1 +1, classes 2-7 -1; the paper's header gives Shuttle two classes), with LIBSVM's own CV beside."""
+    from _helpers import quick_reproduce
+
+    from refsvm.reproduce import tables
+    from refsvm.reproduce.driver import load_dataset
+
+    table = tables()["wang2012-table5-shuttle-binary"]
+    (ds,) = table.datasets
+    X, y, Xt, yt = load_dataset(ds, table.quick_rows, False)
+    assert X.shape == (43500, 9) and Xt.shape == (14500, 9) and set(np.unique(y)) == {-1, 1}
+    assert np.mean(y == 1) > 0.75
+    rows = quick_reproduce("wang2012-table5-shuttle-binary", tmp_path)
+    five = tables()["wang2012-table5"]
+    assert {k for k in rows if rows[k]["available"]} == {(e.label, "Shuttle") for e in five.entries if e.runner} | {
+        ("LIBSVM [own CV]", "Shuttle")}

@@ -69,3 +69,26 @@ def test_quick_run_cross_validates_gamma_and_c_per_row(tmp_path):
     committed = json.loads((ROOT / "benchmarks" / "results" / f"reproduce_{RUN}.json").read_text())
     assert not committed["quick"] and committed["seeds"] == MIN_SEEDS
     assert {(r["algorithm"], r["dataset"]) for r in committed["rows"]} == set(rows)
+
+
+def test_adult_own_cv_quick_run_cross_validates_each_row(tmp_path):
+    """wang2012-table3-adult-own-cv (Adult's Pegasos and BPegasos+project B=500, which the own-CV table does not run):
+    --quick on 2 jobs in under 2 minutes, each row choosing (gamma, C) from the whole grid by its own CV; the
+    committed run is the full table at 20 seeds."""
+    from _helpers import quick_reproduce
+
+    from refsvm.reproduce.spec import MIN_SEEDS
+    from refsvm.reproduce.tables_wang3 import OWN_CV_GRID
+
+    adult = "wang2012-table3-adult-own-cv"
+    rows = quick_reproduce(adult, tmp_path)
+    assert set(rows) == {("Pegasos", "Adult"), ("BPegasos+project B=500", "Adult")}
+    for (alg, ds), r in rows.items():
+        assert r["cv"]["row"] == alg and len(r["cv"]["errors"]) == len(OWN_CV_GRID["gamma_scale"]) * len(OWN_CV_GRID["C"])
+    assert rows[("Pegasos", "Adult")]["params"]["budget"] > rows[("Pegasos", "Adult")]["n"]   # no maintenance
+    committed = json.loads((ROOT / "benchmarks" / "results" / f"reproduce_{adult}.json").read_text())
+    assert not committed["quick"] and committed["seeds"] == MIN_SEEDS
+    assert {(r["algorithm"], r["dataset"]) for r in committed["rows"]} == set(rows)
+    for r in committed["rows"]:
+        reason = gap_reason(adult, r)
+        assert reason is None or reason[0] != "unexplained", (r["algorithm"], reason)
