@@ -273,3 +273,16 @@ def test_a_constant_classifier_is_never_chosen_from_a_grid():
     assert all(s["majority_share"] >= 0.99 for s in a9a["per_seed"])   # the last models are constant ...
     assert not a9a["constant"] and a9a["error_mean"] - a9a["minority_share"] > 1.0   # ... the pass was not
     assert a9a["constant_points"] and "CONSTANT" not in format_table(res)
+
+
+def test_lu2016_table3_sigma8_quick_run(tmp_path):
+    """lu2016-table3-sigma8 --quick on 2 jobs in under 2 minutes: Table 3's FOGD and NOGD rows at gamma = 1/128, eta
+    by 5-fold CV over the paper's grid; the other parameters are lu2016-table3's."""
+    from _helpers import quick_reproduce
+
+    rows = quick_reproduce("lu2016-table3-sigma8", tmp_path)
+    assert set(rows) == {(a, d) for a in ("FOGD", "NOGD") for d in ("a9a", "w8a")}
+    main = {e.label: e for e in tables()["lu2016-table3"].entries}
+    for (alg, ds), r in rows.items():
+        assert r["params"]["gamma"] == 1 / 128 and len(r["cv"]["errors"]) == 5
+        assert {k: v for k, v in r["params"].items() if k not in ("gamma", "eta")} == main[alg].params
