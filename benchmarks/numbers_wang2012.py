@@ -24,12 +24,13 @@ def _wang_table4(fmt):
 #: (wang2012-table3-all), its Norma and BNorma+merge rows (with the eta the CV chose), its rows with a CV of gamma
 #: and lambda of their own, the LIBSVM rows of Tables 3-5 with a CV of their own, and Table 4's companion
 #: runs at B = 500: a gamma grid twice as fine, LIBSVM and Pegasos with CVs of their own, BMP+merge at other radii;
-#: Table 5's Waveform rows on a 1M-row stream.
+#: Table 5's Waveform rows on a 1M-row stream, its Shuttle column on two classes; Adult's Pegasos and projection at
+#: B = 500 with CVs of their own.
 _CV_TABLES = ("wang2012-table3-all", "wang2012-table3-norma", "wang2012-table3-all-own-cv", "wang2012-table3-norma-own-cv",
               "wang2012-libsvm-cv",
               "wang2012-table4-fine-grid",
               "wang2012-table4-bmp-radius", "wang2012-table4-pegasos-cv",
-              "wang2012-table5-waveform-long")
+              "wang2012-table5-waveform-long", "wang2012-table5-shuttle-binary", "wang2012-table3-adult-own-cv")
 
 for _name in _CV_TABLES:
     renderer(f"repro-{_name}")(lambda fmt, _stem=f"reproduce_{_name}": _wang_cv_table(_stem, fmt))

@@ -243,3 +243,38 @@ EXPLAINED[(_LU9, "BOGD [code]", "cpusmall")] = (
                   "marked as tuned per data set beside lambda, Fou_eta and Epsilon_eta; the other learners take "
                   "eta_perceptron = 0.1); with it tuned over (0.1, 0.2, 0.3, 0.5, 1) the best, eta = 0.3, "
     + _cites("lu2016-table9-eta", "BOGD [code]", "0.04872", "0.04972"))
+
+#: Lu et al.'s Table 3 (lu2016-table3): the BSGD cells over the whole C grid, the tie rule "remove the SV just added"
+#: and BudgetedSVM, the toolbox the paper ran (benchmarks/bench_lu_table3_bsgd.py); FOGD and NOGD at sigma = 8
+#: (lu2016-table3-sigma8).  The numbers quoted are the committed results', checked by tests/reproduce/test_lu_table3.py
+_LU3 = "lu2016-table3"
+_LU3_BENCH = "benchmarks/results/bench_lu_table3_bsgd.txt"
+_LU3_PEER = "BudgetedSVM cce05ffc (the toolbox the paper ran, section 7.1.1) on the same rows and orders"
+EXPLAINED[(_LU3, "BSGD-M", "w8a")] = (
+    "parameters", "the paper prints neither lambda nor sigma (both by 5-fold CV); at the table's gamma = 2^-5 refsvm's "
+                  "CV chooses C = 32, where the row errs 1.57 ± 0.24 and " + _LU3_PEER + " 2.06 ± 1.44 over 5 "
+                  "orders, both below the paper's 2.48 ± 0.02; at C = 0.125 (lambda = 8/n, the grid's smallest) "
+                  "refsvm gives 2.47 ± 0.05 over 20 seeds and the toolbox 2.45 ± 0.04 over 5: the paper's number "
+                  "(" + _LU3_BENCH + ")")
+EXPLAINED[(_LU3, "BSGD-R", "a9a")] = (
+    "unexplained", "in BPegasos every SV's norm ties in exact arithmetic, so which SV removal takes is rounding noise "
+                   "(the paper's text says random, then oldest): at the CV's C = 0.125 refsvm's computed choice ends "
+                   "at the constant classifier on most seeds (23.08 ± 1.53), " + _LU3_PEER + " gives 20.08 ± 3.30 "
+                   "over 5 orders (its default -b 1 the same) and ties broken towards the SV just added 20.71 ± "
+                   "3.29; at C = 0.5 refsvm gives 18.93 ± 2.50, within the gap rule, but the toolbox 29.16 ± 18.14 "
+                   "(" + _LU3_BENCH + "); the paper's sd, 0.27, is far below the spread of every reading, still "
+                   "flagged")
+_LU3_S8 = "lu2016-table3-sigma8"
+for _row, _ours, _at8 in (
+        ("FOGD", "1.30", "gives a median of 2.27 (the paper 2.07 ± 0.08; mean 4.24: at the CV's eta = 0.02 two of "
+                         "the 20 orders end far off, at 19.71 and 21.71 %)"),
+        ("NOGD", "1.34", "gives 2.14 ± 0.74 where the paper has 1.64 ± 0.10, within the gap rule")):
+    EXPLAINED[(_LU3, _row, "w8a")] = (
+        "parameters", f"the paper prints neither sigma nor eta (both by 5-fold CV); the table's CV over gamma in "
+                      f"{{1/128, 1/64, 1/32, 1/16}} x the paper's eta grid chooses gamma = 1/16 (sigma = 2.83), where "
+                      f"the row errs {_ours}, below the paper's; at sigma = 8, the width of the paper's online "
+                      f"tables, with eta by the same CV the row {_at8} ({_LU3_S8}, benchmarks/results/reproduce_"
+                      f"{_LU3_S8}.txt)")
+EXPLAINED[(_LU3_S8, "FOGD", "w8a")] = (
+    "parameters", "the CV (seed 0's folds) chooses eta = 0.02, at which two of the 20 orders end far off (19.71 and "
+                  "21.71 %) and pull the mean up; the median, 2.27, is 0.20 points above the paper's 2.07, within the gap rule")
