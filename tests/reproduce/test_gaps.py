@@ -31,6 +31,10 @@ def test_flag_rule_points_and_standard_deviations():
     assert not is_flagged(dict(algorithm="x", dataset="y", available=True, error_mean=50.0, error_std=0.0, paper=None))
     assert not is_flagged(dict(algorithm="x", dataset="y", available=False, paper=dict(mean=1.0, std=None)))
     assert gap_reason("lu2016-table5", _row(21.0, 0.1, 20.75, 0.1)) is None
+    # a paper sd printed as 0.00 (a deterministic row): a gap within the print resolution (half of 0.01) is not
+    # flagged, one beyond it is; 15 of 14,500 test rows (0.1034 %) against a printed 0.10
+    assert not is_flagged(_row(100 * 15 / 14500, 0.0, 0.10, 0.0))
+    assert is_flagged(_row(0.106, 0.0, 0.10, 0.0)) and is_flagged(_row(0.094, 0.0, 0.10, 0.0))
 
 
 def test_paper_constant_is_recognised_from_the_minority_share():

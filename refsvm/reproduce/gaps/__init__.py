@@ -11,6 +11,10 @@ than what two runs of the same experiment would show by chance:
   about 5 % of the time).  A paper without a standard deviation (a single run)
   is compared with the 2-point rule only.
 
+A gap of at most :data:`PRINT_RESOLUTION` (0.005) points is never flagged: the papers print their percentages to
+two decimals, so the paper's number stands for an interval of that half-width (a paper sd printed as 0.00, a
+deterministic LIBSVM row, would otherwise flag any difference).
+
 Every flagged row carries one reason from :data:`REASONS` and a short text
 saying what was checked.  Two reasons are found from the numbers themselves:
 
@@ -26,7 +30,7 @@ that supports it; a flagged row that is in neither is ``"unexplained"``.
 
 import math
 
-__all__ = ["REASONS", "EXPLAINED", "GAP_POINTS", "GAP_SDS", "RELATIVE_GAP", "SAME_RUNS", "SAME_ROW_RUNS", "is_flagged",
+__all__ = ["REASONS", "EXPLAINED", "GAP_POINTS", "GAP_SDS", "PRINT_RESOLUTION", "RELATIVE_GAP", "SAME_RUNS", "SAME_ROW_RUNS", "is_flagged",
            "gap_reason"]
 
 #: The documented list of reasons (key -> what it means).
@@ -40,6 +44,9 @@ REASONS = {
     "protocol": "the run follows another protocol than the paper's (passes, tuning), stated in the table note",
     "paper-constant": "the paper's error equals the minority share of the data: the paper's run predicted one class",
     "paper-run": "the paper's number is a single run and lies within the range of our runs over seeds",
+    "paper-run-seeds": "the paper's number is a single run outside the range of the table's seeds but within that of "
+                       "the same row rerun over more seeds (a companion run, which the text names; its first seeds "
+                       "are the table's)",
     "paper-worse-than-constant": "the paper's error is far above the constant classifier's (predicting the "
                                  "majority class): the paper's run failed in a way the paper does not explain",
     "degenerate": "every grid point of our run is the constant classifier on the predictions the metric counted "
@@ -60,6 +67,8 @@ REASONS = {
 
 #: A gap larger than this many percentage points is flagged.
 GAP_POINTS = 2.0
+#: Half a unit of the papers' last printed digit (percentages to two decimals): a gap within it is not flagged.
+PRINT_RESOLUTION = 0.005
 #: ... or larger than this many standard deviations of the difference of two single runs.
 GAP_SDS = 2.0
 #: Tables whose metric is not a percentage (a squared loss): a row is flagged when its gap is larger than
@@ -101,6 +110,8 @@ def is_flagged(row, table=None):
     gap = abs(row["error_mean"] - paper)
     if table in RELATIVE_GAP:
         return gap > RELATIVE_GAP[table] * abs(paper)
+    if gap <= PRINT_RESOLUTION:
+        return False
     if gap > GAP_POINTS:
         return True
     s_paper = _paper_sd(row)

@@ -45,7 +45,7 @@ EXPLAINED[("qaadan2019-table2", "OGD", "IJCNN")] = (
 #: result's, checked by tests/reproduce/test_glasmachers_table2.py)
 _Q2_SEEDS = "qaadan2019-table2-seeds, benchmarks/results/reproduce_qaadan2019-table2-seeds.txt"
 EXPLAINED[("qaadan2019-table2", "Forgetron", "IJCNN")] = (
-    "paper-run", "the paper's single run (7.26) lies just below the range of the table's 20 seeds (7.29-19.73) and "
+    "paper-run-seeds", "the paper's single run (7.26) lies just below the range of the table's 20 seeds (7.29-19.73) and "
                  "within that of 200 visiting orders, 5.85-24.60, where 19 of the 200 runs err at most 7.26 "
                  "(" + _Q2_SEEDS + "): a removal learner's last model scatters widely with the order")
 
