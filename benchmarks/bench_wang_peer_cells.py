@@ -11,7 +11,9 @@ for the row (its JSON's ``chosen``), lambda = 1/n (C = 1) and the table's visiti
 * ``peer``: BudgetedSVM's ``budgetedsvm-train -A 4 -m 1`` (the authors' toolbox, djurikom/BudgetedSVM commit
   cce05ffc, built OUTSIDE this repository with its Makefile) on the same rows in the same order (``-r 0``),
   ``-L lambda``, ``-g 2 gamma`` (its kernel ``exp(-g/2 d^2)``), ``-b 0``, ``-e 1``: its own merging (its
-  golden-section search and tolerance).
+  golden-section search and tolerance).  A two-label cell (a binary table) runs refsvm's binary pass, its error by
+  the sign of the expansion, and the toolbox with ``-L 2 lambda`` (its two-column model follows binary Pegasos at
+  lambda = L/2, benchmarks/bench_peers.py).
 
 If the peer gives refsvm's number and not the paper's, the paper prints a setting the released code does not
 measure on this data (reason ``authors-code-agrees`` in refsvm.reproduce.gaps).  Accuracy only: the times are
@@ -65,21 +67,31 @@ def cell_setting(table, dataset, row):
             dict(mean=paper[0], std=paper[1]), [s["error"] for s in committed["per_seed"]])
 
 
+def binary_error(sv, alpha, gamma, Xt, yt):
+    """Test error (%) of a binary expansion (one coefficient column, no bias): label 1 where it is positive."""
+    D = (Xt ** 2).sum(1)[:, None] + (sv ** 2).sum(1)[None, :] - 2.0 * Xt @ sv.T
+    return 100.0 * float(np.mean(((np.exp(-gamma * np.maximum(D, 0.0)) @ alpha[:, 0]) > 0) != (yt == 1)))
+
+
 def run_cell(X, y, Xt, yt, *, budget, gamma_scale, seeds, peer, tmp):
     """refsvm's compiled pass and (``peer``: its binaries' directory) BudgetedSVM's on each seed's order."""
     from refsvm._fast.bsgd import bsgd as fast_bsgd
 
     n, d = X.shape
     lam, gamma = 1.0 / n, gamma_scale / d
+    binary = int(y.max()) + 1 == 2
     kw = dict(pass_arguments(int(y.max()) + 1, budget, lam, gamma), maintenance="merge")
+    if binary:                  # labels 0/1 -> -1/+1, the binary pass's labels (the toolbox's files: -1 -> 0, +1 -> 2)
+        y, yt = 2 * y - 1, 2 * yt - 1
     out, cmd = {"refsvm": [], "peer": []}, None
     for seed in seeds:
         order = np.random.default_rng(seed).permutation(n).astype(np.int64)
         res = fast_bsgd(X, y, order, **kw)
-        out["refsvm"].append(test_error(res.sv, res.alpha, gamma, Xt, yt))
-        if peer:
-            err, cmd = peer_error(peer, X, y, order, Xt, yt, budget=budget, lam=lam, gamma=gamma, tmp=tmp,
-                                  maintenance=1)
+        out["refsvm"].append(binary_error(res.sv, res.alpha, gamma, Xt, yt) if binary
+                             else test_error(res.sv, res.alpha, gamma, Xt, yt))
+        if peer:      # two labels: the toolbox's two-column model follows binary Pegasos at lambda = L/2 (bench_peers)
+            err, cmd = peer_error(peer, X, y, order, Xt, yt, budget=budget, lam=2.0 * lam if binary else lam,
+                                  gamma=gamma, tmp=tmp, maintenance=1)
             out["peer"].append(err)
     return dict(errors={k: v for k, v in out.items() if v}, lam=lam, gamma=gamma, peer_command=cmd)
 
