@@ -33,12 +33,15 @@ def test_bench_refsvm_side_is_the_tables_run_seed_for_seed():
         assert c["table_per_seed"] == [s["error"] for s in r["per_seed"]]
 
 
-def test_bsgd_reasons_quote_the_bench():
+def _cell(row, ds):
+    """The bench's cell, the table row's reason and text, and the cell's peer runs by (C, -b)."""
     _, cells = _bench()
-    table = committed_rows(T3)
-    m = cells[("BSGD-M", "w8a")]
-    reason, text = gap_reason(T3, table[("BSGD-M", "w8a")])
-    peer = {(p["C"], p["bias"]): p for p in m["peer"]}
+    c = cells[(row, ds)]
+    return (c, *gap_reason(T3, committed_rows(T3)[(row, ds)]), {(p["C"], p["bias"]): p for p in c["peer"]})
+
+
+def test_bsgd_reasons_quote_the_bench():
+    m, reason, text, peer = _cell("BSGD-M", "w8a")
     assert reason == "parameters"
     assert f"the row errs {_pm(m['refsvm'][repr(32.0)])} and" in text and f"{_pm(peer[(32.0, 0)])} over 5" in text
     assert f"refsvm gives {_pm(m['refsvm'][repr(0.125)])} over 20 seeds and the toolbox {_pm(peer[(0.125, 0)])}" in text
@@ -48,9 +51,7 @@ def test_bsgd_reasons_quote_the_bench():
         assert not is_flagged(dict(error_mean=s["mean"], error_std=s["std"], paper=paper))
     assert m["refsvm"][repr(32.0)]["mean"] < paper["mean"] and peer[(32.0, 0)]["mean"] < paper["mean"]
     assert peer[(32.0, 1)]["errors"] == peer[(32.0, 0)]["errors"]          # -b 1 gives the same numbers
-    r = cells[("BSGD-R", "a9a")]
-    reason, text = gap_reason(T3, table[("BSGD-R", "a9a")])
-    peer = {(p["C"], p["bias"]): p for p in r["peer"]}
+    r, reason, text, peer = _cell("BSGD-R", "a9a")
     assert reason == "unexplained"
     assert f"({_pm(r['refsvm'][repr(0.125)])})" in text and f"gives {_pm(peer[(0.125, 0)])} over 5 orders" in text
     assert f"the SV just added {_pm(r['newest'][repr(0.125)])}" in text
