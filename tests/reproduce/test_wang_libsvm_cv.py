@@ -203,3 +203,13 @@ def test_shuttle_reasons_quote_the_binary_run():
     # every other budgeted row of the column is within the gap rule on two classes
     flagged = {k[0] for k, r in rows.items() if is_flagged(r, _SHUTTLE_BINARY)}
     assert flagged == {"LIBSVM", "BPegasos+merge B=100"}
+
+
+def test_ijcnn_bound_quick_run(tmp_path):
+    """wang2012-libsvm-bound --quick on 2 jobs in under 2 minutes: IJCNN's LIBSVM bound over its own grid (deterministic: every seed the same)."""
+    from refsvm.reproduce.tables_wang_libsvm import BOUND_GRID
+
+    rows = quick_reproduce("wang2012-libsvm-bound", tmp_path)
+    (r,) = rows.values()
+    assert set(rows) == {(BEST_ON_TEST, "IJCNN")} and len(r["grid"]) == 9 and r["error_std"] == 0.0
+    assert r["chosen"]["C"] in BOUND_GRID["C"] and r["chosen"]["gamma_scale"] in BOUND_GRID["gamma_scale"]
