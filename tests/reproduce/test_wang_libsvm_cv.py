@@ -213,3 +213,23 @@ def test_ijcnn_bound_quick_run(tmp_path):
     (r,) = rows.values()
     assert set(rows) == {(BEST_ON_TEST, "IJCNN")} and len(r["grid"]) == 9 and r["error_std"] == 0.0
     assert r["chosen"]["C"] in BOUND_GRID["C"] and r["chosen"]["gamma_scale"] in BOUND_GRID["gamma_scale"]
+
+
+def test_ijcnn_reason_quotes_the_committed_bound():
+    """table3-all's LIBSVM on IJCNN takes 'parameters': the bound over wang2012-libsvm-bound's grid and the error at
+    the table's C with gamma = 1/d are at or below the paper's, and the table's own row is within 2 points of it."""
+    from refsvm.reproduce.gaps.wang import _IJCNN_BOUND, _IJCNN_BOUND_ROW
+
+    (r,) = committed_rows(_IJCNN_BOUND).values()
+    best, point, at_c1 = _IJCNN_BOUND_ROW
+    grid = {tuple(sorted(eval(k).items())): v for k, v in r["grid"].items()}
+    assert best == f"{r['error_mean']:.2f}" and point == ", ".join(f"{k}={v:g}" for k, v in r["chosen"].items())
+    assert at_c1 == f"{grid[(('C', 1.0), ('gamma_scale', 1.0))]:.2f}"
+    paper = r["paper"]["mean"]
+    assert r["error_mean"] <= paper and float(at_c1) <= paper
+    table = committed_rows("wang2012-table3-all")[("LIBSVM", "IJCNN")]
+    assert is_flagged(table, "wang2012-table3-all") and abs(table["error_mean"] - paper) <= GAP_POINTS
+    assert table["params"] == {"C": 1.0, "gamma_scale": 4.0}
+    assert grid[(("C", 1.0), ("gamma_scale", 4.0))] == pytest.approx(table["error_mean"])   # the same fit
+    reason, text = gap_reason("wang2012-table3-all", table)
+    assert reason == "parameters" and f"is {best} (at {point})" in text and f"gives {at_c1}" in text
