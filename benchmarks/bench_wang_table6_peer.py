@@ -27,7 +27,6 @@ costs about 0.3 ms per example at B = 100 here: a 1M-example pass about 5 minute
 import argparse
 import json
 import os
-import sys
 import tempfile
 from pathlib import Path
 
