@@ -13,8 +13,6 @@ E-bar of merging at B = 100 (0.034 at 100K examples; paper 0.037); the tables us
 square (section 7.2: "scaled to mean 0 and standard deviation 1") and ``gamma = 128 / 12`` is the same kernel.
 """
 
-import dataclasses
-
 from .spec import Dataset, Entry, Table
 from .tables_core import TABLES, WANG2012_TABLE3, WANG2012_TABLE4, WANG2012_TABLE5, _w4_no_budget
 
@@ -367,29 +365,6 @@ TABLES["wang2012-table4-bmp-radius"] = _w4_companion(
     "(wang2012-table4: C = 1).  The paper chose U by 10-fold CV and prints none; the paper column is its "
     "BMP+merge B=500 on Letter.",
     paper_row={f"{_W4_BMP} C={c:g}": _W4_BMP for c in _W4_BMP_C},
-)
-
-#: Table 4's USPS column on the shared file's pixels as distributed ([-1, 1], ESL's scaling), not standardised: the
-#: paper says every attribute was scaled to mean 0 and sd 1 (section 7.2), which on USPS stretches the border pixels
-#: that are -1 in nearly every row
-_W4_USPS_RAW = dataclasses.replace(next(d for d in WANG2012_TABLE4.datasets if d.label == "USPS"), standardize=False,
-                                   note="usps / usps.t as distributed: pixels in [-1, 1], not standardised")
-
-TABLES["wang2012-table4-usps-raw"] = Table(
-    name="wang2012-table4-usps-raw",
-    title="Wang, Crammer & Vucetic (2012), JMLR 13, Table 4's USPS column on the pixels as distributed (not "
-          "standardised)",
-    metric="test error (%)",
-    datasets=[_W4_USPS_RAW],
-    entries=[e for e in WANG2012_TABLE4.entries if e.runner is not None],
-    paper={k: v for k, v in WANG2012_TABLE4.paper.items() if k[1] == "USPS"},
-    seeds=20,
-    quick_rows=300,
-    note="Protocol of wang2012-table4 (every row and its parameters: gamma = s/d by 5-fold CV of BPegasos+merge per "
-         "budget from s in {1/4, 1, 4, 16}, C = 1, LIBSVM one against the rest at C = 1 and B = 500's gamma), except "
-         "the features: the shared usps file's pixels as distributed, in [-1, 1], where wang2012-table4 "
-         "standardises every column on the training split (the paper, section 7.2: 'Attributes in all data sets "
-         "were scaled to mean 0 and standard deviation 1').",
 )
 
 #: Pegasos (no budget) on USPS and Letter with a CV of gamma of its own: wang2012-table4 runs it at BPegasos+merge
