@@ -95,6 +95,7 @@ from . import glasmachers_qaadan as _glasmachers_qaadan, lu as _lu, wang as _wan
 #: (table, row label, data-set label) -> (reason, what supports it).  Only rows whose gap is flagged are looked up.
 EXPLAINED = {**_lu.EXPLAINED, **_glasmachers_qaadan.EXPLAINED, **_wang.EXPLAINED}
 SAME_ROW_RUNS.update(_wang.SAME_ROW_RUNS)
+SAME_ROW_RUNS.update(_lu.SAME_ROW_RUNS)
 
 
 def _paper_sd(row):
