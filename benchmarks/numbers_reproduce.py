@@ -20,6 +20,7 @@ FILES = {
     "lu5budget": "reproduce_lu2016-table5_budgeted_large",
     "lu5ogd": "reproduce_lu2016-table5_fogd_nogd_large",
     "lu5large": "reproduce_lu2016-table5_large",
+    "lu5unb": "reproduce_lu2016-table5-unbudgeted",
     "lu3": "reproduce_lu2016-table3",
     "cotter": "reproduce_cotter2012-figure2",
 }
@@ -49,6 +50,11 @@ ROWS = {
     "lu5ogd.nogd.ijcnn1.mean": ("lu5ogd", "NOGD", "ijcnn1", "mean"),
     "lu5ogd.nogd.w8a.chosen": ("lu5ogd", "NOGD", "w8a", "chosen"),
     "lu5ogd.nogd.ijcnn1.chosen": ("lu5ogd", "NOGD", "ijcnn1", "chosen"),
+    "lu5unb.perceptron.w8a-50.mean": ("lu5unb", "Perceptron", "w8a 50%", "mean"),
+    "lu5unb.perceptron.w8a-77.mean": ("lu5unb", "Perceptron", "w8a 77%", "mean"),
+    "lu5unb.perceptron.w8a.mean": ("lu5unb", "Perceptron", "w8a", "mean"),
+    "lu5unb.ogd-code.w8a.mean": ("lu5unb", "OGD eta=0.2", "w8a", "mean"),
+    "lu5unb.ogd-code.ijcnn1.mean": ("lu5unb", "OGD eta=0.2", "ijcnn1", "mean"),
     "lu3.bsgd-m.a9a.seconds": ("lu3", "BSGD-M", "a9a", "seconds"),
     "lu3.bsgd-m.a9a.paper-seconds": ("lu3", "BSGD-M", "a9a", "paper-seconds"),
 }
