@@ -128,7 +128,8 @@ def test_merging_reasons_quote_the_authors_tolerance_run():
     """wang2012-table6-10m-gss (merging's golden-section search to 1e-4, the authors' code's tolerance) is
     wang2012-table6-10m's merging rows but for that tolerance; its E-bar stays flat along the stream where the
     0.01 run's grows, and the merging reasons quote its E-bar and errors: B = 500 within the gap rule there
-    ('authors-code'), B = 100 still flagged ('unexplained')."""
+    ('authors-code'), B = 100 still flagged ('unexplained'; at 1M the toolbox on the table's streams sides with
+    refsvm: 'authors-code-agrees')."""
     import json
     from pathlib import Path
 
@@ -155,6 +156,9 @@ def test_merging_reasons_quote_the_authors_tolerance_run():
             assert f"gives {r['error_mean']:.2f} where the paper has {r['paper']['mean']:.2f}" in text, (table, row)
             assert f"E-bar stays at {ebar:.2g}" in text, (table, row, ebar)
             within = gap_reason(gss["table"], r) is None
+            if (table, row) == ("wang2012-table6", "BPegasos+merge B=100"):    # the toolbox on the same 1M streams
+                assert not within and reason == "authors-code-agrees", (table, row)    # (test_wang_table6_peer.py)
+                continue
             assert (reason == "authors-code") == within and (within or "still flagged" in text), (table, row)
 
 
