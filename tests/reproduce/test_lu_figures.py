@@ -136,16 +136,20 @@ def test_same_row_runs_are_their_tables_runs_and_take_their_reasons():
     if not results.is_dir():
         pytest.skip("benchmarks/ is not in this tree")
 
+    #: tables committed in parts: the part holding the mapped rows
+    parts = {"lu2016-table5": "lu2016-table5_large"}
+
     def rows(name):
         return {(r["algorithm"], r["dataset"]): r for r in json.loads(
-            (results / f"reproduce_{name}.json").read_text())["rows"]}
+            (results / f"reproduce_{parts.get(name, name)}.json").read_text())["rows"]}
 
     loaded = {}
     for (figure, row, ds), (table, trow, tds) in SAME_ROW_RUNS.items():
         f = loaded.setdefault(figure, rows(figure))[(row, ds)]
         t = loaded.setdefault(table, rows(table))[(trow, tds)]
         assert [s["error"] for s in f["per_seed"]] == [s["error"] for s in t["per_seed"]], row
-        assert f["chosen"] == t["chosen"], row
+        # the same grid choice, or the row runs the table's chosen point as a fixed parameter
+        assert f["chosen"] == t["chosen"] or all(f["params"].get(k) == v for k, v in t["chosen"].items()), row
         assert gap_reason(figure, f) == gap_reason(table, t), row
     other = loaded["lu2016-figure4"][("RBP B=150", "usps")]
     assert ("lu2016-figure4", "RBP B=150", "usps") not in SAME_ROW_RUNS
