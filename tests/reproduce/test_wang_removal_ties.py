@@ -165,3 +165,32 @@ def test_unexplained_removal_rows_quote_the_committed_run():
     t4, o = rows4[("BPegasos+remove B=100", "USPS")], own[("BPegasos+remove B=100", "USPS")]
     assert [s["error"] for s in t4["per_seed"]] == pytest.approx(c["errors"]["computed"])
     assert f"gamma = {o['chosen']['gamma_scale']:g}/d" in usps and f"gives {o['error_mean']:.2f}" in usps
+
+
+def test_usps_removal_quotes_the_raw_pixel_tie_readings():
+    """The USPS B = 100 reason quotes bench_wang_removal_ties' run on the pixels as distributed (--source
+    wang2012-table4-usps-raw): every rule's mean as committed, none within the gap rule; the computed choice is that
+    table's row seed for seed; and the paper's number lies between the newest reading on either scaling."""
+    from refsvm.reproduce.gaps import EXPLAINED, is_flagged
+
+    raw = json.loads(RESULTS.with_name("bench_wang_removal_ties_usps_raw.json").read_text())
+    assert raw["source"] == "wang2012-table4-usps-raw"
+    (c,) = raw["cells"]
+    assert (c["dataset"], c["budget"], len(c["errors"]["computed"])) == ("USPS", 100, 20)
+    reason, text = EXPLAINED[("wang2012-table4", "BPegasos+remove B=100", "USPS")]
+    assert reason == "unexplained" and "bench_wang_removal_ties_usps_raw.json" in text
+    for rule, name in (("newest", "give"), ("oldest", "the oldest"), ("random", "a random SV"),
+                       ("peer", "cce05ffc"), ("computed", "the computed choice")):
+        s_ = c["summary"][rule]
+        assert f"{name} {s_['mean']:.2f}" in text, rule
+        assert is_flagged(dict(paper=c["paper"], error_mean=s_["mean"], error_std=s_["std"], available=True),
+                          "wang2012-table4"), rule
+    newest = c["errors"]["newest"]
+    assert f"(range {min(newest):.2f}-{max(newest):.2f})" in text and f"{c['summary']['newest']['std']:.2f}" in text
+    rows = {(r["algorithm"], r["dataset"]): r for r in json.loads(
+        (RESULTS.parent / "reproduce_wang2012-table4-usps-raw.json").read_text())["rows"]}
+    assert [s["error"] for s in rows[("BPegasos+remove B=100", "USPS")]["per_seed"]] == \
+        pytest.approx(c["errors"]["computed"])
+    std = _cells(RESULTS_20)[("BPegasos+remove B=100", "USPS")]["summary"]["newest"]["mean"]
+    assert c["summary"]["newest"]["mean"] < c["paper"]["mean"] < std
+    assert f"({c['summary']['newest']['mean']:.2f} and {std:.2f})" in text

@@ -612,9 +612,20 @@ for _t in ("wang2012-table4", _W4_FINE, _W4_PEGASOS):
     EXPLAINED[(_t, "Pegasos", "USPS")] = (
         "data", (EXPLAINED[("wang2012-table4", "Pegasos", "USPS")][1] + "; "
                  if _t == "wang2012-table4" else "") + _usps_raw("Pegasos", "5.59 ± 0.11", "within the gap rule"))
+#: bench_wang_removal_ties --source wang2012-table4-usps-raw: the tie readings of USPS's B = 100 cell on the pixels as
+#: distributed, the raw table's 20 seeds (rule -> mean ± sd, and the newest reading's range), as committed
+_W4_TIES_RAW = "benchmarks/results/bench_wang_removal_ties_usps_raw.json"
+_W4_TIES_RAW_ROWS = {"newest": "17.75 ± 2.01", "oldest": "24.86", "random": "25.67", "peer": "25.06",
+                     "computed": "25.10"}
+_W4_TIES_RAW_RANGE = "14.50-22.12"
 EXPLAINED[("wang2012-table4", "BPegasos+remove B=100", "USPS")] = (
     "unexplained", EXPLAINED[("wang2012-table4", "BPegasos+remove B=100", "USPS")][1].replace(", still flagged", "")
-    + "; " + _usps_raw("BPegasos+remove B=100", "19.84 ± 1.15", "a range that holds the paper's number, still flagged"))
+    + "; " + _usps_raw("BPegasos+remove B=100", "19.84 ± 1.15", "a range that holds the paper's number")
+    + f"; on those pixels, over the same 20 seeds, ties broken towards the SV just added give "
+      f"{_W4_TIES_RAW_ROWS['newest']} (range {_W4_TIES_RAW_RANGE}), the oldest {_W4_TIES_RAW_ROWS['oldest']}, a "
+      f"random SV {_W4_TIES_RAW_ROWS['random']}, BudgetedSVM cce05ffc {_W4_TIES_RAW_ROWS['peer']}, the computed choice "
+      f"{_W4_TIES_RAW_ROWS['computed']} ({_W4_TIES_RAW}): the paper's 19.84 lies between the two scalings' readings "
+      "with ties to the SV just added (17.75 and 25.06), and no reading on either meets the gap rule, still flagged")
 #: the raw-pixel run's own flagged rows
 EXPLAINED[(_W4_RAW, "BPegasos+remove B=100", "USPS")] = EXPLAINED[("wang2012-table4", "BPegasos+remove B=100", "USPS")]
 for _row, _paper in (("BPegasos+project B=500", "7.39 ± 0.32"), ("BPegasos+merge B=100", "8.24 ± 0.24"),
