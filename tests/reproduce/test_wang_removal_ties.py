@@ -138,21 +138,28 @@ def test_table4_tie_reasons_match_the_committed_run():
                    f"{len(r4['per_seed'])} seeds)" in text, key
 
 
+def _every_rule_quoted_and_flagged(cell, text):
+    """Each tie rule's mean over the cell's seeds is quoted in ``text`` and flagged against the paper's number."""
+    from refsvm.reproduce.gaps import is_flagged
+
+    for rule, name in (("newest", "give"), ("oldest", "the oldest"), ("random", "a random SV"),
+                       ("peer", "cce05ffc"), ("computed", "the computed choice")):
+        s_ = cell["summary"][rule]
+        assert f"{name} {s_['mean']:.2f}" in text, rule
+        assert is_flagged(dict(paper=cell["paper"], error_mean=s_["mean"], error_std=s_["std"], available=True),
+                          "wang2012-table4"), rule
+
+
 def test_unexplained_removal_rows_quote_the_committed_run():
     """USPS at B = 100 stays 'unexplained': over the table's 20 seeds no reading of the tie (newest, oldest, random,
     the authors' toolbox) meets the paper's number, and the reason quotes each, the newest reading's range and its
     distance to the paper; the computed choice is the table's row seed for seed; the own CV's number is quoted."""
-    from refsvm.reproduce.gaps import EXPLAINED, is_flagged
+    from refsvm.reproduce.gaps import EXPLAINED
 
     c = _cells(RESULTS_20)[("BPegasos+remove B=100", "USPS")]
     reason, usps = EXPLAINED[("wang2012-table4", "BPegasos+remove B=100", "USPS")]
     assert reason == "unexplained" and RESULTS_20.name in usps
-    for rule, name in (("newest", "give"), ("oldest", "the oldest"), ("random", "a random SV"),
-                       ("peer", "cce05ffc"), ("computed", "the computed choice")):
-        s_ = c["summary"][rule]
-        assert f"{name} {s_['mean']:.2f}" in usps, rule
-        assert is_flagged(dict(paper=c["paper"], error_mean=s_["mean"], error_std=s_["std"], available=True),
-                          "wang2012-table4"), rule
+    _every_rule_quoted_and_flagged(c, usps)
     newest = c["errors"]["newest"]
     assert f"(range {min(newest):.2f}-{max(newest):.2f})" in usps and min(newest) <= c["paper"]["mean"]
     assert f"stays {c['summary']['newest']['mean'] - c['paper']['mean']:.1f} points off" in usps
@@ -171,7 +178,7 @@ def test_usps_removal_quotes_the_raw_pixel_tie_readings():
     """The USPS B = 100 reason quotes bench_wang_removal_ties' run on the pixels as distributed (--source
     wang2012-table4-usps-raw): every rule's mean as committed, none within the gap rule; the computed choice is that
     table's row seed for seed; and the paper's number lies between the newest reading on either scaling."""
-    from refsvm.reproduce.gaps import EXPLAINED, is_flagged
+    from refsvm.reproduce.gaps import EXPLAINED
 
     raw = json.loads(RESULTS.with_name("bench_wang_removal_ties_usps_raw.json").read_text())
     assert raw["source"] == "wang2012-table4-usps-raw"
@@ -179,12 +186,7 @@ def test_usps_removal_quotes_the_raw_pixel_tie_readings():
     assert (c["dataset"], c["budget"], len(c["errors"]["computed"])) == ("USPS", 100, 20)
     reason, text = EXPLAINED[("wang2012-table4", "BPegasos+remove B=100", "USPS")]
     assert reason == "unexplained" and "bench_wang_removal_ties_usps_raw.json" in text
-    for rule, name in (("newest", "give"), ("oldest", "the oldest"), ("random", "a random SV"),
-                       ("peer", "cce05ffc"), ("computed", "the computed choice")):
-        s_ = c["summary"][rule]
-        assert f"{name} {s_['mean']:.2f}" in text, rule
-        assert is_flagged(dict(paper=c["paper"], error_mean=s_["mean"], error_std=s_["std"], available=True),
-                          "wang2012-table4"), rule
+    _every_rule_quoted_and_flagged(c, text)
     newest = c["errors"]["newest"]
     assert f"(range {min(newest):.2f}-{max(newest):.2f})" in text and f"{c['summary']['newest']['std']:.2f}" in text
     rows = {(r["algorithm"], r["dataset"]): r for r in json.loads(
