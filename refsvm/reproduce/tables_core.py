@@ -233,14 +233,17 @@ _W4_PAPER = {  # Table 4, accuracy (%) +- std over 5 shuffles, per data set in _
     "BNorma+merge B=100": ((75.72, 0.25), (85.61, 0.54), (87.44, 0.45), (90.82, 0.42), (61.79, 1.58)),
     "BNorma+merge B=500": ((76.25, 3.27), (86.33, 0.40), (89.51, 0.24), (94.60, 0.22), (75.84, 0.35)),
 }
+#: Wang et al.'s Projectron++ rows (Tables 3-5): why refsvm does not run them
+PROJECTRON_PP_NOT_RUN = ("the paper tunes Projectron++'s threshold so that the number of SVs equals B at the end of the "
+                         "pass: a search refsvm.OnlineKernelClassifier(algorithm='projectron++') could run, not done")
 _W4_MISSING = {  # row -> why refsvm does not run it
     "MP": "non-budgeted margin perceptron: not run (BMP's step keeps ||w|| <= U; without a budget that norm, "
           "alpha' K alpha over the kept Gram matrix, costs O(#SV^2) per step and B^2 memory (8.5 GB at Adult's "
           "32,562 rows): a pass over Adult did not finish in 11 minutes; the paper stopped its MP after 10,000 s)",
     "Norma": "non-budgeted Norma: not run (the paper picks eta between 1 and 0.5 (2 + 0.5 N^-0.5)^0.5 by "
              "cross-validation, a third grid dimension)",
-    "Projectron++ B=100": "refsvm's Projectron++ (refsvm.online) is binary; the paper's multi-class version is not "
-                          "implemented",
+    "Projectron++ B=100": PROJECTRON_PP_NOT_RUN + " (refsvm's Projectron++ runs multi-class targets too: Lu et "
+                                                  "al.'s multi-prototype rule)",
     "Projectron++ B=500": "as B=100",
     "MP+stop B=100": "budget maintenance 'stop' (stop training at the budget) is not a refsvm strategy",
     "MP+stop B=500": "as B=100",

@@ -12,7 +12,7 @@ whose eta section 7.3 chose between two values by cross-validation.
 """
 
 from .spec import Dataset, Entry, Table
-from .tables_core import TABLES
+from .tables_core import PROJECTRON_PP_NOT_RUN, TABLES
 from .tables_wang import GAMMA, LAM, STREAM
 
 MULTICLASS = "refsvm.reproduce.runners:run_bsgd_multiclass"   # BudgetedSVC: binary BSGD for two labels
@@ -73,9 +73,7 @@ _NOT_RUN = {  # row -> why refsvm does not run it
     "TVM B=100": "TVM (Wang & Vucetic 2010b): not implemented in refsvm", "TVM B=500": "as B=100",
     "BPA B=100": "BPA-NN (Wang & Vucetic 2010a; projection onto the nearest neighbour): not implemented in refsvm "
                  "(refsvm's BPA-S, Lu et al.'s baseline, is the simple variant)", "BPA B=500": "as B=100",
-    "Projectron++ B=100": "the paper tunes Projectron++'s threshold so that the number of SVs equals B at the end "
-                          "of the pass: a search refsvm.OnlineKernelClassifier(algorithm='projectron++') could run, "
-                          "not done", "Projectron++ B=500": "as B=100",
+    "Projectron++ B=100": PROJECTRON_PP_NOT_RUN, "Projectron++ B=500": "as B=100",
     "MP+stop B=100": "budget maintenance 'stop' (stop training at the budget) is not a refsvm strategy "
                      "(benchmarks/bench_wang_removal_ties.py runs its Pegasos analogue)", "MP+stop B=500": "as B=100",
     "MP+random B=100": "budget maintenance 'remove a random SV' is not a refsvm strategy",
