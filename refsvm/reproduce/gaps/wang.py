@@ -340,6 +340,12 @@ def _usps_raw_libsvm():
             + _W4_RAW_BETWEEN)
 
 
+def _bound_on_test(best):
+    """The reason of a 'LIBSVM [best on test]' row: its point is chosen on the test split (``best``: its error)."""
+    return ("protocol", f"the row's grid point is chosen on the test split (the lowest test error over the grid, "
+                        f"{best}): a bound below which no (C, gamma) of the grid goes, not a result")
+
+
 def _libsvm_cv(s, c, ours, best, paper, split=None, ds=None, run=_LIBSVM_CV):
     """A LIBSVM row of Wang et al.'s tables set against its own CV (wang2012-libsvm-cv): ``parameters`` when the CV's
     row is within 2 points of the paper's number and some point of the grid (or of the wider grid of
@@ -371,9 +377,7 @@ for (_table, _ds), _nums in _LIBSVM_CV_ROWS.items():
                   else _letter_split() if (_t, _ds) in _LETTER_SPLIT_EXPLAINED
                   else _shuttle_binary() if _ds == "Shuttle" else _usps_raw_libsvm() if _ds == "USPS" else None)
         EXPLAINED[(_t, "LIBSVM", _ds)] = _libsvm_cv(*_nums, split=_split, ds=_ds)
-    EXPLAINED[(_LIBSVM_CV, "LIBSVM [best on test]", _ds)] = (
-        "protocol", f"the row's grid point is chosen on the test split (the lowest test error over the grid, {_nums[3]}): "
-                    "a bound below which no (C, gamma) of the grid goes, not a result")
+    EXPLAINED[(_LIBSVM_CV, "LIBSVM [best on test]", _ds)] = _bound_on_test(_nums[3])
 
 #: wang2012-libsvm-cv-adult: wang2012-libsvm-cv's protocol on table3-all's Adult over s in {1/4, 1, 4} x C in {1, 10}
 #: (s, C, the CV row's error, the bound, the paper's error), as the committed run prints them
@@ -382,9 +386,7 @@ _ADULT_CV = "wang2012-libsvm-cv-adult"
 _ADULT_CV_ROW = (0.25, 1, "15.12", "15.12", "15.71")
 for _t in ("wang2012-table3-all", _ADULT_CV):
     EXPLAINED[(_t, "LIBSVM", "Adult")] = _libsvm_cv(*_ADULT_CV_ROW, ds="Adult", run=_ADULT_CV)
-EXPLAINED[(_ADULT_CV, "LIBSVM [best on test]", "Adult")] = (
-    "protocol", f"the row's grid point is chosen on the test split (the lowest test error over the grid, "
-                f"{_ADULT_CV_ROW[3]}): a bound below which no (C, gamma) of the grid goes, not a result")
+EXPLAINED[(_ADULT_CV, "LIBSVM [best on test]", "Adult")] = _bound_on_test(_ADULT_CV_ROW[3])
 
 #: wang2012-libsvm-bound: table3-all's LIBSVM row on IJCNN over s in {1, 4, 16} x C in {1, 10, 100}: (the lowest test
 #: error, its point, the error at the table's C = 1 with s = 1), as committed (tests/reproduce/test_wang_libsvm_cv.py
@@ -400,9 +402,7 @@ EXPLAINED[("wang2012-table3-all", "LIBSVM", "IJCNN")] = (
                   f"and at the table's C = 1 with gamma = 1/d the row gives {_IJCNN_BOUND_ROW[2]} ({_IJCNN_BOUND}, "
                   f"benchmarks/results/reproduce_{_IJCNN_BOUND}.txt): at or below the paper's, a (C, gamma) of the "
                   "grid gives the paper's number")
-EXPLAINED[(_IJCNN_BOUND, "LIBSVM [best on test]", "IJCNN")] = (
-    "protocol", f"the row's grid point is chosen on the test split (the lowest test error over the grid, "
-                f"{_IJCNN_BOUND_ROW[0]}): a bound below which no (C, gamma) of the grid goes, not a result")
+EXPLAINED[(_IJCNN_BOUND, "LIBSVM [best on test]", "IJCNN")] = _bound_on_test(_IJCNN_BOUND_ROW[0])
 
 _W4_TIES = "benchmarks/results/bench_wang_removal_ties.json"
 
@@ -668,6 +668,4 @@ EXPLAINED[(_W4_RAW, "LIBSVM", "USPS")] = (
                   f"number; the lowest test error over s in {{1, 2, 4, 8}} x C in {{1, 10, 100}} on the same pixels is "
                   f"{_W4_RAW_BEST[0]} at {_W4_RAW_BEST[1]} ({_W4_RAW_BOUND}, benchmarks/results/reproduce_"
                   f"{_W4_RAW_BOUND}.txt), at or below the paper's: a (C, gamma) of the grid gives the paper's number")
-EXPLAINED[(_W4_RAW_BOUND, "LIBSVM [best on test]", "USPS")] = (
-    "protocol", f"the row's grid point is chosen on the test split (the lowest test error over the grid, "
-                f"{_W4_RAW_BEST[0]}): a bound below which no (C, gamma) of the grid goes, not a result")
+EXPLAINED[(_W4_RAW_BOUND, "LIBSVM [best on test]", "USPS")] = _bound_on_test(_W4_RAW_BEST[0])
