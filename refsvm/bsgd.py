@@ -53,7 +53,7 @@ from .sparse import is_sparse, n_rows
 from .online.common import margin_tolerance
 from .recorder import StepRecords
 from .tolerance import KernelErrorBound
-from .validation import check_bsgd_arguments, weights_as_data
+from .validation import check_bsgd_arguments, check_removal_draws, weights_as_data
 
 LEARNING_RATES = ("pegasos", "norma", "perceptron")
 
@@ -83,7 +83,7 @@ def learning_rate_at(learning_rate, t, lam, eta):
 def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
          maintenance, kernel, gamma, degree, coef0, merge_eps, projection_ridge,
          fit_bias, sv=None, alpha=None, bias=None, t0=0, merge_solver="gss", merge_compare=False,
-         sample_weight=None):
+         sample_weight=None, uniforms=None):
     """One pass of BSGD (Algorithm 1) over the examples ``X[order]``.
 
     Parameters
@@ -108,8 +108,11 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
         The constant eta of Norma and Margin Perceptron.
     radius : float
         U, the radius of the ball the perceptron's w is projected onto.
-    maintenance : {"removal", "projection", "merge"}
-        Budget maintenance of Algorithm 2 (:mod:`refsvm.budget`).
+    maintenance : {"removal", "projection", "merge", "random-removal", "stop"}
+        Budget maintenance of Algorithm 2 (:mod:`refsvm.budget`), or one of the two removal
+        baselines of section 7.3 (:data:`refsvm.budget.BSGD_MAINTENANCE`): ``"random-removal"``
+        removes the SV in slot ``floor(u_t (B + 1))`` (MP+random), ``"stop"`` the SV just added
+        (MP+stop: the model stops growing at the budget; with Pegasos' scaling it still shrinks).
     kernel, gamma, degree, coef0
         See :mod:`refsvm.kernels`.
     merge_eps : float
@@ -139,16 +142,20 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
         multi-class ``+-s_i eta_t``; the bias step likewise); an example with
         ``s_i = 0`` has zero loss and adds nothing (line 6).  Line 5 (the
         regulariser) and the online mistake count are unchanged.
+    uniforms : ndarray of shape (len(order),), float64, or None
+        ``u_t`` in [0, 1), one per step, drawn by the caller: read by
+        ``maintenance="random-removal"`` (required there, refused by every other strategy).
 
     Returns
     -------
     BSGDResult
     """
-    X, y, order, s, o = resolve_options(
+    X, y, order, s, u, o = resolve_options(
         X, y, order, n_classes=n_classes, budget=budget, lam=lam, learning_rate=learning_rate, eta=eta,
         radius=radius, maintenance=maintenance, kernel=kernel, gamma=gamma, degree=degree, coef0=coef0,
         merge_eps=merge_eps, projection_ridge=projection_ridge, fit_bias=fit_bias, sv=sv, alpha=alpha,
-        bias=bias, t0=t0, merge_solver=merge_solver, merge_compare=merge_compare, sample_weight=sample_weight)
+        bias=bias, t0=t0, merge_solver=merge_solver, merge_compare=merge_compare, sample_weight=sample_weight,
+        uniforms=uniforms)
     SV, A, b = new_model(o.capacity(sv, len(order)), X, o.c, sv, alpha)   # Alg. 1, line 2: b = 0, w_1 = 0
     w0 = np.zeros(o.c) if bias is None else np.array(bias, dtype=np.float64)
     rec = BSGDRecorder(len(order), X, o)
@@ -176,7 +183,8 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
                 b += 1                                        # Alg. 1, line 8
                 if b > o.budget:                              # Alg. 1, line 9
                     b, event = maintenance_event(o.maintenance, SV, A, b, rec,    # Alg. 1, lines 10-11
-                                                 selection_errors(o.maintenance, SV, A, b))
+                                                 selection_errors(o.maintenance, SV, A, b),
+                                                 None if u is None else u[step])   # u_t: random removal
                     rec.maintenance(step, event, eta_t, A)
         if o.learning_rate == "perceptron" and b > 0:         # after line 12: w <- min(1, U/||w||) w (sec. 4)
             project_onto_ball(o.kernel, SV, A, b, o.radius)
@@ -296,25 +304,27 @@ class BSGDOptions:
 
 def resolve_options(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius, maintenance, kernel,
                     gamma, degree, coef0, merge_eps, projection_ridge, fit_bias, sv, alpha, bias, t0,
-                    merge_solver, merge_compare, sample_weight):
+                    merge_solver, merge_compare, sample_weight, uniforms=None):
     """Check the arguments of :func:`bsgd` and resolve its options, once per call.
 
-    Returns ``(X, y, order, s, options)``: the arrays as :func:`check_bsgd_arguments`
-    returns them, the example weights ``s`` (ones without weights) and a
-    :class:`BSGDOptions` (the lookup tables loaded if read).
+    Returns ``(X, y, order, s, u, options)``: the arrays as :func:`check_bsgd_arguments`
+    returns them, the example weights ``s`` (ones without weights), the draws ``u`` of
+    ``"random-removal"`` (float64, one per step; None for the other strategies, which
+    read none) and a :class:`BSGDOptions` (the lookup tables loaded if read).
     """
     X, y, order = check_bsgd_arguments(
         X, y, order, n_classes=n_classes, budget=budget, lam=lam, learning_rate=learning_rate,
         eta=eta, radius=radius, maintenance=maintenance, kernel=kernel, gamma=gamma, degree=degree,
         coef0=coef0, merge_eps=merge_eps, projection_ridge=projection_ridge, merge_solver=merge_solver,
         sv=sv, alpha=alpha, bias=bias, t0=t0, merge_compare=merge_compare)
+    u = check_removal_draws(uniforms, maintenance, order.shape[0], budget)
     s = weights_as_data(sample_weight, X.shape[0])
     k = Kernel.of(kernel, gamma, degree, coef0)
     maint = MaintenanceOptions.of(maintenance, k, merge_eps, projection_ridge, merge_solver, compare=merge_compare)
     if maintenance == "projection":                           # one kernel value's error, for the solves' bounds
         maint = replace(maint, kernel_error=kernel_value_error_over(k, X, sv))
     lam = 0.0 if learning_rate == "perceptron" else lam      # Table 2: the perceptron has lambda = 0
-    return X, y, order, s, BSGDOptions(n_classes, budget, learning_rate, lam, eta, radius, bool(fit_bias), k, maint)
+    return X, y, order, s, u, BSGDOptions(n_classes, budget, learning_rate, lam, eta, radius, bool(fit_bias), k, maint)
 
 
 class BSGDRecorder(MaintenanceRecorder):

@@ -62,7 +62,7 @@ import scipy.sparse as sp
 from refsvm.bsgd import LEARNING_RATES, BSGDResult, resolve_options  # noqa: F401 (LEARNING_RATES re-exported)
 from refsvm.sparse import canonical_csr, n_rows
 from refsvm.validation import check_sample_weight
-from refsvm.budget import LOOKUP_SOLVERS, MAINTENANCE, merge_solver_eps
+from refsvm.budget import BSGD_MAINTENANCE, LOOKUP_SOLVERS, merge_solver_eps
 from refsvm._fast.budget import _SOLVER_CODES
 from refsvm.online.common import _max_sq_norm as max_sq_norm
 from refsvm.recorder import add_step_records, merge_h_array, step_record_arrays
@@ -73,7 +73,7 @@ from refsvm._fast.step_records cimport (StepOut, merge_h_on, merge_h_slot, recor
 from libc.string cimport memset
 from libc.stdint cimport int8_t, int64_t
 from refsvm._fast.common cimport (ERR_INTERRUPTED, ERR_NONE, ERR_SINGULAR, MAINT_MERGE, MAINT_PROJECTION,
-                                  MAINT_REMOVAL, _now, interrupted)
+                                  MAINT_RANDOM_REMOVAL, MAINT_REMOVAL, MAINT_STOP, _now, interrupted)
 
 from refsvm._fast.tolerance cimport kernel_relative_error_at, kernel_value_error_at, margin_tolerance
 from refsvm._fast.kernels cimport (KERNEL_LINEAR, KERNEL_RBF, code_of, kernel_code, kernel_row_into, kernel_self,
@@ -82,6 +82,7 @@ from refsvm._fast.sparse cimport (ERR_NOMEM, Rows, Store, rows_init, rows_self, 
                                   store_find_row, store_free, store_init, store_kernel, store_kernel_row,
                                   store_self, store_set_row)
 from refsvm._fast.budget cimport (MergeTables, c_maintain_merge, c_maintain_projection_inverse, c_maintain_removal,
+                                  c_maintain_removal_at, c_random_slot,
                                   c_maintain_projection_solve, c_remove_sv, c_merge_compare, c_select_smallest, kinv_append, kinv_refresh,
                                   open_merge_tables, sym_swap_remove, twins_append, twins_count, twins_remove,
                                   c_maintain_projection_factor, chol_append, chol_refresh)
@@ -155,6 +156,7 @@ cdef struct Params:
     Py_ssize_t refresh_every   # projection: recompute Kinv from scratch every this many appends
     int refine_steps           # projection: iterative-refinement steps per event
     const double* sample_weight  # weight of X[i] (NULL: all 1)
+    const double* uniforms # u_t of step t, read by random removal (NULL: the other strategies)
     double sq_max          # max ||sv||^2 of the SVs given (the mistake counter's, refsvm.tolerance.KernelErrorBound)
     double* errors         # projection: room for the selection's per-slot bounds e_j (refsvm.bsgd.selection_errors)
     double kernel_error    # projection: one kernel value's error over X and the SVs given (the bounds' eps_K)
@@ -359,6 +361,11 @@ cdef int _bsgd_pass(const Params* P, State* st,
                     b = c_maintain_removal(SV, A, b, P.kernel, P.gamma, P.degree, P.coef0, &p, &wd)
                     if P.keep_K:
                         sym_swap_remove(K, b_old, p)
+                elif P.maint == MAINT_RANDOM_REMOVAL or P.maint == MAINT_STOP:   # sec. 7.3: MP+random, MP+stop
+                    p = c_random_slot(P.uniforms[step], b) if P.maint == MAINT_RANDOM_REMOVAL else b - 1
+                    b = c_maintain_removal_at(SV, A, b, p, P.kernel, P.gamma, P.degree, P.coef0, &wd)
+                    if P.keep_K:
+                        sym_swap_remove(K, b_old, p)
                 elif P.maint == MAINT_PROJECTION and P.kept_factor and st.factor_ok:
                     b = c_maintain_projection_factor(SV, A, b, P.kernel, P.gamma, P.degree, P.coef0, P.ridge, K, Kinv,
                                                      P.fslot, P.fidx, P.fwork, P.refine_steps, &p, &wd,
@@ -444,7 +451,7 @@ def _same_svs(kept, sv):
 def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
          maintenance, kernel, gamma, degree, coef0, merge_eps, projection_ridge,
          fit_bias, sv=None, alpha=None, bias=None, t0=0, merge_solver="gss", merge_compare=False,
-         sample_weight=None):
+         sample_weight=None, uniforms=None):
     """One pass of BSGD (Algorithm 1) over the examples ``X[order]``.
 
     Same parameters and result as :func:`refsvm.bsgd.bsgd` (see there).
@@ -453,12 +460,12 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
     -------
     refsvm.bsgd.BSGDResult
     """
-    X, y, order, _, opts = resolve_options(                   # the reference's checks, once
+    X, y, order, _, uniforms, opts = resolve_options(         # the reference's checks, once
         X, y, order, n_classes=n_classes, budget=budget, lam=lam, learning_rate=learning_rate,
         eta=eta, radius=radius, maintenance=maintenance, kernel=kernel, gamma=gamma, degree=degree,
         coef0=coef0, merge_eps=merge_eps, projection_ridge=projection_ridge, fit_bias=fit_bias, sv=sv,
         alpha=alpha, bias=bias, t0=t0, merge_solver=merge_solver, merge_compare=merge_compare,
-        sample_weight=sample_weight)
+        sample_weight=sample_weight, uniforms=uniforms)
     sample_weight = check_sample_weight(sample_weight, X.shape[0])   # None: no weights (P.sample_weight NULL)
     order = np.array(order, dtype=np.int64, copy=True, order="C")
     sparse = sp.issparse(X)
@@ -467,7 +474,7 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
     cdef State st
     P.lr = _lr_code(learning_rate)
     P.kernel = kernel_code(kernel)
-    P.maint = code_of(maintenance, MAINTENANCE, "maintenance")
+    P.maint = code_of(maintenance, BSGD_MAINTENANCE, "maintenance")
     P.binary = n_classes == 2
     P.c = 1 if P.binary else int(n_classes)
     P.budget = int(budget)
@@ -503,6 +510,11 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
     if sample_weight is not None and sample_weight.shape[0] > 0:
         swv = sample_weight                                   # kept alive until the pass ends
         P.sample_weight = &swv[0]
+    cdef const double[::1] uv
+    P.uniforms = NULL
+    if uniforms is not None and uniforms.shape[0] > 0:        # random removal's draws (checked: one per step)
+        uv = uniforms                                         # kept alive until the pass ends
+        P.uniforms = &uv[0]
 
     # The model M: room for min(B, n_sv + n_steps) + 1 SVs (b can never exceed n_sv + n_steps,
     # so a huge budget costs nothing up front); the first b rows are in use.

@@ -47,6 +47,12 @@ cdef Py_ssize_t c_maintain_removal(Store* SV, double[:, ::1] alpha, Py_ssize_t n
                                    int kernel, double gamma, double degree, double coef0,
                                    Py_ssize_t* p_out, double* wd_out) noexcept nogil
 
+cdef Py_ssize_t c_random_slot(double u, Py_ssize_t n_sv) noexcept nogil
+
+cdef Py_ssize_t c_maintain_removal_at(Store* SV, double[:, ::1] alpha, Py_ssize_t n_sv, Py_ssize_t p,
+                                      int kernel, double gamma, double degree, double coef0,
+                                      double* wd_out) noexcept nogil
+
 cdef Py_ssize_t c_maintain_merge(Store* SV, double[:, ::1] alpha, Py_ssize_t n_sv, double gamma, double eps,
                                  int solver, const MergeTables* T, double[::1] work, Py_ssize_t* m_out,
                                  Py_ssize_t* n_out, double* wd_out, const double* lk_hint,

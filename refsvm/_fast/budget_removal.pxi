@@ -177,6 +177,30 @@ cdef Py_ssize_t c_maintain_removal(Store* SV, double[:, ::1] alpha, Py_ssize_t n
     p_out[0] = p
     return c_remove_sv(SV, alpha, n_sv, p)                                                         # Alg. 2, removal, line 2
 
+
+# ----------------------------------------------------------------------------
+# C cores: the removal baselines of section 7.3 (MP+random, MP+stop)
+# ----------------------------------------------------------------------------
+
+cdef Py_ssize_t c_random_slot(double u, Py_ssize_t n_sv) noexcept nogil:
+    """``min(floor(u n_sv), n_sv - 1)`` (:func:`refsvm.budget.random_slot`: the same product, truncated)."""
+    cdef Py_ssize_t p = <Py_ssize_t> (u * <double> n_sv)
+    return p if p < n_sv - 1 else n_sv - 1
+
+
+cdef inline double c_removal_norm(const Store* SV, const double[:, ::1] alpha, Py_ssize_t p, int kernel,
+                                  double gamma, double degree, double coef0) noexcept nogil:
+    """``||alpha_p||^2 k(x_p, x_p)`` as :func:`c_select_smallest` computes it per slot."""
+    return pw_sq_sum(&alpha[p, 0], alpha.shape[1]) * store_self(SV, p, kernel, gamma, degree, coef0)
+
+
+cdef Py_ssize_t c_maintain_removal_at(Store* SV, double[:, ::1] alpha, Py_ssize_t n_sv, Py_ssize_t p,
+                                      int kernel, double gamma, double degree, double coef0,
+                                      double* wd_out) noexcept nogil:
+    """Remove SV ``p``, chosen by the caller (:func:`refsvm.budget.maintain_removal_at`)."""
+    wd_out[0] = c_removal_norm(SV, alpha, p, kernel, gamma, degree, coef0)
+    return c_remove_sv(SV, alpha, n_sv, p)                                                         # Alg. 2, removal, line 2
+
 # ----------------------------------------------------------------------------
 # Python-level functions (same names and signatures as refsvm.budget.removal)
 # ----------------------------------------------------------------------------
@@ -242,3 +266,56 @@ def maintain_removal(SV, alpha, n_sv, kernel, gamma, degree, coef0, tie_unit=0.0
     _writeback(SV, S, cs)
     _writeback(alpha, A, ca)
     return int(n), int(p), -1, float(wd)
+
+
+def random_slot(u, n_sv):
+    """The slot a uniform draw ``u`` in [0, 1) picks among ``n_sv`` SVs (:func:`refsvm.budget.random_slot`)."""
+    if n_sv < 1:
+        raise ValueError(f"n_sv must be >= 1; got {n_sv}")
+    return int(c_random_slot(u, n_sv))
+
+
+def _slot(p, n):
+    """``p`` as an index into ``n`` SVs (negative from the end); IndexError out of range."""
+    cdef Py_ssize_t pp = p
+    if pp < 0:
+        pp += n
+    if not 0 <= pp < n:
+        raise IndexError(f"p={p} out of range for n_sv={n}")
+    return pp
+
+
+def removal_norm(SV, alpha, p, kernel, gamma, degree, coef0):
+    """``||alpha_p||^2 k(x_p, x_p)`` (:func:`refsvm.budget.removal_norm`)."""
+    S = SV if isinstance(SV, SparseRows) else np.ascontiguousarray(SV, dtype=np.float64)
+    A = np.ascontiguousarray(alpha, dtype=np.float64)
+    cdef Py_ssize_t n = min(S.shape[0], A.shape[0])
+    cdef Py_ssize_t pp = _slot(p, n)
+    cdef int code = kernel_code(kernel)
+    cdef Store St
+    _open_store(&St, S, pp + 1)
+    cdef const double[:, ::1] Av = A
+    cdef double v, g = gamma, deg = degree, c0 = coef0
+    with nogil:
+        v = c_removal_norm(&St, Av, pp, code, g, deg, c0)
+    _close_store(&St, S, 0)
+    return float(v)
+
+
+def maintain_removal_at(SV, alpha, n_sv, p, kernel, gamma, degree, coef0):
+    """Remove SV ``p``, chosen by the caller (:func:`refsvm.budget.maintain_removal_at`).  Returns
+    ``(n_sv, p, -1, WD)``."""
+    cdef int code = kernel_code(kernel)
+    S, cs, A, ca, n_ = _working_model(SV, alpha, n_sv)
+    cdef Py_ssize_t n = n_
+    cdef Py_ssize_t pp = _slot(p, n)
+    cdef Store St
+    _open_store(&St, S, n)
+    cdef double[:, ::1] Av = A
+    cdef double g = gamma, deg = degree, c0 = coef0, wd
+    with nogil:
+        n = c_maintain_removal_at(&St, Av, n, pp, code, g, deg, c0, &wd)
+    _close_store(&St, S, n)
+    _writeback(SV, S, cs)
+    _writeback(alpha, A, ca)
+    return int(n), int(pp), -1, float(wd)

@@ -7,10 +7,12 @@ the maintenance timings of the trace."""
 
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
-cdef enum:                 # in the order of refsvm.budget.MAINTENANCE
+cdef enum:                 # in the order of refsvm.budget.BSGD_MAINTENANCE (MAINTENANCE, then BSGD's baselines)
     MAINT_REMOVAL = 0
     MAINT_PROJECTION = 1
     MAINT_MERGE = 2
+    MAINT_RANDOM_REMOVAL = 3
+    MAINT_STOP = 4
 
 cdef enum:
     ERR_NONE = 0

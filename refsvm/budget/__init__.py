@@ -85,10 +85,16 @@ from .merging import (LOOKUP_SOLVERS, MERGE_EPS, MERGE_NEAR_LOG_KAPPA, MERGE_POL
                       merge_search_objective, merge_smallest, merge_solver_eps, polish_merge_h, wd_tie_unit)
 from .projection import (PROJECTION_RIDGE, SOLVE_ERROR_CAP, conditioning_errors, maintain_projection,  # noqa: F401
                          projection_solve_error, relative_ridge)
-from .removal import (SOLVE_ERROR_SAFETY, find_duplicate, maintain_removal, new_model, remove_sv,  # noqa: F401
-                      select_smallest, selection_tie_unit, solve_error_margin)
+from .removal import (SOLVE_ERROR_SAFETY, find_duplicate, maintain_removal, maintain_removal_at,  # noqa: F401
+                      new_model, random_slot, remove_sv, removal_norm, select_smallest, selection_tie_unit,
+                      solve_error_margin)
 
+#: The strategies of section 6 (BSGD and BSCA; the public :func:`maintain` dispatches these).
 MAINTENANCE = ("removal", "projection", "merge")
+#: BSGD's strategies: section 6's and the two removal baselines of section 7.3 that choose the SV without the
+#: norm, ``"random-removal"`` (MP+random: a uniformly drawn SV, the draw ``u_t`` made by the caller) and
+#: ``"stop"`` (MP+stop: the SV just added is removed, so the model stops growing at the budget).
+BSGD_MAINTENANCE = MAINTENANCE + ("random-removal", "stop")
 
 
 # ----------------------------------------------------------------------------
@@ -204,7 +210,7 @@ class MaintenanceOptions:
         return cls(strategy, kernel, merge_eps, projection_ridge, merge_solver, tables, bool(compare))
 
 
-def maintain_with(opts, SV, alpha, n_sv, steps=None, h_out=None, errors=None):
+def maintain_with(opts, SV, alpha, n_sv, steps=None, h_out=None, errors=None, u=None):
     """One budget-maintenance step with resolved options (:class:`MaintenanceOptions`), no checks.
 
     Returns ``(n_sv, p, n, WD)`` as :func:`maintain`.  ``steps``: the functions that run the
@@ -213,8 +219,14 @@ def maintain_with(opts, SV, alpha, n_sv, steps=None, h_out=None, errors=None):
     (:func:`merge_smallest`; untouched by removal and projection).  ``errors``: BSCA's per-slot bounds
     of the coefficients' error, read by projection (:func:`maintain_projection`) and by merging's
     choice of m (:func:`merge_smallest` with ``opts.selection_tie_unit``); None otherwise (BSGD).
+    ``u``: the step's uniform draw in [0, 1), read by ``"random-removal"`` only (BSGD's baselines of
+    :data:`BSGD_MAINTENANCE`, run by the reference's :func:`maintain_removal_at` on both paths' dispatch).
     """
     removal, projection, merge = steps or (maintain_removal, maintain_projection, merge_smallest)
+    if opts.strategy == "random-removal":                      # MP+random (sec. 7.3): a uniformly drawn SV
+        return maintain_removal_at(SV, alpha, n_sv, random_slot(u, n_sv), *opts.kernel.params)
+    if opts.strategy == "stop":                                # MP+stop (sec. 7.3): the SV just added, slot n_sv - 1
+        return maintain_removal_at(SV, alpha, n_sv, n_sv - 1, *opts.kernel.params)
     if opts.strategy == "removal":
         return removal(SV, alpha, n_sv, *opts.kernel.params, opts.selection_tie_unit)
     if opts.strategy == "projection":
@@ -236,12 +248,12 @@ def maintain_with(opts, SV, alpha, n_sv, steps=None, h_out=None, errors=None):
 MaintenanceEvent = namedtuple("MaintenanceEvent", "strategy b_before b p n wd candidates h", defaults=(math.nan,))
 
 
-def maintenance_event(opts, SV, alpha, n_sv, recorder, errors=None):
+def maintenance_event(opts, SV, alpha, n_sv, recorder, errors=None, u=None):
     """Alg. 1, lines 10-11 (Wang et al.) / Alg. 2, line 11 (Qaadan et al.), with its record.
 
     Runs :func:`maintain_with` on ``n_sv = B + 1`` SVs, timed by ``recorder`` (a
     :class:`MaintenanceRecorder`), after the comparison mode's diagnostics (not timed)
-    when ``opts.compare``; ``errors``: as :func:`maintain_with`.  Returns ``(n_sv - 1, event)``, a
+    when ``opts.compare``; ``errors`` and ``u``: as :func:`maintain_with`.  Returns ``(n_sv - 1, event)``, a
     :data:`MaintenanceEvent`; the caller hands ``event`` to ``recorder.maintenance``.
     """
     if opts.compare:                                           # diagnostics only, not timed
@@ -250,7 +262,7 @@ def maintenance_event(opts, SV, alpha, n_sv, recorder, errors=None):
     signs = alpha[:n_sv, 0].copy() if merging and alpha.shape[1] == 1 else None   # for the count of candidates
     h = [math.nan]                                             # the merge's h (merge_smallest writes it)
     with recorder.maintenance_timer(merging):
-        b, p, n, wd = maintain_with(opts, SV, alpha, n_sv, h_out=h, errors=errors)
+        b, p, n, wd = maintain_with(opts, SV, alpha, n_sv, h_out=h, errors=errors, u=u)
     if not merging:
         candidates = 0
     elif signs is None:                                        # multi-class: every other SV

@@ -123,3 +123,29 @@ def maintain_removal(SV, alpha, n_sv, kernel, gamma, degree, coef0, tie_unit=0.0
     p, wd = select_smallest(SV, alpha, n_sv, kernel, gamma, degree, coef0, tie_unit)  # Alg. 2, removal, line 1
     n_sv = remove_sv(SV, alpha, n_sv, p)                                      # Alg. 2, removal, line 2
     return n_sv, p, -1, wd
+
+
+# ----------------------------------------------------------------------------
+# the removal baselines of section 7.3: a random SV (MP+random), the SV just added (MP+stop)
+# ----------------------------------------------------------------------------
+
+def random_slot(u, n_sv):
+    """The slot a uniform draw ``u`` in [0, 1) picks among ``n_sv`` SVs: ``floor(u n_sv)`` (capped at
+    ``n_sv - 1``, the rule of the online learners' RBP, :meth:`refsvm.online.common.OnlineRun.random_slot`)."""
+    return min(int(u * n_sv), n_sv - 1)
+
+
+def removal_norm(SV, alpha, p, kernel, gamma, degree, coef0):
+    """``||alpha_p||^2 k(x_p, x_p)``: the weight degradation of removing SV ``p`` (sec. 6.1), as
+    :func:`select_smallest` computes it for every slot."""
+    diag = kernel_diag(SV[p:p + 1], kernel, gamma, degree, coef0)
+    return float((np.sum(alpha[p:p + 1] ** 2, axis=1) * diag)[0])
+
+
+def maintain_removal_at(SV, alpha, n_sv, p, kernel, gamma, degree, coef0):
+    """Remove SV ``p``, chosen by the caller (not by the norm): Wang et al.'s baselines MP+random
+    (``p`` = :func:`random_slot` of a draw) and MP+stop (``p = n_sv - 1``, the SV just added: the
+    model stops growing at the budget).  Returns ``(n_sv, p, -1, WD)``, WD = :func:`removal_norm`."""
+    wd = removal_norm(SV, alpha, p, kernel, gamma, degree, coef0)
+    n_sv = remove_sv(SV, alpha, n_sv, p)                                      # Alg. 2, removal, line 2
+    return n_sv, p, -1, wd

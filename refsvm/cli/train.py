@@ -265,8 +265,9 @@ def add_parser(sub):
                             "online baselines' step size (bogd: required, no value learns on every data set)")
     train.add_argument("--radius", type=_optional_float, default=None,
                        help="perceptron ball radius U (None: 1/sqrt(lambda))")
-    train.add_argument("--maintenance", choices=["removal", "projection", "merge"],
-                       default="merge", help="budget maintenance")
+    train.add_argument("--maintenance", choices=["removal", "projection", "merge", "random-removal", "stop"],
+                       default="merge", help="budget maintenance (random-removal and stop: BSGD only, the baselines "
+                                             "MP+random and MP+stop of Wang et al. sec. 7.3)")
     train.add_argument("--merge-eps", type=float, default=0.01,
                        help="golden-section search precision of merging")
     train.add_argument("--merge-solver", choices=["gss", "gss-precise", "lookup-h", "lookup-wd"],

@@ -22,7 +22,7 @@ __all__ = ["BudgetedSVC"]
 
 KERNELS = ("rbf", "linear", "poly")
 LEARNING_RATES = ("pegasos", "norma", "perceptron")
-MAINTENANCES = ("removal", "projection", "merge")
+MAINTENANCES = ("removal", "projection", "merge", "random-removal", "stop")   # refsvm.budget.BSGD_MAINTENANCE
 LOOKUP_SOLVERS = ("lookup-h", "lookup-wd")
 
 
@@ -95,12 +95,16 @@ class BudgetedSVC(BudgetedClassifierBase):
         ``1 / sqrt(lam)``, the radius of the ball that contains the minimiser
         of the regularised objective (Shalev-Shwartz et al., 2011).  Only
         used by ``learning_rate="perceptron"``.
-    maintenance : {"removal", "projection", "merge"}, default="merge"
+    maintenance : {"removal", "projection", "merge", "random-removal", "stop"}, default="merge"
         Budget maintenance strategy (section 6 of the paper,
         :mod:`refsvm.budget`): remove the support vector with the smallest
         ``||alpha_p||^2 k(x_p, x_p)``; project it onto the others (eq. 14); or
         merge it with the partner that minimises the weight degradation
-        (Gaussian kernel only).
+        (Gaussian kernel only).  The baselines of the paper's section 7.3:
+        ``"random-removal"`` removes a uniformly drawn support vector
+        (MP+random; the draws come from ``random_state``, see there) and
+        ``"stop"`` the one just added, so the model stops growing at the
+        budget (MP+stop).
     merge_eps : float, default=0.01
         Precision (final bracket width) of the golden-section search that
         places the merged point (> 0); used by ``merge_solver="gss"``.  On
@@ -137,7 +141,10 @@ class BudgetedSVC(BudgetedClassifierBase):
         Seed of the visiting order.  :meth:`fit` creates
         ``rng = numpy.random.default_rng(random_state)`` and visits the
         examples in the order ``rng.permutation(n)``, drawn anew for every
-        epoch.  :meth:`partial_fit` keeps ``rng`` between calls.  An int gives
+        epoch; with ``maintenance="random-removal"`` each pass then draws
+        ``rng.random(n)``, the uniform numbers ``u_t`` whose slot
+        ``floor(u_t (B + 1))`` the removal takes (no other strategy draws
+        them).  :meth:`partial_fit` keeps ``rng`` between calls.  An int gives
         reproducible results; a ``Generator`` is used (and advanced) as is.
     verbose : int, default=0
         ``0``: silent.  ``1``: a progress line on ``sys.stderr`` at the end of
@@ -376,7 +383,10 @@ class BudgetedSVC(BudgetedClassifierBase):
         """Run ``bsgd`` over ``rng.permutation(n)`` (in chunks when verbose); store model and trace."""
         bsgd = get_module("bsgd", self.backend).bsgd
         order = self._rng.permutation(X.shape[0]).astype(np.int64)
+        random_removal = params["maintenance"] == "random-removal" and params["budget"] is not None
+        uniforms = self._rng.random(X.shape[0]) if random_removal else None   # u_t: no other strategy draws
         model = list(state)
+        done = [0]                     # steps of this pass run so far (chunks are consecutive)
 
         def run_chunk(sub_order):
             sv, alpha, bias = model
@@ -385,15 +395,18 @@ class BudgetedSVC(BudgetedClassifierBase):
                 Xc, yc, oc = X[sub_order], y[sub_order], np.arange(len(sub_order), dtype=np.int64)
                 if params.get("sample_weight") is not None:
                     kw = dict(params, sample_weight=params["sample_weight"][sub_order])
+            if uniforms is not None:
+                kw = dict(kw, uniforms=uniforms[done[0]:done[0] + len(sub_order)])
             result = bsgd(
                 Xc, yc, oc, n_classes=self.classes_.size, sv=sv, alpha=alpha, bias=bias,
                 t0=self.t_, **kw,
             )
             model[:] = result.sv, result.alpha, result.bias
+            done[0] += len(sub_order)
             self.t_ = int(result.t)
             return result.trace, result.sv.shape[0]
 
-        trace = dict(self._run_pass(order, run_chunk, carry={"model": model}))
+        trace = dict(self._run_pass(order, run_chunk, carry={"model": model, "done": done}))
         n_steps = trace["n_steps"]
         trace["n_maintenance"] = int(len(trace["maint_step"]))
         trace["n_merges"] = int(np.count_nonzero(trace["maint_partner"] >= 0))

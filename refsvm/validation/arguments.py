@@ -25,10 +25,12 @@ def check_bsgd_arguments(X, y, order, *, n_classes, budget, lam, learning_rate, 
     (merging, binary).  Returns ``(X, y, order)`` as C-contiguous float64 /
     int64 arrays.
     """
+    from ..budget import BSGD_MAINTENANCE  # the algorithm layer; validation is imported by it
     X, y, order = _check_budgeted_arguments(
         X, y, order, n_classes=n_classes, budget=check_budget(budget), maintenance=maintenance, kernel=kernel,
         gamma=gamma, degree=degree, coef0=coef0, merge_eps=merge_eps, projection_ridge=projection_ridge,
-        merge_solver=merge_solver, merge_compare=merge_compare, sv=sv, alpha=alpha, t0=t0)
+        merge_solver=merge_solver, merge_compare=merge_compare, sv=sv, alpha=alpha, t0=t0,
+        strategies=BSGD_MAINTENANCE)
     check_option(learning_rate, "learning_rate", ("pegasos", "norma", "perceptron"))
     if learning_rate in ("pegasos", "norma"):
         check_positive(lam, "lam")
@@ -43,9 +45,10 @@ def check_bsgd_arguments(X, y, order, *, n_classes, budget, lam, learning_rate, 
 
 
 def _check_budgeted_arguments(X, y, order, *, n_classes, budget, maintenance, kernel, gamma, degree, coef0,
-                              merge_eps, projection_ridge, merge_solver, merge_compare, sv, alpha, t0):
+                              merge_eps, projection_ridge, merge_solver, merge_compare, sv, alpha, t0, strategies=None):
     """What ``bsgd`` and ``bsca`` check alike: data and labels, budget maintenance (its parameters
-    only when there is a budget: ``budget=None`` never maintains), kernel, warm start, ``t0``."""
+    only when there is a budget: ``budget=None`` never maintains; ``strategies``: the ones the
+    algorithm has, section 6's :data:`refsvm.budget.MAINTENANCE` when None), kernel, warm start, ``t0``."""
     from ..budget import MAINTENANCE, check_merge_solver  # the algorithm layer; validation is imported by it
     X, y = _check_X_y(X, y)
     if y.size and not np.all(np.asarray(y, dtype=np.float64) == np.round(np.asarray(y, dtype=np.float64))):
@@ -59,7 +62,7 @@ def _check_budgeted_arguments(X, y, order, *, n_classes, budget, maintenance, ke
             raise ValueError("y must hold labels -1 and +1 for a binary problem (n_classes=2)")
     elif used.size and (used.min() < 0 or used.max() >= n_classes):
         raise ValueError(f"y must hold labels 0..{n_classes - 1} for n_classes={n_classes}")
-    check_option(maintenance, "maintenance", MAINTENANCE)
+    check_option(maintenance, "maintenance", MAINTENANCE if strategies is None else strategies)
     check_option(kernel, "kernel", ("rbf", "linear", "poly"))
     check_merge_solver(merge_solver, n_classes == 2 or maintenance != "merge")
     _check_kernel_parameters(kernel, gamma, degree, coef0)
@@ -80,6 +83,30 @@ def _check_budgeted_arguments(X, y, order, *, n_classes, budget, maintenance, ke
     if sv is not None and (sv.shape[0] if sp.issparse(sv) else len(sv)) > 0:
         _check_warm_start(sv, alpha, X.shape[1], c, budget)
     return X, y, order
+
+
+def _check_uniforms(uniforms, shape):
+    """``uniforms``: one number in [0, 1) per step, drawn by the caller; a C-contiguous float64 array."""
+    if uniforms is None:
+        raise ValueError("uniforms must hold one number in [0, 1) per step (drawn by the caller)")
+    uniforms = np.ascontiguousarray(uniforms, dtype=np.float64)
+    if uniforms.shape != shape:
+        raise ValueError(f"uniforms must have shape {shape} (one per step); got {uniforms.shape}")
+    if uniforms.size and not (np.all(uniforms >= 0.0) and np.all(uniforms < 1.0)):
+        raise ValueError("uniforms must lie in [0, 1)")
+    return uniforms
+
+
+def check_removal_draws(uniforms, maintenance, n_steps, budget):
+    """BSGD's ``uniforms`` (both backends): required by ``maintenance="random-removal"`` with a budget
+    (one ``u_t`` in [0, 1) per step, drawn by the caller; returned as a C-contiguous float64 array),
+    refused by every other strategy (which reads none: a draw given there would be silently unused);
+    ``None`` otherwise."""
+    if maintenance == "random-removal" and budget is not None:
+        return _check_uniforms(uniforms, (n_steps,))
+    if uniforms is not None and maintenance != "random-removal":
+        raise ValueError(f"uniforms is read by maintenance='random-removal' only; got maintenance={maintenance!r}")
+    return None
 
 
 def check_responses(c, volume, y=None, *, s=None):
@@ -271,13 +298,7 @@ def check_online_arguments(X, y, order, uniforms=None, *, algorithm, kernel, gam
         check_positive(C, "C")
     check_int(t0, "t0", 0)
     if algorithm in ("rbp", "bogd"):
-        if uniforms is None:
-            raise ValueError("uniforms must hold one number in [0, 1) per step (drawn by the caller)")
-        uniforms = np.ascontiguousarray(uniforms, dtype=np.float64)
-        if uniforms.shape != order.shape:
-            raise ValueError(f"uniforms must have shape {order.shape} (one per step); got {uniforms.shape}")
-        if uniforms.size and not (np.all(uniforms >= 0.0) and np.all(uniforms < 1.0)):
-            raise ValueError("uniforms must lie in [0, 1)")
+        uniforms = _check_uniforms(uniforms, order.shape)
     if sv is not None and (sv.shape[0] if sp.issparse(sv) else len(sv)) > 0:
         _check_warm_start(sv, alpha, X.shape[1], 1, budget, flat_alpha=True)
     return X, y, order, uniforms

@@ -13,7 +13,8 @@ squared distance), linear and polynomial (rank-deficient once the model holds mo
 feature space has dimensions).  Budgets 2, 3-10 and more than the rows; 1-10 epochs; dense and
 CSR.
 
-Solvers: BSGD (every maintenance x merge solver x learning rate, with and without a bias), BSCA
+Solvers: BSGD (every maintenance, the removal baselines random-removal and stop among them, x merge
+solver x learning rate, with and without a bias), BSCA
 (every maintenance x sv_update), SBP (with and without intercept), FOGD, NOGD, and the eight
 online learners with both variants.
 
@@ -76,6 +77,8 @@ def draw_config(seed):
         maintenance = _pick(rng, ["removal", "projection", "merge", "merge"])
         if maintenance == "merge" and kernel != "rbf":
             maintenance = "removal"
+        if maintenance == "removal" and data["seed"] % 6 in (1, 2):   # sec. 7.3's baselines, a third of removal's
+            maintenance = ("random-removal", "stop")[data["seed"] % 6 - 1]   # (no extra draw: later seeds unchanged)
         params = {"maintenance": maintenance, "learning_rate": _pick(rng, ["pegasos", "norma", "perceptron"]),
                   "lam": float(10.0 ** rng.uniform(-4, -1)), "eta": float(10.0 ** rng.uniform(-2, 0)),
                   "fit_bias": bool(rng.random() < 0.3)}

@@ -81,6 +81,9 @@ def test_the_generator_covers_every_solver_and_option():
             assert any(s == "bsgd" and ("maintenance", m) in p and ("learning_rate", rate) in p for s, p in seen)
         for update in ("accumulate", "append"):
             assert any(s == "bsca" and ("maintenance", m) in p and ("sv_update", update) in p for s, p in seen)
+    for m in ("random-removal", "stop"):                       # BSGD's baselines of Wang et al.'s sec. 7.3
+        for rate in ("pegasos", "norma", "perceptron"):
+            assert any(s == "bsgd" and ("maintenance", m) in p and ("learning_rate", rate) in p for s, p in seen)
     for solver_name in ("gss", "gss-precise", "lookup-h", "lookup-wd"):
         assert any(s == "bsgd" and ("merge_solver", solver_name) in p for s, p in seen)
     for algorithm in ONLINE:

@@ -51,7 +51,7 @@ def test_projection_three_passes_checkerboard():
 @pytest.mark.parametrize("epochs", [1, 2, 3, 5])
 @pytest.mark.parametrize("duplicate", [0.0, 0.2])
 @pytest.mark.parametrize("rate", ["pegasos", "norma", "perceptron"])
-@pytest.mark.parametrize("maintenance", ["removal", "projection", "merge"])
+@pytest.mark.parametrize("maintenance", ["removal", "projection", "merge", "random-removal", "stop"])
 def test_bsgd_binary_passes_and_duplicates(maintenance, rate, duplicate, epochs):
     X, y = _checkerboard(160, 1, duplicate)
     _agree(lambda b: BudgetedSVC(budget=12, lam=1e-3, gamma=1.0, learning_rate=rate, eta=0.2,
@@ -59,7 +59,7 @@ def test_bsgd_binary_passes_and_duplicates(maintenance, rate, duplicate, epochs)
 
 
 @pytest.mark.parametrize("epochs", [1, 3])
-@pytest.mark.parametrize("maintenance", ["removal", "projection", "merge"])
+@pytest.mark.parametrize("maintenance", ["removal", "projection", "merge", "random-removal", "stop"])
 def test_bsgd_multiclass_passes_and_duplicates(maintenance, epochs):
     X, y = _checkerboard(150, 2, 0.2, classes=3)
     _agree(lambda b: BudgetedSVC(budget=12, lam=1e-3, gamma=1.0, maintenance=maintenance, epochs=epochs,
@@ -67,7 +67,7 @@ def test_bsgd_multiclass_passes_and_duplicates(maintenance, epochs):
 
 
 @pytest.mark.parametrize("kernel, degree", [("linear", 1), ("poly", 2)])
-@pytest.mark.parametrize("maintenance", ["removal", "projection"])
+@pytest.mark.parametrize("maintenance", ["removal", "projection", "random-removal", "stop"])
 def test_rank_deficient_kernels(kernel, degree, maintenance):
     """More SVs than the feature space has dimensions (linear in 2-d: rank 2; poly degree 2: rank 6).
 

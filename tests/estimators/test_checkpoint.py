@@ -39,6 +39,9 @@ def _makers():
     common = dict(epochs=EPOCHS, random_state=7)
     yield "bsgd", lambda b: BudgetedSVC(budget=10, gamma=2.0, backend=b, **common)
     yield "bsgd-multiclass", lambda b: BudgetedSVC(budget=10, gamma=2.0, backend=b, **common)
+    # the draws u_t of random removal: resumed inside an epoch from the pass's offset (the carry's "done")
+    yield "bsgd-random-removal", lambda b: BudgetedSVC(budget=10, gamma=2.0, maintenance="random-removal", backend=b,
+                                                       **common)
     yield "bsca", lambda b: BSCAClassifier(budget=10, gamma=2.0, backend=b, **common)
     yield "sbp", lambda b: SBPClassifier(nu=0.1, gamma=2.0, backend=b, **common)
     yield "fogd", lambda b: FOGDClassifier(n_components=20, gamma=2.0, backend=b, **common)
