@@ -107,7 +107,9 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
     eta : float
         The constant eta of Norma and Margin Perceptron.
     radius : float
-        U, the radius of the ball the perceptron's w is projected onto.
+        U, the radius of the ball the perceptron's w is projected onto (BMP, section 4);
+        ``inf``: the margin perceptron without the ball (MP, MP+stop, MP+random of
+        section 7.3), which then keeps no kernel matrix of its SVs.
     maintenance : {"removal", "projection", "merge", "random-removal", "stop"}
         Budget maintenance of Algorithm 2 (:mod:`refsvm.budget`), or one of the two removal
         baselines of section 7.3 (:data:`refsvm.budget.BSGD_MAINTENANCE`): ``"random-removal"``
@@ -186,8 +188,8 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
                                                  selection_errors(o.maintenance, SV, A, b),
                                                  None if u is None else u[step])   # u_t: random removal
                     rec.maintenance(step, event, eta_t, A)
-        if o.learning_rate == "perceptron" and b > 0:         # after line 12: w <- min(1, U/||w||) w (sec. 4)
-            project_onto_ball(o.kernel, SV, A, b, o.radius)
+        if o.learning_rate == "perceptron" and o.radius < math.inf and b > 0:   # after line 12: w <- min(1, U/||w||) w
+            project_onto_ball(o.kernel, SV, A, b, o.radius)   # (BMP, sec. 4; U = inf: MP, the ball never binds)
     return BSGDResult(sv=SV[:b].copy(), alpha=A[:b].copy(), bias=w0, t=t, trace=rec.trace())
 
 
@@ -339,7 +341,8 @@ class BSGDRecorder(MaintenanceRecorder):
     def __init__(self, n_steps, X, options):
         super().__init__(n_steps, options.maintenance.compare)
         self.sparse, self.d = is_sparse(X), X.shape[1]
-        self.keeps_K = options.learning_rate == "perceptron"  # the ball's K gets z's row after a merge
+        self.keeps_K = options.learning_rate == "perceptron" and options.radius < math.inf   # the ball's K gets z's
+        #                                                     # row after a merge (U = inf: no ball, no K)
         self.gradient_error_sum = 0.0
         self.steps = StepRecords.when_on(n_steps, options.c)   # opt-in per-step records (recorder.py)
 

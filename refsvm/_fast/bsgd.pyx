@@ -132,7 +132,7 @@ cdef struct Params:
     Py_ssize_t budget
     bint binary
     bint fit_bias
-    bint keep_K            # kernel matrix of the SVs (projection, perceptron)
+    bint keep_K            # kernel matrix of the SVs (projection, the perceptron's ball)
     bint keep_Kinv         # (K + ridge I)^{-1} (projection), or its Cholesky factor (kept_factor)
     bint kept_factor       # projection keeps the Cholesky factor of K + ridge I in the Kinv buffer (kept="factor")
     int* fslot             # kept_factor: the slot of each factor row
@@ -416,7 +416,7 @@ cdef int _bsgd_pass(const Params* P, State* st,
                 record_new_coefficient(&P.steps, A, P.maint == MAINT_MERGE, b_old, p, partner, st.n_events - 1)
                 st.gradient_error_sum += sqrt(wd) / eta_t     # ||E_t|| = ||Delta_t|| / eta_t (Theorem 1)
 
-        if P.lr == LR_PERCEPTRON and b > 0 and need_norm:     # projection onto the ball of radius U (sec. 4)
+        if P.lr == LR_PERCEPTRON and P.radius < INFINITY and b > 0 and need_norm:   # the ball of radius U (sec. 4)
             s = 0.0
             for j in range(b):
                 for r in range(c):
@@ -499,7 +499,7 @@ def bsgd(X, y, order, *, n_classes, budget, lam, learning_rate, eta, radius,
     P.kept_factor = P.keep_Kinv and _kept == KEPT_FACTOR      # the variant of _projection_options(kept=...)
     P.refresh_every = _refresh_every if _refresh_every > 0 else max(P.budget, 1)
     P.refine_steps = _refine_steps
-    P.keep_K = P.keep_Kinv or P.lr == LR_PERCEPTRON
+    P.keep_K = P.keep_Kinv or (P.lr == LR_PERCEPTRON and P.radius < INFINITY)   # the ball's K (U = inf: no ball)
     P.sq_max = max_sq_norm(sv)                                # the mistake counter's, as refsvm.bsgd
     P.kernel_error = opts.maintenance.kernel_error            # projection's solve bounds (refsvm.bsgd.resolve_options)
     P.errors = NULL                                           # set by _bsgd_run (projection)

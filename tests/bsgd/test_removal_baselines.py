@@ -201,3 +201,41 @@ def test_other_strategies_draw_nothing_more():
         rng.permutation(200)
         rng.permutation(200)
         assert est._rng.bit_generator.state == rng.bit_generator.state, rule
+
+
+@pytest.mark.parametrize("maintenance", ["merge", "random-removal", "stop", "projection"])
+@pytest.mark.parametrize("classes", [2, 3])
+def test_margin_perceptron_without_the_ball(maintenance, classes):
+    """MP of section 7.3 (no ball): ``radius=inf`` skips the projection and keeps no kernel matrix; the model is
+    bitwise the one of a radius so large that the ball never binds, and the paths agree (trace included)."""
+    X, y = _data(300, classes=classes)
+    order = np.random.default_rng(8).permutation(len(y)).astype(np.int64)
+    u = np.random.default_rng(9).random(len(y)) if maintenance == "random-removal" else None
+    runs = {}
+    for backend, bsgd in BSGDS.items():
+        for radius in (np.inf, 1e300):
+            runs[backend, radius] = bsgd(X, y, order, maintenance=maintenance, uniforms=u,
+                                         **_kw(12, "perceptron", classes, radius))
+    for backend in BSGDS:
+        np.testing.assert_array_equal(runs[backend, np.inf].alpha, runs[backend, 1e300].alpha)
+        np.testing.assert_array_equal(runs[backend, np.inf].sv, runs[backend, 1e300].sv)
+    a, b = runs["python", np.inf], runs["fast", np.inf]
+    np.testing.assert_allclose(a.alpha, b.alpha, rtol=1e-12, atol=1e-15)
+    for key in ("maint_index", "maint_partner", "added", "kernel_evaluations"):
+        np.testing.assert_array_equal(a.trace[key], b.trace[key], err_msg=key)
+    if maintenance == "merge":            # no K: z's new row is not computed (the ball's K needs it)
+        assert a.trace["kernel_evaluations"] < runs["python", 1e300].trace["kernel_evaluations"]
+
+
+def test_non_budgeted_margin_perceptron_keeps_no_gram_matrix():
+    """A budget above the rows (MP without budget): with the ball, the kept K would be (n + 1)^2 doubles; without it
+    nothing of that size is allocated (tracemalloc's peak stays far below it)."""
+    import tracemalloc
+
+    X, y = _data(3000)
+    order = np.arange(3000, dtype=np.int64)
+    tracemalloc.start()
+    fast_bsgd(X, y, order, maintenance="removal", **_kw(3001, "perceptron", 2, np.inf))
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 3001 ** 2 * 8 / 10, peak
