@@ -13,7 +13,8 @@ both commits (``before``, ``after``) and lives in ``benchmarks/results/history/`
 ``benchmarks/stale.py`` does not check.
 
 Workloads (fast backend, one epoch unless said; fixed seeds): BSGD (BPegasos + merging,
-GSS and Lookup-WD; projection) on ijcnn1 / a9a / w8a at B = 500 (projection B = 100), BSCA
+GSS and Lookup-WD; projection; removal on a9a; BMP + merging, U = sqrt(n), on ijcnn1) on ijcnn1 / a9a /
+w8a at B = 500 (projection B = 100), BSCA
 (merging, B = 500) on ijcnn1 / a9a, BSGD with ``refit_bias`` True and "scaled" on a9a (B = 500,
 C = 32, gamma 2^-7: the epoch plus the refit), FOGD (D = 400) and NOGD (B = 100) on ijcnn1 / a9a / w8a,
 SBP (one epoch on 3,000 rows of a9a), the online baselines (RBP, Forgetron, Projectron++,
@@ -43,6 +44,8 @@ WORKLOADS = {
     "bsgd-merge-lookup-wd ijcnn1": "BudgetedSVC(budget=500, lam=1/(10*n), gamma=1.0, merge_solver='lookup-wd', random_state=0)",
     "bsgd-merge-gss-precise ijcnn1": "BudgetedSVC(budget=500, lam=1/(10*n), gamma=1.0, merge_solver='gss-precise', random_state=0)",
     "bsgd-projection ijcnn1": "BudgetedSVC(budget=100, lam=1/(10*n), gamma=1.0, maintenance='projection', random_state=0)",
+    "bsgd-removal a9a": "BudgetedSVC(budget=500, lam=1/(10*n), gamma=1/d, maintenance='removal', random_state=0)",
+    "bmp-merge ijcnn1": "BudgetedSVC(budget=500, lam=1/n, gamma=1.0, learning_rate='perceptron', eta=1.0, random_state=0)",
     "bsca-merge ijcnn1": "BSCAClassifier(budget=500, C=10.0, gamma=1.0, random_state=0)",
     "bsca-merge a9a": "BSCAClassifier(budget=500, C=10.0, gamma=1/d, random_state=0)",
     "bsca-projection ijcnn1": "BSCAClassifier(budget=100, C=10.0, gamma=1.0, maintenance='projection', random_state=0)",
