@@ -237,18 +237,18 @@ _W4_PAPER = {  # Table 4, accuracy (%) +- std over 5 shuffles, per data set in _
 PROJECTRON_PP_NOT_RUN = ("the paper tunes Projectron++'s threshold so that the number of SVs equals B at the end of the "
                          "pass: a search refsvm.OnlineKernelClassifier(algorithm='projectron++') could run, not done")
 _W4_MISSING = {  # row -> why refsvm does not run it
-    "MP": "non-budgeted margin perceptron: not run (BMP's step keeps ||w|| <= U; without a budget that norm, "
-          "alpha' K alpha over the kept Gram matrix, costs O(#SV^2) per step and B^2 memory (8.5 GB at Adult's "
-          "32,562 rows): a pass over Adult did not finish in 11 minutes; the paper stopped its MP after 10,000 s)",
+    "MP": "non-budgeted margin perceptron (no ball): run by the companion tables wang2012-table4-mp and "
+          "wang2012-table5-mp (gamma by a CV of its own)",
     "Norma": "non-budgeted Norma: not run (the paper picks eta between 1 and 0.5 (2 + 0.5 N^-0.5)^0.5 by "
              "cross-validation, a third grid dimension)",
     "Projectron++ B=100": PROJECTRON_PP_NOT_RUN + " (refsvm's Projectron++ runs multi-class targets too: Lu et "
                                                   "al.'s multi-prototype rule)",
     "Projectron++ B=500": "as B=100",
-    "MP+stop B=100": "budget maintenance 'stop' (stop training at the budget) is not a refsvm strategy",
+    "MP+stop B=100": "run by the companion tables wang2012-table4-mp and wang2012-table5-mp (BSGD maintenance "
+                     "'stop', the margin perceptron without ball, gamma by a CV of its own)",
     "MP+stop B=500": "as B=100",
-    "MP+random B=100": "budget maintenance 'remove a random SV' is not a refsvm strategy (refsvm's 'removal' "
-                       "removes the smallest SV)",
+    "MP+random B=100": "run by the companion tables wang2012-table4-mp and wang2012-table5-mp (BSGD maintenance "
+                       "'random-removal', the margin perceptron without ball, gamma by a CV of its own)",
     "MP+random B=500": "as B=100",
     "BNorma+merge B=100": "not run in this table yet: the paper picks Norma's eta between 1 and "
                           "0.5 (2 + 0.5 N^-0.5)^0.5 by cross-validation, a third grid dimension",

@@ -64,9 +64,8 @@ _BUDGETED = {"BPegasos+remove": dict(maintenance="removal"), "BPegasos+project":
              "BMP+merge": dict(maintenance="merge", learning_rate="perceptron", eta=1.0)}
 _TUNER = "BPegasos+merge B=500"
 _NOT_RUN = {  # row -> why refsvm does not run it
-    "MP": "non-budgeted margin perceptron: not run (BMP's step keeps ||w|| <= U; without a budget that norm, "
-          "alpha' K alpha over the kept Gram matrix, costs O(#SV^2) per step and B^2 memory (8.5 GB at Adult's "
-          "32,562 rows): a pass over Adult did not finish in 11 minutes; the paper stopped its MP after 10,000 s)",
+    "MP": "non-budgeted margin perceptron (no ball): run by the companion table wang2012-table3-mp (gamma by a CV "
+          "of its own)",
     "IDSVM": "incremental-decremental exact SVM (Cauwenberghs & Poggio): not implemented in refsvm",
     "Norma": "non-budgeted Norma: run by the companion table wang2012-table3-norma (eta, 1 or "
              "0.5 (2 + 0.5 N^-0.5)^0.5 as the paper, by cross-validation; gamma as this table's Pegasos)",
@@ -74,9 +73,10 @@ _NOT_RUN = {  # row -> why refsvm does not run it
     "BPA B=100": "BPA-NN (Wang & Vucetic 2010a; projection onto the nearest neighbour): not implemented in refsvm "
                  "(refsvm's BPA-S, Lu et al.'s baseline, is the simple variant)", "BPA B=500": "as B=100",
     "Projectron++ B=100": PROJECTRON_PP_NOT_RUN, "Projectron++ B=500": "as B=100",
-    "MP+stop B=100": "budget maintenance 'stop' (stop training at the budget) is not a refsvm strategy "
-                     "(benchmarks/bench_wang_removal_ties.py runs its Pegasos analogue)", "MP+stop B=500": "as B=100",
-    "MP+random B=100": "budget maintenance 'remove a random SV' is not a refsvm strategy",
+    "MP+stop B=100": "run by the companion table wang2012-table3-mp (BSGD maintenance 'stop', the margin "
+                     "perceptron without ball, gamma by a CV of its own)", "MP+stop B=500": "as B=100",
+    "MP+random B=100": "run by the companion table wang2012-table3-mp (BSGD maintenance 'random-removal', the "
+                       "margin perceptron without ball, gamma by a CV of its own)",
     "MP+random B=500": "as B=100",
     "BNorma+merge B=100": "run by the companion table wang2012-table3-norma (Norma's eta by cross-validation, "
                           "gamma as this table's BPegasos+merge of the same budget)",
@@ -124,8 +124,8 @@ TABLES["wang2012-table3-all"] = Table(
          "(d features) by 5-fold CV of BPegasos+merge per data set and budget on the training split (seed 0), s in "
          "{1/4, 1, 4, 16, 64}; the other rows of a budget use that budget's choice, Pegasos and LIBSVM B = "
          "500's.  The paper cross-validated sigma, lambda, U and C per data set, algorithm and budget and printed "
-         "none.  Pegasos: BSGD with a budget above the number of training rows (no maintenance); MP is not run "
-         "(its row says why).  The paper stopped its non-budgeted "
+         "none.  Pegasos: BSGD with a budget above the number of training rows (no maintenance); MP, MP+stop and "
+         "MP+random are run by wang2012-table3-mp.  The paper stopped its non-budgeted "
          "learners after 10,000 s (Checkerboard: after 916K / 730K / 1M examples); our Pegasos runs the whole "
          "pass over fewer rows.  LIBSVM is deterministic: its sd is 0, as the paper's.",
     errata=["Table 3 prints BPegasos+project on Checkerboard as 97.27 +- 0.72 (B = 100) / 98.08 +- 0.27 "

@@ -1,0 +1,89 @@
+"""Wang, Crammer & Vucetic (2012), Tables 3-5: the margin-perceptron baselines MP, MP+stop and MP+random.
+
+Section 7.3 lists them: "MP: non-budgeted margin perceptron algorithm (Duda and Hart, 1973) equipped with a kernel
+function", "MP+stop: margin perceptron algorithm that stops training when the budget is exceeded", "MP+random:
+margin perceptron algorithm that removes a random SV when the budget is exceeded".  refsvm runs them as BSGD with the
+margin perceptron's step (Table 2: lambda = 0, eta_t = eta) and no ball: section 4 adds the projection onto the ball
+of radius U to MP to make BMP, and section 7.3 cross-validates U "for BMP" only, so these rows take ``radius=inf``
+(:mod:`refsvm.bsgd`).  Budget maintenance: ``"stop"`` and ``"random-removal"`` (:data:`refsvm.budget.BSGD_MAINTENANCE`);
+MP: a budget above the number of training rows (no maintenance).  eta = 1, as the tables' BMP rows (without the ball
+eta sets the margin's scale, ``y f < 1`` is ``y sum_j y_j k_j < 1 / eta``; the paper prints no eta for MP).
+
+Each row chooses gamma = s / d by a 5-fold CV of its own on the training split (section 7.3: "the hyper-parameters
+(kernel width sigma, ...) were selected by 10 fold cross-validation for each combination of data, algorithm, and
+budget"), over the grid of the table it accompanies, on that table's data sets (the same definitions, loaders and test
+rows).
+"""
+
+import math
+
+from .spec import Entry, Table
+from .tables_core import TABLES
+
+MULTICLASS = "refsvm.reproduce.runners:run_bsgd_multiclass"   # BudgetedSVC: binary BSGD for two labels
+#: the margin perceptron of section 7.3: Table 2's step, no ball (U only for BMP), eta = 1 (the tables' BMP)
+MP_STEP = dict(learning_rate="perceptron", eta=1.0, radius=math.inf, C=1.0)
+_MAINTENANCE = {"MP+stop": "stop", "MP+random": "random-removal"}
+MP_ROWS = ("MP",) + tuple(f"{row} B={B}" for row in _MAINTENANCE for B in (100, 500))
+
+
+def _no_budget(n):
+    """A budget above the number of training rows: the pass never maintains (the non-budgeted MP)."""
+    return n + 1
+
+
+def _mp_entries(grid):
+    """The five rows, each with gamma by its own 5-fold CV over ``grid``."""
+    rows = [Entry("MP", MULTICLASS, dict(budget=_no_budget, maintenance="removal", **MP_STEP), grid=grid,
+                  select="cv5")]
+    return rows + [Entry(f"{row} B={B}", MULTICLASS, dict(budget=B, maintenance=m, **MP_STEP), grid=grid,
+                         select="cv5") for row, m in _MAINTENANCE.items() for B in (100, 500)]
+
+
+def _paper_of(table):
+    """The five rows' cells of ``table``'s paper column."""
+    return {key: value for key, value in TABLES[table].paper.items() if key[0] in MP_ROWS}
+
+
+_NOTE = ("section 7.3's margin-perceptron baselines under {table}'s protocol (its data sets, loaders and test rows, "
+         "features standardised on the training split, one pass): BSGD with the margin perceptron's step (lambda = 0, "
+         "eta = 1) and no ball (radius = inf: section 4's ball of radius U makes BMP, and the paper cross-validates U "
+         "for BMP only); MP+stop: maintenance 'stop' (the SV just added is removed, so the model keeps its first B "
+         "SVs); MP+random: maintenance 'random-removal' (a uniformly drawn SV, the draws from the seed's generator "
+         "after the order); MP: a budget above the number of training rows.  Each row chooses gamma = s/d by a 5-fold "
+         "CV of its own on the training split (seed 0) from s in {grid}, as the paper chose sigma per data set, "
+         "algorithm and budget.  The paper stopped its non-budgeted learners after 10,000 s.")
+
+
+def _table(name, base, title, grid, grid_text):
+    return Table(
+        name=name,
+        title=title,
+        metric="test error (%)",
+        datasets=TABLES[base].datasets,
+        entries=_mp_entries(grid),
+        paper=_paper_of(base),
+        seeds=20,
+        quick_rows=300,
+        note=_NOTE.format(table=base, grid=grid_text),
+    )
+
+
+TABLES["wang2012-table3-mp"] = _table(
+    "wang2012-table3-mp", "wang2012-table3-all",
+    "Wang, Crammer & Vucetic (2012), JMLR 13, Table 3 (Banana, Gauss, Adult, IJCNN, Checkerboard): MP, MP+stop and "
+    "MP+random (B = 100 / 500), gamma by a CV of their own; test error",
+    dict(gamma_scale=(0.25, 1.0, 4.0, 16.0, 64.0)), "{1/4, 1, 4, 16, 64} (wang2012-table3-all's grid)")
+
+TABLES["wang2012-table4-mp"] = _table(
+    "wang2012-table4-mp", "wang2012-table4",
+    "Wang, Crammer & Vucetic (2012), JMLR 13, Table 4 (DNA, Satimage, USPS, Pendigits, Letter): MP, MP+stop and "
+    "MP+random (B = 100 / 500), gamma by a CV of their own; test error",
+    dict(gamma_scale=(0.25, 1.0, 4.0, 16.0)), "{1/4, 1, 4, 16} (wang2012-table4's grid)")
+
+TABLES["wang2012-table5-mp"] = _table(
+    "wang2012-table5-mp", "wang2012-table5",
+    "Wang, Crammer & Vucetic (2012), JMLR 13, Table 5 (Shuttle, Covertype (10,000 rows), Waveform (generated, "
+    "20,000 rows); Phoneme: data not available): MP, MP+stop and MP+random (B = 100 / 500), gamma by a CV of their "
+    "own; test error",
+    dict(gamma_scale=(0.25, 1.0, 4.0, 16.0)), "{1/4, 1, 4, 16} (wang2012-table5's grid)")

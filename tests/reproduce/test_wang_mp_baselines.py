@@ -1,0 +1,79 @@
+"""refsvm reproduce: Wang, Crammer & Vucetic (2012) Tables 3-5's margin-perceptron baselines MP, MP+stop and
+MP+random (``wang2012-table3-mp``, ``-table4-mp``, ``-table5-mp``, companions of ``wang2012-table3-all``,
+``wang2012-table4`` and ``wang2012-table5``): the paper's numbers, the protocol shared with the base tables, the rows'
+reading of section 7.3 (the margin perceptron without ball, the two strategies), and --quick runs end to end."""
+
+import math
+
+import pytest
+from _helpers import quick_reproduce
+
+from refsvm.reproduce import tables
+from refsvm.reproduce.seed_policy import MIN_SEEDS
+
+BASES = {"wang2012-table3-mp": "wang2012-table3-all", "wang2012-table4-mp": "wang2012-table4",
+         "wang2012-table5-mp": "wang2012-table5"}
+ROWS = ("MP", "MP+stop B=100", "MP+stop B=500", "MP+random B=100", "MP+random B=500")
+MAINTENANCE = {"MP": "removal", "MP+stop": "stop", "MP+random": "random-removal"}
+
+
+@pytest.mark.parametrize("name", list(BASES))
+def test_paper_numbers_are_the_base_tables(name):
+    table, base = tables()[name], tables()[BASES[name]]
+    assert set(table.paper) == {k for k in base.paper if k[0] in ROWS}
+    assert {k[0] for k in table.paper} == set(ROWS)
+    for key, value in table.paper.items():
+        assert value == base.paper[key], key
+
+
+def test_spot_checks_from_the_papers_text():
+    """A cell of each table, typed from the paper's Tables 3-5 (accuracy %)."""
+    paper = {name: tables()[name].paper for name in BASES}
+    assert 100.0 - paper["wang2012-table3-mp"][("MP+stop B=100", "Adult")][0] == pytest.approx(80.00)
+    assert 100.0 - paper["wang2012-table3-mp"][("MP", "IJCNN")][0] == pytest.approx(98.61)
+    assert 100.0 - paper["wang2012-table4-mp"][("MP+random B=500", "Letter")][0] == pytest.approx(68.23)
+    assert 100.0 - paper["wang2012-table5-mp"][("MP+stop B=100", "Shuttle")][0] == pytest.approx(99.39)
+    assert paper["wang2012-table5-mp"][("MP+random B=100", "Waveform")][1] == pytest.approx(1.12)
+
+
+@pytest.mark.parametrize("name", list(BASES))
+def test_protocol_is_the_base_tables_with_a_cv_of_each_rows_own(name):
+    """The base table's data sets (one definition) and gamma grid; every row the margin perceptron's step without
+    ball (radius inf, eta 1, lambda unused), its own 5-fold CV of gamma, the policy's 20 seeds."""
+    table, base = tables()[name], tables()[BASES[name]]
+    assert table.datasets is base.datasets and table.seeds == MIN_SEEDS
+    base_grid = next(e.grid for e in base.entries if e.label == "BPegasos+merge B=100")
+    assert {e.label for e in table.entries} == set(ROWS)
+    for e in table.entries:
+        assert e.select == "cv5" and e.tuned_by is None and e.grid == base_grid and not e.per_dataset
+        p = e.params
+        assert p["learning_rate"] == "perceptron" and p["eta"] == 1.0 and p["radius"] == math.inf
+        assert p["maintenance"] == MAINTENANCE[e.label.split(" ")[0]]
+        if e.label == "MP":
+            assert p["budget"](7291) == 7292                                    # above the rows: no budget
+        else:
+            assert p["budget"] == int(e.label.split("B=")[1])
+
+
+@pytest.mark.parametrize("name", list(BASES))
+def test_base_tables_point_to_the_companion(name):
+    """The base tables keep the rows unrun and name the table that runs them."""
+    base = {e.label: e for e in tables()[BASES[name]].entries}
+    for label in ("MP", "MP+stop B=100", "MP+random B=100"):
+        assert base[label].runner is None and name in base[label].note, label
+
+
+@pytest.mark.parametrize("name", list(BASES))
+def test_quick_end_to_end(name, tmp_path, parsed_once):
+    """--quick on 2 jobs (under 2 minutes): every row on every available column, gamma by its own CV over the grid,
+    MP's budget above the (quick) training rows, MP+stop's model of B SVs."""
+    rows = quick_reproduce(name, tmp_path)
+    table = tables()[name]
+    assert set(rows) == {(r, d.label) for r in ROWS for d in table.datasets}
+    for (alg, ds), r in rows.items():
+        assert r["available"] and r["chosen"]["gamma_scale"] in table.entries[0].grid["gamma_scale"], (alg, ds)
+        assert r["cv"]["row"] == alg and len(r["cv"]["errors"]) == len(table.entries[0].grid["gamma_scale"])
+        assert r["params"]["radius"] == math.inf and r["params"]["learning_rate"] == "perceptron"
+        assert r["paper"]["mean"] == pytest.approx(table.paper[(alg, ds)][0])
+        if alg == "MP":
+            assert r["params"]["budget"] == 300 + 1
