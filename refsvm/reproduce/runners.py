@@ -13,8 +13,8 @@ from sklearn.base import is_regressor
 
 from ..estimators.registry import estimator_class
 
-__all__ = ["run_online", "run_estimator", "run_batch", "pass_orders", "bsgd_passes", "run_bsgd", "run_bsgd_multiclass",
-           "run_svc", "decision_values",
+__all__ = ["run_online", "run_estimator", "run_batch", "pass_orders", "pass_draws", "bsgd_passes", "run_bsgd",
+           "run_bsgd_multiclass", "run_svc", "decision_values",
            "online_squared_loss", "minmax_scale", "run_estimator_scaled"]
 
 
@@ -173,23 +173,34 @@ def pass_orders(n, seed, epochs=1):
     return np.concatenate([rng.permutation(n) for _ in range(int(epochs))]).astype(np.int64)
 
 
+def pass_draws(n, seed, epochs, maintenance):
+    """``(order, uniforms)`` of each pass: the orders of :func:`pass_orders` and, for ``maintenance="random-removal"``
+    only, one ``u_t`` per step drawn after each pass's order from the same generator (as
+    :class:`refsvm.BudgetedSVC` draws them); ``uniforms`` is None for every other strategy, whose orders are
+    :func:`pass_orders`' (the same calls in the same sequence)."""
+    if maintenance != "random-removal":
+        return [(order, None) for order in np.split(pass_orders(n, seed, epochs), epochs)]
+    rng = np.random.default_rng(seed)
+    return [(rng.permutation(n).astype(np.int64), rng.random(n)) for _ in range(int(epochs))]
+
+
 def bsgd_passes(X, y, seed, *, C, gamma, budget, maintenance, merge_solver="gss", epochs=1, backend="fast",
                 each_pass=None):
     """BSGD (BPegasos, ``lam = 1/(n C)``, no bias, Gaussian kernel) for ``epochs`` passes, one call per pass over
-    the orders of :func:`pass_orders`; returns the last call's result (its ``sv``, ``alpha``, ``bias``, ``t``).
+    the draws of :func:`pass_draws`; returns the last call's result (its ``sv``, ``alpha``, ``bias``, ``t``).
     ``each_pass``: called with every pass's result (e.g. to read its trace), in order."""
     from ..backend import get_module
 
     bsgd = get_module("bsgd", backend).bsgd
     n = X.shape[0]
     res = None
-    for order in np.split(pass_orders(n, seed, epochs), epochs):
+    for order, uniforms in pass_draws(n, seed, epochs, maintenance):
         res = bsgd(X, y, order, n_classes=2, budget=budget, lam=1.0 / (n * C), learning_rate="pegasos",
                    eta=1.0, radius=1.0, maintenance=maintenance, kernel="rbf", gamma=gamma, degree=3,
                    coef0=0.0, merge_eps=0.01, projection_ridge=1e-10, fit_bias=False,
                    sv=None if res is None else res.sv, alpha=None if res is None else res.alpha,
                    bias=None if res is None else res.bias, t0=0 if res is None else res.t,
-                   merge_solver=merge_solver)
+                   merge_solver=merge_solver, uniforms=uniforms)
         if each_pass is not None:
             each_pass(res)
     return res
