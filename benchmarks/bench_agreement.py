@@ -139,8 +139,8 @@ def main(argv=None):
                            "per_solver": {k: dict(v) for k, v in by_solver.items()},
                            "per_tag": {k: dict(v) for k, v in by_tag.items()},
                            "failures": failures},
-               modules=loaded_modules())          # provenance: the refsvm modules the run imported
-    return 0
+               modules=loaded_modules() + ["tests/agreement/_generate.py"])   # provenance: the refsvm modules the
+    return 0                                              # run imported, and the generator of its configurations
 
 
 if __name__ == "__main__":
