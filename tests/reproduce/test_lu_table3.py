@@ -52,7 +52,7 @@ def test_bsgd_reasons_quote_the_bench():
     assert m["refsvm"][repr(32.0)]["mean"] < paper["mean"] and peer[(32.0, 0)]["mean"] < paper["mean"]
     assert peer[(32.0, 1)]["errors"] == peer[(32.0, 0)]["errors"]          # -b 1 gives the same numbers
     r, reason, text, peer = _cell("BSGD-R", "a9a")
-    assert reason == "unexplained"
+    assert reason == "protocol"                  # the paper's random removal: tests/reproduce/test_lu_table3_random.py
     assert f"({_pm(r['refsvm'][repr(0.125)])})" in text and f"gives {_pm(peer[(0.125, 0)])} over 5 orders" in text
     assert f"the SV just added {_pm(r['newest'][repr(0.125)])}" in text
     assert f"at C = 0.5 refsvm gives {_pm(r['refsvm'][repr(0.5)])}" in text and _pm(peer[(0.5, 0)]) in text
