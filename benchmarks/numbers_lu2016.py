@@ -23,8 +23,9 @@ from refsvm.reproduce.gaps import gap_reason
 #: the results files of each table (a table run in parts lists every part; a row in two parts is shown once,
 #: from the first)
 _FILES = {"7": ("reproduce_lu2016-table7",), "9": ("reproduce_lu2016-table9",)}
-#: the tables whose flagged rows the gaps list adds (Table 3 and its sigma = 8 companion)
-_GAP_FILES = {"3": ("reproduce_lu2016-table3",), "3, sigma = 8": ("reproduce_lu2016-table3-sigma8",), **_FILES}
+#: the tables whose flagged rows the gaps list adds (Table 3 and its sigma = 8 and random-removal companions)
+_GAP_FILES = {"3": ("reproduce_lu2016-table3",), "3, sigma = 8": ("reproduce_lu2016-table3-sigma8",),
+              "3, random": ("reproduce_lu2016-table3-random",), **_FILES}
 
 
 def _reason(data, r):
