@@ -13,6 +13,7 @@ from refsvm.reproduce.seed_policy import MIN_SEEDS
 
 BASES = {"wang2012-table3-mp": "wang2012-table3-all", "wang2012-table4-mp": "wang2012-table4",
          "wang2012-table5-mp": "wang2012-table5"}
+RAW = "wang2012-table4-mp-usps-raw"
 ROWS = ("MP", "MP+stop B=100", "MP+stop B=500", "MP+random B=100", "MP+random B=500")
 MAINTENANCE = {"MP": "removal", "MP+stop": "stop", "MP+random": "random-removal"}
 
@@ -77,3 +78,14 @@ def test_quick_end_to_end(name, tmp_path, parsed_once):
         assert r["paper"]["mean"] == pytest.approx(table.paper[(alg, ds)][0])
         if alg == "MP":
             assert r["params"]["budget"] == 300 + 1
+
+
+def test_usps_raw_companion_is_table4_mp_on_the_raw_pixels(tmp_path, parsed_once):
+    """The USPS column of wang2012-table4-mp on wang2012-table4-usps-raw's data set (not standardised); --quick runs."""
+    raw, mp = tables()[RAW], tables()["wang2012-table4-mp"]
+    assert raw.datasets is tables()["wang2012-table4-usps-raw"].datasets and not raw.datasets[0].standardize
+    assert [(e.label, e.params, e.grid, e.select) for e in raw.entries] == \
+        [(e.label, e.params, e.grid, e.select) for e in mp.entries]
+    assert raw.paper == {k: v for k, v in mp.paper.items() if k[1] == "USPS"} and len(raw.paper) == 5
+    rows = quick_reproduce(RAW, tmp_path)
+    assert set(rows) == {(r, "USPS") for r in ROWS}
