@@ -1,0 +1,71 @@
+"""Why rows of Wang et al.'s margin-perceptron baselines differ from the paper (``wang2012-table3-mp``,
+``-table4-mp``, ``-table5-mp``, ``-table4-mp-usps-raw``: MP, MP+stop and MP+random, section 7.3).
+
+The numbers quoted are the committed runs' (benchmarks/results/reproduce_<table>.json); tests/reproduce/
+test_wang_mp_baselines.py checks each against them.
+"""
+
+from .wang import EXPLAINED as _WANG, _gauss_test_draw
+
+EXPLAINED = {}
+_T3, _T4, _T5, _T4_RAW = "wang2012-table3-mp", "wang2012-table4-mp", "wang2012-table5-mp", "wang2012-table4-mp-usps-raw"
+
+
+def _two_point_rule_only(gap, ours_sd, paper_sd, sds, more=""):
+    """A row flagged by the 2-point rule while well within 2 sd of the difference of two runs."""
+    return (f"flagged by the 2-point rule only: the gap, {gap} points, is {sds} sd of the difference of two runs "
+            f"(ours {ours_sd} over 20 seeds, the paper's {paper_sd} over its 5 runs){more}")
+
+
+# ----------------------------------------------------------------------------- Table 3
+
+EXPLAINED[(_T3, "MP+random B=500", "Gauss")] = ("data", _gauss_test_draw(True))
+EXPLAINED[(_T3, "MP+stop B=100", "Gauss")] = (
+    "unexplained", _two_point_rule_only("-2.26", "3.12", "3.00", "0.52", "; ours lies below the paper's, where the test "
+                                        "rows of the table's one Gauss draw are harder than the distribution "
+                                        "(benchmarks/results/bench_bayes_floor.txt): the draw is no account"))
+EXPLAINED[(_T3, "MP+random B=100", "Adult")] = (
+    "unexplained", _two_point_rule_only("+2.08", "4.39", "0.88", "0.47", "; two of the 20 seeds end at 30.14 and "
+                                        "36.89 % and pull the mean up: the median, 21.86, is 1.64 points above the "
+                                        "paper's"))
+EXPLAINED[(_T3, "MP+stop B=100", "Checkerboard")] = (
+    "unexplained", _two_point_rule_only("+2.22", "1.99", "1.12", "0.97", "; the model is its first 100 SVs, so the "
+                                        "paper's longer stream (10M examples, 20,000 rows here) is no account"))
+EXPLAINED[(_T3, "MP", "Checkerboard")] = (
+    "data", "the table trains on 20,000 generated Checkerboard rows where the paper's MP saw 1M examples (Table 3's "
+            "subscript: stopped after 10,000 s, at 22K SVs): "
+            + _WANG[("wang2012-table3-all", "Pegasos", "Checkerboard")][1].split("; ")[1])
+
+# ----------------------------------------------------------------------------- Table 5
+
+_COVTYPE = ("the shared covtype.first10000 is the first 10,000 rows of UCI's covtype.data, inside the file's "
+            "class-balanced first block (1,262-1,620 rows per class, where the whole file's proportions differ: "
+            "data/SOURCES.md): another, balanced seven-class problem, with 7,500 rows for training here where the "
+            "paper trains on about 0.5M of the whole file")
+for _row in ("MP", "MP+stop B=100", "MP+random B=100"):
+    EXPLAINED[(_T5, _row, "Covertype")] = ("data", _COVTYPE)
+EXPLAINED[(_T5, "MP", "Waveform")] = (
+    "data", "ours errs less than the paper's by more than 2 sd: the paper drew a fresh test set per run (section 7.3), "
+            "this table scores every seed on one draw of 5,000 generated test rows, on which the Bayes classifier "
+            "errs 12.44 % where it errs 13.29 % over the distribution (benchmarks/results/bench_bayes_floor.txt): "
+            "the draw is 0.85 points easier, and with that added the row (15.65) is within the gap rule of the "
+            "paper's 15.64 ± 0.36")
+
+# ----------------------------------------------------------------------------- Table 4: USPS, standardised or not
+
+from ._common import _cites  # noqa: E402
+from .wang import _W4_RAW_SCALING  # noqa: E402
+
+#: wang2012-table4-mp-usps-raw's rows as committed: row -> (ours, the paper's)
+_T4_RAW_ROWS = {"MP": ("5.31 ± 0.25", "5.63 ± 0.04"), "MP+stop B=100": ("23.72 ± 2.68", "20.89 ± 2.15"),
+                "MP+stop B=500": ("8.74 ± 0.36", "9.22 ± 0.58"), "MP+random B=100": ("23.08 ± 1.65", "21.94 ± 2.01"),
+                "MP+random B=500": ("9.67 ± 0.67", "9.90 ± 0.97")}
+for _row, (_ours, _paper) in _T4_RAW_ROWS.items():
+    if _row != "MP+stop B=100":
+        EXPLAINED[(_T4, _row, "USPS")] = (
+            "data", _W4_RAW_SCALING + _cites(_T4_RAW, _row, _ours, _paper) + ", within the gap rule")
+_STOP_RAW = _two_point_rule_only("+2.83", "2.68", "2.15", "0.83", "; the model is its first 100 SVs")
+EXPLAINED[(_T4_RAW, "MP+stop B=100", "USPS")] = ("unexplained", _STOP_RAW)
+EXPLAINED[(_T4, "MP+stop B=100", "USPS")] = (
+    "unexplained", _W4_RAW_SCALING + _cites(_T4_RAW, "MP+stop B=100", *_T4_RAW_ROWS["MP+stop B=100"])
+    + ", on those pixels " + _STOP_RAW + "; still flagged")
