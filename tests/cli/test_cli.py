@@ -50,6 +50,19 @@ def test_train_predict_round_trip(libsvm_files, tmp_path, capsys, backend):
     assert float(test_line.split()[1]) > 0.6
 
 
+@pytest.mark.parametrize("maintenance", ["random-removal", "stop"])
+def test_train_with_the_removal_baselines(libsvm_files, tmp_path, capsys, maintenance):
+    """BSGD's section 7.3 baselines from the command line: the model is the estimator's with the same options."""
+    train, test = libsvm_files
+    model = tmp_path / "m.npz"
+    assert main(["train", str(train), str(model), *TRAIN_OPTS, "--maintenance", maintenance]) == 0
+    loaded = BudgetedSVC.load(model)
+    assert loaded.get_params()["maintenance"] == maintenance and loaded.alpha_.shape[0] == 20
+    X, y = checkerboard(200, random_state=0)
+    again = BudgetedSVC(**loaded.get_params()).fit(X, y)
+    np.testing.assert_array_equal(again.alpha_, loaded.alpha_)
+
+
 def test_model_name_without_npz_suffix(libsvm_files, tmp_path, capsys):
     train, test = libsvm_files
     assert main(["train", str(train), str(tmp_path / "m"), *TRAIN_OPTS, "--backend", "python"]) == 0
@@ -114,6 +127,7 @@ def test_demo_runs(capsys):
         (["train", "{train}", "{model}", "--kernel", "sigmoid"], "--kernel"),
         (["train", "{train}", "{model}", "--kernel", "linear"], "maintenance"),
         (["train", "{train}", "{model}", "--maintenance", "drop"], "--maintenance"),
+        (["train", "{train}", "{model}", "--solver", "bsca", "--maintenance", "stop"], "maintenance"),
         (["train", "{train}", "{model}", "--backend", "gpu"], "--backend"),
         (["predict", "{missing}", "{train}"], "no such model file"),
         (["demo", "--budget", "1"], "budget"),
