@@ -188,3 +188,24 @@ def test_usps_reasons_quote_the_raw_pixel_run():
         assert is_flagged(std[(row, "USPS")]) and reason == ("unexplained" if is_flagged(r) else "data"), row
         assert (gap_reason(RAW, r) is None) == (not is_flagged(r))
     assert [row for row in ROWS if is_flagged(raw[(row, "USPS")])] == ["MP+stop B=100"]
+
+
+STREAM = "wang2012-table3-mp-stream"
+
+
+def test_stream_companion_is_table3_mps_mp_on_longer_checkerboards(tmp_path, parsed_once):
+    """MP as wang2012-table3-mp runs it, at the gamma that table's CV chose on Checkerboard (the committed run), on
+    100K and 200K generated rows of the same generator and seed; --quick runs."""
+    from refsvm.reproduce.tables_wang_mp import MP_STREAM_GAMMA
+
+    _, rows = _committed("wang2012-table3-mp")
+    assert rows[("MP", "Checkerboard")]["chosen"] == {"gamma_scale": MP_STREAM_GAMMA}
+    table, mp = tables()[STREAM], tables()["wang2012-table3-mp"]
+    (entry,) = table.entries
+    ref = next(e for e in mp.entries if e.label == "MP")
+    assert entry.params == dict(ref.params, gamma_scale=MP_STREAM_GAMMA) and not entry.grid
+    base = next(d for d in mp.datasets if d.label == "Checkerboard")
+    assert [d.generated for d in table.datasets] == [dict(base.generated, n=n) for n in (100_000, 200_000)]
+    assert set(table.paper.values()) == {mp.paper[("MP", "Checkerboard")]} and table.seeds == MIN_SEEDS
+    rows = quick_reproduce(STREAM, tmp_path)
+    assert set(rows) == {("MP", "Checkerboard 100K"), ("MP", "Checkerboard 200K")}
