@@ -209,3 +209,20 @@ def test_stream_companion_is_table3_mps_mp_on_longer_checkerboards(tmp_path, par
     assert set(table.paper.values()) == {mp.paper[("MP", "Checkerboard")]} and table.seeds == MIN_SEEDS
     rows = quick_reproduce(STREAM, tmp_path)
     assert set(rows) == {("MP", "Checkerboard 100K"), ("MP", "Checkerboard 200K")}
+
+
+def test_checkerboard_mp_reason_quotes_the_stream():
+    """Table 3's MP on Checkerboard takes 'data': its error falls along the stream (20K, 100K, 200K rows, the committed
+    runs' numbers as the text quotes them), and the stream table's rows take the same reason."""
+    from refsvm.reproduce.gaps import gap_reason
+
+    data, stream = _committed(STREAM)
+    assert not data["quick"] and data["seeds"] == MIN_SEEDS
+    _, rows = _committed("wang2012-table3-mp")
+    runs = [rows[("MP", "Checkerboard")], stream[("MP", "Checkerboard 100K")], stream[("MP", "Checkerboard 200K")]]
+    means = [r["error_mean"] for r in runs]
+    assert means == sorted(means, reverse=True) and means[-1] > runs[0]["paper"]["mean"]
+    quoted = [f"{r['error_mean']:.2f} ± {r['error_std']:.2f}" for r in runs]
+    for name, r in (("wang2012-table3-mp", runs[0]), (STREAM, runs[1]), (STREAM, runs[2])):
+        reason, text = gap_reason(name, r)
+        assert reason == "data" and all(q in text for q in quoted), (name, r["dataset"])
