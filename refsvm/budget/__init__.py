@@ -38,6 +38,11 @@ list operations are fixed so that both backends break ties identically:
 Selection of the SV to remove / project / merge (section 6.1, and the
 simplification of sections 6.2 and 6.3): ``p = argmin_j ||alpha_j||^2 k(x_j, x_j)``.
 
+BSGD also runs the two removal baselines of section 7.3, which choose ``p`` without
+the norm (:data:`BSGD_MAINTENANCE`): ``"random-removal"`` (MP+random: the slot
+:func:`random_slot` of a uniform draw the caller makes) and ``"stop"`` (MP+stop: the SV
+just added), both through :func:`maintain_removal_at`.
+
 Choices where the paper is silent or wrong (documented in ``docs/bsgd.rst``)
 ------------------------------------------------------------------------------
 
