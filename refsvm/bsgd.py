@@ -341,8 +341,8 @@ class BSGDRecorder(MaintenanceRecorder):
     def __init__(self, n_steps, X, options):
         super().__init__(n_steps, options.maintenance.compare)
         self.sparse, self.d = is_sparse(X), X.shape[1]
-        self.keeps_K = options.learning_rate == "perceptron" and options.radius < math.inf   # the ball's K gets z's
-        #                                                     # row after a merge (U = inf: no ball, no K)
+        # the ball's K gets z's row after a merge (U = inf: no ball, no K)
+        self.keeps_K = options.learning_rate == "perceptron" and options.radius < math.inf
         self.gradient_error_sum = 0.0
         self.steps = StepRecords.when_on(n_steps, options.c)   # opt-in per-step records (recorder.py)
 
