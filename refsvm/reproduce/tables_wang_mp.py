@@ -130,3 +130,28 @@ TABLES["wang2012-table3-mp-stream"] = Table(
          "more training rows, at gamma = 64/d, the choice of that table's 5-fold CV of the row on 20,000 rows; "
          "the paper's MP saw 1M examples (Table 3's subscript: stopped after 10,000 s, at 22K SVs).",
 )
+
+# ----------------------------------------------------------------------------- Projectron++ (Table 3)
+
+from .tables_wang3 import TABLE3_ALL_GAMMA  # noqa: E402  (table3-all's CV-chosen gamma per budget and data set)
+
+PROJECTRON_PP = "refsvm.reproduce.threshold:run_projectron_threshold"
+TABLES["wang2012-table3-projectron"] = Table(
+    name="wang2012-table3-projectron",
+    title="Wang, Crammer & Vucetic (2012), JMLR 13, Table 3's Projectron++ rows (B = 100 / 500): the threshold set so "
+          "that the pass ends with B SVs; test error",
+    metric="test error (%)",
+    datasets=TABLES["wang2012-table3-all"].datasets,
+    entries=[Entry(f"Projectron++ B={B}", PROJECTRON_PP, dict(budget=B),
+                   per_dataset={ds: dict(gamma_scale=s) for ds, s in TABLE3_ALL_GAMMA[B].items()}) for B in (100, 500)],
+    paper={key: value for key, value in TABLES["wang2012-table3-all"].paper.items() if key[0].startswith("Projectron++")},
+    seeds=20,
+    quick_rows=300,
+    note="section 7.3's Projectron++ (Orabona et al. 2009, without a budget: refsvm.online.projectron, budget=None) "
+         "under wang2012-table3-all's protocol (its data sets, standardised, one pass), at the gamma table3-all's CV "
+         "of BPegasos+merge chose for the budget and data set.  The threshold eta: 'such that the number of SVs "
+         "equals B ... at the end of training', found by bisection on [0, 1] (30 steps) on seed 0's visiting order "
+         "(refsvm.reproduce.threshold), the pass nearest to B SVs kept; every seed runs at that eta and records its "
+         "own count of SVs (n_sv; the tuning pass's: tuned_sv).  Where no threshold reaches B (the span of the "
+         "data saturates first) the count the smallest threshold gives is kept.",
+)

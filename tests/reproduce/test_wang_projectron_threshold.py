@@ -1,0 +1,74 @@
+"""refsvm reproduce: Wang et al.'s Table 3 Projectron++ rows (``wang2012-table3-projectron``): the threshold search
+of :mod:`refsvm.reproduce.threshold` (a bisection that leaves B SVs at the end of the pass) checked against plain
+passes, the table's protocol, and a --quick run."""
+
+import numpy as np
+import pytest
+from _helpers import quick_reproduce
+
+from refsvm._fast.online import projectron
+from refsvm.reproduce import tables
+from refsvm.reproduce.seed_policy import MIN_SEEDS
+from refsvm.reproduce.tables_wang3 import TABLE3_ALL_GAMMA
+from refsvm.reproduce.threshold import CHUNK, final_sv_count, projectron_threshold
+
+NAME = "wang2012-table3-projectron"
+
+
+def _data(n=2 * CHUNK + 300, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.uniform(0, 4, size=(n, 2))
+    y = np.where((np.floor(X[:, 0]) + np.floor(X[:, 1])) % 2 == 0, 1, -1)
+    return X, y
+
+
+def _count(X, y, order, eta, gamma):
+    """One call over the whole order: the reference for the chunked pass."""
+    res = projectron(X, y, order, eta=eta, budget=None, plusplus=True, kernel="rbf", gamma=gamma, degree=3,
+                     coef0=0.0)
+    return len(res.sv)
+
+
+def test_the_chunked_pass_is_one_pass_and_stops_past_the_cap():
+    X, y = _data()
+    order = np.random.default_rng(1).permutation(len(y)).astype(np.int64)
+    for eta in (0.05, 0.3, 0.8):
+        whole = _count(X, y, order, eta, 2.0)
+        assert final_sv_count(X, y, order, eta=eta, gamma=2.0, cap=10 ** 6) == whole
+        assert final_sv_count(X, y, order, eta=eta, gamma=2.0, cap=whole - 1) is None
+
+
+@pytest.mark.parametrize("budget", [20, 60])
+def test_bisection_finds_the_threshold_of_b_svs(budget):
+    """The count falls as eta grows; the returned eta's pass ends with the returned count, which no threshold on a
+    fine grid beats by more than one SV (the counts step by one or a few)."""
+    X, y = _data()
+    order = np.random.default_rng(3).permutation(len(y)).astype(np.int64)
+    eta, count = projectron_threshold(X, y, 3, budget, 2.0)
+    assert count == _count(X, y, order, eta, 2.0)
+    grid = np.linspace(0.0, 1.0, 81)[1:-1]
+    counts = [_count(X, y, order, e, 2.0) for e in grid]
+    assert counts[0] >= counts[-1] and counts[0] > budget >= counts[-1]
+    assert abs(count - budget) <= min(abs(c - budget) for c in counts)
+    assert projectron_threshold(X, y, 3, budget, 2.0) == (eta, count)          # cached
+
+
+def test_spec_is_table3_alls_protocol():
+    table, base = tables()[NAME], tables()["wang2012-table3-all"]
+    assert table.datasets is base.datasets and table.seeds == MIN_SEEDS
+    assert {e.label for e in table.entries} == {"Projectron++ B=100", "Projectron++ B=500"}
+    for e in table.entries:
+        B = e.params["budget"]
+        assert e.label.endswith(f"B={B}") and not e.grid
+        assert e.per_dataset == {ds: dict(gamma_scale=s) for ds, s in TABLE3_ALL_GAMMA[B].items()}
+    assert table.paper == {k: v for k, v in base.paper.items() if k[0].startswith("Projectron++")}
+    assert 100.0 - table.paper[("Projectron++ B=500", "IJCNN")][0] == pytest.approx(94.73)   # the paper's Table 3
+    notes = {e.label: e for e in base.entries}
+    assert notes["Projectron++ B=100"].runner is None and NAME in notes["Projectron++ B=100"].note
+
+
+def test_quick_end_to_end(tmp_path, parsed_once):
+    rows = quick_reproduce(NAME, tmp_path)
+    assert set(rows) == {(f"Projectron++ B={B}", d.label) for B in (100, 500) for d in tables()[NAME].datasets}
+    for r in rows.values():
+        assert all(0.0 <= s["eta"] <= 1.0 and s["tuned_sv"] >= 0 for s in r["per_seed"])
