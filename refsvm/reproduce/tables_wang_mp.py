@@ -153,5 +153,5 @@ TABLES["wang2012-table3-projectron"] = Table(
          "equals B ... at the end of training', found by bisection on [0, 1] (30 steps) on seed 0's visiting order "
          "(refsvm.reproduce.threshold), the pass nearest to B SVs kept; every seed runs at that eta and records its "
          "own count of SVs (n_sv; the tuning pass's: tuned_sv).  Where no threshold reaches B (the span of the "
-         "data saturates first) the count the smallest threshold gives is kept.",
+         "data saturates first) the kept pass is the one with the most SVs any threshold gives.",
 )
