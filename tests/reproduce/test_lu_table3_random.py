@@ -3,7 +3,7 @@ draws for it (:func:`refsvm.reproduce.runners.pass_draws`), and a --quick run en
 
 import numpy as np
 import pytest
-from _helpers import quick_reproduce
+from _helpers import committed_result, quick_reproduce
 
 from refsvm import BudgetedSVC
 from refsvm.reproduce import tables
@@ -66,16 +66,10 @@ def test_quick_end_to_end(tmp_path, parsed_once):
 def test_committed_run_and_the_quoted_numbers():
     """The committed run is the full table on the present spec; every number the gap texts quote (the companion's
     w8a row, lu2016-table3's BSGD-R a9a row) is the committed run's."""
-    import json
-    from pathlib import Path
-
     from refsvm.reproduce.gaps import EXPLAINED, gap_reason
     from refsvm.reproduce.spec import spec_digest
 
-    results = Path(__file__).resolve().parents[2] / "benchmarks" / "results"
-    if not results.exists():
-        pytest.skip("benchmarks/ is not part of this tree (installed package)")
-    data = json.loads((results / f"reproduce_{NAME}.json").read_text())
+    data = committed_result(f"reproduce_{NAME}")
     assert not data["quick"] and data["seeds"] == MIN_SEEDS
     assert data["provenance"]["table_spec"]["sha256"] == spec_digest(tables()[NAME])
     rows = {r["dataset"]: r for r in data["rows"]}

@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 import pytest
-from _helpers import quick_reproduce
+from _helpers import committed_result, quick_reproduce
 
 from refsvm.reproduce import tables
 from refsvm.reproduce.gaps import is_flagged
@@ -94,13 +94,8 @@ def test_usps_raw_companion_is_table4_mp_on_the_raw_pixels(tmp_path, parsed_once
 
 
 def _committed(name):
-    import json
-    from pathlib import Path
-
-    results = Path(__file__).resolve().parents[2] / "benchmarks" / "results"
-    if not results.exists():
-        pytest.skip("benchmarks/ is not part of this tree (installed package)")
-    data = json.loads((results / f"reproduce_{name}.json").read_text())
+    """The committed run of table ``name`` and its rows by (row, data set)."""
+    data = committed_result(f"reproduce_{name}")
     return data, {(r["algorithm"], r["dataset"]): r for r in data["rows"]}
 
 
@@ -152,16 +147,12 @@ def test_every_flagged_row_has_a_stated_reason_whose_numbers_are_the_runs():
 def test_waveform_mp_reason_is_the_draws_floor():
     """Waveform's MP errs less than the paper by more than 2 sd; the table's one test draw is easier than the
     distribution by the committed floor's margin, and with it added the row is within the gap rule."""
-    import json
-    from pathlib import Path
-
     from refsvm.reproduce.gaps import gap_reason
 
     _, rows = _committed("wang2012-table5-mp")
     r = rows[("MP", "Waveform")]
     reason, text = gap_reason("wang2012-table5-mp", r)
-    floor = json.loads((Path(__file__).resolve().parents[2] / "benchmarks" / "results" / "bench_bayes_floor.json")
-                       .read_text())
+    floor = committed_result("bench_bayes_floor")
     draw = next(e for e in floor["sets"] if e["generator"] == "waveform" and e["n"] == 20_000)
     pop = floor["population"]["waveform"]["error"]
     assert "wang2012-table5-mp" in draw["tables"] and reason == "data"

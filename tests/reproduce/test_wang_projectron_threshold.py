@@ -4,7 +4,7 @@ passes, the table's protocol, and a --quick run."""
 
 import numpy as np
 import pytest
-from _helpers import quick_reproduce
+from _helpers import committed_result, quick_reproduce
 
 from refsvm._fast.online import projectron
 from refsvm.reproduce import tables
@@ -78,17 +78,12 @@ def test_committed_run_and_its_reasons():
     """The committed run is the full table at the present spec; each seed's run is at its data set's one threshold,
     whose tuning pass ended at B SVs (at B = 500 on Gauss and Banana no threshold gets there: the counts stop at
     53 and 476); the reasons' numbers are the run's."""
-    import json
     import math
-    from pathlib import Path
 
     from refsvm.reproduce.gaps import gap_reason
     from refsvm.reproduce.spec import spec_digest
 
-    results = Path(__file__).resolve().parents[2] / "benchmarks" / "results"
-    if not results.exists():
-        pytest.skip("benchmarks/ is not part of this tree (installed package)")
-    data = json.loads((results / f"reproduce_{NAME}.json").read_text())
+    data = committed_result(f"reproduce_{NAME}")
     assert not data["quick"] and data["seeds"] == MIN_SEEDS
     assert data["provenance"]["table_spec"]["sha256"] == spec_digest(tables()[NAME])
     rows = {(r["algorithm"], r["dataset"]): r for r in data["rows"]}
