@@ -239,3 +239,23 @@ def test_non_budgeted_margin_perceptron_keeps_no_gram_matrix():
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     assert peak < 3001 ** 2 * 8 / 10, peak
+
+
+def test_partial_fit_draws_per_call_on_both_paths():
+    """partial_fit: each call draws its chunk's order, then its uniforms (random removal); both paths agree, and the
+    same seed and chunks give the same model."""
+    X, y = _data(400)
+    fits = {}
+    for backend in ("python", "fast"):
+        est = BudgetedSVC(budget=10, maintenance="random-removal", lam=0.01, gamma=0.5, random_state=1,
+                          backend=backend)
+        for i in range(4):
+            est.partial_fit(X[i * 100:(i + 1) * 100], y[i * 100:(i + 1) * 100], classes=np.array([-1, 1]))
+        fits[backend] = est
+    assert sum(len(t["maint_index"]) for t in fits["fast"].trace_) > 20
+    np.testing.assert_array_equal(fits["python"].support_vectors_, fits["fast"].support_vectors_)
+    np.testing.assert_allclose(fits["python"].alpha_, fits["fast"].alpha_, rtol=1e-12, atol=1e-15)
+    rng = np.random.default_rng(1)
+    order = rng.permutation(100).astype(np.int64)
+    first = fast_bsgd(X[:100], y[:100], order, uniforms=rng.random(100), maintenance="random-removal", **_kw(10))
+    np.testing.assert_array_equal(first.trace["maint_index"], fits["fast"].trace_[0]["maint_index"])
