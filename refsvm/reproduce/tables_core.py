@@ -233,16 +233,13 @@ _W4_PAPER = {  # Table 4, accuracy (%) +- std over 5 shuffles, per data set in _
     "BNorma+merge B=100": ((75.72, 0.25), (85.61, 0.54), (87.44, 0.45), (90.82, 0.42), (61.79, 1.58)),
     "BNorma+merge B=500": ((76.25, 3.27), (86.33, 0.40), (89.51, 0.24), (94.60, 0.22), (75.84, 0.35)),
 }
-#: Wang et al.'s Projectron++ rows (Tables 3-5): why refsvm does not run them
-PROJECTRON_PP_NOT_RUN = ("the paper tunes Projectron++'s threshold so that the number of SVs equals B at the end of the "
-                         "pass: a search refsvm.OnlineKernelClassifier(algorithm='projectron++') could run, not done")
 _W4_MISSING = {  # row -> why refsvm does not run it
     "MP": "non-budgeted margin perceptron (no ball): run by the companion tables wang2012-table4-mp and "
           "wang2012-table5-mp (gamma by a CV of its own)",
     "Norma": "non-budgeted Norma: not run (the paper picks eta between 1 and 0.5 (2 + 0.5 N^-0.5)^0.5 by "
              "cross-validation, a third grid dimension)",
-    "Projectron++ B=100": PROJECTRON_PP_NOT_RUN + " (refsvm's Projectron++ runs multi-class targets too: Lu et "
-                                                  "al.'s multi-prototype rule)",
+    "Projectron++ B=100": "run by the companion tables wang2012-table4-projectron and wang2012-table5-projectron (the "
+                          "threshold set so that the pass ends with B SVs, Lu et al.'s multi-prototype Projectron++)",
     "Projectron++ B=500": "as B=100",
     "MP+stop B=100": "run by the companion tables wang2012-table4-mp and wang2012-table5-mp (BSGD maintenance "
                      "'stop', the margin perceptron without ball, gamma by a CV of its own)",

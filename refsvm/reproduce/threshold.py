@@ -16,9 +16,11 @@ records it.  The paper does not say whether it tuned per run or once; once per d
 table's time allows.
 """
 
+import functools
+
 import numpy as np
 
-from .runners import run_online
+from .runners import run_estimator, run_online
 
 #: bisection steps on eta in [0, 1] (a step halves the interval: 2^-30 ~ 1e-9; on Adult the count of SVs falls from
 #: hundreds to none within 1e-4 below eta = 1)
@@ -36,7 +38,12 @@ def final_sv_count(X, y, order, *, eta, gamma, cap, backend="fast"):
     ``None`` once the pass holds more than ``cap`` (run in calls of :data:`CHUNK` steps, each continuing the last)."""
     from ..backend import get_module
 
-    projectron = get_module("online", backend).projectron
+    module = get_module("online", backend)
+    n_classes = _n_classes(y)
+    if n_classes > 2:                  # Lu et al.'s multi-prototype Projectron++ (one shared SV set)
+        projectron = functools.partial(module.multiclass_projectron, n_classes=n_classes)
+    else:
+        projectron = module.projectron
     sv = alpha = state = None
     t = 0
     for start in range(0, len(order), CHUNK):
@@ -73,6 +80,11 @@ def projectron_threshold(X, y, seed, budget, gamma, backend="fast", steps=BISECT
     return _TUNED[key]
 
 
+def _n_classes(y):
+    """2 for labels in {-1, +1} (a binary table), else the number of classes of labels 0 .. c-1."""
+    return 2 if set(np.unique(y).tolist()) <= {-1, 1} else int(np.max(y)) + 1
+
+
 def _digest(X, y):
     import hashlib
 
@@ -91,10 +103,16 @@ def _digest(X, y):
 
 def run_projectron_threshold(X, y, X_test, y_test, seed, *, budget, gamma_scale, tune_seed=0, backend="fast"):
     """Projectron++ without a budget at the threshold :func:`projectron_threshold` finds on ``tune_seed``'s order
-    (``gamma = gamma_scale / d``), one pass over seed ``seed``'s order (:func:`refsvm.reproduce.runners.run_online`);
-    the result adds ``eta`` and ``tuned_sv`` (the tuning pass's SV count) to the run's ``n_sv``."""
+    (``gamma = gamma_scale / d``), one pass over seed ``seed``'s order (binary: :func:`refsvm.reproduce.runners.
+    run_online`; more classes: :class:`refsvm.OnlineKernelClassifier`, Lu et al.'s multi-prototype learner, through
+    :func:`~refsvm.reproduce.runners.run_estimator`); the result adds ``eta`` and ``tuned_sv`` (the tuning pass's SV
+    count)."""
     gamma = gamma_scale / X.shape[1]
     eta, tuned_sv = projectron_threshold(X, y, tune_seed, budget, gamma, backend)
-    out = run_online(X, y, X_test, y_test, seed, algorithm="projectron++", backend=backend, eta=eta, budget=None,
-                     gamma=gamma)
+    if _n_classes(y) > 2:              # the estimator runs the multi-class learner over the same order
+        out = run_estimator(X, y, X_test, y_test, seed, estimator="refsvm.OnlineKernelClassifier",
+                            algorithm="projectron++", budget=None, eta=eta, gamma=gamma, backend=backend)
+    else:
+        out = run_online(X, y, X_test, y_test, seed, algorithm="projectron++", backend=backend, eta=eta, budget=None,
+                         gamma=gamma)
     return dict(out, eta=eta, tuned_sv=tuned_sv)

@@ -112,3 +112,44 @@ def test_committed_run_and_its_reasons():
     ijcnn = rows[("Projectron++ B=500", "IJCNN")]
     errors = sorted(s["error"] for s in ijcnn["per_seed"])
     assert f"at {errors[-4]:.2f}-{errors[-1]:.2f} %" in gap_reason(NAME, ijcnn)[1] and errors[-5] < 10.0
+
+
+@pytest.mark.parametrize("n", [4, 5])
+def test_multiclass_tables_take_their_base_tables_cv_gamma(n, tmp_path, parsed_once):
+    """Tables 4 and 5: the gamma each (budget, data set) takes is the one the base table's CV of BPegasos+merge chose
+    in its committed run; the paper cells are the base table's Projectron++ rows; --quick runs."""
+    from refsvm.reproduce.tables_wang_mp import TABLE4_GAMMA, TABLE5_GAMMA
+
+    name, base = f"wang2012-table{n}-projectron", f"wang2012-table{n}"
+    gamma = {4: TABLE4_GAMMA, 5: TABLE5_GAMMA}[n]
+    chosen = {(r["algorithm"], r["dataset"]): r["chosen"] for r in committed_result(f"reproduce_{base}")["rows"]
+              if r["algorithm"].startswith("BPegasos+merge")}
+    table = tables()[name]
+    assert table.datasets is tables()[base].datasets
+    for B in (100, 500):
+        for d in table.datasets:
+            assert chosen[(f"BPegasos+merge B={B}", d.label)] == {"gamma_scale": gamma[B][d.label]}
+    for e in table.entries:
+        assert e.per_dataset == {ds: dict(gamma_scale=s) for ds, s in gamma[e.params["budget"]].items()}
+    assert table.paper == {k: v for k, v in tables()[base].paper.items() if k[0].startswith("Projectron++")}
+    rows = quick_reproduce(name, tmp_path)
+    assert set(rows) == {(f"Projectron++ B={B}", d.label) for B in (100, 500) for d in table.datasets}
+
+
+def test_multiclass_bisection():
+    """Three classes: the bisection's eta gives its count on the multi-prototype learner, and the count is the
+    nearest to B over a grid of thresholds."""
+    from refsvm._fast.online import multiclass_projectron
+
+    X, _ = _data()
+    y = (np.floor(X[:, 0]) % 3).astype(np.int64)
+    order = np.random.default_rng(4).permutation(len(y)).astype(np.int64)
+
+    def count(eta):
+        return len(multiclass_projectron(X, y, order, n_classes=3, eta=eta, budget=None, plusplus=True, kernel="rbf",
+                                         gamma=2.0, degree=3, coef0=0.0).sv)
+
+    eta, n_sv = projectron_threshold(X, y, 4, 30, 2.0)
+    assert n_sv == count(eta)
+    counts = [count(e) for e in np.linspace(0.0, 1.0, 41)[1:-1]]
+    assert counts[0] > 30 >= counts[-1] and abs(n_sv - 30) <= min(abs(c - 30) for c in counts)
