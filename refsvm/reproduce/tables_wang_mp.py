@@ -136,25 +136,36 @@ TABLES["wang2012-table3-mp-stream"] = Table(
 from .tables_wang3 import TABLE3_ALL_GAMMA  # noqa: E402  (table3-all's CV-chosen gamma per budget and data set)
 
 PROJECTRON_PP = "refsvm.reproduce.threshold:run_projectron_threshold"
-TABLES["wang2012-table3-projectron"] = Table(
-    name="wang2012-table3-projectron",
-    title="Wang, Crammer & Vucetic (2012), JMLR 13, Table 3's Projectron++ rows (B = 100 / 500): the threshold set so "
-          "that the pass ends with B SVs; test error",
-    metric="test error (%)",
-    datasets=TABLES["wang2012-table3-all"].datasets,
-    entries=[Entry(f"Projectron++ B={B}", PROJECTRON_PP, dict(budget=B),
-                   per_dataset={ds: dict(gamma_scale=s) for ds, s in TABLE3_ALL_GAMMA[B].items()}) for B in (100, 500)],
-    paper={key: value for key, value in TABLES["wang2012-table3-all"].paper.items() if key[0].startswith("Projectron++")},
-    seeds=20,
-    quick_rows=300,
-    note="section 7.3's Projectron++ (Orabona et al. 2009, without a budget: refsvm.online.projectron, budget=None) "
-         "under wang2012-table3-all's protocol (its data sets, standardised, one pass), at the gamma table3-all's CV "
-         "of BPegasos+merge chose for the budget and data set.  The threshold eta: 'such that the number of SVs "
-         "equals B ... at the end of training', found by bisection on [0, 1] (30 steps) on seed 0's visiting order "
-         "(refsvm.reproduce.threshold), the pass nearest to B SVs kept; every seed runs at that eta and records its "
-         "own count of SVs (n_sv; the tuning pass's: tuned_sv).  Where no threshold reaches B (the span of the "
-         "data saturates first) the kept pass is the one with the most SVs any threshold gives.",
-)
+
+
+def _projectron_table(name, base, gamma, title, note):
+    """Projectron++ at B = 100 / 500 on ``base``'s data sets, the threshold by the runner's search, at ``gamma``
+    (budget -> data set -> s, gamma = s/d); the paper cells are ``base``'s Projectron++ rows."""
+    return Table(
+        name=name,
+        title=title,
+        metric="test error (%)",
+        datasets=TABLES[base].datasets,
+        entries=[Entry(f"Projectron++ B={B}", PROJECTRON_PP, dict(budget=B),
+                       per_dataset={ds: dict(gamma_scale=s) for ds, s in gamma[B].items()}) for B in (100, 500)],
+        paper={key: value for key, value in TABLES[base].paper.items() if key[0].startswith("Projectron++")},
+        seeds=20,
+        quick_rows=300,
+        note=note,
+    )
+
+
+TABLES["wang2012-table3-projectron"] = _projectron_table(
+    "wang2012-table3-projectron", "wang2012-table3-all", TABLE3_ALL_GAMMA,
+    "Wang, Crammer & Vucetic (2012), JMLR 13, Table 3's Projectron++ rows (B = 100 / 500): the threshold set so that "
+    "the pass ends with B SVs; test error",
+    "section 7.3's Projectron++ (Orabona et al. 2009, without a budget: refsvm.online.projectron, budget=None) under "
+    "wang2012-table3-all's protocol (its data sets, standardised, one pass), at the gamma table3-all's CV of "
+    "BPegasos+merge chose for the budget and data set.  The threshold eta: 'such that the number of SVs equals B ... "
+    "at the end of training', found by bisection on [0, 1] (30 steps) on seed 0's visiting order "
+    "(refsvm.reproduce.threshold), the pass nearest to B SVs kept; every seed runs at that eta and records its own "
+    "count of SVs (n_sv; the tuning pass's: tuned_sv).  Where no threshold reaches B (the span of the data saturates "
+    "first) the kept pass is the one with the most SVs any threshold gives.")
 
 #: gamma = s/d that wang2012-table4's and -table5's 5-fold CV of BPegasos+merge chose per budget and data set
 #: (benchmarks/results/reproduce_wang2012-table4.json, -table5.json; tests/reproduce/test_wang_projectron_threshold.py
@@ -164,20 +175,12 @@ TABLE4_GAMMA = {100: dict(DNA=1.0, Satimage=16.0, USPS=1.0, Pendigits=4.0, Lette
 TABLE5_GAMMA = {100: dict(Shuttle=4.0, Covertype=16.0, Waveform=4.0), 500: dict(Shuttle=16.0, Covertype=16.0,
                                                                                Waveform=4.0)}
 for _n, (_base, _gamma) in {4: ("wang2012-table4", TABLE4_GAMMA), 5: ("wang2012-table5", TABLE5_GAMMA)}.items():
-    TABLES[f"wang2012-table{_n}-projectron"] = Table(
-        name=f"wang2012-table{_n}-projectron",
-        title=f"Wang, Crammer & Vucetic (2012), JMLR 13, Table {_n}'s Projectron++ rows (B = 100 / 500, multi-class): "
-              f"the threshold set so that the pass ends with B SVs; test error",
-        metric="test error (%)",
-        datasets=TABLES[_base].datasets,
-        entries=[Entry(f"Projectron++ B={B}", PROJECTRON_PP, dict(budget=B),
-                       per_dataset={ds: dict(gamma_scale=s) for ds, s in _gamma[B].items()}) for B in (100, 500)],
-        paper={key: value for key, value in TABLES[_base].paper.items() if key[0].startswith("Projectron++")},
-        seeds=20,
-        quick_rows=300,
-        note=f"wang2012-table3-projectron's protocol (the threshold by bisection on seed 0's order so that the pass "
-             f"ends with B SVs, every seed at it) under {_base}'s (its data sets, standardised, one pass), at the gamma "
-             f"{_base}'s CV of BPegasos+merge chose for the budget and data set; multi-class: Lu et al.'s "
-             f"multi-prototype Projectron++ (one SV set shared by the classes; refsvm.OnlineKernelClassifier), the "
-             f"paper printing no multi-class rule of its own.",
-    )
+    TABLES[f"wang2012-table{_n}-projectron"] = _projectron_table(
+        f"wang2012-table{_n}-projectron", _base, _gamma,
+        f"Wang, Crammer & Vucetic (2012), JMLR 13, Table {_n}'s Projectron++ rows (B = 100 / 500, multi-class): the "
+        f"threshold set so that the pass ends with B SVs; test error",
+        f"wang2012-table3-projectron's protocol (the threshold by bisection on seed 0's order so that the pass ends "
+        f"with B SVs, every seed at it) under {_base}'s (its data sets, standardised, one pass), at the gamma {_base}'s "
+        f"CV of BPegasos+merge chose for the budget and data set; multi-class: Lu et al.'s multi-prototype "
+        f"Projectron++ (one SV set shared by the classes; refsvm.OnlineKernelClassifier), the paper printing no "
+        f"multi-class rule of its own.")
