@@ -109,6 +109,7 @@ SOLVERS = {
     "projectron++": SolverSpec("online", "projectron", dict(eta=0.1, budget=50, **_KERNEL),
                                not_recorded=_ONLINE_MISSING, extra=dict(plusplus=True)),
     "bpas": SolverSpec("online", "bpas", dict(budget=50, C=1.0, **_KERNEL), not_recorded=_ONLINE_MISSING),
+    "bpann": SolverSpec("online", "bpann", dict(budget=50, C=1.0, **_KERNEL), not_recorded=_ONLINE_MISSING),
     "bogd": SolverSpec("online", "bogd", dict(budget=50, eta=0.1, lam=0.01, max_coef=1.0, **_KERNEL),
                        uniforms=True, not_recorded=_ONLINE_MISSING),
 }

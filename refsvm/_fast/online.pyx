@@ -40,6 +40,7 @@ from refsvm.kernels import Kernel
 from refsvm.online import ALGORITHMS, OnlineResult, projectron_U
 from refsvm.online.projection import SPAN_SAFETY, factor_of_matrix
 from refsvm.online.perceptrons import FORGETRON_Q_CANCELLATION
+from refsvm.online.passive_aggressive import gram_of_rows
 from refsvm.online.common import OnlineRecorder, capacity_for, kernel_error_over_rows
 from refsvm.constants import UNIT_ROUNDOFF
 
@@ -69,6 +70,7 @@ cdef enum:
     ALG_PROJECTRON = 4
     ALG_BPAS = 5
     ALG_BOGD = 6
+    ALG_BPANN = 7
 
 
 cdef struct Params:
@@ -153,6 +155,7 @@ include "online_common.pxi"                            # the error bounds and ti
 
 
 include "online_projection.pxi"                        # the Projectron's factor L and its step
+include "online_passive_aggressive.pxi"                # BPA-NN's neighbours and replacement
 
 
 cdef inline void _swap_remove(Store* SV, double[::1] A, int64_t[::1] age, Py_ssize_t p,
@@ -167,16 +170,18 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const Rows* X, const int64_t[::1] 
                       int64_t[::1] age, double[:, ::1] L, double[::1] dinv, double[::1] k, double[::1] aux,
                       double[::1] E, int8_t[::1] update_kind, int64_t[::1] n_sv, int64_t[::1] rem_step,
                       int64_t[::1] rem_index, Py_ssize_t start, const double[::1] sw,
-                      const StepOut* records) noexcept nogil:
+                      const StepOut* records, double[:, ::1] W, int64_t[::1] nn) noexcept nogil:
     """Steps ``start ..`` of the pass; returns the step index where it stopped
     (``n_steps``, or a Projectron step that needs a larger ``L``).  ``records``: the per-step records (NULL
-    pointers: off).  ``E``: the Projectron's coefficient error weights (the others: unused)."""
+    pointers: off).  ``E``: the Projectron's coefficient error weights (the others: unused).  BPA-NN:
+    ``L`` holds the SVs' kernel matrix ``G``, ``W`` (3 x cap) and ``nn`` its scratch."""
     cdef Py_ssize_t step, i, j, l, r, b, last, d = P.d
     cdef long long t
     cdef int y_t
     cdef double f, margin, k_tt, loss, tau, beta, sigma, mu
     cdef double phi, psi, y_r, scale, bound, shrink, q, bj, dist, fr, s, s_t, top, C_t, tol_f, eps_K
-    cdef double best, a_max, k_max, krr_max, q_max
+    cdef double best, a_max, k_max, krr_max, q_max, c_t, c_n
+    cdef Py_ssize_t n
     cdef double sq_max = 0.0                                # max ||x||^2 over the SVs held so far
     for j in range(c.b):
         if SV.sq[j] > sq_max:
@@ -205,10 +210,14 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const Rows* X, const int64_t[::1] 
         margin = y_t * f
         tol_f = 0.0                                         # f within rounding of 0 reads as 0
         eps_K = P.eps_K
-        if b > 0 and (P.alg == ALG_PERCEPTRON or P.alg == ALG_RBP or P.alg == ALG_FORGETRON or P.alg == ALG_BPAS):
+        if b > 0 and (P.alg == ALG_PERCEPTRON or P.alg == ALG_RBP or P.alg == ALG_FORGETRON or P.alg == ALG_BPAS
+                      or P.alg == ALG_BPANN):
             s = rows_self(X, i, KERNEL_LINEAR, 0.0, 0.0, 0.0)   # ||x_t||^2: eps_K of this step's kernel row
             eps_K = _kernel_value_error(P, s if s > sq_max else sq_max)
             tol_f = _margin_tolerance(&k[0], &A[0], b, eps_K, _kernel_relative_error(P, s if s > sq_max else sq_max))
+        elif P.alg == ALG_BPAS or P.alg == ALG_BPANN:       # the empty model: eps_K for the zero-row test
+            s = rows_self(X, i, KERNEL_LINEAR, 0.0, 0.0, 0.0)
+            eps_K = _kernel_value_error(P, s if s > sq_max else sq_max)
         elif b > 0 and P.alg == ALG_PROJECTRON:           # projectron_margin_tolerance: the coefficients' error too
             tol_f = _projectron_tolerance_cap(P, b, sum_a, sum_e)   # >= tol_f: a margin clear of it decides alike
             if not (margin > tol_f and (not P.plusplus or margin >= 1.0 or margin < 1.0 - tol_f)):
@@ -312,9 +321,11 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const Rows* X, const int64_t[::1] 
                 tau = loss / k_tt
                 if tau > C_t:
                     tau = C_t
-                c.updates += 1
-                update_kind[step] = 1
-                if b < P.budget:
+                if not k_tt > eps_K:                        # k(x_t, .) may be the zero function: no step
+                    step_taken = False
+                elif b < P.budget:
+                    c.updates += 1
+                    update_kind[step] = 1
                     if store_set_row(SV, b, X, i) != 0:
                         SV.failed = True
                     if SV.sq[b] > sq_max:
@@ -322,6 +333,8 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const Rows* X, const int64_t[::1] 
                     A[b] = y_t * tau
                     b += 1
                 else:
+                    c.updates += 1
+                    update_kind[step] = 1
                     c.kernel_evaluations += b
                     best = INFINITY                         # the least finite Q_r
                     a_max = k_max = krr_max = q_max = 0.0   # magnitudes bounding every tol_r
@@ -356,6 +369,39 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const Rows* X, const int64_t[::1] 
                     if SV.sq[r] > sq_max:
                         sq_max = SV.sq[r]
                     A[r] = beta
+
+        elif P.alg == ALG_BPANN:                            # L: the SVs' kernel matrix G
+            loss = 1.0 - margin
+            C_t = P.C * s_t                                 # PA-I on the weighted loss
+            if loss > tol_f and C_t != 0.0:                # a loss within rounding of 0 is 0
+                k_tt = rows_self(X, i, P.kernel, P.gamma, P.degree, P.coef0)
+                c.kernel_evaluations += 1
+                if k_tt > eps_K:                            # else k(x_t, .) may be the zero function: no step
+                    tau = loss / k_tt
+                    if tau > C_t:
+                        tau = C_t
+                    c.updates += 1
+                    update_kind[step] = 1
+                    if b < P.budget:
+                        r = b                               # append x_t with y_t tau
+                        A[r] = y_t * tau
+                        b += 1
+                    else:
+                        r = _bpann_replacement(L, &A[0], &k[0], b, k_tt, eps_K, &aux[0], &W[0, 0], &W[1, 0],
+                                               &W[2, 0], &nn[0], &n, &c_t, &c_n)
+                        A[n] += A[r] * c_n                  # beta_n = alpha_r c_n
+                        A[r] = A[r] * c_t + y_t * tau       # beta_t = alpha_r c_t + y_t tau
+                        rem_step[c.n_removals] = step
+                        rem_index[c.n_removals] = r
+                        c.n_removals += 1
+                    if store_set_row(SV, r, X, i) != 0:
+                        SV.failed = True
+                    if SV.sq[r] > sq_max:
+                        sq_max = SV.sq[r]
+                    for j in range(b):                      # G's row and column r: k_t (k_rr = k_tt)
+                        L[r, j] = k[j]
+                        L[j, r] = k[j]
+                    L[r, r] = k_tt
 
         else:  # ALG_BOGD
             if (margin <= 1.0 if P.authors else margin < 1.0) and s_t != 0.0:
@@ -466,6 +512,16 @@ cdef object _run_prepared(Params* P, Counters* cp, const Rows* R, Store* S, obje
     c.M = int(state.get("M", 0))
     L, dinv, c.diag_max = _initial_factor(P, state, (sv if S.sparse else SV[:n0]) if n0 else None, cap,
                                           alg == ALG_PROJECTRON, kernel, gamma, degree, coef0)
+    scratch = cap if alg == ALG_BPANN else 1
+    W = np.zeros((3, scratch))                             # BPA-NN's scratch rows
+    nn = np.zeros(scratch, dtype=np.int64)
+    if alg == ALG_BPANN:                                   # L holds the SVs' kernel matrix G
+        L = np.zeros((cap, cap))
+        if n0 and state.get("gram") is not None:
+            L[:n0, :n0] = np.asarray(state["gram"], dtype=np.float64)
+        elif n0:                                           # the reference's row-by-row kernel matrix
+            L[:n0, :n0] = gram_of_rows(sv if S.sparse else SV[:n0], Kernel(kernel, gamma, degree, coef0))
+            c.kernel_evaluations += n0 * (n0 + 1) // 2
     k = np.zeros(cap)
     aux = np.zeros(cap)
     E = np.zeros(cap)                                      # the Projectron's coefficient error weights
@@ -492,6 +548,8 @@ cdef object _run_prepared(Params* P, Counters* cp, const Rows* R, Store* S, obje
     cdef int64_t[::1] nsv = n_sv
     cdef int64_t[::1] rsv = rem_step
     cdef int64_t[::1] riv = rem_index
+    cdef double[:, ::1] Wv = W
+    cdef int64_t[::1] nnv = nn
     cdef StepOut steps = records_off(1)
     margins, new_coefs = step_record_arrays(P.n_steps, 0, 1)   # per-step records (opt-in): None when off
     if margins is not None:
@@ -499,7 +557,7 @@ cdef object _run_prepared(Params* P, Counters* cp, const Rows* R, Store* S, obje
     while True:
         with nogil:
             start = _pass(P, &c, R, yv, ov, uv, S, Av, agev, Kv, dv, kv, auxv, Ev, ukv, nsv, rsv, riv, start, swv,
-                          &steps)
+                          &steps, Wv, nnv)
         if start >= P.n_steps:
             break
         L = _grown_factor(L, c.b, cap)
@@ -509,6 +567,8 @@ cdef object _run_prepared(Params* P, Counters* cp, const Rows* R, Store* S, obje
         out_state = {"Q": float(c.Q), "M": int(c.M), "age": age[:b].copy()}
     elif alg == ALG_PROJECTRON:
         out_state = {"L": np.tril(L[:b, :b]), "diag_max": float(c.diag_max), "coef_error": E[:b].copy()}
+    elif alg == ALG_BPANN:
+        out_state = {"gram": L[:b, :b].copy()}
     else:
         out_state = {}
     trace = OnlineRecorder.assemble(c.mistakes, P.n_steps, c.updates, c.kernel_evaluations, update_kind, n_sv,
@@ -586,6 +646,17 @@ def bpas(X, y, order, *, budget, C, kernel, gamma, degree, coef0, sv=None, alpha
         alpha=alpha, t0=t0, zero_prediction=zero_prediction, budget=budget, C=C)
     sample_weight = weights_as_data(sample_weight, X.shape[0])
     return _run(ALG_BPAS, X, y, order, None, budget, kernel, gamma, degree, coef0, 1.0, 0.0, C, 1.0,
+                False, sv, alpha, t0, state, sample_weight, zero_prediction=zero_prediction)
+
+
+def bpann(X, y, order, *, budget, C, kernel, gamma, degree, coef0, sv=None, alpha=None, t0=0,
+          state=None, zero_prediction="mistake", sample_weight=None):
+    """BPA-NN (see :func:`refsvm.online.bpann`)."""
+    X, y, order, _ = check_online_arguments(
+        X, y, order, algorithm="bpann", kernel=kernel, gamma=gamma, degree=degree, coef0=coef0, sv=sv,
+        alpha=alpha, t0=t0, zero_prediction=zero_prediction, budget=budget, C=C)
+    sample_weight = weights_as_data(sample_weight, X.shape[0])
+    return _run(ALG_BPANN, X, y, order, None, budget, kernel, gamma, degree, coef0, 1.0, 0.0, C, 1.0,
                 False, sv, alpha, t0, state, sample_weight, zero_prediction=zero_prediction)
 
 

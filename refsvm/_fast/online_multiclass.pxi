@@ -147,6 +147,8 @@ cdef bint _mc_bpas(Params* P, Counters* c, Py_ssize_t m, const Rows* X, Py_ssize
         return False
     k_tt = rows_self(X, i, P.kernel, P.gamma, P.degree, P.coef0)
     c.kernel_evaluations += 1
+    if not k_tt > eps_K:                                     # k(x_t, .) may be the zero function: no step
+        return False
     tau = loss / (2.0 * k_tt)                                # multi-class PA-I step
     if tau > C_t:
         tau = C_t

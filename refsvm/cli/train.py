@@ -89,7 +89,7 @@ def _refuse_unused_options(args):
 
 
 def _cmd_train_online(args):
-    """``refsvm train --solver perceptron|ogd|rbp|forgetron|projectron|projectron++|bpas|bogd``."""
+    """``refsvm train --solver perceptron|ogd|rbp|forgetron|projectron|projectron++|bpas|bpann|bogd``."""
     if args.solver == "bogd" and args.eta is None:
         # no step size learns on every data set (eta = 0.2 scores below the majority class on ijcnn1,
         # w8a and german): the command refuses to guess rather than train a model that learns nothing

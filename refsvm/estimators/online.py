@@ -55,6 +55,8 @@ class OnlineKernelClassifier(BudgetedClassifierBase):
     ``"projectron"``    perceptron, projection when ``delta <= eta``       ``eta`` (threshold), ``budget``
     ``"projectron++"``  Projectron plus projected margin-error updates     ``eta``, ``budget``
     ``"bpas"``          budgeted passive-aggressive (simple)               ``budget``, ``C``
+    ``"bpann"``         budgeted passive-aggressive (nearest neighbour;     ``budget``, ``C``
+                        binary only)
     ``"bogd"``          bounded OGD, uniform removal with rescaling        ``budget``, ``eta``, ``lam``, ``max_coef``
     ==================  =================================================  ==========================
 
@@ -64,7 +66,7 @@ class OnlineKernelClassifier(BudgetedClassifierBase):
         One of the names above.
     budget : int or None, default=100
         B, the maximal number of support vectors (at least 2) for
-        ``"rbp"``, ``"forgetron"``, ``"bpas"`` and ``"bogd"``.  For the
+        ``"rbp"``, ``"forgetron"``, ``"bpas"``, ``"bpann"`` and ``"bogd"``.  For the
         Projectrons ``None`` gives the paper's algorithm (size bounded through
         ``eta``) and an integer the fixed-budget variant of Lu et al.
         Ignored by ``"perceptron"`` and ``"ogd"``.
@@ -91,7 +93,7 @@ class OnlineKernelClassifier(BudgetedClassifierBase):
         Regularisation of ``"bogd"`` (every step shrinks by ``1 - eta lam``);
         ``eta * lam < 1``.
     C : float, default=1.0
-        Aggressiveness of ``"bpas"`` (PA-I), > 0.
+        Aggressiveness of ``"bpas"`` and ``"bpann"`` (PA-I), > 0.
     max_coef : float, default=10.0
         BOGD's gamma: the rescaled coefficients are clipped to
         ``eta * max_coef`` (> 0).
@@ -129,7 +131,7 @@ class OnlineKernelClassifier(BudgetedClassifierBase):
         ``"rbp"`` and ``"forgetron"`` add ``s_t y_t`` instead of ``y_t``,
         ``"ogd"`` and ``"bogd"`` ``eta s_t y_t``, the Projectrons take the
         step ``s_t y_t`` (projected or added; the margin-error step is capped
-        at ``s_t``), ``"bpas"`` runs PA-I with ``C s_t``.  ``s_t = 0``: no
+        at ``s_t``), ``"bpas"`` and ``"bpann"`` run PA-I with ``C s_t``.  ``s_t = 0``: no
         update.  The weighted forms are not in the papers.
     random_state : int, numpy.random.Generator or None, default=None
         :meth:`fit` makes ``rng = numpy.random.default_rng(random_state)`` and
@@ -292,7 +294,7 @@ class OnlineKernelClassifier(BudgetedClassifierBase):
             return dict(common, budget=budget)
         if algorithm == "forgetron":
             return dict(common, budget=budget, variant=variant)
-        if algorithm == "bpas":
+        if algorithm in ("bpas", "bpann"):
             return dict(common, budget=budget, C=check_positive(self.C, "C"))
         eta = BOGD_DEFAULT_ETA if self.eta is None else check_positive(self.eta, "eta")
         lam = check_positive(self.lam, "lam", allow_zero=True)

@@ -69,6 +69,8 @@ SOLVERS = {s.name: s for s in (
            _BUDGETED + ("eta",) + _KERNEL + _REFIT, params={"algorithm": "projectron++"}),
     Solver("bpas", "OnlineKernelClassifier", "budgeted passive-aggressive, simple (baseline; --C)",
            _BUDGETED + ("C",) + _KERNEL + _REFIT, params={"algorithm": "bpas"}),
+    Solver("bpann", "OnlineKernelClassifier", "budgeted passive-aggressive, nearest neighbour, binary "
+           "(baseline; --C)", _BUDGETED + ("C",) + _KERNEL + _REFIT, params={"algorithm": "bpann"}),
     Solver("bogd", "OnlineKernelClassifier", "bounded OGD (baseline; --eta, --lam, --max-coef)",
            _BUDGETED + ("eta", "lam", "max_coef") + _KERNEL + _REFIT, params={"algorithm": "bogd"},
            **_regressor("bogd", "budget", "lam", "max_coef")),

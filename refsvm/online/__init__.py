@@ -12,7 +12,7 @@ checked once, options resolved into :class:`~refsvm.online.common.OnlineOptions`
 weights as data, the pass and its :class:`~refsvm.online.common.OnlineRecorder`);
 :mod:`.perceptrons` the mistake-driven learners (perceptron, RBP, Forgetron),
 :mod:`.gradient` the hinge-loss gradient learners (OGD, BOGD),
-:mod:`.projection` the Projectrons, :mod:`.passive_aggressive` BPA-S,
+:mod:`.projection` the Projectrons, :mod:`.passive_aggressive` BPA-S and BPA-NN,
 :mod:`.regression` the regression OGD, Perceptron, Norma, RBP, Forgetron, Projectron and BOGD (Lu et al.
 2016, section 7.4),
 :mod:`.multiclass` the multi-class Perceptron, RBP, OGD, Forgetron, BOGD, BPA-S and Projectron(++) (Lu et al. 2016,
@@ -28,6 +28,7 @@ function                  paper                                                 
 :func:`forgetron`         Dekel, Shalev-Shwartz & Singer (2008), self-tuned           B
 :func:`projectron`        Orabona, Keshet & Caputo (2009), Projectron / Projectron++  eta (and B)
 :func:`bpas`              Wang & Vucetic (2010), BPA-S                                B
+:func:`bpann`             Wang & Vucetic (2010), BPA-NN (Wang et al. 2012's "BPA")    B
 :func:`bogd`              Zhao, Wang, Wu, Jin & Hoi (2012), BOGD, uniform sampling    B
 ========================  ==========================================================  ==================
 
@@ -109,14 +110,14 @@ from .common import (ALGORITHMS, ADDED, NO_UPDATE, PROJECTED, OnlineOptions, Onl
 from .gradient import bogd, ogd
 from .multiclass import (MULTICLASS_ALGORITHMS, multiclass_bogd, multiclass_bpas, multiclass_forgetron,
                          multiclass_ogd, multiclass_perceptron, multiclass_projectron, multiclass_rbp)
-from .passive_aggressive import bpas
+from .passive_aggressive import bpann, bpas
 from .perceptrons import forgetron, forgetron_shrink, perceptron, rbp
 from .projection import projectron
 from .regression import (REGRESSION_ALGORITHMS, regression_bogd, regression_forgetron, regression_norma,
                          regression_ogd, regression_perceptron, regression_projectron, regression_rbp)
 
 __all__ = ["ALGORITHMS", "OnlineResult", "OnlineOptions", "OnlineRecorder", "is_mistake", "projectron_U",
-           "perceptron", "ogd", "rbp", "forgetron_shrink", "forgetron", "projectron", "bpas", "bogd",
+           "perceptron", "ogd", "rbp", "forgetron_shrink", "forgetron", "projectron", "bpas", "bogd", "bpann",
            "MULTICLASS_ALGORITHMS", "multiclass_perceptron", "multiclass_rbp", "multiclass_ogd",
            "multiclass_forgetron", "multiclass_bogd", "multiclass_bpas", "multiclass_projectron"]
 __all__ += ["REGRESSION_ALGORITHMS", "regression_ogd", "regression_perceptron", "regression_rbp",

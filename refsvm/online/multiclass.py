@@ -60,7 +60,7 @@ from ..validation import _check_warm_start, check_int, check_online_arguments, w
 from ..constants import UNIT_ROUNDOFF
 from ..recorder import StepRecords
 from .common import ADDED, PROJECTED, OnlineOptions, OnlineRecorder, OnlineResult, OnlineRun, margin_tolerance
-from .passive_aggressive import bpas_term_errors, least_objective
+from .passive_aggressive import bpas_term_errors, least_objective, pa_step
 from .perceptrons import forgetron_next_Q, forgetron_shrink, forgetron_state
 from .projection import initial_factor, margin_step, projects_mistake
 
@@ -371,7 +371,8 @@ def multiclass_bpas(X, y, order, *, n_classes, budget, C, kernel, gamma, degree,
     exceeds the error bound of ``f^{y_t} - f^{s_t}`` (a step leaves the margin at exactly 1, so a
     repeated row meets rounding noise), candidates within their rounding bounds of the least ``Q_r``
     tie and the lowest slot wins (as the binary :func:`refsvm.online.bpas`).  ``zero_prediction``
-    changes only the mistake count.  Weight ``s_t = 0``: no step.
+    changes only the mistake count.  Weight ``s_t = 0``, or ``k(x_t, x_t)`` within its error bound of
+    0: no step (:func:`refsvm.online.passive_aggressive.pa_step`).
     """
     run, o, rec = begin_multiclass("bpas", X, y, order, kernel, gamma, degree, coef0, n_classes=n_classes, sv=sv,
                                    alpha=alpha, t0=t0, sample_weight=sample_weight, zero_prediction=zero_prediction,
@@ -384,9 +385,8 @@ def multiclass_bpas(X, y, order, *, n_classes, budget, C, kernel, gamma, degree,
         eps_K = run.kernel_error(x_t)                      # one kernel value's error bound
         f_err = run.class_tolerances(k_t, eps_K)           # each score's error bound
         loss = max(0.0, 1.0 - f_t[y_t] + f_t[s_t])
-        if loss > f_err[y_t] + f_err[s_t] and C_t > 0.0:   # a loss within rounding of 0 is 0
-            k_tt = run.k_tt(x_t)
-            tau = min(C_t, loss / (2.0 * k_tt))            # multi-class PA-I step
+        tau, k_tt = pa_step(run, x_t, loss, f_err[y_t] + f_err[s_t], C_t, eps_K, scale=2.0)   # None: no step
+        if tau is not None:                                # multi-class PA-I step
             rec.update(step, ADDED)
             step_vec = two_class_step(run.m, y_t, s_t, tau)
             if run.b < budget:

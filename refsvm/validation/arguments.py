@@ -243,9 +243,10 @@ def check_dual_sample(dual, sample):
 
 
 #: The online learners of :mod:`refsvm.online` (``refsvm.online.ALGORITHMS`` is this tuple)
-ONLINE_ALGORITHMS = ("perceptron", "ogd", "rbp", "forgetron", "projectron", "projectron++", "bpas", "bogd")
+ONLINE_ALGORITHMS = ("perceptron", "ogd", "rbp", "forgetron", "projectron", "projectron++", "bpas", "bogd",
+                     "bpann")
 #: The online learners that take a budget B (the Projectrons take one optionally)
-ONLINE_BUDGETED = ("rbp", "forgetron", "bpas", "bogd")
+ONLINE_BUDGETED = ("rbp", "forgetron", "bpas", "bogd", "bpann")
 
 
 #: ``zero_prediction`` of the online learners: how a decision value of exactly 0 is read
@@ -260,8 +261,8 @@ def check_online_arguments(X, y, order, uniforms=None, *, algorithm, kernel, gam
     """Check the arguments of the online learners of :mod:`refsvm.online` (both backends call this).
 
     Each learner passes the arguments it has and no others: ``budget`` (RBP,
-    Forgetron, BPA-S, BOGD; optional for the Projectrons), ``eta`` (OGD, the
-    Projectrons, BOGD), ``lam`` and ``max_coef`` (BOGD), ``C`` (BPA-S),
+    Forgetron, BPA-S, BOGD, BPA-NN; optional for the Projectrons), ``eta`` (OGD, the
+    Projectrons, BOGD), ``lam`` and ``max_coef`` (BOGD), ``C`` (BPA-S, BPA-NN),
     ``uniforms`` (RBP, BOGD), ``variant`` (Forgetron, Projectrons, BOGD).
     Binary labels in {-1, +1}; ``budget`` an int >= 2 where the learner has
     one (``None`` allowed for the Projectrons); ``uniforms`` one number in
@@ -294,7 +295,7 @@ def check_online_arguments(X, y, order, uniforms=None, *, algorithm, kernel, gam
         if eta * lam >= 1.0:
             raise ValueError(f"lam must satisfy eta * lam < 1 (the shrink factor 1 - eta lam > 0); got eta={eta}, lam={lam}")
         check_positive(max_coef, "max_coef")
-    if algorithm == "bpas":
+    if algorithm in ("bpas", "bpann"):
         check_positive(C, "C")
     check_int(t0, "t0", 0)
     if algorithm in ("rbp", "bogd"):

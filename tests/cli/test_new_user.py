@@ -134,12 +134,13 @@ def test_binary_only_solver_on_multiclass_data_is_one_line(three_classes, tmp_pa
     assert "--solver bsgd" in line
 
 
-def test_help_says_every_solver_takes_multiclass_data(capsys):
+def test_help_names_the_binary_only_solver(capsys):
+    """Every solver takes multi-class data but BPA-NN (Wang et al. 2012 run it on binary data only)."""
     with pytest.raises(SystemExit):
         main(["train", "--help"])
     text = " ".join(capsys.readouterr().out.split())
-    assert "Every solver takes multi-class data." in text
-    assert "are binary classifiers" not in text
+    assert "The online baselines bpann are binary classifiers" in text
+    assert "Every solver takes multi-class data." not in text
 
 
 # ------------------------------------------------------------------------------ SBP
