@@ -232,6 +232,14 @@ def run_bsgd_multiclass(X, y, X_test, y_test, seed, *, C, gamma_scale, **params)
                      gamma=gamma_scale / X.shape[1], **params)
 
 
+def run_online_scaled(X, y, X_test, y_test, seed, *, gamma_scale, **params):
+    """An online learner of :mod:`refsvm.online` through :class:`refsvm.OnlineKernelClassifier` (one pass over
+    ``rng.permutation(n)``, labels as the estimator maps them), Gaussian kernel ``gamma = gamma_scale / d``;
+    ``params`` go to the estimator (``algorithm``, ``budget``, ``C``...).  Timed as :func:`run_batch`."""
+    return run_batch(X, y, X_test, y_test, seed, estimator="refsvm.OnlineKernelClassifier",
+                     gamma=gamma_scale / X.shape[1], **params)
+
+
 _SVC_RUNS = {}    # (data digest, C, gamma) -> result: an exact SVM's model does not depend on the seed
 
 
