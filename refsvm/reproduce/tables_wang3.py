@@ -70,8 +70,8 @@ _NOT_RUN = {  # row -> why refsvm does not run it
     "Norma": "non-budgeted Norma: run by the companion table wang2012-table3-norma (eta, 1 or "
              "0.5 (2 + 0.5 N^-0.5)^0.5 as the paper, by cross-validation; gamma as this table's Pegasos)",
     "TVM B=100": "TVM (Wang & Vucetic 2010b): not implemented in refsvm", "TVM B=500": "as B=100",
-    "BPA B=100": "BPA-NN (Wang & Vucetic 2010a; projection onto the nearest neighbour): not implemented in refsvm "
-                 "(refsvm's BPA-S, Lu et al.'s baseline, is the simple variant)", "BPA B=500": "as B=100",
+    "BPA B=100": "BPA-NN (Wang & Vucetic 2010a; projection onto the nearest neighbour): run by the companion table "
+                 "wang2012-table3-bpa (refsvm.online.bpann, gamma and C by a CV of its own)", "BPA B=500": "as B=100",
     "Projectron++ B=100": "run by the companion table wang2012-table3-projectron (the threshold set so that the pass "
                           "ends with B SVs, by bisection on one order)", "Projectron++ B=500": "as B=100",
     "MP+stop B=100": "run by the companion table wang2012-table3-mp (BSGD maintenance 'stop', the margin "
