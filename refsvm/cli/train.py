@@ -249,7 +249,7 @@ def add_parser(sub):
     reg = train.add_mutually_exclusive_group()
     reg.add_argument("--lam", type=float, default=1e-4, help="regularisation lambda")
     reg.add_argument("--C", type=float, default=None,
-                     help="LIBSVM's C; bsgd: lambda = 1 / (n C) instead of --lam; bsca: the box; bpas: the "
+                     help="LIBSVM's C; bsgd: lambda = 1 / (n C) instead of --lam; bsca: the box; bpas, bpann: the "
                           "aggressiveness")
     train.add_argument("--gamma", type=_gamma, default="scale",
                        help="kernel width: k(x,x') = exp(-gamma ||x-x'||^2); a number > 0, 'scale' "

@@ -16,7 +16,7 @@ CSR.
 Solvers: BSGD (every maintenance, the removal baselines random-removal and stop among them, x merge
 solver x learning rate, with and without a bias), BSCA
 (every maintenance x sv_update), SBP (with and without intercept), FOGD, NOGD, and the eight
-online learners with both variants.
+online learners with both variants, BPA-NN in place of half of BPA-S's draws.
 
 Comparison (:func:`check`): the reference path on the dense data against the compiled path on
 the dense data and, for CSR cases, the compiled path on the CSR data.  Every discrete entry of the
@@ -36,7 +36,7 @@ import numpy as np
 import scipy.sparse as sp
 
 SOLVERS = ("bsgd", "bsca", "sbp", "fogd", "nogd", "online")
-ONLINE = ("perceptron", "ogd", "rbp", "forgetron", "projectron", "projectron++", "bpas", "bogd")
+ONLINE = ("perceptron", "ogd", "rbp", "forgetron", "projectron", "projectron++", "bpas", "bogd")   # (+ bpann)
 #: the online learners with a multi-class form (one shared SV set; Lu et al. 2016, section 5)
 ONLINE_MULTICLASS = ("perceptron", "ogd", "rbp")
 #: trace entries that count work, not decisions (the paths cache differently)
@@ -98,6 +98,8 @@ def draw_config(seed):
         params = {"eta": float(10.0 ** rng.uniform(-2, 0))}
     else:
         params = {"algorithm": _pick(rng, list(ONLINE)), "variant": _pick(rng, ["paper", "authors"])}
+        if params["algorithm"] == "bpas" and data["seed"] % 2 == 1:   # half of BPA-S's: BPA-NN (binary only;
+            params["algorithm"] = "bpann"                              # no extra draw: later seeds unchanged)
         if params["algorithm"] in ONLINE_MULTICLASS and data["seed"] % 4 == 0:
             data["classes"] = 3                    # refsvm.online.multiclass (no extra draw: later seeds unchanged)
     config["params"] = params
