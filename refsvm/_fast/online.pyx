@@ -174,7 +174,7 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const Rows* X, const int64_t[::1] 
     """Steps ``start ..`` of the pass; returns the step index where it stopped
     (``n_steps``, or a Projectron step that needs a larger ``L``).  ``records``: the per-step records (NULL
     pointers: off).  ``E``: the Projectron's coefficient error weights (the others: unused).  BPA-NN:
-    ``L`` holds the SVs' kernel matrix ``G``, ``W`` (3 x cap) and ``nn`` its scratch."""
+    ``L`` holds the SVs' kernel matrix ``G``, ``W`` (5 x cap) and ``nn`` its scratch and neighbour table."""
     cdef Py_ssize_t step, i, j, l, r, b, last, d = P.d
     cdef long long t
     cdef int y_t
@@ -193,6 +193,15 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const Rows* X, const int64_t[::1] 
             sum_e += E[j]
     cdef bint mistake, step_taken
     cdef SpanStep span                                      # the Projectron's step (refsvm.online.projection.Span)
+    cdef Neighbours nbrs                                    # BPA-NN's neighbour table (W's rows 1-5, nn)
+    nbrs.valid = False
+    nbrs.eps = 0.0
+    nbrs.diag_max = 0.0
+    nbrs.nn = &nn[0]
+    nbrs.U = &W[1, 0]
+    nbrs.diag = &W[2, 0]
+    nbrs.D = &W[3, 0]
+    nbrs.tol = &W[4, 0]
     shrink = 1.0 - P.eta * P.lam
     bound = P.eta * P.max_coef
     for step in range(start, P.n_steps):
@@ -386,22 +395,24 @@ cdef Py_ssize_t _pass(Params* P, Counters* c, const Rows* X, const int64_t[::1] 
                         r = b                               # append x_t with y_t tau
                         A[r] = y_t * tau
                         b += 1
+                        for j in range(b):                  # G's row and column r: k_t (k_rr = k_tt)
+                            L[r, j] = k[j]
+                            L[j, r] = k[j]
+                        L[r, r] = k_tt
+                        nbrs.valid = False                  # the table is built at the first full step
                     else:
-                        r = _bpann_replacement(L, &A[0], &k[0], b, k_tt, eps_K, &aux[0], &W[0, 0], &W[1, 0],
-                                               &W[2, 0], &nn[0], &n, &c_t, &c_n)
+                        r = _bpann_replacement(L, &A[0], &k[0], b, k_tt, eps_K, &aux[0], &W[0, 0], &nbrs, &n,
+                                               &c_t, &c_n)
                         A[n] += A[r] * c_n                  # beta_n = alpha_r c_n
                         A[r] = A[r] * c_t + y_t * tau       # beta_t = alpha_r c_t + y_t tau
                         rem_step[c.n_removals] = step
                         rem_index[c.n_removals] = r
                         c.n_removals += 1
+                        _nn_replaced(L, b, r, &k[0], k_tt, &nbrs)   # G's row and column r, the table
                     if store_set_row(SV, r, X, i) != 0:
                         SV.failed = True
                     if SV.sq[r] > sq_max:
                         sq_max = SV.sq[r]
-                    for j in range(b):                      # G's row and column r: k_t (k_rr = k_tt)
-                        L[r, j] = k[j]
-                        L[j, r] = k[j]
-                    L[r, r] = k_tt
 
         else:  # ALG_BOGD
             if (margin <= 1.0 if P.authors else margin < 1.0) and s_t != 0.0:
@@ -513,7 +524,7 @@ cdef object _run_prepared(Params* P, Counters* cp, const Rows* R, Store* S, obje
     L, dinv, c.diag_max = _initial_factor(P, state, (sv if S.sparse else SV[:n0]) if n0 else None, cap,
                                           alg == ALG_PROJECTRON, kernel, gamma, degree, coef0)
     scratch = cap if alg == ALG_BPANN else 1
-    W = np.zeros((3, scratch))                             # BPA-NN's scratch rows
+    W = np.zeros((5, scratch))                             # BPA-NN's scratch rows
     nn = np.zeros(scratch, dtype=np.int64)
     if alg == ALG_BPANN:                                   # L holds the SVs' kernel matrix G
         L = np.zeros((cap, cap))
