@@ -1,0 +1,77 @@
+"""refsvm reproduce: Wang, Crammer & Vucetic (2012) Table 3's BPA rows (``wang2012-table3-bpa``, companion of
+``wang2012-table3-all``): the paper's numbers, the protocol (BPA-NN through the estimator, gamma and C by a CV of each
+row), the base table's pointer to it, a --quick run end to end, and the committed run."""
+
+import pytest
+from _helpers import committed_result, quick_reproduce
+
+from refsvm.reproduce import tables
+from refsvm.reproduce.seed_policy import MIN_SEEDS
+
+NAME, BASE = "wang2012-table3-bpa", "wang2012-table3-all"
+ROWS = ("BPA B=100", "BPA B=500")
+
+
+def test_paper_numbers_are_the_base_tables_bpa_rows():
+    table, base = tables()[NAME], tables()[BASE]
+    assert set(table.paper) == {k for k in base.paper if k[0] in ROWS} and {k[0] for k in table.paper} == set(ROWS)
+    for key, value in table.paper.items():
+        assert value == base.paper[key], key
+
+
+def test_spot_checks_from_the_papers_text():
+    """Cells typed from the paper's Table 3 (accuracy % +- sd; the B = 100 line above the B = 500 line)."""
+    paper = tables()[NAME].paper
+    assert 100.0 - paper[("BPA B=100", "Adult")][0] == pytest.approx(83.38)
+    assert paper[("BPA B=100", "Adult")][1] == pytest.approx(0.56)
+    assert 100.0 - paper[("BPA B=500", "IJCNN")][0] == pytest.approx(96.20)
+    assert 100.0 - paper[("BPA B=500", "Banana")][0] == pytest.approx(91.30)
+    assert 100.0 - paper[("BPA B=100", "Checkerboard")][0] == pytest.approx(99.01)
+
+
+def test_protocol_is_bpann_with_a_cv_of_each_rows_own():
+    """The base table's data sets (one definition); every row BPA-NN at its budget with its own 5-fold CV over the base
+    table's gamma grid and three values of C; the policy's 20 seeds."""
+    table, base = tables()[NAME], tables()[BASE]
+    assert table.datasets is base.datasets and table.seeds == MIN_SEEDS
+    base_grid = next(e.grid for e in base.entries if e.label == "BPegasos+merge B=100")
+    assert [e.label for e in table.entries] == list(ROWS)
+    for e in table.entries:
+        assert e.runner == "refsvm.reproduce.runners:run_online_scaled"
+        assert e.params == dict(algorithm="bpann", budget=int(e.label.split("B=")[1]))
+        assert e.select == "cv5" and e.tuned_by is None and not e.per_dataset
+        assert e.grid["gamma_scale"] == base_grid["gamma_scale"] and e.grid["C"] == (0.1, 1.0, 10.0)
+
+
+def test_base_table_names_the_companion():
+    base = tables()[BASE]
+    notes = {e.label: e.note for e in base.entries if e.runner is None}
+    assert "wang2012-table3-bpa" in notes["BPA B=100"] and "refsvm.online.bpann" in notes["BPA B=100"]
+    assert notes["BPA B=500"] == "as B=100"
+
+
+def test_runner_is_the_estimator_at_gamma_scale_over_d():
+    """run_online_scaled: OnlineKernelClassifier at gamma = s/d, the labels as the estimator maps them (0/1 here)."""
+    import numpy as np
+
+    from refsvm import OnlineKernelClassifier
+    from refsvm.reproduce.runners import run_online_scaled
+
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(240, 4))
+    y = (X[:, 0] * X[:, 1] > 0).astype(int)
+    out = run_online_scaled(X[:200], y[:200], X[200:], y[200:], 5, gamma_scale=2.0, algorithm="bpann", budget=20,
+                            C=1.0)
+    est = OnlineKernelClassifier(algorithm="bpann", budget=20, C=1.0, gamma=0.5, random_state=5).fit(X[:200], y[:200])
+    assert out["error"] == pytest.approx(100.0 * np.mean(est.predict(X[200:]) != y[200:]))
+    assert est.support_vectors_.shape[0] == 20 and 0.0 < out["error"] < 40.0
+
+
+def test_quick_run_end_to_end(tmp_path, parsed_once):
+    rows = quick_reproduce(NAME, tmp_path)
+    table = tables()[NAME]
+    assert set(rows) == {(r, d.label) for r in ROWS for d in table.datasets}
+    for (row, ds), r in rows.items():
+        assert r["available"] and r["chosen"]["gamma_scale"] in table.entries[0].grid["gamma_scale"], (row, ds)
+        assert r["chosen"]["C"] in (0.1, 1.0, 10.0) and r["cv"]["row"] == row
+        assert r["paper"]["mean"] == pytest.approx(table.paper[(row, ds)][0])
