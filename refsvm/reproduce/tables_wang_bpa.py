@@ -41,19 +41,25 @@ TABLES["wang2012-table3-bpa"] = Table(
 #: 20,000 rows (tests/reproduce/test_wang_bpa_table.py checks them against the committed run)
 _CHECKERBOARD = next(d for d in TABLES["wang2012-table3-all"].datasets if d.label == "Checkerboard")
 BPA_STREAM_CHOICE = {100: dict(gamma_scale=16.0, C=0.1), 500: dict(gamma_scale=64.0, C=0.1)}
-_STREAM_ROWS = (100_000, 200_000)
+_STREAM_ROWS = (100_000, 200_000, 1_000_000)
+
+
+def _stream_label(n):
+    return f"Checkerboard {n // 1000}K" if n < 1_000_000 else f"Checkerboard {n // 1_000_000}M"
+
+
 TABLES["wang2012-table3-bpa-stream"] = Table(
     name="wang2012-table3-bpa-stream",
-    title="Wang, Crammer & Vucetic (2012), JMLR 13, Table 3's BPA rows on Checkerboard with 100,000 and 200,000 "
-          "training rows (wang2012-table3-bpa: 20,000; the paper: 10M examples); test error",
+    title="Wang, Crammer & Vucetic (2012), JMLR 13, Table 3's BPA rows on Checkerboard with 100,000, 200,000 and "
+          "1,000,000 training rows (wang2012-table3-bpa: 20,000; the paper: 10M examples); test error",
     metric="test error (%)",
-    datasets=[Dataset(f"Checkerboard {n // 1000}K", "checkerboard", protocol="split", standardize=True,
+    datasets=[Dataset(_stream_label(n), "checkerboard", protocol="split", standardize=True,
                       generated=dict(_CHECKERBOARD.generated, n=n),
                       note=f"refsvm.datasets.checkerboard (4 x 4, uniform), {n:,} training and 10,000 test rows, "
                            f"random_state 2012") for n in _STREAM_ROWS],
     entries=[Entry(row, ONLINE_SCALED, dict(algorithm="bpann", budget=B, **BPA_STREAM_CHOICE[B]))
              for row, B in zip(BPA_ROWS, (100, 500))],
-    paper={(row, f"Checkerboard {n // 1000}K"): TABLES["wang2012-table3-all"].paper[(row, "Checkerboard")]
+    paper={(row, _stream_label(n)): TABLES["wang2012-table3-all"].paper[(row, "Checkerboard")]
            for row in BPA_ROWS for n in _STREAM_ROWS},
     seeds=20,
     quick_rows=300,
