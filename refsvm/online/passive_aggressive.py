@@ -45,6 +45,28 @@ def bpas(X, y, order, *, budget, C, kernel, gamma, degree, coef0, sv=None, alpha
     """
     run, o, rec = begin("bpas", X, y, order, kernel, gamma, degree, coef0, sv=sv, alpha=alpha, t0=t0,
                         sample_weight=sample_weight, zero_prediction=zero_prediction, budget=budget, C=C)
+    for step, x_t, y_t, f_t, k_t, tau, k_tt, f_err, eps_K, C_t in pa_updates(run, o, rec, C):
+        if run.b < budget:
+            run.append(x_t, y_t * tau)
+        else:
+            k_rr = run.k_rr()
+            a_r = run.A[:run.b]
+            beta = a_r * k_t / k_tt + y_t * tau        # projection of x_r onto x_t, plus the PA step
+            dist_sq = a_r * a_r * k_rr + beta * beta * k_tt - 2.0 * a_r * beta * k_t
+            f_r = f_t - a_r * k_t + beta * k_tt        # f_r(x_t)
+            Q = 0.5 * dist_sq + C_t * np.maximum(0.0, 1.0 - y_t * f_r)
+            tol = bpas_tie_tolerance(a_r, k_t, k_rr, k_tt, beta, f_t, Q, tau, C_t, f_err, eps_K)
+            r = least_objective(Q, tol)                # argmin Q_r, ties within rounding: lowest slot
+            run.replace(r, x_t, beta[r], step)         # replace x_r by x_t
+    return run.result({})
+
+
+def pa_updates(run, o, rec, C):
+    """The steps of a passive-aggressive pass that take a PA-I step (BPA-S and BPA-NN share them): every
+    example is scored, ``f_t(x_t)`` and its kernel row ``k_t``; its mistake is counted (``f_t`` within its
+    error bound ``f_err`` of 0 reads as 0); with ``l_t = max(0, 1 - y_t f_t)``, :func:`pa_step` gives the
+    step ``tau`` (PA-I on the weighted loss, ``C_t = C s_t``).  A step is recorded (an added SV) and yielded
+    as ``(step, x_t, y_t, f_t, k_t, tau, k_tt, f_err, eps_K, C_t)``; the learner then adds or replaces."""
     for step, x_t, y_t, s_t in run.examples():
         C_t = C * s_t                                      # PA-I on the weighted loss
         f_t, k_t = run.f(x_t)
@@ -55,19 +77,7 @@ def bpas(X, y, order, *, budget, C, kernel, gamma, degree, coef0, sv=None, alpha
         tau, k_tt = pa_step(run, x_t, loss, f_err, C_t, eps_K)   # PA-I step (None: no step)
         if tau is not None:
             rec.update(step, ADDED)
-            if run.b < budget:
-                run.append(x_t, y_t * tau)
-            else:
-                k_rr = run.k_rr()
-                a_r = run.A[:run.b]
-                beta = a_r * k_t / k_tt + y_t * tau        # projection of x_r onto x_t, plus the PA step
-                dist_sq = a_r * a_r * k_rr + beta * beta * k_tt - 2.0 * a_r * beta * k_t
-                f_r = f_t - a_r * k_t + beta * k_tt        # f_r(x_t)
-                Q = 0.5 * dist_sq + C_t * np.maximum(0.0, 1.0 - y_t * f_r)
-                tol = bpas_tie_tolerance(a_r, k_t, k_rr, k_tt, beta, f_t, Q, tau, C_t, f_err, eps_K)
-                r = least_objective(Q, tol)                # argmin Q_r, ties within rounding: lowest slot
-                run.replace(r, x_t, beta[r], step)         # replace x_r by x_t
-    return run.result({})
+            yield step, x_t, y_t, f_t, k_t, tau, k_tt, f_err, eps_K, C_t
 
 
 def pa_step(run, x_t, loss, tol, C_t, eps_K, scale=1.0):
@@ -192,28 +202,19 @@ def bpann(X, y, order, *, budget, C, kernel, gamma, degree, coef0, sv=None, alph
     run, o, rec = begin("bpann", X, y, order, kernel, gamma, degree, coef0, sv=sv, alpha=alpha, t0=t0,
                         sample_weight=sample_weight, zero_prediction=zero_prediction, budget=budget, C=C)
     G = initial_gram(run, state)                           # G[i, j] = k(x_i, x_j) of the SVs
-    for step, x_t, y_t, s_t in run.examples():
-        C_t = C * s_t                                      # PA-I on the weighted loss
-        f_t, k_t = run.f(x_t)
-        eps_K = run.kernel_error(x_t)                      # one kernel value's error bound
-        f_err = run.margin_tolerance(k_t, eps_K)           # f_t within rounding of 0 reads as 0
-        rec.mistake(o.is_mistake(y_t, f_t, f_err))
-        loss = max(0.0, 1.0 - y_t * f_t)
-        tau, k_tt = pa_step(run, x_t, loss, f_err, C_t, eps_K)   # PA-I step (None: no step)
-        if tau is not None:
-            rec.update(step, ADDED)
-            b = run.b
-            if b < budget:
-                run.append(x_t, y_t * tau)
-                G[b, :b] = G[:b, b] = k_t
-                G[b, b] = k_tt
-            else:
-                r, n, c_t, c_n = nearest_neighbour_replacement(G[:b, :b], run.A[:b], k_t, k_tt, eps_K)
-                a_r = run.A[r]
-                run.A[n] += a_r * c_n                      # beta_n = alpha_r c_n
-                run.replace(r, x_t, a_r * c_t + y_t * tau, step)   # beta_t = alpha_r c_t + y_t tau
-                G[r, :b] = G[:b, r] = k_t
-                G[r, r] = k_tt
+    for step, x_t, y_t, f_t, k_t, tau, k_tt, f_err, eps_K, C_t in pa_updates(run, o, rec, C):
+        b = run.b
+        if b < budget:
+            run.append(x_t, y_t * tau)
+            G[b, :b] = G[:b, b] = k_t
+            G[b, b] = k_tt
+        else:
+            r, n, c_t, c_n = nearest_neighbour_replacement(G[:b, :b], run.A[:b], k_t, k_tt, eps_K)
+            a_r = run.A[r]
+            run.A[n] += a_r * c_n                      # beta_n = alpha_r c_n
+            run.replace(r, x_t, a_r * c_t + y_t * tau, step)   # beta_t = alpha_r c_t + y_t tau
+            G[r, :b] = G[:b, r] = k_t
+            G[r, r] = k_tt
     return run.result({"gram": G[:run.b, :run.b].copy()})
 
 
