@@ -31,18 +31,18 @@ from _common import SHARED_NOTE, cpu_model, write_json  # noqa: E402
 #: What a run exercises (the fingerprint of its results: refsvm._provenance).
 MODULES = ["refsvm.online", "refsvm._fast.online", "refsvm.kernels", "refsvm.io.datasets", "refsvm.io.libsvm"]
 
-LEARNERS = ["perceptron", "ogd", "rbp", "forgetron", "projectron", "projectron++", "bpas", "bogd"]
+LEARNERS = ["perceptron", "ogd", "rbp", "forgetron", "projectron", "projectron++", "bpas", "bogd", "bpann"]
 
 
 def params(name, args, n):
     kw = dict(kernel="rbf", gamma=args.gamma, degree=3, coef0=0.0)
     if name == "ogd":
         kw["eta"] = args.eta
-    if name in ("rbp", "forgetron", "bpas", "bogd", "projectron", "projectron++"):
+    if name in ("rbp", "forgetron", "bpas", "bogd", "projectron", "projectron++", "bpann"):
         kw["budget"] = args.budget
     if name in ("projectron", "projectron++"):
         kw.update(eta=args.eta, plusplus=name == "projectron++")
-    if name == "bpas":
+    if name in ("bpas", "bpann"):
         kw["C"] = 1.0
     if name == "bogd":
         kw.update(eta=args.eta, lam=1.0 / n ** 2, max_coef=10.0)
