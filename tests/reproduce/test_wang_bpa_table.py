@@ -119,3 +119,30 @@ def test_gauss_b500_is_within_the_rule_less_the_draws_excess():
     excess = 100.0 * gauss["minus_population"]
     assert reason == "data" and f"excess of {excess:.2f} points" in text
     assert is_flagged(r, NAME) and not is_flagged(dict(r, error_mean=r["error_mean"] - excess), NAME)
+
+
+def test_checkerboard_reasons_quote_the_stream():
+    """The Checkerboard rows take 'data': the numbers the text quotes are the committed runs' (20K: wang2012-table3-bpa;
+    100K to 10M: the stream table), the error falls along the stream, and at 10M, the paper's stream, both rows are
+    within the gap rule."""
+    from refsvm.reproduce.gaps import gap_reason, is_flagged
+    from refsvm.reproduce.gaps.wang_bpa import BPA_STREAM
+
+    stream_name = "wang2012-table3-bpa-stream"
+    _, base = _committed(NAME)
+    data, stream = _committed(stream_name)
+    assert not data["quick"] and data["seeds"] == MIN_SEEDS
+    for B, quoted in BPA_STREAM.items():
+        row = f"BPA B={B}"
+        runs = {"20K": base[(row, "Checkerboard")]}
+        runs.update({rows: stream[(row, f"Checkerboard {rows}")] for rows in ("100K", "200K", "1M", "10M")})
+        assert {k: f"{r['error_mean']:.2f} ± {r['error_std']:.2f}" for k, r in runs.items()} == quoted
+        means = [runs[k]["error_mean"] for k in ("20K", "100K", "200K", "1M", "10M")]
+        assert means == sorted(means, reverse=True)
+        assert not is_flagged(runs["10M"], stream_name)
+        for rows, r in runs.items():
+            if rows == "10M":
+                continue
+            table = NAME if rows == "20K" else stream_name
+            reason, text = gap_reason(table, r)
+            assert reason == "data" and quoted["10M"] in text and quoted["20K"] in text
