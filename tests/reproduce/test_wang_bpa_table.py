@@ -146,3 +146,11 @@ def test_checkerboard_reasons_quote_the_stream():
             table = NAME if rows == "20K" else stream_name
             reason, text = gap_reason(table, r)
             assert reason == "data" and quoted["10M"] in text and quoted["20K"] in text
+
+
+def test_stream_quick_run_end_to_end(tmp_path, parsed_once):
+    rows = quick_reproduce("wang2012-table3-bpa-stream", tmp_path)
+    labels = [d.label for d in tables()["wang2012-table3-bpa-stream"].datasets]
+    assert labels == ["Checkerboard 100K", "Checkerboard 200K", "Checkerboard 1M", "Checkerboard 10M"]
+    assert set(rows) == {(r, ds) for r in ROWS for ds in labels}
+    assert all(r["available"] and r["params"]["algorithm"] == "bpann" for r in rows.values())
