@@ -279,3 +279,13 @@ def committed_rows(name):
     """The rows of the committed ``benchmarks/results/reproduce_NAME.json`` by ``(row, data set)``
     (:func:`committed_result`)."""
     return {(r["algorithm"], r["dataset"]): r for r in committed_result(f"reproduce_{name}")["rows"]}
+
+
+def mpmath_60():
+    """mpmath at 60 significant digits, the reference arithmetic of the rounding-bound tests (skips where mpmath is
+    not installed: it is in the test extra)."""
+    import pytest
+
+    mp = pytest.importorskip("mpmath")
+    mp.mp.dps = 60
+    return mp

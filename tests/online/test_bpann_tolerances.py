@@ -3,7 +3,8 @@ nearest_neighbours) against 60-digit arithmetic: the computed numbers' rounding 
 error of at most eps_K makes, stay within the stated bounds (as tests/online/test_decision_ties.py does for BPA-S)."""
 
 import numpy as np
-import pytest
+
+from _helpers import mpmath_60
 
 from refsvm.online.passive_aggressive import bpann_tolerances, nearest_neighbours
 
@@ -44,21 +45,29 @@ def _exact_wd(mp, a, k_tr, k_tn, k_nr, k_rr, k_nn, k_tt, in_span):
     return f(a) ** 2 * max(f(0), resid)
 
 
+def _cases(seed, count, b_max, eps_of):
+    """``count`` random candidate sets (:func:`_candidates`, b in [2, b_max)) with the reference's float terms and
+    their tolerances at ``eps_K = eps_of(rng)``: yields ``(a, terms, k_tt, tol_s, tol_wd, in_span, eps_K, rng)``,
+    ``terms`` = ``(k_tr, k_tn, k_nr, k_rr, k_nn, s, m, e)`` per candidate, ``rng`` for the caller's own draws."""
+    rng = np.random.default_rng(seed)
+    for _ in range(count):
+        G, k, k_tt, a, n = _candidates(rng, int(rng.integers(2, b_max)))
+        eps_K = eps_of(rng)
+        terms = _float_terms(G, k, k_tt, a, n)
+        tol_s, tol_wd, in_span = bpann_tolerances(a, *terms[:5], k_tt, *terms[5:], eps_K)
+        yield a, terms, k_tt, tol_s, tol_wd, in_span, eps_K, rng
+
+
 def test_weight_degradation_rounding_within_half_the_tolerance():
     """eps_K = 0 (exact kernel values): the computed WD_r errs by at most half its tol_wd, for every candidate whose
     span decision the exact s confirms (a candidate within its s bound is V = {t} on both)."""
-    mp = pytest.importorskip("mpmath")
-    mp.mp.dps = 60
-    rng = np.random.default_rng(21)
+    mp = mpmath_60()
     worst = 0.0
-    for _ in range(300):
-        b = int(rng.integers(2, 9))
-        G, k, k_tt, a, n = _candidates(rng, b)
-        k_tr, k_tn, k_nr, k_rr, k_nn, s, m, e = _float_terms(G, k, k_tt, a, n)
-        tol_s, tol_wd, in_span = bpann_tolerances(a, k_tr, k_tn, k_nr, k_rr, k_nn, k_tt, s, m, e, 0.0)
+    for a, terms, k_tt, _, tol_wd, in_span, _, _ in _cases(21, 300, 9, lambda rng: 0.0):
+        k_tr, k_tn, k_nr, k_rr, k_nn, s, m, e = terms
         resid = np.where(in_span, e, e - m * m / np.where(in_span, 1.0, s))
         wd = a * a * np.maximum(0.0, resid)
-        for r in range(b):
+        for r in range(len(a)):
             exact = _exact_wd(mp, a[r], k_tr[r], k_tn[r], k_nr[r], k_rr[r], k_nn[r], k_tt, bool(in_span[r]))
             err = abs(mp.mpf(wd[r]) - exact)
             assert err <= mp.mpf(tol_wd[r]) / 2, (r, float(err), tol_wd[r])
@@ -71,21 +80,17 @@ def test_kernel_value_errors_within_the_tolerance():
     """Every kernel value moved by at most eps_K (random signs, the exact WD recomputed in 60 digits, not in the
     span): the exact WD_r moves by at most tol_wd, which holds twice the first-order bound (the two paths' inputs
     are both off)."""
-    mp = pytest.importorskip("mpmath")
-    mp.mp.dps = 60
-    rng = np.random.default_rng(22)
+    mp = mpmath_60()
     checked = 0
-    for _ in range(200):
-        b = int(rng.integers(2, 7))
-        G, k, k_tt, a, n = _candidates(rng, b)
-        eps_K = float(10.0 ** rng.uniform(-13, -9))
-        k_tr, k_tn, k_nr, k_rr, k_nn, s, m, e = _float_terms(G, k, k_tt, a, n)
-        tol_s, tol_wd, in_span = bpann_tolerances(a, k_tr, k_tn, k_nr, k_rr, k_nn, k_tt, s, m, e, eps_K)
-        for r in range(b):
+    for a, terms, k_tt, tol_s, tol_wd, in_span, eps_K, rng in _cases(
+            22, 200, 7, lambda rng: float(10.0 ** rng.uniform(-13, -9))):
+        s = terms[5]
+        for r in range(len(a)):
             if in_span[r] or s[r] < 16.0 * tol_s[r]:        # first order: s well clear of its bound
                 continue
-            base = _exact_wd(mp, a[r], k_tr[r], k_tn[r], k_nr[r], k_rr[r], k_nn[r], k_tt, False)
-            moved = [v + eps_K * float(rng.uniform(-1, 1)) for v in (k_tr[r], k_tn[r], k_nr[r], k_rr[r], k_nn[r])]
+            five = [t[r] for t in terms[:5]]
+            base = _exact_wd(mp, a[r], *five, k_tt, False)
+            moved = [v + eps_K * float(rng.uniform(-1, 1)) for v in five]
             shifted = _exact_wd(mp, a[r], *moved, k_tt + eps_K * float(rng.uniform(-1, 1)), False)
             assert abs(shifted - base) <= mp.mpf(tol_wd[r]), (r, float(abs(shifted - base)), tol_wd[r])
             checked += 1
@@ -96,8 +101,7 @@ def test_neighbour_distance_rounding_and_ties():
     """D_rj = (G_rr + G_jj) - 2 G_rj errs by at most half of the rule's tolerance (eps_K = 0, 60 digits); two SVs at
     exactly the same distance from r tie and the lower slot wins; a distance one tolerance clear of the least does
     not tie."""
-    mp = pytest.importorskip("mpmath")
-    mp.mp.dps = 60
+    mp = mpmath_60()
     rng = np.random.default_rng(23)
     for _ in range(100):
         b = int(rng.integers(2, 9))

@@ -10,6 +10,7 @@ computed numbers"); the traces must then be equal and the values agree to 1e-9 o
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from _helpers import mpmath_60
 
 import refsvm._fast.online as fast
 import refsvm.online as ref
@@ -81,8 +82,7 @@ def test_least_objective_ties_go_to_the_lowest_slot():
 def test_bpas_tie_tolerance_bounds_the_rounding_error():
     """The computed Q_r (the reference's expression) is within half the tolerance of Q_r computed
     from the same float inputs in 60-digit arithmetic (eps_K = 0: exact kernel values)."""
-    mpmath = pytest.importorskip("mpmath")
-    mpmath.mp.dps = 60
+    mpmath = mpmath_60()
     rng = np.random.default_rng(5)
     worst = 0.0
     for _ in range(300):
