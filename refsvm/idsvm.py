@@ -1,0 +1,379 @@
+"""IDSVM, the incremental SVM of Cauwenberghs & Poggio (2000): the exact online baseline (reference).
+
+Wang, Crammer & Vucetic (2012) list IDSVM in Table 3 as the online algorithm "which achieves the
+optimal solution": after each example the model is the SVM of every example seen so far.  The
+paper (Cauwenberghs & Poggio, "Incremental and decremental support vector machine learning",
+NIPS 2000) is not in the shared folder; this module follows its equations as they are widely
+restated (the numbers below are that paper's equation numbers), with the choices it leaves open
+named.  The compiled twin is :mod:`refsvm._fast.idsvm` (same function, same signature, same
+decisions).
+
+The dual, with ``Q_ij = y_i y_j k(x_i, x_j)`` and one box ``0 <= alpha_i <= C_i`` per example::
+
+    W = 1/2 sum_ij alpha_i Q_ij alpha_j - sum_i alpha_i + b sum_i y_i alpha_i           (1)
+    g_i = dW/dalpha_i = sum_j Q_ij alpha_j + y_i b - 1 = y_i f(x_i) - 1                  (2)
+    h = dW/db = sum_j y_j alpha_j = 0
+
+KKT splits the examples into three sets: the margin vectors S (``g_i = 0``, ``0 <= alpha_i <= C_i``),
+the error vectors E (``g_i <= 0``, ``alpha_i = C_i``) and the reserve R (``g_i >= 0``, ``alpha_i = 0``).
+A new example ``c`` enters with ``alpha_c = 0``; if ``g_c >= 0`` it joins R and nothing changes.
+Otherwise ``alpha_c`` grows while every other example keeps its KKT condition: the margin vectors'
+coefficients and ``b`` move along ``beta`` (eq. 7-8)::
+
+    [Delta b; Delta alpha_S] = beta Delta alpha_c,   beta = -Rinv [y_c; Q_Sc],
+    Rinv = [[0, y_S^T], [y_S, Q_SS]]^-1,
+
+and every gradient along ``gamma`` (eq. 9-10)::
+
+    Delta g_i = gamma_i Delta alpha_c,   gamma_i = Q_ic + sum_{j in S} Q_ij beta_j + y_i beta_b
+    (0 for i in S).
+
+The step ``Delta alpha_c`` is the largest for which no condition breaks (the *bookkeeping*, eq. 11);
+the first condition to bind ends it: ``g_c`` reaches 0 (c joins S: done), ``alpha_c`` reaches
+``C_c`` (c joins E: done), a margin vector's ``alpha_j`` reaches 0 or ``C_j`` (it moves to R or
+E), or an error or reserve vector's ``g_i`` reaches 0 (it joins S).  ``Rinv`` follows S by the
+rank-one formulas (eq. 12-13), and the next step starts from the new sets.
+
+Choices the paper leaves open (this module's, both paths):
+
+* **No margin vector.**  When S is empty (the first examples, or after the last margin vector
+  left), eq. 7-8 have no solution and only ``b`` can move (``h = 0`` holds for any ``b``):
+  ``b`` moves by ``y_c Delta`` and ``g_i`` by ``y_i y_c Delta``, until ``g_c`` reaches 0 (c joins S
+  with ``alpha_c = 0``) or an error or reserve vector's ``g_i`` does (it joins S).
+* **The bias.**  ``b`` starts at 0; the first example therefore meets ``g_c = -1`` and
+  sets ``b = y_c`` (it joins S with ``alpha_c = 0``).
+* **Examples are the rows in ``order``**, repeats included: a row visited twice is two examples
+  (the SVM of the multiset).  The model's SVs are the examples with ``alpha_i > 0``, in the order
+  they were seen; ``coef`` holds ``y_i alpha_i``.
+* **Weights.**  ``sample_weight`` gives example ``i`` the box ``C_i = C s_i`` (a weighted hinge loss);
+  an example of weight 0 joins R (its ``alpha`` is 0 by its box).
+
+Decisions on computed numbers (both paths), with the error bounds they rest on:
+
+* **The new example's test** ``g_c >= 0``: ``g_c`` is a fresh sum of ``m`` kernel values, read as
+  ``>= 0`` within :func:`gradient_tolerance` (a first-order bound of its rounding and of the kernel
+  values' errors): an example within rounding of the margin needs no coefficient.
+* **The signs of ``gamma_i`` and ``beta_j``** decide which conditions can bind.  The margin vectors'
+  own ``gamma_j`` are 0 in exact arithmetic, so their computed values measure the error of ``beta``;
+  :func:`sensitivity_tolerance` is the largest of them plus a summation bound.  A ``gamma_i`` or
+  ``beta_j`` within it of 0 binds nothing (a repeated row of a margin vector moves with it: its
+  ``gamma`` is 0, and S never takes a row whose bordered column is dependent on S's).
+* **The step.**  Each candidate step ``Delta_k`` (a ratio ``-g_i / gamma_i``, or a distance to a box
+  bound over ``beta_j``) carries a first-order error ``err_k`` from the errors of its numerator (the
+  kept gradients' accumulated bound ``g_err``; one rounding of a box bound) and of its
+  denominator (the tolerance above).  Candidates within ``err_k + err_min`` of the least are ties,
+  won by the first in this order: ``c`` itself (the step that ends the example), then the lowest
+  example index (the earliest seen).  The step taken is the winner's ``Delta``.
+* **A new margin vector's Schur complement** ``kappa`` (the pivot of eq. 12) is ``> 0`` for every
+  row whose gradient moves (``gamma_i^2 <= kappa_i kappa_c`` on the constraint's subspace); a
+  ``kappa`` within rounding of 0 would mean the bookkeeping took a dependent row, which the tolerance
+  on ``gamma`` excludes.  Should it happen anyway, the run stops with ``FloatingPointError`` naming
+  the example (never a silent wrong model).
+
+Cost: the kernel matrix of the examples seen (``m^2`` doubles: the reference and the twin keep it
+whole), ``O(m |S|)`` per bookkeeping step and ``O(|S|^2)`` per change of S.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+
+from .constants import UNIT_ROUNDOFF
+from .kernels import Kernel, kernel_value_error
+from .validation import (_check_kernel_parameters, _check_order, _check_X_y, check_gaussian_rows, check_memory,
+                         check_option, check_positive, weights_as_data, check_sample_weight)
+
+#: The sets of the examples seen (``sets`` in the result): margin, error, reserve.
+MARGIN, ERROR, RESERVE = 0, 1, 2
+#: The new example's state while its coefficient grows (in no set yet).
+GROWING = -1
+
+#: The bookkeeping events (the trace's ``event_kind``): c joins S, c joins E, a margin vector
+#: leaves S for R, for E, an error vector joins S, a reserve vector joins S.
+C_TO_MARGIN, C_TO_ERROR, MARGIN_TO_RESERVE, MARGIN_TO_ERROR, ERROR_TO_MARGIN, RESERVE_TO_MARGIN = range(6)
+EVENT_NAMES = ("c_to_margin", "c_to_error", "margin_to_reserve", "margin_to_error", "error_to_margin",
+               "reserve_to_margin")
+
+
+@dataclass
+class IDSVMResult:
+    """What :func:`idsvm` returns.
+
+    ``sv`` (n_sv, d): the examples with ``alpha > 0``, in the order seen; ``alpha`` (n_sv, 1):
+    their coefficients ``y_i alpha_i``; ``bias``: ``b``; ``support``: their rows in ``X``.
+    ``alpha_all`` / ``sets`` / ``gradients`` (m,): every seen example's ``alpha_i``, set
+    (:data:`MARGIN`, :data:`ERROR`, :data:`RESERVE`) and ``g_i``, example ``i`` being ``order[i]``.
+    ``trace``: ``n_steps``, ``mistakes`` (``y_c f(x_c) <= 0`` before learning c), ``events``
+    (bookkeeping steps), ``event_kind`` / ``event_step`` / ``event_index`` (per event: kind, the
+    step, the example index), ``max_margin`` (largest |S|).
+    """
+
+    sv: np.ndarray
+    alpha: np.ndarray
+    bias: float
+    support: np.ndarray
+    alpha_all: np.ndarray
+    sets: np.ndarray
+    gradients: np.ndarray
+    trace: dict
+
+
+@dataclass(frozen=True)
+class IDSVMOptions:
+    """The options of one call, resolved and checked once (the twin's ``Params``)."""
+
+    kernel: Kernel
+    C: float
+    eps_K: float          # the error bound of one kernel value (refsvm.kernels.kernel_value_error)
+    k_max: float          # the largest k(x_i, x_i) over the rows (|k_ij| <= k_max)
+
+    @classmethod
+    def of(cls, X, *, C, kernel, gamma, degree, coef0):
+        kern = Kernel.of(kernel, gamma, degree, coef0)
+        k_max = float(np.max(kern.diag(X))) if X.shape[0] else 0.0
+        return cls(kern, float(C), float(kernel_value_error(X, kern)), k_max)
+
+
+def check_idsvm_arguments(X, y, order, *, C, kernel, gamma, degree, coef0, sample_weight):
+    """The checks of :func:`idsvm` (both paths): dense finite X, labels in {-1, +1}, C > 0, the
+    kernel's parameters, room for the kernel matrix of the examples seen."""
+    if sp.issparse(X):
+        raise ValueError("X: idsvm takes a dense array (it keeps the dense kernel matrix of the examples "
+                         "seen anyway); pass X.toarray()")
+    X, y = _check_X_y(X, y)
+    y = np.ascontiguousarray(y, dtype=np.int64)
+    order = _check_order(order, X.shape[0])
+    if order.size and not np.all(np.abs(y[order]) == 1):
+        raise ValueError("y must hold labels -1 and +1 (idsvm is binary)")
+    check_positive(C, "C")
+    check_option(kernel, "kernel", ("rbf", "linear", "poly"))
+    _check_kernel_parameters(kernel, gamma, degree, coef0)
+    if kernel == "rbf":
+        check_gaussian_rows(X)
+    if sample_weight is not None:
+        sample_weight = check_sample_weight(sample_weight, X.shape[0])
+    check_memory(8 * order.size ** 2, "order", "idsvm's kernel matrix of the examples seen")
+    return X, y, order, sample_weight
+
+
+def gradient_tolerance(k, a, bias, eps_K):
+    """The error bound of a fresh ``g_c = y_c (sum_j a_j k_j + b) - 1`` (``a_j = y_j alpha_j``): the sum of
+    ``m + 2`` terms errs by at most ``(m + 3) u`` times their magnitudes, each kernel value by ``eps_K``;
+    twice that covers the two paths' few-ulp differences."""
+    m = a.shape[0]
+    magnitude = float(np.sum(np.abs(a * k))) + abs(bias) + 1.0
+    return 2.0 * ((m + 3) * UNIT_ROUNDOFF * magnitude + eps_K * float(np.sum(np.abs(a))))
+
+
+def sensitivity_tolerance(gamma_S, beta, k_max, eps_K):
+    """The tolerance on ``gamma_i`` and ``beta_j``: the margin vectors' computed ``gamma_j`` (0 in exact
+    arithmetic: they measure the error of ``beta``), plus the summation bound of one ``gamma_i``
+    (``|S| + 2`` terms of magnitude at most ``k_max |beta_j|``, kernel values off by ``eps_K``), doubled
+    for the two paths."""
+    s = float(np.sum(np.abs(beta[1:])))
+    bound = (beta.shape[0] + 2) * UNIT_ROUNDOFF * (k_max * (1.0 + s) + abs(beta[0])) + eps_K * (1.0 + s)
+    residual = float(np.max(np.abs(gamma_S))) if gamma_S.size else 0.0
+    return 2.0 * (bound + residual)
+
+
+class IncrementalSVM:
+    """The state of the bookkeeping: the examples seen (``x``, ``y``, their boxes ``C_i``), their kernel
+    matrix ``K``, ``alpha``, ``g``, ``b``, the sets, the margin vectors ``S`` (in ``Rinv``'s order)
+    and ``Rinv`` (eq. 8), with ``g_err``, a bound of the kept gradients' accumulated error."""
+
+    def __init__(self, X, y, order, C_box, options):
+        m = order.shape[0]
+        self.X, self.y_all, self.order, self.C_box, self.o = X, y, order, C_box, options
+        self.y = y[order].astype(np.float64)
+        self.K = np.zeros((m, m))
+        self.alpha = np.zeros(m)
+        self.g = np.zeros(m)
+        self.sets = np.full(m, RESERVE, dtype=np.int8)
+        self.m, self.b, self.g_err = 0, 0.0, 0.0
+        self.S = []
+        self.Rinv = np.zeros((1, 1))
+
+    def Q(self, rows, cols):
+        """``Q_ij = y_i y_j k(x_i, x_j)`` for the example indices ``rows`` x ``cols``."""
+        return self.y[rows, None] * self.y[None, cols] * self.K[np.ix_(rows, cols)]
+
+    def see(self, c):
+        """Example ``c`` arrives: its kernel row against the examples seen (``K`` grows), ``f(x_c)`` and
+        ``g_c`` (eq. 2) with its error bound."""
+        x_c = self.X[self.order[c]]
+        seen = self.X[self.order[:c + 1]]
+        k = self.o.kernel.row(seen, x_c)
+        self.K[c, :c + 1] = k
+        self.K[:c + 1, c] = k
+        self.m = c + 1
+        a = self.y[:c] * self.alpha[:c]
+        f_c = float(np.sum(a * k[:c])) + self.b
+        self.g[c] = self.y[c] * f_c - 1.0
+        return f_c, gradient_tolerance(k[:c], a, self.b, self.o.eps_K)
+
+    def sensitivities(self, c):
+        """``beta`` (eq. 7-8; ``beta[0]`` for ``b``, ``beta[1:]`` for S in ``Rinv``'s order) and
+        ``gamma`` of every example seen (eq. 9-10), for a unit change of ``alpha_c``."""
+        S = self.S
+        beta = -self.Rinv @ np.concatenate(([self.y[c]], self.Q(S, [c])[:, 0]))
+        seen = np.arange(self.m)
+        gamma = self.Q(seen, [c])[:, 0] + self.Q(seen, S) @ beta[1:] + self.y[:self.m] * beta[0]
+        return beta, gamma
+
+    def bias_sensitivities(self, c):
+        """With S empty only ``b`` moves (the module docstring): ``Delta b = y_c`` per unit step,
+        ``gamma_i = y_i y_c``."""
+        return np.array([self.y[c]]), self.y[:self.m] * self.y[c]
+
+    def candidates(self, c, beta, gamma, tol):
+        """Every condition that can bind (eq. 11), as ``(Delta, err, rank, kind, index)``: ``rank`` 0
+        for c's own events, 1 for the others (the tie order, then the index)."""
+        m, S, err_g = self.m, self.S, self.g_err
+        out = []
+        if gamma[c] > tol:                                         # g_c rises to 0
+            out.append(self.ratio(-self.g[c], gamma[c], tol, err_g, 0, C_TO_MARGIN, c))
+        if len(S):                                                            # alpha_c reaches C_c
+            out.append((self.C_box[c] - self.alpha[c], UNIT_ROUNDOFF * self.C_box[c], 0, C_TO_ERROR, c))
+        for p, j in enumerate(S):                                             # a margin vector's box
+            bj = beta[p + 1]
+            if bj > tol:
+                out.append(self.ratio(self.C_box[j] - self.alpha[j], bj, tol, UNIT_ROUNDOFF * self.C_box[j],
+                                      1, MARGIN_TO_ERROR, j))
+            elif bj < -tol:
+                out.append(self.ratio(-self.alpha[j], bj, tol, UNIT_ROUNDOFF * self.C_box[j],
+                                      1, MARGIN_TO_RESERVE, j))
+        for i in range(m):
+            if i == c or self.sets[i] == MARGIN:
+                continue
+            if self.sets[i] == ERROR and gamma[i] > tol:                      # g_i < 0 rises to 0
+                out.append(self.ratio(-self.g[i], gamma[i], tol, err_g, 1, ERROR_TO_MARGIN, i))
+            elif self.sets[i] == RESERVE and gamma[i] < -tol:                 # g_i > 0 falls to 0
+                out.append(self.ratio(-self.g[i], gamma[i], tol, err_g, 1, RESERVE_TO_MARGIN, i))
+        return out
+
+    @staticmethod
+    def ratio(num, den, tol, num_err, rank, kind, index):
+        """A candidate step ``num / den >= 0`` (clamped at 0: a numerator within rounding of 0 of the
+        wrong sign) with its first-order error ``(num_err + |Delta| tol) / |den|``."""
+        delta = max(num / den, 0.0)
+        return delta, (num_err + delta * tol) / abs(den), rank, kind, index
+
+    def move(self, c, delta, beta, gamma):
+        """Take the step: ``alpha_c``, ``alpha_S`` and ``b`` along ``beta``, every ``g`` along ``gamma``;
+        margin vectors keep ``g = 0`` exactly; ``g_err`` grows by the step's error."""
+        if self.S:
+            self.alpha[c] += delta
+        for p, j in enumerate(self.S):
+            self.alpha[j] += beta[p + 1] * delta
+        self.b += beta[0] * delta
+        g_max = float(np.max(np.abs(self.g[:self.m]))) if self.m else 0.0
+        self.g[:self.m] += gamma * delta
+        for j in self.S:
+            self.g[j] = 0.0
+        self.g_err += delta * float(np.max(np.abs(gamma))) * 4.0 * UNIT_ROUNDOFF + 2.0 * UNIT_ROUNDOFF * g_max
+
+    def add_margin(self, k):
+        """Example ``k`` joins S: ``Rinv`` grows by its Schur complement ``kappa`` (eq. 12)."""
+        S = self.S
+        if not S:                                                 # [[0, y_k], [y_k, Q_kk]]^-1
+            q = self.Q([k], [k])[0, 0]
+            self.Rinv = np.array([[-q, self.y[k]], [self.y[k], 0.0]])
+        else:
+            beta = -self.Rinv @ np.concatenate(([self.y[k]], self.Q(S, [k])[:, 0]))
+            kappa = self.Q([k], [k])[0, 0] + self.Q([k], S)[0] @ beta[1:] + self.y[k] * beta[0]
+            if not kappa > 0.0:
+                raise FloatingPointError(f"idsvm: example {k} (row {self.order[k]}) would join the margin "
+                                         f"vectors with a Schur complement {kappa:.3g} <= 0 (a dependent row)")
+            v = np.concatenate((beta, [1.0]))
+            n = self.Rinv.shape[0]
+            grown = np.zeros((n + 1, n + 1))
+            grown[:n, :n] = self.Rinv
+            self.Rinv = grown + np.outer(v, v) / kappa
+        S.append(k)
+        self.sets[k] = MARGIN
+        self.g[k] = 0.0
+
+    def remove_margin(self, k, to):
+        """Example ``k`` leaves S for ``to`` (R or E): ``Rinv`` shrinks (eq. 13); its ``alpha`` is set
+        to its bound exactly."""
+        p = self.S.index(k) + 1
+        if len(self.S) == 1:
+            self.Rinv = np.zeros((1, 1))
+        else:
+            keep = [q for q in range(self.Rinv.shape[0]) if q != p]
+            R = self.Rinv
+            self.Rinv = R[np.ix_(keep, keep)] - np.outer(R[keep, p], R[p, keep]) / R[p, p]
+        self.S.remove(k)
+        self.sets[k] = to
+        self.alpha[k] = self.C_box[k] if to == ERROR else 0.0
+
+
+def max_events(m):
+    """A bound on the bookkeeping steps of one example among ``m``: each step moves one example between
+    sets and ``alpha_c`` only grows; more than ``4 m + 8`` steps would be a cycle (not seen; a guard)."""
+    return 4 * m + 8
+
+
+def least_step(candidates):
+    """The winning candidate: the least ``Delta``; candidates within ``err_k + err_min`` of it are ties,
+    won by the lowest ``(rank, index)`` (c's own events first, then the earliest example)."""
+    best = min(candidates, key=lambda cand: cand[0])
+    ties = [cand for cand in candidates if cand[0] <= best[0] + best[1] + cand[1]]
+    return min(ties, key=lambda cand: (cand[2], cand[4]))
+
+
+def idsvm(X, y, order, *, C, kernel="rbf", gamma=1.0, degree=3, coef0=0.0, sample_weight=None):
+    """The incremental SVM (Cauwenberghs & Poggio 2000): after example ``t`` of ``order`` the model is
+    the SVM (hinge loss, box ``C``, bias) of the first ``t`` examples.  The module docstring holds the
+    equations, the choices and the decisions.  ``X`` dense (n, d), ``y`` in {-1, +1}, ``order`` the
+    rows to visit (repeats are new examples), ``sample_weight`` (n,) or None (boxes ``C s_i``).
+    Returns :class:`IDSVMResult`.
+    """
+    X, y, order, sample_weight = check_idsvm_arguments(X, y, order, C=C, kernel=kernel, gamma=gamma,
+                                                       degree=degree, coef0=coef0, sample_weight=sample_weight)
+    o = IDSVMOptions.of(X, C=C, kernel=kernel, gamma=gamma, degree=degree, coef0=coef0)
+    C_box = o.C * weights_as_data(sample_weight, X.shape[0])[order]
+    run = IncrementalSVM(X, y, order, C_box, o)
+    mistakes, events = 0, []
+    for c in range(order.shape[0]):
+        f_c, tol_c = run.see(c)                                   # g_c = y_c f(x_c) - 1      (2)
+        mistakes += run.y[c] * f_c <= 0.0
+        if run.g[c] >= -tol_c or C_box[c] == 0.0:                 # KKT holds with alpha_c = 0: c in R
+            run.sets[c] = RESERVE
+            continue
+        run.sets[c] = GROWING                                     # in no set while alpha_c grows
+        for _ in range(max_events(run.m)):
+            if run.S:
+                beta, gam = run.sensitivities(c)                  # eq. 7-10
+                tol = sensitivity_tolerance(gam[run.S], beta, o.k_max, o.eps_K)
+            else:
+                beta, gam = run.bias_sensitivities(c)             # S empty: only b moves
+                tol = 0.0
+            delta, _, _, kind, k = least_step(run.candidates(c, beta, gam, tol))   # bookkeeping (11)
+            run.move(c, delta, beta, gam)
+            events.append((kind, c, k))
+            if kind in (C_TO_MARGIN, ERROR_TO_MARGIN, RESERVE_TO_MARGIN):
+                run.add_margin(k)                                 # eq. 12
+            elif kind == C_TO_ERROR:
+                run.sets[c], run.alpha[c], run.g[c] = ERROR, C_box[c], min(run.g[c], 0.0)
+            else:
+                run.remove_margin(k, RESERVE if kind == MARGIN_TO_RESERVE else ERROR)   # eq. 13
+            if k == c:
+                break
+        else:
+            raise FloatingPointError(f"idsvm: example {c} (row {order[c]}) took more than {max_events(run.m)} "
+                                     "bookkeeping steps (a cycle of zero-length steps)")
+    return _result(run, mistakes, events)
+
+
+def _result(run, mistakes, events):
+    m = run.m
+    support = np.flatnonzero(run.alpha[:m] > 0.0)
+    ev = np.array(events, dtype=np.int64).reshape(-1, 3)
+    trace = {"n_steps": m, "mistakes": int(mistakes), "events": int(ev.shape[0]),
+             "event_kind": ev[:, 0].astype(np.int8), "event_step": ev[:, 1], "event_index": ev[:, 2],
+             "n_margin": len(run.S)}
+    return IDSVMResult(sv=run.X[run.order[support]], alpha=(run.y[support] * run.alpha[support])[:, None],
+                       bias=float(run.b), support=run.order[support], alpha_all=run.alpha[:m].copy(),
+                       sets=run.sets[:m].copy(), gradients=run.g[:m].copy(), trace=trace)
