@@ -46,7 +46,8 @@ Choices the paper leaves open (this module's, both paths):
   (the SVM of the multiset).  The model's SVs are the examples with ``alpha_i > 0``, in the order
   they were seen; ``coef`` holds ``y_i alpha_i``.
 * **Weights.**  ``sample_weight`` gives example ``i`` the box ``C_i = C s_i`` (a weighted hinge loss);
-  an example of weight 0 joins R (its ``alpha`` is 0 by its box).
+  an example of weight 0 joins R (its ``alpha`` is 0 by its box) whatever its ``g``, and no condition
+  of it ever binds (its box ``[0, 0]`` holds for every ``g``).
 
 Decisions on computed numbers (both paths), with the error bounds they rest on:
 
@@ -55,32 +56,46 @@ Decisions on computed numbers (both paths), with the error bounds they rest on:
   values' errors): an example within rounding of the margin needs no coefficient.
 * **The signs of ``gamma_i`` and ``beta_j``** decide which conditions can bind.  The margin vectors'
   own ``gamma_j`` are 0 in exact arithmetic, so their computed values measure the error of ``beta``;
-  :func:`sensitivity_tolerance` is the largest of them plus a summation bound.  A ``gamma_i`` or
+  :func:`sensitivity_tolerance` is the largest of them plus a summation bound (a measured error, not
+  a bound; its docstring says why).  A ``gamma_i`` or
   ``beta_j`` within it of 0 binds nothing (a repeated row of a margin vector moves with it: its
   ``gamma`` is 0, and S never takes a row whose bordered column is dependent on S's).
 * **The step.**  Each candidate step ``Delta_k`` (a ratio ``-g_i / gamma_i``, or a distance to a box
   bound over ``beta_j``) carries a first-order error ``err_k`` from the errors of its numerator (the
   kept gradients' accumulated bound ``g_err``; one rounding of a box bound) and of its
-  denominator (the tolerance above).  Candidates within ``err_k + err_min`` of the least are ties,
-  won by the first in this order: ``c`` itself (the step that ends the example), then the lowest
-  example index (the earliest seen).  The step taken is the winner's ``Delta``.
+  denominator (the tolerance above).  The step taken is the least ``Delta_min``, so that no
+  condition is overshot; every candidate whose condition binds within its own error at that step
+  (``Delta_k <= Delta_min + err_k``: at ``Delta_min`` its gradient or coefficient is within its error of
+  the bound) ties, and the event is the first in this order: ``c`` itself (the step that ends the
+  example), then the lowest example index (the earliest seen).  The winner's gradient or coefficient
+  is then set to its bound, a change within its error.  (Taking the winner's own ``Delta`` overshot the
+  least candidate's bound when the winner's error was wide: a KKT error of 6e-4 in a test.)
 * **A new margin vector's Schur complement** ``kappa`` (the pivot of eq. 12) is ``> 0`` for every
-  row whose gradient moves (``gamma_i^2 <= kappa_i kappa_c`` on the constraint's subspace); a
-  ``kappa`` within rounding of 0 would mean the bookkeeping took a dependent row, which the tolerance
-  on ``gamma`` excludes.  Should it happen anyway, the run stops with ``FloatingPointError`` naming
-  the example (never a silent wrong model).
+  row whose gradient moves, in exact arithmetic.  An exact repeat of a margin vector (either label)
+  has ``gamma`` bitwise its twin's residual and never binds.  A row numerically dependent on S's does
+  move in floating point: a row within about ``sqrt(u)`` of a margin vector with the other label (its
+  ``gamma`` of the order of their distance, its ``kappa`` of the squared distance), or one more margin
+  vector than a rank-deficient kernel (linear, polynomial) has dimensions.  A ``kappa`` within
+  :func:`schur_tolerance` of 0 (the larger of a summation bound and :data:`SCHUR_RTOL` times the terms'
+  magnitude, which keeps ``Rinv``'s condition below about 1e10) marks the row *dependent* (event ``DEPENDENT``): it keeps its set with
+  ``g = 0`` (``c``: keeps growing towards its box) and binds nothing until S changes (S's version,
+  counted at every join and leave), so its gradient drifts by its (rounding-level) ``gamma`` while S
+  stays, a KKT error of the order of the distance that makes it dependent.  (Without this rule such a row joined S with a
+  ``kappa`` of rounding noise and ``Rinv`` lost every digit.)
 
 Cost: the kernel matrix of the examples seen (``m^2`` doubles: the reference and the twin keep it
 whole), ``O(m |S|)`` per bookkeeping step and ``O(|S|^2)`` per change of S.
 """
 
+import math
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
 
 from .constants import UNIT_ROUNDOFF
-from .kernels import Kernel, kernel_value_error
+from .kernels import Kernel, kernel_value_error, seq_sum
 from .validation import (_check_kernel_parameters, _check_order, _check_X_y, check_gaussian_rows, check_memory,
                          check_option, check_positive, weights_as_data, check_sample_weight)
 
@@ -91,9 +106,9 @@ GROWING = -1
 
 #: The bookkeeping events (the trace's ``event_kind``): c joins S, c joins E, a margin vector
 #: leaves S for R, for E, an error vector joins S, a reserve vector joins S.
-C_TO_MARGIN, C_TO_ERROR, MARGIN_TO_RESERVE, MARGIN_TO_ERROR, ERROR_TO_MARGIN, RESERVE_TO_MARGIN = range(6)
+C_TO_MARGIN, C_TO_ERROR, MARGIN_TO_RESERVE, MARGIN_TO_ERROR, ERROR_TO_MARGIN, RESERVE_TO_MARGIN, DEPENDENT = range(7)
 EVENT_NAMES = ("c_to_margin", "c_to_error", "margin_to_reserve", "margin_to_error", "error_to_margin",
-               "reserve_to_margin")
+               "reserve_to_margin", "dependent")
 
 
 @dataclass
@@ -106,7 +121,8 @@ class IDSVMResult:
     (:data:`MARGIN`, :data:`ERROR`, :data:`RESERVE`) and ``g_i``, example ``i`` being ``order[i]``.
     ``trace``: ``n_steps``, ``mistakes`` (``y_c f(x_c) <= 0`` before learning c), ``events``
     (bookkeeping steps), ``event_kind`` / ``event_step`` / ``event_index`` (per event: kind, the
-    step, the example index), ``max_margin`` (largest |S|).
+    step, the example index), ``n_margin`` (|S| at the end), ``kkt_violation`` (the certificate,
+    :func:`kkt_violation`).
     """
 
     sv: np.ndarray
@@ -162,25 +178,66 @@ def gradient_tolerance(k, a, bias, eps_K):
     ``m + 2`` terms errs by at most ``(m + 3) u`` times their magnitudes, each kernel value by ``eps_K``;
     twice that covers the two paths' few-ulp differences."""
     m = a.shape[0]
-    magnitude = float(np.sum(np.abs(a * k))) + abs(bias) + 1.0
-    return 2.0 * ((m + 3) * UNIT_ROUNDOFF * magnitude + eps_K * float(np.sum(np.abs(a))))
+    magnitude = float(seq_sum(np.abs(a * k))) + abs(bias) + 1.0
+    return 2.0 * ((m + 3) * UNIT_ROUNDOFF * magnitude + eps_K * float(seq_sum(np.abs(a))))
 
 
 def sensitivity_tolerance(gamma_S, beta, k_max, eps_K):
-    """The tolerance on ``gamma_i`` and ``beta_j``: the margin vectors' computed ``gamma_j`` (0 in exact
-    arithmetic: they measure the error of ``beta``), plus the summation bound of one ``gamma_i``
-    (``|S| + 2`` terms of magnitude at most ``k_max |beta_j|``, kernel values off by ``eps_K``), doubled
-    for the two paths."""
-    s = float(np.sum(np.abs(beta[1:])))
+    """The tolerance on the computed ``beta_j`` and ``gamma_i`` (one number for both).
+
+    The margin vectors' own ``gamma_j`` are 0 in exact arithmetic: their computed values (the residual
+    of eq. 8's solve) measure the error ``beta`` carries into a gradient.  The tolerance is the largest
+    of them plus the summation bound of one ``gamma_i`` (``|S| + 2`` terms of magnitude at most
+    ``k_max |beta_j|``, kernel values off by ``eps_K``), doubled.  This is a measured error, not a bound:
+    ``|Rinv| |r|`` would bound ``beta``'s error, but on ill-conditioned margin sets it grows to 1e-3 and
+    excludes conditions that do bind (KKT violations of 1e-4 in the tests), while the danger a small
+    tolerance leaves, a dependent row joining S, is caught by :func:`schur_tolerance`."""
+    s = float(seq_sum(np.abs(beta[1:])))
     bound = (beta.shape[0] + 2) * UNIT_ROUNDOFF * (k_max * (1.0 + s) + abs(beta[0])) + eps_K * (1.0 + s)
     residual = float(np.max(np.abs(gamma_S))) if gamma_S.size else 0.0
     return 2.0 * (bound + residual)
 
 
+#: A new margin vector's Schur complement at or below ``SCHUR_RTOL`` times the magnitude of its terms
+#: marks the row dependent (:func:`schur_tolerance`): ``Rinv``'s condition grows like that ratio's
+#: inverse, so this keeps it below about 1e10 and its solves to about six digits.
+SCHUR_RTOL = 1e-10
+
+
+def schur_tolerance(beta, terms, k_max, eps_K):
+    """The tolerance on a new margin vector's Schur complement ``kappa = Q_kk + sum_j Q_kj beta_j + y_k beta_b``:
+    the larger of twice its summation bound (``|S| + 3`` terms of magnitude at most ``k_max |beta_j|``,
+    kernel values off by ``eps_K``) and :data:`SCHUR_RTOL` times ``terms = Q_kk + sum_j |Q_kj beta_j| +
+    |beta_b|`` (the cancellation that leaves ``kappa``).  The summation bound alone misses
+    ``beta``'s own error, which grows with ``Rinv``'s condition: a polynomial kernel's margin set one row
+    past its feature space's dimension passed it with ``Rinv``'s condition at 3e14 and every later
+    gradient lost (a KKT error of 7.8 in a test).  ``kappa`` within the tolerance of 0 (or below) is a
+    numerically dependent row."""
+    s = float(seq_sum(np.abs(beta[1:])))
+    bound = 2.0 * ((beta.shape[0] + 2) * UNIT_ROUNDOFF * (k_max * (1.0 + s) + abs(beta[0])) + eps_K * (1.0 + s))
+    return max(bound, SCHUR_RTOL * terms)
+
+
+def kernel_row_libm(SV, x, kernel):
+    """``k(x_j, x)`` for the rows of ``SV``, with the twin's numbers bitwise: the Gaussian kernel through
+    the squared norms (sums in index order, :func:`refsvm.kernels.seq_sum`) and libm's ``exp`` (``math.exp``,
+    one value at a time, where ``numpy.exp`` may differ by an ulp); the linear kernel's dot products in
+    numpy's pairwise order (``np.sum`` along the row, the twin's ``pw_dot``); the polynomial kernel's power by
+    libm's ``pow`` (``math.pow``)."""
+    if kernel.kind == "rbf":
+        sq = seq_sum(SV * SV) + seq_sum(x * x) - 2.0 * seq_sum(SV * x)
+        return np.array([math.exp(v) for v in -kernel.gamma * np.maximum(sq, 0.0)])
+    dots = np.sum(SV * x, axis=1)
+    if kernel.kind == "linear":
+        return dots
+    return np.array([math.pow(v, kernel.degree) for v in kernel.gamma * dots + kernel.coef0])
+
+
 class IncrementalSVM:
     """The state of the bookkeeping: the examples seen (``x``, ``y``, their boxes ``C_i``), their kernel
     matrix ``K``, ``alpha``, ``g``, ``b``, the sets, the margin vectors ``S`` (in ``Rinv``'s order)
-    and ``Rinv`` (eq. 8), with ``g_err``, a bound of the kept gradients' accumulated error."""
+    and ``Rinv`` (eq. 8), with ``g_err`` and ``a_err``, bounds of the kept gradients' and coefficients'
+    accumulated errors."""
 
     def __init__(self, X, y, order, C_box, options):
         m = order.shape[0]
@@ -190,7 +247,9 @@ class IncrementalSVM:
         self.alpha = np.zeros(m)
         self.g = np.zeros(m)
         self.sets = np.full(m, RESERVE, dtype=np.int8)
-        self.m, self.b, self.g_err = 0, 0.0, 0.0
+        self.blocked = np.full(m, -1, dtype=np.int64)     # blocked[i] = v: i is dependent on S's version v
+        self.version = 0                                   # S's version: +1 at every change of S
+        self.m, self.b, self.g_err, self.a_err = 0, 0.0, 0.0, 0.0
         self.S = []
         self.Rinv = np.zeros((1, 1))
 
@@ -201,14 +260,12 @@ class IncrementalSVM:
     def see(self, c):
         """Example ``c`` arrives: its kernel row against the examples seen (``K`` grows), ``f(x_c)`` and
         ``g_c`` (eq. 2) with its error bound."""
-        x_c = self.X[self.order[c]]
-        seen = self.X[self.order[:c + 1]]
-        k = self.o.kernel.row(seen, x_c)
+        k = kernel_row_libm(self.X[self.order[:c + 1]], self.X[self.order[c]], self.o.kernel)
         self.K[c, :c + 1] = k
         self.K[:c + 1, c] = k
         self.m = c + 1
         a = self.y[:c] * self.alpha[:c]
-        f_c = float(np.sum(a * k[:c])) + self.b
+        f_c = float(seq_sum(a * k[:c])) + self.b
         self.g[c] = self.y[c] * f_c - 1.0
         return f_c, gradient_tolerance(k[:c], a, self.b, self.o.eps_K)
 
@@ -216,9 +273,9 @@ class IncrementalSVM:
         """``beta`` (eq. 7-8; ``beta[0]`` for ``b``, ``beta[1:]`` for S in ``Rinv``'s order) and
         ``gamma`` of every example seen (eq. 9-10), for a unit change of ``alpha_c``."""
         S = self.S
-        beta = -self.Rinv @ np.concatenate(([self.y[c]], self.Q(S, [c])[:, 0]))
+        beta = -seq_sum(self.Rinv * np.concatenate(([self.y[c]], self.Q(S, [c])[:, 0])))
         seen = np.arange(self.m)
-        gamma = self.Q(seen, [c])[:, 0] + self.Q(seen, S) @ beta[1:] + self.y[:self.m] * beta[0]
+        gamma = (self.Q(seen, [c])[:, 0] + seq_sum(self.Q(seen, S) * beta[1:])) + self.y[:self.m] * beta[0]
         return beta, gamma
 
     def bias_sensitivities(self, c):
@@ -229,22 +286,22 @@ class IncrementalSVM:
     def candidates(self, c, beta, gamma, tol):
         """Every condition that can bind (eq. 11), as ``(Delta, err, rank, kind, index)``: ``rank`` 0
         for c's own events, 1 for the others (the tie order, then the index)."""
-        m, S, err_g = self.m, self.S, self.g_err
+        m, S, err_g, err_a = self.m, self.S, self.g_err, self.a_err
         out = []
-        if gamma[c] > tol:                                         # g_c rises to 0
+        if gamma[c] > tol and self.blocked[c] != self.version:     # g_c rises to 0
             out.append(self.ratio(-self.g[c], gamma[c], tol, err_g, 0, C_TO_MARGIN, c))
         if len(S):                                                            # alpha_c reaches C_c
-            out.append((self.C_box[c] - self.alpha[c], UNIT_ROUNDOFF * self.C_box[c], 0, C_TO_ERROR, c))
+            out.append((self.C_box[c] - self.alpha[c], err_a + UNIT_ROUNDOFF * self.C_box[c], 0, C_TO_ERROR, c))
         for p, j in enumerate(S):                                             # a margin vector's box
             bj = beta[p + 1]
             if bj > tol:
-                out.append(self.ratio(self.C_box[j] - self.alpha[j], bj, tol, UNIT_ROUNDOFF * self.C_box[j],
+                out.append(self.ratio(self.C_box[j] - self.alpha[j], bj, tol, err_a + UNIT_ROUNDOFF * self.C_box[j],
                                       1, MARGIN_TO_ERROR, j))
             elif bj < -tol:
-                out.append(self.ratio(-self.alpha[j], bj, tol, UNIT_ROUNDOFF * self.C_box[j],
+                out.append(self.ratio(-self.alpha[j], bj, tol, err_a + UNIT_ROUNDOFF * self.C_box[j],
                                       1, MARGIN_TO_RESERVE, j))
         for i in range(m):
-            if i == c or self.sets[i] == MARGIN:
+            if i == c or self.sets[i] == MARGIN or self.blocked[i] == self.version or self.C_box[i] == 0.0:
                 continue
             if self.sets[i] == ERROR and gamma[i] > tol:                      # g_i < 0 rises to 0
                 out.append(self.ratio(-self.g[i], gamma[i], tol, err_g, 1, ERROR_TO_MARGIN, i))
@@ -259,40 +316,52 @@ class IncrementalSVM:
         delta = max(num / den, 0.0)
         return delta, (num_err + delta * tol) / abs(den), rank, kind, index
 
-    def move(self, c, delta, beta, gamma):
+    def move(self, c, delta, beta, gamma, tol):
         """Take the step: ``alpha_c``, ``alpha_S`` and ``b`` along ``beta``, every ``g`` along ``gamma``;
-        margin vectors keep ``g = 0`` exactly; ``g_err`` grows by the step's error."""
+        margin vectors keep ``g = 0`` exactly; ``g_err`` and ``a_err`` grow by the step's error (twice each
+        update's rounding, for the two paths; ``alpha``'s: the rounding of ``alpha_j + beta_j Delta``, the
+        errors of ``beta_j`` and ``gamma_i`` being ``tol`` per unit step)."""
         if self.S:
             self.alpha[c] += delta
+        a_max = max((abs(self.alpha[j]) for j in self.S), default=0.0)
         for p, j in enumerate(self.S):
             self.alpha[j] += beta[p + 1] * delta
+        b_max = float(np.max(np.abs(beta[1:]))) if self.S else 0.0
+        self.a_err += 4.0 * UNIT_ROUNDOFF * (a_max + b_max * delta + delta) + 2.0 * tol * delta
         self.b += beta[0] * delta
         g_max = float(np.max(np.abs(self.g[:self.m]))) if self.m else 0.0
         self.g[:self.m] += gamma * delta
         for j in self.S:
             self.g[j] = 0.0
-        self.g_err += delta * float(np.max(np.abs(gamma))) * 4.0 * UNIT_ROUNDOFF + 2.0 * UNIT_ROUNDOFF * g_max
+        self.g_err += delta * float(np.max(np.abs(gamma))) * 4.0 * UNIT_ROUNDOFF + 2.0 * UNIT_ROUNDOFF * g_max \
+            + 2.0 * tol * delta
 
     def add_margin(self, k):
-        """Example ``k`` joins S: ``Rinv`` grows by its Schur complement ``kappa`` (eq. 12)."""
+        """Example ``k`` joins S: ``Rinv`` grows by its Schur complement ``kappa`` (eq. 12).  A ``kappa``
+        within :func:`schur_tolerance` of 0: ``k`` is numerically dependent on S and does not join; it keeps
+        its set (c: keeps growing) with ``g_k = 0`` and binds nothing until S changes; returns False then."""
         S = self.S
         if not S:                                                 # [[0, y_k], [y_k, Q_kk]]^-1
             q = self.Q([k], [k])[0, 0]
             self.Rinv = np.array([[-q, self.y[k]], [self.y[k], 0.0]])
         else:
-            beta = -self.Rinv @ np.concatenate(([self.y[k]], self.Q(S, [k])[:, 0]))
-            kappa = self.Q([k], [k])[0, 0] + self.Q([k], S)[0] @ beta[1:] + self.y[k] * beta[0]
-            if not kappa > 0.0:
-                raise FloatingPointError(f"idsvm: example {k} (row {self.order[k]}) would join the margin "
-                                         f"vectors with a Schur complement {kappa:.3g} <= 0 (a dependent row)")
+            beta = -seq_sum(self.Rinv * np.concatenate(([self.y[k]], self.Q(S, [k])[:, 0])))
+            q_kk, terms_S = self.Q([k], [k])[0, 0], self.Q([k], S)[0] * beta[1:]
+            kappa = (q_kk + float(seq_sum(terms_S))) + self.y[k] * beta[0]
+            terms = (q_kk + float(seq_sum(np.abs(terms_S)))) + abs(beta[0])
+            if not kappa > schur_tolerance(beta, terms, self.o.k_max, self.o.eps_K):
+                self.blocked[k], self.g[k] = self.version, 0.0
+                return False
             v = np.concatenate((beta, [1.0]))
             n = self.Rinv.shape[0]
             grown = np.zeros((n + 1, n + 1))
             grown[:n, :n] = self.Rinv
             self.Rinv = grown + np.outer(v, v) / kappa
         S.append(k)
+        self.version += 1
         self.sets[k] = MARGIN
         self.g[k] = 0.0
+        return True
 
     def remove_margin(self, k, to):
         """Example ``k`` leaves S for ``to`` (R or E): ``Rinv`` shrinks (eq. 13); its ``alpha`` is set
@@ -305,6 +374,7 @@ class IncrementalSVM:
             R = self.Rinv
             self.Rinv = R[np.ix_(keep, keep)] - np.outer(R[keep, p], R[p, keep]) / R[p, p]
         self.S.remove(k)
+        self.version += 1
         self.sets[k] = to
         self.alpha[k] = self.C_box[k] if to == ERROR else 0.0
 
@@ -316,11 +386,15 @@ def max_events(m):
 
 
 def least_step(candidates):
-    """The winning candidate: the least ``Delta``; candidates within ``err_k + err_min`` of it are ties,
-    won by the lowest ``(rank, index)`` (c's own events first, then the earliest example)."""
+    """The step and its event: the step is the least ``Delta`` (no condition is overshot); every candidate
+    whose condition binds within its own error at that step (``Delta_k <= Delta_min + err_k``) ties, won
+    by the lowest ``(rank, index)`` (c's own events first, then the earliest example).  Returns
+    ``(Delta_min, winner)``."""
+    if not candidates:       # (not seen: with S, alpha_c's box is always a candidate; without, g_c)
+        raise FloatingPointError("idsvm: no condition binds the step (a bookkeeping state without candidates)")
     best = min(candidates, key=lambda cand: cand[0])
-    ties = [cand for cand in candidates if cand[0] <= best[0] + best[1] + cand[1]]
-    return min(ties, key=lambda cand: (cand[2], cand[4]))
+    ties = [cand for cand in candidates if cand[0] <= best[0] + cand[1]]
+    return best[0], min(ties, key=lambda cand: (cand[2], cand[4]))
 
 
 def idsvm(X, y, order, *, C, kernel="rbf", gamma=1.0, degree=3, coef0=0.0, sample_weight=None):
@@ -350,16 +424,17 @@ def idsvm(X, y, order, *, C, kernel="rbf", gamma=1.0, degree=3, coef0=0.0, sampl
             else:
                 beta, gam = run.bias_sensitivities(c)             # S empty: only b moves
                 tol = 0.0
-            delta, _, _, kind, k = least_step(run.candidates(c, beta, gam, tol))   # bookkeeping (11)
-            run.move(c, delta, beta, gam)
-            events.append((kind, c, k))
+            delta, (_, _, _, kind, k) = least_step(run.candidates(c, beta, gam, tol))   # bookkeeping (11)
+            run.move(c, delta, beta, gam, tol)
             if kind in (C_TO_MARGIN, ERROR_TO_MARGIN, RESERVE_TO_MARGIN):
-                run.add_margin(k)                                 # eq. 12
+                if not run.add_margin(k):                      # eq. 12 (a dependent row stays out)
+                    kind = DEPENDENT
             elif kind == C_TO_ERROR:
                 run.sets[c], run.alpha[c], run.g[c] = ERROR, C_box[c], min(run.g[c], 0.0)
             else:
                 run.remove_margin(k, RESERVE if kind == MARGIN_TO_RESERVE else ERROR)   # eq. 13
-            if k == c:
+            events.append((kind, c, k))
+            if k == c and kind != DEPENDENT:                      # c joined S or E: done
                 break
         else:
             raise FloatingPointError(f"idsvm: example {c} (row {order[c]}) took more than {max_events(run.m)} "
@@ -367,13 +442,39 @@ def idsvm(X, y, order, *, C, kernel="rbf", gamma=1.0, degree=3, coef0=0.0, sampl
     return _result(run, mistakes, events)
 
 
+#: The KKT violation (margin units, :func:`kkt_violation`) above which :func:`idsvm` warns.
+KKT_WARN = 1e-6
+
+
+def kkt_violation(K, y, alpha, bias, sets, C_box):
+    """The certificate of the returned model: the largest violation of the SVM's KKT conditions over the
+    examples seen, from gradients computed afresh (``g = y (K (y alpha) + b) - 1``, not the kept ones), in
+    margin units: ``|g_i|`` on S, ``max(0, g_i)`` on E, ``max(0, -g_i)`` on R (examples of box 0 excepted),
+    and ``|sum_i y_i alpha_i| / max C_i`` (the equality constraint)."""
+    if y.shape[0] == 0:
+        return 0.0
+    g = y * (K @ (y * alpha) + bias) - 1.0
+    live = C_box > 0.0
+    worst = np.concatenate((np.abs(g[(sets == MARGIN) & live]), np.maximum(g[(sets == ERROR) & live], 0.0),
+                            np.maximum(-g[(sets == RESERVE) & live], 0.0), [0.0]))
+    return max(float(np.max(worst)), abs(float(np.dot(y, alpha))) / max(float(np.max(C_box)), 1e-300))
+
+
 def _result(run, mistakes, events):
+    """The result (both paths): the SVs, the sets, the trace and the KKT certificate, with a
+    ``RuntimeWarning`` when it exceeds :data:`KKT_WARN` (never a silently wrong model)."""
     m = run.m
     support = np.flatnonzero(run.alpha[:m] > 0.0)
     ev = np.array(events, dtype=np.int64).reshape(-1, 3)
+    violation = kkt_violation(run.K[:m, :m], run.y[:m], run.alpha[:m], run.b, run.sets[:m], run.C_box[:m])
+    if violation > KKT_WARN:
+        warnings.warn(f"idsvm: the model violates the SVM's KKT conditions by {violation:.3g} (margin units, "
+                      f"above {KKT_WARN:g}): the bookkeeping lost accuracy on an ill-conditioned margin set (a "
+                      "rank-deficient kernel, or kernel values of very different scales); scale the data or use "
+                      "the Gaussian kernel", RuntimeWarning, stacklevel=3)
     trace = {"n_steps": m, "mistakes": int(mistakes), "events": int(ev.shape[0]),
              "event_kind": ev[:, 0].astype(np.int8), "event_step": ev[:, 1], "event_index": ev[:, 2],
-             "n_margin": len(run.S)}
+             "n_margin": len(run.S), "kkt_violation": violation}
     return IDSVMResult(sv=run.X[run.order[support]], alpha=(run.y[support] * run.alpha[support])[:, None],
                        bias=float(run.b), support=run.order[support], alpha_all=run.alpha[:m].copy(),
                        sets=run.sets[:m].copy(), gradients=run.g[:m].copy(), trace=trace)
