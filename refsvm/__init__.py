@@ -27,6 +27,7 @@ _PUBLIC = {
     "OnlineKernelClassifier": ("refsvm.estimators", "OnlineKernelClassifier"),
     "OnlineKernelRegressor": ("refsvm.estimators.online_regression", "OnlineKernelRegressor"),
     "SBPClassifier": ("refsvm.estimators", "SBPClassifier"),
+    "IncrementalSVC": ("refsvm.estimators.idsvm", "IncrementalSVC"),
     "FOGDClassifier": ("refsvm.estimators", "FOGDClassifier"),
     "FOGDRegressor": ("refsvm.estimators", "FOGDRegressor"),
     "NOGDClassifier": ("refsvm.estimators", "NOGDClassifier"),
@@ -47,6 +48,7 @@ __all__ += ["SBPClassifier"]
 __all__ += ["BSCAClassifier"]
 __all__ += ["FOGDClassifier", "FOGDRegressor", "NOGDClassifier", "NOGDRegressor"]
 __all__ += ["OnlineKernelClassifier", "OnlineKernelRegressor"]
+__all__ += ["IncrementalSVC"]
 __all__ += ["load"]
 __all__ += ["fit_stream", "iter_libsvm"]
 __all__ += ["fit_dask", "predict_dask"]

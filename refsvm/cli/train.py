@@ -133,6 +133,8 @@ def _cmd_train(args):
         return _cmd_train_online(args)
     if getattr(args, "solver", "bsgd") == "sbp":
         return _cmd_train_sbp(args)
+    if getattr(args, "solver", "bsgd") == "idsvm":
+        return _cmd_train_idsvm(args)
     if getattr(args, "solver", "bsgd") == "bsca":
         return _cmd_train_bsca(args)
     from ..estimators import BudgetedSVC
@@ -225,6 +227,30 @@ def _cmd_train_sbp(args):
     return _train_and_report(args, build, report)
 
 
+def _cmd_train_idsvm(args):
+    """``refsvm train --solver idsvm``: IncrementalSVC (C, gamma, kernel, --max-examples)."""
+    from ..estimators import IncrementalSVC
+
+    _check_model_path(args.model)  # before training, not after
+    if args.epochs != 1:
+        raise ValueError(f"--epochs: idsvm makes one pass (its model is the exact SVM of the examples seen); "
+                         f"got {args.epochs}")
+    C = 1.0 if args.C is None else args.C
+
+    def build(X):
+        return IncrementalSVC(C=C, gamma=args.gamma, kernel=args.kernel, degree=args.degree, coef0=args.coef0,
+                              max_examples=args.max_examples, backend=args.backend, random_state=args.random_state,
+                              verbose=args.verbose)
+
+    def report(est, X, seconds):
+        trace = est.trace_[0]
+        return _classifier_report(est, X, seconds, args, f"IDSVM (C {C:g}, {args.backend})",
+                                  time_note=f" ({trace['n_steps']} examples, {trace['events']} bookkeeping steps, "
+                                            f"KKT certificate {trace['kkt_violation']:.2g})")
+
+    return _train_and_report(args, build, report)
+
+
 def _classes_note():
     """The help's sentence on multi-class data: which online baselines are binary only (none: every
     solver takes it)."""
@@ -249,7 +275,7 @@ def add_parser(sub):
     reg = train.add_mutually_exclusive_group()
     reg.add_argument("--lam", type=float, default=1e-4, help="regularisation lambda")
     reg.add_argument("--C", type=float, default=None,
-                     help="LIBSVM's C; bsgd: lambda = 1 / (n C) instead of --lam; bsca: the box; bpas, bpann: the "
+                     help="LIBSVM's C; bsgd: lambda = 1 / (n C) instead of --lam; bsca, idsvm: the box; bpas, bpann: the "
                           "aggressiveness")
     train.add_argument("--gamma", type=_gamma, default="scale",
                        help="kernel width: k(x,x') = exp(-gamma ||x-x'||^2); a number > 0, 'scale' "
@@ -312,6 +338,8 @@ def add_parser(sub):
                             "root, the Projectrons' filled budget and U threshold (--eta unused), BOGD's update "
                             "at y f <= 1 with the whole vector rescaled; with --regression, BOGD's removal of "
                             "the oldest SV without rescaling)")
+    train.add_argument("--max-examples", type=int, default=None,
+                       help="idsvm: learn the first N examples of the visiting order only (the paper's early stop)")
     train.add_argument("--nu", type=float, default=0.01, help="SBP: the margin-violation parameter nu (Cotter et al.; volume n nu)")
     add_stream_arguments(train)  # --stream, --chunk-rows, --shuffle-buffer, --shuffle
     train.add_argument("--checkpoint", metavar="PATH", default=None,

@@ -12,7 +12,9 @@
 * :mod:`refsvm.estimators.online` -- :class:`OnlineKernelClassifier` (the classic
   online baselines: Perceptron, OGD, RBP, Forgetron, Projectron(++), BPA-S, BOGD);
 * :mod:`refsvm.estimators.online_regression` -- :class:`OnlineKernelRegressor` (their regression
-  versions and Norma, Lu et al. 2016, section 7.4).
+  versions and Norma, Lu et al. 2016, section 7.4);
+* :mod:`refsvm.estimators.idsvm` -- :class:`IncrementalSVC` (IDSVM, the exact incremental SVM of
+  Cauwenberghs and Poggio 2000, Wang et al.'s exact online baseline).
 
 The public face is :mod:`refsvm` itself (``from refsvm import BudgetedSVC``).
 """
@@ -22,9 +24,10 @@ from .bsgd import BudgetedSVC
 from .online import OnlineKernelClassifier
 from .online_regression import OnlineKernelRegressor
 from .sbp import SBPClassifier
+from .idsvm import IncrementalSVC
 from .bsca import BSCAClassifier
 from .ogd import FOGDClassifier, FOGDRegressor, NOGDClassifier, NOGDRegressor
 
 __all__ = ["BudgetedClassifierBase", "BudgetedSVC", "SBPClassifier", "BSCAClassifier"]
 __all__ += ["FOGDClassifier", "FOGDRegressor", "NOGDClassifier", "NOGDRegressor"]
-__all__ += ["OnlineKernelClassifier", "OnlineKernelRegressor"]
+__all__ += ["OnlineKernelClassifier", "OnlineKernelRegressor", "IncrementalSVC"]

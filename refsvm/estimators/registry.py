@@ -74,6 +74,8 @@ SOLVERS = {s.name: s for s in (
     Solver("bogd", "OnlineKernelClassifier", "bounded OGD (baseline; --eta, --lam, --max-coef)",
            _BUDGETED + ("eta", "lam", "max_coef") + _KERNEL + _REFIT, params={"algorithm": "bogd"},
            **_regressor("bogd", "budget", "lam", "max_coef")),
+    Solver("idsvm", "IncrementalSVC", "the exact incremental SVM (Cauwenberghs & Poggio 2000; baseline; "
+           "--C, --max-examples)", ("C", "max_examples") + _KERNEL),
     Solver("norma", "OnlineKernelRegressor", "Norma with an adaptive tube, regression only (baseline; --regression, "
            "--eta, --lam, --nu, --epsilon)", ("regression", "epsilon", "eta", "lam", "nu") + _KERNEL,
            regression="OnlineKernelRegressor", params={"algorithm": "norma"}),
