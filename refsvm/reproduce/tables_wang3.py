@@ -66,7 +66,9 @@ _TUNER = "BPegasos+merge B=500"
 _NOT_RUN = {  # row -> why refsvm does not run it
     "MP": "non-budgeted margin perceptron (no ball): run by the companion table wang2012-table3-mp (gamma by a CV "
           "of its own)",
-    "IDSVM": "incremental-decremental exact SVM (Cauwenberghs & Poggio): not implemented in refsvm",
+    "IDSVM": "the exact incremental SVM (Cauwenberghs & Poggio 2000): run by the companion table "
+             "wang2012-table3-idsvm (refsvm.idsvm, IncrementalSVC, at this table's LIBSVM settings, beside LIBSVM; "
+             "Banana, Gauss and Checkerboard)",
     "Norma": "non-budgeted Norma: run by the companion table wang2012-table3-norma (eta, 1 or "
              "0.5 (2 + 0.5 N^-0.5)^0.5 as the paper, by cross-validation; gamma as this table's Pegasos)",
     "TVM B=100": "TVM (Wang & Vucetic 2010b): not implemented in refsvm", "TVM B=500": "as B=100",
