@@ -301,25 +301,3 @@ def _test_error(sv, alpha, bias, gamma, X, y, backend, chunk=20000, zero_predict
     else:
         wrong = int(np.sum(y * f <= 0))
     return 100.0 * wrong / X.shape[0]
-
-
-def run_idsvm_scaled(X, y, X_test, y_test, seed, *, gamma_scale, **params):
-    """IDSVM, the exact incremental SVM (:class:`refsvm.IncrementalSVC`: one pass over ``rng.permutation(n)``,
-    ``max_examples`` of it if given), Gaussian kernel ``gamma = gamma_scale / d``; ``params`` go to the estimator
-    (``C``, ``max_examples``).  Timed as :func:`run_batch`; the trace's KKT certificate is returned too."""
-    from threadpoolctl import threadpool_limits
-
-    from ..estimators.idsvm import IncrementalSVC
-
-    est = IncrementalSVC(random_state=seed, gamma=gamma_scale / X.shape[1], **params)
-    with threadpool_limits(limits=1, user_api="blas"):
-        start = time.perf_counter()
-        est.fit(X, y)
-        seconds = time.perf_counter() - start
-        start = time.perf_counter()
-        pred = est.predict(X_test)
-        test_seconds = time.perf_counter() - start
-    trace = est.trace_[0]
-    return dict(error=100.0 * float(np.mean(pred != y_test)), seconds=seconds, test_seconds=test_seconds,
-                majority_share=majority_share(pred), n_sv=int(est.alpha_.shape[0]),
-                kkt_violation=float(trace["kkt_violation"]), examples=int(trace["n_steps"]))

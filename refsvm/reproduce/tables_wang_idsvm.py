@@ -13,7 +13,7 @@ from .spec import Entry, Table
 from .tables_core import TABLES
 from .tables_wang3 import TABLE3_ALL_GAMMA, _paper_cells
 
-IDSVM_RUNNER = "refsvm.reproduce.runners:run_idsvm_scaled"
+IDSVM_RUNNER = "refsvm.reproduce.runners_idsvm:run_idsvm_scaled"
 SVC_RUNNER = "refsvm.reproduce.runners:run_svc"
 #: the columns run: the whole training split of each (the paper's IDSVM learned all of Banana and Gauss, and 51K
 #: Checkerboard examples where the table has 20,000 rows)

@@ -50,7 +50,7 @@ def test_runner_is_the_estimator_and_equals_svc():
     problem, solved exactly), and the run reports the KKT certificate."""
     from sklearn.svm import SVC
 
-    from refsvm.reproduce.runners import run_idsvm_scaled
+    from refsvm.reproduce.runners_idsvm import run_idsvm_scaled
 
     rng = np.random.default_rng(3)
     X = rng.normal(size=(300, 4))
