@@ -37,7 +37,7 @@ def test_protocol_is_the_base_tables_libsvm_settings():
     for e in table.entries:
         assert e.params == dict(C=1.0) and not e.grid
         assert e.per_dataset == {ds: dict(gamma_scale=TABLE3_ALL_GAMMA[500][ds]) for ds in DATA}
-    assert "558 s" in table.note and "Adult and IJCNN are not run" in table.note
+    assert "bench_idsvm" in table.note and "Adult and IJCNN are not run" in table.note
 
 
 def test_base_table_names_the_companion():
