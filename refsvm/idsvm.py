@@ -73,9 +73,10 @@ Decisions on computed numbers (both paths), with the error bounds they rest on:
 * **A new margin vector's Schur complement** ``kappa`` (the pivot of eq. 12) is ``> 0`` for every
   row whose gradient moves, in exact arithmetic.  An exact repeat of a margin vector (either label)
   has ``gamma`` bitwise its twin's residual and never binds.  A row numerically dependent on S's does
-  move in floating point: a row within about ``sqrt(u)`` of a margin vector with the other label (its
-  ``gamma`` of the order of their distance, its ``kappa`` of the squared distance), or one more margin
-  vector than a rank-deficient kernel (linear, polynomial) has dimensions.  A ``kappa`` within
+  move in floating point: a near-duplicate of a margin vector, of either label (its ``gamma`` of the
+  order of their distance, its ``kappa`` of the squared distance: rows 1e-5 apart under the Gaussian
+  kernel are dependent at the threshold below), or one more margin vector than a rank-deficient kernel
+  (linear, polynomial) has dimensions.  A ``kappa`` within
   :func:`schur_tolerance` of 0 (the larger of a summation bound and :data:`SCHUR_RTOL` times the terms'
   magnitude, which keeps ``Rinv``'s condition below about 1e10) marks the row *dependent* (event ``DEPENDENT``): it keeps its set with
   ``g = 0`` (``c``: keeps growing towards its box) and binds nothing until S changes (S's version,
@@ -158,10 +159,10 @@ def check_idsvm_arguments(X, y, order, *, C, kernel, gamma, degree, coef0, sampl
         raise ValueError("X: idsvm takes a dense array (it keeps the dense kernel matrix of the examples "
                          "seen anyway); pass X.toarray()")
     X, y = _check_X_y(X, y)
-    y = np.ascontiguousarray(y, dtype=np.int64)
     order = _check_order(order, X.shape[0])
-    if order.size and not np.all(np.abs(y[order]) == 1):
+    if order.size and not np.all((y[order] == 1) | (y[order] == -1)):    # before the cast: 1.7 is no label
         raise ValueError("y must hold labels -1 and +1 (idsvm is binary)")
+    y = np.ascontiguousarray(y, dtype=np.int64)
     check_positive(C, "C")
     check_option(kernel, "kernel", ("rbf", "linear", "poly"))
     _check_kernel_parameters(kernel, gamma, degree, coef0)

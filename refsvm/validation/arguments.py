@@ -276,10 +276,10 @@ def check_online_arguments(X, y, order, uniforms=None, *, algorithm, kernel, gam
         raise ValueError(f"budget: variant='authors' of {algorithm} fills a budget B before it projects and "
                          "sets U from B; give an integer budget >= 2")
     X, y = _check_X_y(X, y)
-    y = np.ascontiguousarray(y, dtype=np.int64)
     order = _check_order(order, X.shape[0])
-    if order.size and not np.all(np.abs(y[order]) == 1):
+    if order.size and not np.all((y[order] == 1) | (y[order] == -1)):    # before the cast: 1.7 is no label
         raise ValueError("y must hold labels -1 and +1 (binary learners)")
+    y = np.ascontiguousarray(y, dtype=np.int64)
     if algorithm in ONLINE_BUDGETED or budget is not None:
         budget = check_budget(budget)
     check_option(kernel, "kernel", ("rbf", "linear", "poly"))
