@@ -277,7 +277,8 @@ TABLES["wang2012-figure4"] = _evolution_table(
                       max_rows=50_000)]
     + [_evolution_entry(f"BPegasos+merge B={B}", budget=B, maintenance="merge") for B in (100, 500)]
     + [Entry(name, None, note=f"{why}; the paper: {value}") for name, why, value in (
-        ("IDSVM", "not implemented in refsvm (Cauwenberghs and Poggio's incremental-decremental SVM)",
+        ("IDSVM", "not run yet: refsvm has IDSVM (refsvm.idsvm, IncrementalSVC; Table 3's row is "
+                  "wang2012-table3-idsvm), but not its accuracy curve along the stream",
          "faster accuracy growth at first, passed by BPegasos+merge later"),
         ("TVM", "not implemented in refsvm (the twin vector machine)",
          "faster accuracy growth at first, passed by BPegasos+merge later"),

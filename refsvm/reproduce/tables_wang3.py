@@ -71,7 +71,10 @@ _NOT_RUN = {  # row -> why refsvm does not run it
              "Banana, Gauss and Checkerboard)",
     "Norma": "non-budgeted Norma: run by the companion table wang2012-table3-norma (eta, 1 or "
              "0.5 (2 + 0.5 N^-0.5)^0.5 as the paper, by cross-validation; gamma as this table's Pegasos)",
-    "TVM B=100": "TVM (Wang & Vucetic 2010b): not implemented in refsvm", "TVM B=500": "as B=100",
+    "TVM B=100": "TVM (Wang & Vucetic 2010b, the twin vector machine): not implemented in refsvm; its paper is not in "
+                 "the shared folder, and Wang et al.'s one paragraph on it (section 2.3: prototypes near the boundary "
+                 "that summarise the local data, an IDSVM over them) does not say how prototypes are chosen, merged "
+                 "or weighted", "TVM B=500": "as B=100",
     "BPA B=100": "BPA-NN (Wang & Vucetic 2010a; projection onto the nearest neighbour): run by the companion table "
                  "wang2012-table3-bpa (refsvm.online.bpann, gamma and C by a CV of its own)", "BPA B=500": "as B=100",
     "Projectron++ B=100": "run by the companion table wang2012-table3-projectron (the threshold set so that the pass "
