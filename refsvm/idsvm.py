@@ -122,7 +122,7 @@ class IDSVMResult:
     (:data:`MARGIN`, :data:`ERROR`, :data:`RESERVE`) and ``g_i``, example ``i`` being ``order[i]``.
     ``trace``: ``n_steps``, ``mistakes`` (``y_c f(x_c) <= 0`` before learning c), ``events``
     (bookkeeping steps), ``event_kind`` / ``event_step`` / ``event_index`` (per event: kind, the
-    step, the example index), ``n_margin`` (|S| at the end), ``kkt_violation`` (the certificate,
+    step, the example index), ``n_margin`` (``|S|`` at the end), ``kkt_violation`` (the certificate,
     :func:`kkt_violation`).
     """
 
