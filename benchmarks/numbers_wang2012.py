@@ -34,7 +34,7 @@ _CV_TABLES = ("wang2012-table3-all", "wang2012-table3-norma", "wang2012-table3-a
               "wang2012-table3-adult-own-cv", "wang2012-table3-mp", "wang2012-table3-mp-stream", "wang2012-table4-mp",
               "wang2012-table4-mp-usps-raw", "wang2012-table5-mp", "wang2012-table3-projectron",
               "wang2012-table4-projectron", "wang2012-table5-projectron", "wang2012-table3-bpa",
-              "wang2012-table3-bpa-stream")
+              "wang2012-table3-bpa-stream", "wang2012-table3-idsvm")
 
 for _name in _CV_TABLES:
     renderer(f"repro-{_name}")(lambda fmt, _stem=f"reproduce_{_name}": _wang_cv_table(_stem, fmt))
@@ -312,3 +312,18 @@ def _wang_table5_waveform_pegasos(fmt):
                          f"{r['paper']['mean']:.2f} ± {r['paper']['std']:.2f}" if last else "",
                          (reason[0] if reason else "") if last else ""])
     return table(["examples", f"test error % ({data['seeds']} seeds)", "paper (Table 5)", "gap"], rows, fmt)
+
+
+@renderer("bench-idsvm")
+def _bench_idsvm(fmt):
+    """benchmarks/bench_idsvm.py: the two paths on one problem, and one compiled pass at the paper's early-stop sizes."""
+    data = load("bench_idsvm")
+    p = data["paths"]
+    rows = [[f"paths: Gauss, {p['rows']:,} rows", f"{p['python_seconds']:.2f} s / {p['fast_seconds']:.3f} s",
+             f"{p['ratio']:.0f}x", f"{p['events']:,}", "", "", "", "bitwise equal" if p["bitwise_equal"] else "DIFFER"]]
+    for r in data["sizes"]:
+        rows.append([f"{r['data']}: {r['examples']:,} of {r['n']:,} examples", f"{r['seconds']:.1f} s", "",
+                     f"{r['events']:,}", f"{r['n_sv']:,}", f"{r['margin_vectors']:,}", f"{r['kkt_violation']:.2g}",
+                     f"{r['kernel_matrix_bytes'] / 2**30:.2f} GB kernel matrix"])
+    return table(["run", "seconds (reference / compiled)", "ratio", "steps", "SVs", "margin", "KKT", "note"],
+                 rows, fmt)
