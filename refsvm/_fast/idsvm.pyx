@@ -12,13 +12,15 @@ differs:
   operation the same IEEE operation on the same operands (a product by a label ``y = +-1`` is exact,
   so where it is applied does not matter), so both paths take the same decisions in every regime;
 * ``gamma`` is accumulated margin vector by margin vector over contiguous rows of the (symmetric)
-  kernel matrix (each ``gamma_i`` still a sequential sum over S in ``Rinv``'s order).
+  kernel matrix (each ``gamma_i`` still a sequential sum over S in ``Rinv``'s order);
+* the refinement after the pass is the reference's function (:func:`refsvm.idsvm.refine`, numpy, once
+  per call) run on this state.
 """
 
 import numpy as np
 
 from refsvm.constants import UNIT_ROUNDOFF
-from refsvm.idsvm import (IDSVMOptions, IDSVMResult, _result, check_idsvm_arguments,  # noqa: F401
+from refsvm.idsvm import (IDSVMOptions, IDSVMResult, _result, check_idsvm_arguments, refine,  # noqa: F401
                           ERROR, MARGIN, RESERVE, GROWING, C_TO_MARGIN, C_TO_ERROR, MARGIN_TO_RESERVE,
                           MARGIN_TO_ERROR, ERROR_TO_MARGIN, RESERVE_TO_MARGIN, DEPENDENT, SCHUR_RTOL, max_events)
 from refsvm.validation import weights_as_data
@@ -436,7 +438,8 @@ def idsvm(X, y, order, *, C, kernel="rbf", gamma=1.0, degree=3, coef0=0.0, sampl
     st.beta = <double*> malloc(2 * st.ld * sizeof(double))
     st.v = st.beta + st.ld
     st.Rinv[0] = 0.0
-    cs.delta, cs.err, cs.rank, cs.kind, cs.index = &cand_delta[0], &cand_err[0], &cand_rank[0], &cand_kind[0], &cand_index[0]
+    cs.delta, cs.err, cs.rank = &cand_delta[0], &cand_err[0], &cand_rank[0]
+    cs.kind, cs.index = &cand_kind[0], &cand_index[0]
     ev.cap, ev.n = 1024, 0
     ev.data = <int64_t*> malloc(3 * ev.cap * sizeof(int64_t))
     if st.Rinv == NULL or st.beta == NULL or ev.data == NULL:
@@ -448,6 +451,7 @@ def idsvm(X, y, order, *, C, kernel="rbf", gamma=1.0, degree=3, coef0=0.0, sampl
         with nogil:
             rc = run_pass(&p, &st, &cs, &ev, &mistakes, &fail)
         events = [(int(ev.data[3 * k]), int(ev.data[3 * k + 1]), int(ev.data[3 * k + 2])) for k in range(ev.n)]
+        Rinv = np.array([[st.Rinv[r * st.ld + q] for q in range(st.nS + 1)] for r in range(st.nS + 1)])
     finally:
         free(st.Rinv)
         free(st.beta)
@@ -465,5 +469,6 @@ def idsvm(X, y, order, *, C, kernel="rbf", gamma=1.0, degree=3, coef0=0.0, sampl
     run = _Run()
     run.m, run.alpha, run.sets, run.g = m, np.asarray(alpha), np.asarray(sets), np.asarray(g)
     run.S, run.X, run.order, run.y, run.b = list(np.asarray(S)[:st.nS]), X, order, np.asarray(yv), st.b
-    run.K, run.C_box = np.asarray(K), np.asarray(C_box)
+    run.K, run.C_box, run.Rinv = np.asarray(K), np.asarray(C_box), Rinv
+    refine(run)                              # the reference's function on this state (numpy, once per call)
     return _result(run, mistakes, events)
