@@ -100,10 +100,10 @@ import scipy.sparse as sp
 
 from .constants import UNIT_ROUNDOFF
 from .kernels import Kernel, kernel_value_error, seq_sum
-from .validation import (_check_kernel_parameters, _check_order, _check_X_y, check_gaussian_rows, check_memory,
-                         check_option, check_positive, weights_as_data, check_sample_weight)
+from .validation import (_check_kernel_parameters, check_binary_data, check_gaussian_rows, check_memory, check_option,
+                         check_positive, check_sample_weight, weights_as_data)
 
-#: Sweeps of iterative refinement of the final model (:meth:`IncrementalSVM.refine`).
+#: Sweeps of iterative refinement of the final model (:func:`refine`).
 REFINE_SWEEPS = 2
 
 #: The sets of the examples seen (``sets`` in the result): margin, error, reserve.
@@ -164,11 +164,7 @@ def check_idsvm_arguments(X, y, order, *, C, kernel, gamma, degree, coef0, sampl
     if sp.issparse(X):
         raise ValueError("X: idsvm takes a dense array (it keeps the dense kernel matrix of the examples "
                          "seen anyway); pass X.toarray()")
-    X, y = _check_X_y(X, y)
-    order = _check_order(order, X.shape[0])
-    if order.size and not np.all((y[order] == 1) | (y[order] == -1)):    # before the cast: 1.7 is no label
-        raise ValueError("y must hold labels -1 and +1 (idsvm is binary)")
-    y = np.ascontiguousarray(y, dtype=np.int64)
+    X, y, order = check_binary_data(X, y, order, "idsvm is binary")
     check_positive(C, "C")
     check_option(kernel, "kernel", ("rbf", "linear", "poly"))
     _check_kernel_parameters(kernel, gamma, degree, coef0)

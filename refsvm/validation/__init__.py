@@ -19,7 +19,7 @@ algorithm functions).
 """
 
 from .arguments import (ONLINE_ALGORITHMS, ONLINE_BUDGETED, ONLINE_VARIANTS, ZERO_PREDICTIONS,  # noqa: F401
-                        _check_budgeted_arguments, _check_uniforms, _same_rows, check_bsca_arguments,
+                        _check_budgeted_arguments, _check_uniforms, _same_rows, check_binary_data, check_bsca_arguments,
                         check_bsgd_arguments, check_dual_sample, check_online_arguments, check_removal_draws,
                         check_responses, check_sbp_arguments)
 from .arrays import (MAX_GAUSSIAN_SQ_NORM, _all_finite, _check_order, _check_warm_start, _check_X_y,  # noqa: F401

@@ -255,6 +255,17 @@ ZERO_PREDICTIONS = ("mistake", "positive")
 ONLINE_VARIANTS = ("paper", "authors")
 
 
+def check_binary_data(X, y, order, what):
+    """``(X, y, order)`` of a binary learner: X finite (dense C-contiguous float64 or canonical CSR), ``order``
+    int64 indices into it, and the labels it visits exactly -1 or +1, tested before ``y`` is cast to int64 (a
+    float 1.7 is no label; ``what`` names the learner in the message)."""
+    X, y = _check_X_y(X, y)
+    order = _check_order(order, X.shape[0])
+    if order.size and not np.all((y[order] == 1) | (y[order] == -1)):
+        raise ValueError(f"y must hold labels -1 and +1 ({what})")
+    return X, np.ascontiguousarray(y, dtype=np.int64), order
+
+
 def check_online_arguments(X, y, order, uniforms=None, *, algorithm, kernel, gamma, degree, coef0, sv, alpha, t0,
                            budget=None, eta=None, lam=None, C=None, max_coef=None, zero_prediction="mistake",
                            variant="paper"):
@@ -275,11 +286,7 @@ def check_online_arguments(X, y, order, uniforms=None, *, algorithm, kernel, gam
     if variant == "authors" and algorithm in ("projectron", "projectron++") and budget is None:
         raise ValueError(f"budget: variant='authors' of {algorithm} fills a budget B before it projects and "
                          "sets U from B; give an integer budget >= 2")
-    X, y = _check_X_y(X, y)
-    order = _check_order(order, X.shape[0])
-    if order.size and not np.all((y[order] == 1) | (y[order] == -1)):    # before the cast: 1.7 is no label
-        raise ValueError("y must hold labels -1 and +1 (binary learners)")
-    y = np.ascontiguousarray(y, dtype=np.int64)
+    X, y, order = check_binary_data(X, y, order, "binary learners")
     if algorithm in ONLINE_BUDGETED or budget is not None:
         budget = check_budget(budget)
     check_option(kernel, "kernel", ("rbf", "linear", "poly"))
