@@ -107,16 +107,19 @@ def test_family_modules_state_disjoint_reasons():
     """The stated reasons live in one module per paper family; EXPLAINED merges them, so no row may be stated in two
     (the later module would silently win), and SAME_ROW_RUNS carries the family's companion rows."""
     from refsvm.reproduce import gaps
-    from refsvm.reproduce.gaps import glasmachers_qaadan, lu, wang, wang_bpa, wang_mp
+    from refsvm.reproduce.gaps import glasmachers_qaadan, lu, wang, wang_bpa, wang_idsvm, wang_mp
 
-    families = (lu.EXPLAINED, glasmachers_qaadan.EXPLAINED, wang.EXPLAINED, wang_mp.EXPLAINED, wang_bpa.EXPLAINED)
+    families = (lu.EXPLAINED, glasmachers_qaadan.EXPLAINED, wang.EXPLAINED, wang_mp.EXPLAINED, wang_bpa.EXPLAINED,
+                wang_idsvm.EXPLAINED)
     assert sum(map(len, families)) == len(gaps.EXPLAINED)
     assert all(gaps.EXPLAINED[k] == v for family in families for k, v in family.items())
     assert all(gaps.SAME_ROW_RUNS[k] == v for k, v in wang.SAME_ROW_RUNS.items())
+    assert all(gaps.SAME_ROW_RUNS[k] == v for k, v in wang_idsvm.SAME_ROW_RUNS.items())
     for family, tables in ((lu.EXPLAINED, ("lu2016-",)), (wang.EXPLAINED, ("wang2012-",)),
                            (wang_mp.EXPLAINED, ("wang2012-table3-mp", "wang2012-table4-mp", "wang2012-table5-mp",
                                                   "wang2012-table3-projectron", "wang2012-table4-projectron",
                                                   "wang2012-table5-projectron")),
                            (wang_bpa.EXPLAINED, ("wang2012-table3-bpa",)),
+                           (wang_idsvm.EXPLAINED, ("wang2012-table3-idsvm",)),
                            (glasmachers_qaadan.EXPLAINED, ("glasmachers-", "qaadan2019-"))):
         assert all(key[0].startswith(tables) for key in family), tables

@@ -92,12 +92,14 @@ SAME_ROW_RUNS.update({("lu2016-figure3", _r, _ds): ("lu2016-table7", _r.split()[
 # The stated reasons, one module per paper family (merged here; their keys are disjoint, tests/reproduce/test_gaps.py).
 from . import glasmachers_qaadan as _glasmachers_qaadan, lu as _lu, wang as _wang, wang_mp as _wang_mp  # noqa: E402
 from . import wang_bpa as _wang_bpa  # noqa: E402
+from . import wang_idsvm as _wang_idsvm  # noqa: E402
 
 #: (table, row label, data-set label) -> (reason, what supports it).  Only rows whose gap is flagged are looked up.
 EXPLAINED = {**_lu.EXPLAINED, **_glasmachers_qaadan.EXPLAINED, **_wang.EXPLAINED, **_wang_mp.EXPLAINED,
-             **_wang_bpa.EXPLAINED}
+             **_wang_bpa.EXPLAINED, **_wang_idsvm.EXPLAINED}
 SAME_ROW_RUNS.update(_wang.SAME_ROW_RUNS)
 SAME_ROW_RUNS.update(_lu.SAME_ROW_RUNS)
+SAME_ROW_RUNS.update(_wang_idsvm.SAME_ROW_RUNS)
 
 
 def _paper_sd(row):
