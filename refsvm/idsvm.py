@@ -486,8 +486,7 @@ def idsvm(X, y, order, *, C, kernel="rbf", gamma=1.0, degree=3, coef0=0.0, sampl
 #: The KKT violation (margin units, :func:`kkt_violation`) above which :func:`idsvm` warns: LIBSVM's default
 #: stopping tolerance ``eps = 1e-3`` (scikit-learn's ``SVC(tol=1e-3)``), on the same scale (a gradient gap in
 #: margin units), so a model without the warning is at least as close to the optimum as LIBSVM's default.  The
-#: bookkeeping usually certifies far less (1e-12 to 1e-9 on the tests' problems; 2.4e-6 on 8,300 Adult rows with
-#: 2,890 margin vectors).
+#: refined model usually certifies far less (the tests' problems; benchmarks/results/bench_idsvm.txt on Adult).
 KKT_WARN = 1e-3
 
 
