@@ -33,3 +33,22 @@ ESTIMATORS = [
 @parametrize_with_checks(ESTIMATORS, expected_failed_checks=expected_failed_checks, xfail_strict=True)
 def test_sklearn_compatible(estimator, check):
     check(estimator)
+
+
+def test_save_and_load_give_the_same_model(tmp_path):
+    """refsvm.load returns an IncrementalSVC with the saved parameters and the same decision values (binary and
+    one against the rest)."""
+    import numpy as np
+
+    import refsvm
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(80, 3))
+    for y in ((X[:, 0] > 0).astype(int), np.digitize(X[:, 0], [-0.5, 0.5])):
+        est = IncrementalSVC(C=2.0, gamma=0.7, random_state=1).fit(X, y)
+        path = tmp_path / "m.npz"
+        est.save(path)
+        back = refsvm.load(path)
+        assert type(back) is IncrementalSVC and back.get_params() == est.get_params()
+        np.testing.assert_array_equal(back.decision_function(X), est.decision_function(X))
+        np.testing.assert_array_equal(back.predict(X), est.predict(X))

@@ -59,4 +59,4 @@ def test_every_estimator_class_still_loads_through_refsvm_load(good_model, tmp_p
     from refsvm.estimators.loading import _loadable_names
     assert set(_loadable_names()) == {"BudgetedSVC", "SBPClassifier", "BSCAClassifier", "FOGDClassifier",
                                       "FOGDRegressor", "NOGDClassifier", "NOGDRegressor",
-                                      "OnlineKernelClassifier", "OnlineKernelRegressor"}
+                                      "OnlineKernelClassifier", "OnlineKernelRegressor", "IncrementalSVC"}
