@@ -155,3 +155,38 @@ def test_gap_reasons_and_their_numbers():
     g = rows[("IDSVM", "Gauss")]
     assert not is_flagged(dict(g, error_mean=g["error_mean"] - 100.0 * gauss["minus_population"]), NAME)
     assert 8.50 <= rows[("IDSVM", "Banana")]["paper"]["mean"] <= 11.20
+
+
+def test_stopped_table_runs_libsvm_on_the_papers_counts():
+    """wang2012-table3-idsvm-stopped: Adult and IJCNN (the base table's definitions), LIBSVM on the first 8,300 /
+    33,000 examples of each seed's order at the base table's LIBSVM settings, against the paper's IDSVM cells."""
+    from refsvm.reproduce.tables_wang3 import TABLE3_ALL_GAMMA
+
+    t, all3 = tables()["wang2012-table3-idsvm-stopped"], tables()[BASE]
+    assert [d.label for d in t.datasets] == ["Adult", "IJCNN"] and t.seeds == MIN_SEEDS
+    assert all(d is next(b for b in all3.datasets if b.label == d.label) for d in t.datasets)
+    (e,) = t.entries
+    assert e.runner == "refsvm.reproduce.runners_idsvm:run_svc_prefix" and e.params == dict(C=1.0)
+    assert e.per_dataset == {"Adult": dict(gamma_scale=TABLE3_ALL_GAMMA[500]["Adult"], max_examples=8_300),
+                             "IJCNN": dict(gamma_scale=TABLE3_ALL_GAMMA[500]["IJCNN"], max_examples=33_000)}
+    assert 100.0 - t.paper[(e.label, "Adult")][0] == pytest.approx(83.93)
+    assert 100.0 - t.paper[(e.label, "IJCNN")][0] == pytest.approx(98.51)
+
+
+def test_prefix_runner_is_idsvm_on_the_prefix():
+    """run_svc_prefix gives IDSVM's test error after the same first examples of the seed's order (the exact SVM)."""
+    from refsvm.reproduce.runners_idsvm import run_idsvm_scaled, run_svc_prefix
+
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(400, 3))
+    y = np.where(X[:, 0] * X[:, 1] > 0, 1, -1)
+    a = run_svc_prefix(X[:300], y[:300], X[300:], y[300:], 7, C=1.0, gamma_scale=1.5, max_examples=120)
+    b = run_idsvm_scaled(X[:300], y[:300], X[300:], y[300:], 7, C=1.0, gamma_scale=1.5, max_examples=120)
+    assert a["examples"] == b["examples"] == 120 and a["n_sv"] == b["n_sv"]
+    assert a["error"] == pytest.approx(b["error"])
+
+
+def test_stopped_quick_run_end_to_end(tmp_path, parsed_once):
+    rows = quick_reproduce("wang2012-table3-idsvm-stopped", tmp_path)
+    assert set(rows) == {("IDSVM [as LIBSVM]", ds) for ds in ("Adult", "IJCNN")}
+    assert all(r["available"] for r in rows.values())
