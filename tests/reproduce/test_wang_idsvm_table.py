@@ -190,3 +190,15 @@ def test_stopped_quick_run_end_to_end(tmp_path, parsed_once):
     rows = quick_reproduce("wang2012-table3-idsvm-stopped", tmp_path)
     assert set(rows) == {("IDSVM [as LIBSVM]", ds) for ds in ("Adult", "IJCNN")}
     assert all(r["available"] for r in rows.values())
+
+
+def test_stopped_cv_table_is_the_stopped_row_with_a_cv_of_its_own(tmp_path, parsed_once):
+    t, base = tables()["wang2012-table3-idsvm-stopped-cv"], tables()["wang2012-table3-idsvm-stopped"]
+    assert t.datasets is base.datasets and t.seeds == MIN_SEEDS
+    (e,), (b,) = t.entries, base.entries
+    assert e.runner == b.runner and e.select == "cv5" and e.tuned_by is None
+    assert e.per_dataset == {ds: dict(max_examples=p["max_examples"]) for ds, p in b.per_dataset.items()}
+    assert e.grid == dict(gamma_scale=(0.25, 1.0, 4.0, 16.0, 64.0), C=(1.0, 10.0, 100.0))
+    assert {k[1]: v for k, v in t.paper.items()} == {k[1]: v for k, v in base.paper.items()}
+    rows = quick_reproduce(t.name, tmp_path)
+    assert all(r["available"] and r["cv"]["row"] == e.label for r in rows.values())
