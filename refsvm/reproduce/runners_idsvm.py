@@ -48,3 +48,48 @@ def run_svc_prefix(X, y, X_test, y_test, seed, *, C, gamma_scale, max_examples):
     test_seconds = time.perf_counter() - start
     return dict(error=100.0 * float(np.mean(pred != y_test)), seconds=seconds, test_seconds=test_seconds,
                 majority_share=majority_share(pred), n_sv=int(est.support_.size), examples=int(rows.size))
+
+
+def run_idsvm_evolution(X, y, X_test, y_test, seed, *, C, gamma, checkpoints, max_rows, solver="idsvm"):
+    """IDSVM's accuracy along the stream (Wang et al.'s Figure 4): the model after each checkpoint's first ``N``
+    examples of ``default_rng(seed).permutation(len(X))`` (the order of
+    :func:`refsvm.reproduce.wang_evolution.run_evolution`, so the same prefixes as its rows), up to ``max_rows``
+    (the run stopped early, as the paper's was after 10,000 s).
+
+    ``solver="idsvm"``: :class:`refsvm.IncrementalSVC` (compiled path) with ``max_examples = N``, one pass per
+    checkpoint: IDSVM's model after ``N`` examples is the pass's state there (the bookkeeping of the first ``N``
+    examples is the same in a longer pass), so the time of the pass to ``N`` is the stream's time at ``N``.
+    ``solver="libsvm"``: scikit-learn's :class:`~sklearn.svm.SVC` (tol 1e-6) on the same ``N`` rows, the SVM IDSVM
+    computes (without its ``8 N^2`` bytes); its time is that batch training's, not a stream's.  Gaussian kernel
+    ``gamma``, box ``C``.
+
+    Returns ``error`` (at the last checkpoint), ``seconds`` (its training), ``stream`` (``[N, seconds, test error
+    %]`` at each checkpoint below ``n = min(max_rows, len(X))`` and at ``n``), ``n_sv`` and ``extra``: the largest
+    KKT certificate over the checkpoints (IDSVM only), ``C`` and ``gamma``."""
+    from sklearn.svm import SVC
+
+    from ..estimators.idsvm import IncrementalSVC
+
+    if solver not in ("idsvm", "libsvm"):
+        raise ValueError(f"solver must be 'idsvm' or 'libsvm'; got {solver!r}")
+    n = min(int(max_rows), X.shape[0])
+    order = np.random.default_rng(seed).permutation(X.shape[0])[:n]
+    stream, kkt = [], 0.0
+    for stop in [c for c in checkpoints if c < n] + [n]:
+        if solver == "idsvm":
+            est = IncrementalSVC(C=C, gamma=gamma, max_examples=stop, random_state=seed, backend="fast")
+            fit = lambda: est.fit(X, y)                                    # noqa: E731
+        else:
+            est = SVC(C=C, kernel="rbf", gamma=gamma, tol=1e-6, cache_size=1000)
+            fit = lambda: est.fit(X[order[:stop]], y[order[:stop]])       # noqa: E731
+        start = time.perf_counter()
+        fit()
+        seconds = time.perf_counter() - start
+        pred = est.predict(X_test)
+        stream.append([stop, seconds, 100.0 * float(np.mean(pred != y_test))])
+        if solver == "idsvm":
+            kkt = max(kkt, float(est.trace_[0]["kkt_violation"]))
+    n_sv = int(est.alpha_.shape[0] if solver == "idsvm" else est.support_.size)
+    extra = dict(kkt_violation=kkt, C=C, gamma=gamma) if solver == "idsvm" else dict(C=C, gamma=gamma)
+    return dict(error=stream[-1][2], seconds=stream[-1][1], n_sv=n_sv, n_stream=n, stream=stream,
+                majority_share=majority_share(pred), extra=extra)

@@ -202,3 +202,58 @@ def test_stopped_cv_table_is_the_stopped_row_with_a_cv_of_its_own(tmp_path, pars
     assert {k[1]: v for k, v in t.paper.items()} == {k[1]: v for k, v in base.paper.items()}
     rows = quick_reproduce(t.name, tmp_path)
     assert all(r["available"] and r["cv"]["row"] == e.label for r in rows.values())
+
+
+FIGURE4 = "wang2012-figure4-idsvm"
+
+
+def test_figure4_table_is_figure4s_checkerboard_panel():
+    """wang2012-figure4-idsvm: wang2012-figure4's Checkerboard panel (the same data set definition and checkpoints);
+    its BPegasos+merge B = 500 row is that figure's entry (the same runner and parameters: the same run); IDSVM
+    itself to 10,000 examples and LIBSVM on the same prefixes to the paper's 51K, both at C = 1 and the panel's
+    gamma; the plot of Figure 4."""
+    from refsvm.reproduce.tables_wang import _EVOLUTION_CHECKPOINTS
+
+    t, fig4 = tables()[FIGURE4], tables()["wang2012-figure4"]
+    (d,) = t.datasets
+    assert d is fig4.datasets[0] and d.label == "Checkerboard" and t.plot == fig4.plot and t.paper == {}
+    merge = next(e for e in t.entries if e.label == "BPegasos+merge B=500")
+    twin = next(e for e in fig4.entries if e.label == "BPegasos+merge B=500")
+    assert (merge.runner, merge.params, merge.per_dataset) == (twin.runner, twin.params, twin.per_dataset)
+    idsvm, libsvm = (e for e in t.entries if e.label.startswith("IDSVM"))
+    gamma = twin.per_dataset["Checkerboard"]["gamma"]
+    assert idsvm.params == dict(C=1.0, gamma=gamma, checkpoints=_EVOLUTION_CHECKPOINTS, max_rows=10_000,
+                                solver="idsvm")
+    assert libsvm.params == dict(idsvm.params, max_rows=51_000, solver="libsvm")
+
+
+def test_evolution_runner_idsvm_equals_libsvm_at_every_checkpoint():
+    """run_idsvm_evolution: IDSVM's stream (one pass per checkpoint) and LIBSVM's on the same prefixes give the same
+    test errors at every checkpoint both reach; the streams stop at max_rows; a bad solver is refused."""
+    from refsvm.reproduce.runners_idsvm import run_idsvm_evolution
+
+    rng = np.random.default_rng(11)
+    X = rng.uniform(size=(700, 2))
+    y = np.where((X[:, 0] > 0.5) ^ (X[:, 1] > 0.5), 1, -1)
+    args = (X[:500], y[:500], X[500:], y[500:], 3)
+    a = run_idsvm_evolution(*args, C=1.0, gamma=8.0, checkpoints=(50, 150, 400), max_rows=300, solver="idsvm")
+    b = run_idsvm_evolution(*args, C=1.0, gamma=8.0, checkpoints=(50, 150, 400), max_rows=450, solver="libsvm")
+    assert [s[0] for s in a["stream"]] == [50, 150, 300] and [s[0] for s in b["stream"]] == [50, 150, 400, 450]
+    assert [s[2] for s in a["stream"][:2]] == pytest.approx([s[2] for s in b["stream"][:2]])
+    assert a["extra"]["kkt_violation"] < 1e-8 and "kkt_violation" not in b["extra"]
+    c = run_idsvm_evolution(*args, C=1.0, gamma=8.0, checkpoints=(), max_rows=300, solver="libsvm")
+    assert c["stream"][0][0] == 300 and c["error"] == pytest.approx(a["error"])
+    with pytest.raises(ValueError, match="solver"):
+        run_idsvm_evolution(*args, C=1.0, gamma=8.0, checkpoints=(), max_rows=10, solver="smo")
+
+
+def test_figure4_quick_run_end_to_end(tmp_path, parsed_once):
+    """The quick run (600 rows): IDSVM and LIBSVM learn the same prefixes of each seed's order, so their test errors
+    agree at every checkpoint of every seed."""
+    rows = quick_reproduce(FIGURE4, tmp_path)
+    assert {r for r, _ in rows} == {e.label for e in tables()[FIGURE4].entries}
+    idsvm, libsvm = (rows[(e.label, "Checkerboard")] for e in tables()[FIGURE4].entries[:2])
+    assert all(r["available"] for r in rows.values())
+    for a, b in zip(idsvm["per_seed"], libsvm["per_seed"]):
+        assert [s[0] for s in a["stream"]] == [s[0] for s in b["stream"]] == [100, 300, 600]
+        assert [s[2] for s in a["stream"]] == pytest.approx([s[2] for s in b["stream"]])
