@@ -18,7 +18,11 @@ import math
 
 import numpy as np
 
-__all__ = ["records_of", "write_trace", "read_trace", "write_compact", "read_compact"]
+__all__ = ["SCHEMA", "SCHEMA_VERSION", "records_of", "write_trace", "read_trace", "write_compact", "read_compact"]
+
+#: The records' schema: its name and version (a header's ``schema`` and ``schema_version``).
+SCHEMA = "refsvm-trace"
+SCHEMA_VERSION = 2
 
 
 def records_of(header, tables):
