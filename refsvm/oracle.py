@@ -66,6 +66,7 @@ class SolverSpec:
     not_recorded: tuple = ()
     extra: dict = field(default_factory=dict)
     multiclass: bool = False    #: labels 0 .. c-1 (sorted); ``n_classes`` None: the number of labels in y
+    one_pass: bool = False      #: one epoch only (IDSVM: a second pass would add every example again)
 
 
 _NO_MARGIN = ("step.margin", "maintenance.h", "maintenance.new_coefficient")
@@ -109,7 +110,31 @@ SOLVERS.update({
                                      not_recorded=_ONLINE_MISSING, extra=SOLVERS[name].extra, multiclass=True)
     for name in ("perceptron", "ogd", "rbp", "forgetron", "projectron", "projectron++", "bpas", "bogd")})
 
+#: IDSVM (Cauwenberghs & Poggio 2000, :mod:`refsvm.idsvm`): the exact SVM of the examples seen.  A step is
+#: ``add`` when the example's ``alpha_c`` grew (its gradient was violated); its bookkeeping events (eq. 11's
+#: migrations between the margin, error and reserve sets) are its ``maintenance`` records, ``index`` the example
+#: that moved (a position in the visiting order), ``kind`` one of :data:`IDSVM_EVENTS`.  The epoch record's
+#: ``dual_objective`` is ``sum_i alpha_i - 1/2 sum_ij alpha_i alpha_j y_i y_j k(x_i, x_j)`` (BSCA's
+#: convention), computed from the model by :func:`refsvm.kernels.kernel_matrix` on either path.
+SOLVERS["idsvm"] = SolverSpec("idsvm", "idsvm", dict(C=1.0, **_KERNEL), one_pass=True,
+                              not_recorded=("step.margin", "step.n_sv", "maintenance.weight_degradation",
+                                            "maintenance.h", "maintenance.new_coefficient", "epoch.objective"))
+
 _UPDATE_NAMES = {0: "none", 1: "add", 2: "project"}
+
+
+IDSVM_EVENTS_CONSTANTS = ("C_TO_MARGIN", "C_TO_ERROR", "MARGIN_TO_RESERVE", "MARGIN_TO_ERROR", "ERROR_TO_MARGIN",
+                          "RESERVE_TO_MARGIN", "DEPENDENT")
+#: The ``kind`` of IDSVM's maintenance records: the new example c joins the margin set S or the error set E; a
+#: margin vector leaves for R or E; an error or reserve vector joins S; a row meant for S is linearly dependent
+#: on S (its Schur complement within tolerance of 0) and stays out.
+IDSVM_EVENTS = tuple(name.lower() for name in IDSVM_EVENTS_CONSTANTS)
+
+
+def _idsvm_events():
+    """``{code: name}`` of IDSVM's bookkeeping events (the constants of :mod:`refsvm.idsvm`)."""
+    from . import idsvm
+    return {getattr(idsvm, name): name.lower() for name in IDSVM_EVENTS_CONSTANTS}
 
 
 # -- fingerprints and the visiting order
@@ -206,6 +231,8 @@ def _call(spec, fn, X, y, o, u, kw, carry):
 
 def _continuation(spec, res):
     """The arguments that make the next call continue ``res`` (as the estimators chain epochs)."""
+    if spec.one_pass:                               # IDSVM: no next call
+        return {}
     if spec.module == "bsgd":
         return dict(sv=res.sv, alpha=res.alpha, bias=res.bias, t0=res.t)
     if spec.module == "bsca":
@@ -224,6 +251,10 @@ def run_solver(solver, X, y, plan, *, params=None, backend="python", seed=None):
     """Run ``solver`` over the epochs of ``plan`` (:func:`visiting_plan`) on ``backend``; returns
     ``(results, kwargs)``: one result per epoch and the keyword arguments every call got."""
     spec, p = _resolve(solver, params)
+    if spec.one_pass and len(plan) != 1:
+        raise ValueError(f"epochs: {solver} makes one pass (its model after the pass is the exact SVM of the "
+                         f"examples seen; a second pass would add every example again); got {len(plan)} epochs "
+                         "(a longer order, repeats included, is one pass)")
     if spec.multiclass:                             # labels 0 .. c-1 and n_classes from them (as trace_tables)
         params = _class_count(spec, params, y)
         spec, p = _resolve(solver, params)
@@ -258,6 +289,9 @@ def _step_columns(spec, trace, o):
         out.update(update=_names(trace["added"], "add", "none"), violated=trace["added"] != 0)
     elif spec.module == "bsca":
         out["update"] = np.where(trace["added"] != 0, "add", _names(trace["changed"], "change", "none"))
+    elif spec.module == "idsvm":                    # alpha_c grows iff g_c < 0 (then it has its events)
+        grew = np.isin(np.arange(n), trace["event_step"])
+        out.update(update=_names(grew, "add", "none"), violated=grew)
     elif spec.module in ("fogd", "nogd"):           # the gradient step is taken iff the loss is positive
         added = trace["added"] != 0 if spec.module == "nogd" else np.zeros(n, dtype=bool)
         out.update(update=np.where(added, "add", _names(trace["updated"], "update", "none")),
@@ -291,6 +325,13 @@ def _maintenance_columns(spec, trace, kw):
             out["h"] = np.asarray(trace["maint_h"], dtype=np.float64)
         if "maint_new_coefficient" in trace:        # a merge: the merged SV's coefficient alpha_z (eq. 19)
             out["new_coefficient"] = _scores(trace["maint_new_coefficient"])
+    elif "event_kind" in trace:                     # IDSVM: the bookkeeping events
+        steps = np.asarray(trace["event_step"], dtype=np.int64)
+        names = _idsvm_events()
+        out = dict(step=steps, event=None, kind=np.array([names[k] for k in trace["event_kind"].tolist()],
+                                                          dtype="<U17"),
+                   index=np.asarray(trace["event_index"], dtype=np.int64),
+                   partner=np.full(steps.size, -1, dtype=np.int64))
     elif "removal_step" in trace:
         steps = np.asarray(trace["removal_step"], dtype=np.int64)
         out = dict(step=steps, event=None, kind=np.full(steps.size, "removal"), index=trace["removal_index"],
@@ -316,6 +357,11 @@ def _epoch_fields(spec, module, res, X, y, kw):
         out["dual_objective"] = float(module.dual_objective(X, y, res.dual, **k))
     elif spec.module == "sbp":
         out.update(water_level_bar=float(trace["water_level_bar"]), bias_bar=float(trace["bias_bar"]))
+    elif spec.module == "idsvm":                    # D = sum alpha - 1/2 a' K a, a = y alpha (res.alpha)
+        from .kernels import kernel_matrix
+        a = res.alpha[:, 0]
+        K = kernel_matrix(res.sv, res.sv, kw["kernel"], kw["gamma"], kw["degree"], kw["coef0"])
+        out["dual_objective"] = float(np.sum(np.abs(a)) - 0.5 * a @ K @ a)
     return out
 
 

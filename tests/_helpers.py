@@ -289,3 +289,14 @@ def mpmath_60():
     mp = pytest.importorskip("mpmath")
     mp.mp.dps = 60
     return mp
+
+
+def two_passes(solver, n, seed):
+    """The oracle tests' visiting: two epochs (``epochs=2, seed``), or for a one-pass solver (IDSVM) one pass over
+    two permutations of ``n`` drawn from ``seed`` concatenated (a repeat is a new example): as many steps."""
+    from refsvm import oracle
+
+    if not oracle.SOLVERS[solver].one_pass:
+        return dict(epochs=2, seed=seed)
+    rng = np.random.default_rng(seed)
+    return dict(order=[np.concatenate([rng.permutation(n), rng.permutation(n)])], seed=seed)

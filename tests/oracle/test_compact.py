@@ -5,6 +5,7 @@ import json
 
 import numpy as np
 import pytest
+from _helpers import two_passes
 
 from refsvm import oracle
 from refsvm.oracle_files import _json_value, read_compact
@@ -26,7 +27,7 @@ def small(solver):
 @pytest.mark.parametrize("solver", SOLVERS)
 def test_compact_reads_back_as_the_json_lines_records(solver, tmp_path):
     X, y = data()
-    kw = dict(epochs=2, seed=3, params=small(solver), backend="fast")
+    kw = dict(two_passes(solver, len(y), 3), params=small(solver), backend="fast")
     oracle.export_trace(solver, X, y, path=tmp_path / "t.npz", **kw)
     oracle.export_trace(solver, X, y, path=tmp_path / "t.jsonl", **kw)
     from_npz, from_json = oracle.read_trace(tmp_path / "t.npz"), oracle.read_trace(tmp_path / "t.jsonl")

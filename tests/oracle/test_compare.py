@@ -6,6 +6,7 @@ import copy
 
 import numpy as np
 import pytest
+from _helpers import two_passes
 
 from refsvm import oracle
 
@@ -29,7 +30,7 @@ def trace(solver):
         if solver == "nogd":
             params["rank"] = 3
         X, y = data()
-        _CACHE[solver] = oracle.trace_records(solver, X, y, epochs=2, seed=9, params=params)[0]
+        _CACHE[solver] = oracle.trace_records(solver, X, y, **two_passes(solver, len(y), 9), params=params)[0]
     return copy.deepcopy(_CACHE[solver])
 
 
