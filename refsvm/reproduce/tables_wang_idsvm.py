@@ -139,7 +139,8 @@ TABLES["wang2012-figure4-idsvm"] = Table(
     plot="refsvm.reproduce.wang_evolution:plot_evolution",
     note="Figure 4 prints no numbers; the paper's value is its text (section 7.9): 'IDSVM and its budgeted version "
          "TVM exhibit faster accuracy growth initially, but are surpassed by BPegasos+merge as more training "
-         "examples become available' (IDSVM is shown on Checkerboard only: the paper ran it on binary data).  "
+         "examples become available' (run on Checkerboard, the binary panel: the paper reports IDSVM on binary "
+         "data only, its footnote 12).  "
          "wang2012-figure4's Checkerboard panel (1M examples, 100K test rows, gamma = 128) and order: the "
          "BPegasos+merge B = 500 row is that figure's run (lambda = 1e-4), the IDSVM rows learn the first N "
          "examples of the same order.  IDSVM's C = 1 (wang2012-table3-idsvm's, LIBSVM's C of wang2012-table3-all; "
