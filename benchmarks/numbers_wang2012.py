@@ -195,9 +195,9 @@ def _checkerboard_stream(fmt):
 _EVOLUTION_SHOWN = (100, 1_000, 10_000, 100_000)
 
 
-def _evolution(name, fmt):
-    """A stream figure as run: per data set and row the test accuracy (%) at some checkpoints and at the stream's
-    end (its length in brackets), the mean over the seeds (+- the sd with more than one)."""
+def _evolution(name, fmt, shown=_EVOLUTION_SHOWN):
+    """A stream figure as run: per data set and row the test accuracy (%) at the checkpoints ``shown`` and at the
+    stream's end (its length in brackets), the mean over the seeds (+- the sd with more than one)."""
     data = load(name)
     rows = []
 
@@ -211,10 +211,10 @@ def _evolution(name, fmt):
         streams = [{int(c[0]): 100 - c[2] for c in s["stream"]} for s in r["per_seed"]]
         ends = [s["stream"][-1] for s in r["per_seed"]]
         rows.append([r["dataset"], r["algorithm"]]
-                    + [cell([st[n] for st in streams]) if n in streams[0] else "" for n in _EVOLUTION_SHOWN]
+                    + [cell([st[n] for st in streams]) if n in streams[0] else "" for n in shown]
                     + [f"{cell([100 - e[2] for e in ends])} ({int(ends[0][0]):,})"])
     seeds = data.get("seeds", 1)
-    return table(["data", "row"] + [f"N = {n:,}" for n in _EVOLUTION_SHOWN]
+    return table(["data", "row"] + [f"N = {n:,}" for n in shown]
                  + [f"end of stream (N){f', {seeds} seeds' if seeds > 1 else ''}"], rows, fmt)
 
 
@@ -222,6 +222,13 @@ def _evolution(name, fmt):
 def _wang_figure5(fmt):
     """Wang et al.'s Figure 5 as run: test accuracy (%) of each strategy along the three streams."""
     return _evolution("reproduce_wang2012-figure5", fmt)
+
+
+@renderer("repro-wang2012-figure4-idsvm")
+def _wang_figure4_idsvm(fmt):
+    """Figure 4's IDSVM curve as run (Checkerboard): IDSVM, LIBSVM on the same prefixes and BPegasos+merge B = 500,
+    test accuracy (%) at the checkpoints where IDSVM runs."""
+    return _evolution("reproduce_wang2012-figure4-idsvm", fmt, shown=(100, 1_000, 3_000, 10_000, 30_000))
 
 
 @renderer("repro-wang2012-figure4")
