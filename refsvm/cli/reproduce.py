@@ -42,9 +42,10 @@ def add_parser(sub):
 
 def _cmd_reproduce(args):
     if args.list or args.name is None:
+        width = max(map(len, tables())) + 2                 # the longest name still has two spaces after it
         for name, table in sorted(tables().items()):
             state = "" if table.available else "  [not yet available]"
-            print(f"{name:<28}{table.title}{state}")
+            print(f"{name:<{width}}{table.title}{state}")
         return 0
     if args.seeds is not None and args.seeds < 1:
         raise ValueError(f"--seeds must be >= 1; got {args.seeds}")

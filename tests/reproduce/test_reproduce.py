@@ -25,6 +25,9 @@ def test_registry_names_and_entries(capsys):
     listing = capsys.readouterr().out
     assert "lu2016-table5" in listing and "cotter2012-figure2" in listing and "lu2016-table3" in listing
     assert "[not yet available]" not in listing                 # no placeholder table is left
+    lines = listing.splitlines()
+    assert [line.split("  ")[0] for line in lines] == sorted(names)   # every name, then two spaces, then its title
+    assert len({line.index(tables()[line.split()[0]].title) for line in lines}) == 1   # one title column
     assert all(t.available for t in tables().values())
     with pytest.raises(ValueError, match=r"\bname\b"):
         reproduce("no-such-table")
