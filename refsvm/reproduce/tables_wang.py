@@ -283,7 +283,9 @@ TABLES["wang2012-figure4"] = _evolution_table(
          "faster accuracy growth at first, passed by BPegasos+merge later"),
         ("TVM", "not implemented in refsvm (the twin vector machine)",
          "faster accuracy growth at first, passed by BPegasos+merge later"),
-        ("LIBSVM", "not run (an accuracy curve of a batch solver needs one training per checkpoint)",
+        ("LIBSVM", "not run beside the three streams (an accuracy curve of a batch solver needs one training per "
+                   "checkpoint); on Checkerboard wang2012-figure4-idsvm's 'IDSVM [as LIBSVM]' row is LIBSVM's "
+                   "curve at C = 1 to 51K examples",
          "early stopped after 10K seconds"))],
     "Figure 4 prints no numbers (curves only; its legend's training times are not in the text we have), and "
     "its budget is not stated: B = 100 and 500 are run.  The paper's value is qualitative (section 7.9): "
