@@ -35,7 +35,8 @@ _CV_TABLES = ("wang2012-table3-all", "wang2012-table3-norma", "wang2012-table3-a
               "wang2012-table4-mp-usps-raw", "wang2012-table5-mp", "wang2012-table3-projectron",
               "wang2012-table4-projectron", "wang2012-table5-projectron", "wang2012-table3-bpa",
               "wang2012-table3-bpa-stream", "wang2012-table3-idsvm", "wang2012-table3-idsvm-51k",
-              "wang2012-table3-idsvm-stopped")
+              "wang2012-table3-idsvm-stopped",
+              "wang2012-table3-idsvm-stopped-cv")
 
 for _name in _CV_TABLES:
     renderer(f"repro-{_name}")(lambda fmt, _stem=f"reproduce_{_name}": _wang_cv_table(_stem, fmt))

@@ -288,3 +288,33 @@ def test_committed_figure4_run_and_the_papers_claims():
     ends = [(m["error"], s["error"]) for m, s in zip(merge["per_seed"], libsvm["per_seed"])]
     assert any(m > s for m, s in ends) and any(m < s for m, s in ends)
     assert mean_at(merge, 300_000) > libsvm["error_mean"]         # passed only after 300K examples
+
+
+def test_stopped_cells_take_parameters_as_committed():
+    """The stopped cells (Adult, IJCNN): every number the reason quotes is the committed runs' (the row at
+    wang2012-table3-all's settings, the row with its own CV and its choice, the paper's); the paper's number lies
+    strictly between the two rows' means, within 2 points of both; both tables' rows are flagged and take
+    'parameters'; the quoted Adult LIBSVM CV and IJCNN bound are those tables' numbers at the same point."""
+    from refsvm.reproduce.gaps import gap_reason, is_flagged
+    from refsvm.reproduce.gaps.wang import _ADULT_CV_ROW, _IJCNN_BOUND_ROW
+    from refsvm.reproduce.gaps.wang_idsvm import STOPPED_ROWS
+
+    d_at, at = _committed("wang2012-table3-idsvm-stopped")
+    d_cv, cv = _committed("wang2012-table3-idsvm-stopped-cv")
+    assert not d_at["quick"] and not d_cv["quick"] and d_at["seeds"] == d_cv["seeds"] == MIN_SEEDS
+    for ds, (t_at, t_cv, chosen, t_paper) in STOPPED_ROWS.items():
+        r_at, r_cv = at[("IDSVM [as LIBSVM]", ds)], cv[("IDSVM [as LIBSVM, own CV]", ds)]
+        assert (f"{r_at['error_mean']:.2f}", f"{r_cv['error_mean']:.2f}") == (t_at, t_cv), ds
+        assert f"{r_cv['paper']['mean']:.2f}" == f"{r_at['paper']['mean']:.2f}" == t_paper, ds
+        c = r_cv["chosen"]
+        assert chosen == f"gamma = {c['gamma_scale']:g}/d, C = {c['C']:g}", ds
+        assert r_cv["error_mean"] < r_cv["paper"]["mean"] < r_at["error_mean"], ds
+        assert max(abs(r_at["error_mean"] - r_at["paper"]["mean"]), abs(r_cv["error_mean"] - r_at["paper"]["mean"])) < 2
+        for name, r in (("wang2012-table3-idsvm-stopped", r_at), ("wang2012-table3-idsvm-stopped-cv", r_cv)):
+            assert is_flagged(r, name) and gap_reason(name, r)[0] == "parameters", (name, ds)
+    _, adult = _committed("wang2012-libsvm-cv-adult")
+    a = adult[("LIBSVM", "Adult")]
+    assert f"{a['error_mean']:.2f}" == _ADULT_CV_ROW[2] and a["chosen"]["gamma_scale"] == _ADULT_CV_ROW[0]
+    assert cv[("IDSVM [as LIBSVM, own CV]", "Adult")]["chosen"]["gamma_scale"] == _ADULT_CV_ROW[0]
+    assert _IJCNN_BOUND_ROW[1] == "C=10, gamma_scale=1"
+    assert cv[("IDSVM [as LIBSVM, own CV]", "IJCNN")]["chosen"] == dict(C=10.0, gamma_scale=1.0)

@@ -1,12 +1,13 @@
-"""Why rows of Wang et al.'s IDSVM baseline differ from the paper (``wang2012-table3-idsvm``, ``-table3-idsvm-51k``:
-Cauwenberghs & Poggio's exact incremental SVM, Table 3).
+"""Why rows of Wang et al.'s IDSVM baseline differ from the paper (``wang2012-table3-idsvm``, ``-table3-idsvm-51k``,
+``-table3-idsvm-stopped``, ``-table3-idsvm-stopped-cv``: Cauwenberghs & Poggio's exact incremental SVM, Table 3).
 
 IDSVM's model after a pass is the SVM of the examples seen, so its rows are LIBSVM's at the same settings: the table
 runs both and every seed gives the same test error (tests/reproduce/test_wang_idsvm_table.py checks it on the
 committed run, and every number quoted here).
 """
 
-from .wang import _banana_split, _gauss_test_draw
+from ._common import _cites
+from .wang import _ADULT_CV, _ADULT_CV_ROW, _IJCNN_BOUND, _IJCNN_BOUND_ROW, _banana_split, _gauss_test_draw
 
 EXPLAINED = {}
 _T3, _T51 = "wang2012-table3-idsvm", "wang2012-table3-idsvm-51k"
@@ -39,3 +40,35 @@ EXPLAINED[(_T51, "IDSVM [as LIBSVM]", "Checkerboard 51K")] = (
     "data", f"one draw of 10,000 test rows scores the deterministic run: at a {CHECKERBOARD_51K} % error its binomial "
             f"standard error is {CHECKERBOARD_51K_SE} points, more than the gap (the paper's sd is over five runs "
             "with fresh test rows)")
+
+#: Adult and IJCNN stopped where the paper stopped (8.3K / 33K examples; LIBSVM on them, the model IDSVM has there),
+#: as committed, test error %: (the mean at wang2012-table3-all's LIBSVM settings, the mean with a CV of its own, the
+#: CV's choice, the paper's IDSVM number); tests/reproduce/test_wang_idsvm_table.py checks each against the runs
+_STOPPED, _STOPPED_CV = "wang2012-table3-idsvm-stopped", "wang2012-table3-idsvm-stopped-cv"
+STOPPED_ROWS = {"Adult": ("16.78", "15.38", "gamma = 0.25/d, C = 1", "16.07"),
+                "IJCNN": ("2.03", "1.32", "gamma = 1/d, C = 10", "1.49")}
+
+
+def _stopped(ds):
+    """``parameters``: the paper's number lies between the row's at two settings, within 2 points of both."""
+    at, cv, chosen, paper = STOPPED_ROWS[ds]
+    text = (f"the SVM of the paper's {'8,300' if ds == 'Adult' else '33,000'} examples (IDSVM's model where the paper "
+            f"stopped it), at wang2012-table3-all's LIBSVM settings (C = 1, gamma = 4/d): "
+            + _cites(_STOPPED, "IDSVM [as LIBSVM]", at, paper) + f"; with gamma and C by a 5-fold CV of its own "
+            f"({chosen}): " + _cites(_STOPPED_CV, "IDSVM [as LIBSVM, own CV]", cv, paper) + "; the paper's number "
+            "lies between the two, within 2 points of both, so the settings account for the gap (from one setting "
+            "to the other the test error passes the paper's number): section 7.3 chose IDSVM's C and sigma by "
+            "10-fold CV and printed neither")
+    if ds == "Adult":
+        text += (f"; the CV's choice errs less than the paper's, as LIBSVM's own CV on all of Adult does "
+                 f"({_ADULT_CV}: {_ADULT_CV_ROW[2]} where the paper's LIBSVM has {_ADULT_CV_ROW[4]}, at the same "
+                 f"gamma = {_ADULT_CV_ROW[0]}/d)")
+    else:
+        text += (f"; the CV's choice is the point of LIBSVM's lowest test error on all of IJCNN ({_IJCNN_BOUND}: "
+                 f"{_IJCNN_BOUND_ROW[0]} at {_IJCNN_BOUND_ROW[1]})")
+    return "parameters", text
+
+
+for _ds in STOPPED_ROWS:
+    EXPLAINED[(_STOPPED, "IDSVM [as LIBSVM]", _ds)] = _stopped(_ds)
+    EXPLAINED[(_STOPPED_CV, "IDSVM [as LIBSVM, own CV]", _ds)] = _stopped(_ds)
