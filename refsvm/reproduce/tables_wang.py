@@ -535,7 +535,7 @@ _F3B_BOARD = Dataset("Checkerboard", "checkerboard", protocol="split",
 TABLES["wang2012-figure3-binary"] = Table(
     name="wang2012-figure3-binary",
     title="Wang, Crammer & Vucetic (2012), JMLR 13, Figure 3, binary sets: BPegasos+merge (B = 500), five passes "
-          "against one, on Adult, IJCNN and Checkerboard (Banana and Gauss not run)",
+          "against one, on Adult, IJCNN and Checkerboard (Banana and Gauss: wang2012-figure3-banana-gauss)",
     metric="test error (%)",
     datasets=[d for d in WANG2012_TABLE3.datasets if d.label in ("Adult", "IJCNN")] + [_F3B_BOARD],
     entries=[Entry(f"BPegasos+merge B=500, {k} pass{'es' if k > 1 else ''}", "refsvm.reproduce.runners:run_bsgd",
@@ -547,9 +547,9 @@ TABLES["wang2012-figure3-binary"] = Table(
          "the accuracy of BPegasos+merge on most data sets.  Binary BPegasos (refsvm.reproduce.runners.run_bsgd, "
          "lambda = 1/(n C), no bias), a fresh order per pass.  Adult and IJCNN: the parameters and split of "
          "wang2012-table3 (gamma, C per data set); Checkerboard: lambda = 1e-4 and gamma = 128 as wang2012-table6, "
-         "100K training rows (the paper: 10M).  Not run: Banana (banana in the shared data) and Gauss "
-         "(refsvm.datasets.gauss_mixture): the paper chose their parameters by 10-fold CV and prints none, and "
-         "wang2012-table3 does not run them; the multi-class sets: wang2012-figure3.",
+         "100K training rows (the paper: 10M).  Banana and Gauss (the paper chose their parameters by 10-fold CV "
+         "and prints none; wang2012-table3 does not run them): wang2012-figure3-banana-gauss, at "
+         "wang2012-table3-all's settings; the multi-class sets: wang2012-figure3.",
 )
 
 TABLES["wang2012-figure7"] = Table(

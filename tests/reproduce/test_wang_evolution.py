@@ -188,3 +188,28 @@ def test_table4_own_cv_reasons_match_the_committed_run():
             assert reason == "parameters" and gap_reason(data["table"], r) is None, (algorithm, ds, r["error_mean"])
         assert f"{r['error_mean']:.2f}" in text and f"{r['paper']['mean']:.2f}" in text
         assert re.search(r"gamma = (\d+)/d", text)[1] == f"{r['chosen']['gamma_scale']:g}"
+
+
+def test_figure3_banana_gauss_is_table3_alls_merge_row_for_one_and_five_passes():
+    """wang2012-figure3-banana-gauss: wang2012-table3-all's Banana and Gauss (the same definitions), its
+    BPegasos+merge B=500 row at the gamma that row's CV chose (C = 1), one and five passes; figure3-binary names it."""
+    from refsvm.reproduce.tables_wang3 import TABLE3_ALL_GAMMA
+
+    tables = driver.tables()
+    t, base = tables["wang2012-figure3-banana-gauss"], tables["wang2012-table3-all"]
+    assert [d.label for d in t.datasets] == ["Banana", "Gauss"] and t.seeds == 20
+    assert all(d is next(b for b in base.datasets if b.label == d.label) for d in t.datasets)
+    merge = next(e for e in base.entries if e.label == "BPegasos+merge B=500")
+    assert [e.params["epochs"] for e in t.entries] == [1, 5]
+    for e in t.entries:
+        assert e.runner == merge.runner and {k: v for k, v in e.params.items() if k != "epochs"} == merge.params
+        assert e.per_dataset == {ds: dict(gamma_scale=TABLE3_ALL_GAMMA[500][ds]) for ds in ("Banana", "Gauss")}
+    assert "wang2012-figure3-banana-gauss" in tables["wang2012-figure3-binary"].note
+
+
+def test_figure3_banana_gauss_quick_run(tmp_path):
+    if not os.environ.get("REFSVM_DATA"):
+        pytest.skip("REFSVM_DATA is not set")
+    result = driver.run_table("wang2012-figure3-banana-gauss", quick=True, seeds=1)
+    assert len(result["rows"]) == 4 and all(r["available"] and 0 <= r["error_mean"] < 50 for r in result["rows"])
+    check_json_and_png(result, tmp_path, None)
