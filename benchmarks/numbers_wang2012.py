@@ -266,6 +266,12 @@ def _wang_figure3(fmt):
     return _passes("reproduce_wang2012-figure3", fmt)
 
 
+@renderer("repro-wang2012-figure3-banana-gauss")
+def _wang_figure3_banana_gauss(fmt):
+    """Wang et al.'s Figure 3 on Banana and Gauss as run: accuracy after one and after five passes."""
+    return _passes("reproduce_wang2012-figure3-banana-gauss", fmt)
+
+
 @renderer("repro-wang2012-figure3-binary")
 def _wang_figure3_binary(fmt):
     """Wang et al.'s Figure 3 (binary sets) as run."""
