@@ -191,3 +191,33 @@ def test_table5_bmp_reasons_quote_the_own_cv_run():
         reason, text = gap_reason(T5, rows5[(label, "Waveform")])
         assert reason == "parameters" and f"(gamma = {s}/d, C = {c}, U = {u})" in text
         assert f"gives {ours} where the paper has {paper} ({OWN_CV}," in text
+
+
+def test_long_stream_rows_take_the_reason_of_the_setting_that_closes_them():
+    """The companion's own flagged rows: none 'unexplained'; every row it quotes ("the row '...' gives X where the
+    paper has Y (wang2012-table5-waveform-long, ") is the committed run's, is the same base row at another setting,
+    and the last one quoted is within the gap rule (for BMP the quote that closes the gap is the own-CV run's, the
+    main table's reason); the C=1 BMP row's own error is quoted as committed."""
+    import re
+
+    from refsvm.reproduce.gaps.wang import _w5_bmp_own_cv
+
+    data, rows = _committed(LONG)
+    cite = re.compile(r"the row '([^']+)' gives ([0-9.]+) where the paper has ([0-9.]+) \(" + re.escape(LONG) + ", ")
+    flagged = [k for k, r in rows.items() if is_flagged(r, LONG)]
+    assert len(flagged) == 5
+    for key in flagged:
+        reason, text = gap_reason(LONG, rows[key])
+        assert reason in ("parameters", "authors-code"), key
+        quotes = cite.findall(text)
+        for quoted, ours, paper in quotes:
+            r = rows[(quoted, "Waveform")]
+            assert (ours, paper) == (f"{r['error_mean']:.2f}", f"{r['paper']['mean']:.2f}"), (key, quoted)
+            assert _base(quoted) == _base(key[0]) and quoted != key[0]
+        if key[0].startswith("BMP"):                     # closed by the main BMP row's own CV (tested above)
+            assert OWN_CV in text and text.endswith(_w5_bmp_own_cv("BMP+merge B=100")), key
+        else:
+            assert not is_flagged(rows[(quotes[-1][0], "Waveform")], LONG), key
+        assert (reason == "authors-code") == (key[0] == "BPegasos+merge B=100 C=0.01"), key
+    assert f"(U = 1000) {rows[('BMP+merge B=100 C=1', 'Waveform')]['error_mean']:.2f}" in \
+        gap_reason(LONG, rows[("BMP+merge B=100 C=1", "Waveform")])[1]
