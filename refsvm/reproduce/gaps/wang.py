@@ -71,6 +71,10 @@ EXPLAINED[("wang2012-table6", "BPegasos+project B=500", "Checkerboard")] = (
 #: tests/reproduce/test_wang_chunked.py): it takes that row's reason
 SAME_ROW_RUNS[(_W6_FACTOR, "BPegasos+project B=100 (kept factor)", "Checkerboard")] = (
     "wang2012-table6-10m", "BPegasos+project B=100", "Checkerboard")
+#: wang2012-table4-own-cv's rows whose own CV chose the gamma wang2012-table4 runs them at: the same runs seed for seed
+#: (tests/reproduce/test_lu_figures.py compares the committed per-seed errors of every SAME_ROW_RUNS pair)
+SAME_ROW_RUNS.update({("wang2012-table4-own-cv", _row, _ds): ("wang2012-table4", _row, _ds)
+                      for _row, _ds in (("BPegasos+merge B=500", "USPS"), ("BPegasos+remove B=100", "Pendigits"))})
 #: Table 6 on 1M examples, rows whose 10M rerun (wang2012-table6-10m) stays flagged: the stream's length is not the
 #: reason (numbers: the committed results, checked by tests/reproduce/test_wang_chunked.py)
 #: merging's golden-section tolerance: the authors' group's BudgetedSVM searches h to 1e-4 (src/bsgd.cpp), the tables
