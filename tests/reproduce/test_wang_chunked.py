@@ -160,6 +160,11 @@ def test_merging_reasons_quote_the_authors_tolerance_run():
                 assert not within and reason == "authors-code-agrees", (table, row)    # (test_wang_table6_peer.py)
                 continue
             assert (reason == "authors-code") == within and (within or "still flagged" in text), (table, row)
+        if not within:                       # the rerun's own flagged row: its text quotes both tolerances' errors
+            reason, text = EXPLAINED[(gss["table"], r["algorithm"], "Checkerboard")]
+            assert reason == "unexplained" and gap_reason(gss["table"], r) == (reason, text)
+            assert f"gives {r['error_mean']:.2f} where" in text and f"0.01 the same 10M stream errs " \
+                f"{ten[row]['error_mean']:.2f} " in text and "still flagged" in text, row
 
 
 def test_kept_factor_at_10m_repeats_the_inverse_at_b100_and_meets_the_paper_at_b500():

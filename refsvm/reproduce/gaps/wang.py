@@ -157,6 +157,14 @@ EXPLAINED[("wang2012-table6-10m", "BPegasos+merge B=100", "Checkerboard")] = (
     "unexplained", EXPLAINED[("wang2012-table6-10m", "BPegasos+merge B=100", "Checkerboard")][1].replace(
         ", still flagged", "; on the paper's 10M examples the toolbox was not run (at 1M it errs as refsvm does: "
         + _w6_peer("BPegasos+merge B=100") + "), still flagged"))
+#: the 10M rerun at the authors' tolerance: its B = 100 row is the rest of that row's gap (its text, from the rerun's
+#: side; tests/reproduce/test_wang_chunked.py checks the quoted numbers)
+EXPLAINED[(_W6_GSS, "BPegasos+merge B=100 eps=1e-4", "Checkerboard")] = (
+    "unexplained", "wang2012-table6-10m's row at the authors' golden-section tolerance (1e-4 on h): "
+                   + _w6_gss("BPegasos+merge B=100") + "; at the tables' 0.01 the same 10M stream errs "
+                   "2.22 (wang2012-table6-10m): the tolerance explains E-bar's growth and two thirds of the accuracy "
+                   "gap, the rest is not explained; on the paper's 10M examples the toolbox was not run (at 1M it "
+                   "errs as refsvm does: " + _w6_peer("BPegasos+merge B=100") + "), still flagged")
 EXPLAINED[("wang2012-table6-10m", "BPegasos+merge B=500", "Checkerboard")] = (
     "authors-code", "99.56 ± 0.04 % over 5 seeds (range 99.50-99.62), 0.18 points below the paper's 99.74 ± 0.08, "
                     "just over 2 sd of the difference of two runs; E-bar grows along the stream as at B = 100 "
