@@ -155,3 +155,31 @@ def test_same_row_runs_are_their_tables_runs_and_take_their_reasons():
     assert ("lu2016-figure4", "RBP B=150", "usps") not in SAME_ROW_RUNS
     reason = gap_reason("lu2016-figure4", other)
     assert reason is None or reason[0] == "unexplained"
+
+
+def test_readings_rows_are_protocol_and_name_their_base_row():
+    """lu2016-table7-readings, -usps-row-widths and -fogd-step: every flagged row of the committed runs takes a
+    stated reason ('protocol': a reading, its gap the change's), naming the lu2016-table7 row it changes, which
+    exists."""
+    import json
+    from pathlib import Path
+
+    from refsvm.reproduce import tables
+    from refsvm.reproduce.gaps import gap_reason, is_flagged
+
+    results = Path(__file__).resolve().parents[2] / "benchmarks" / "results"
+    if not results.is_dir():
+        pytest.skip("benchmarks/ is not in this tree")
+    base = {e.label for e in tables()["lu2016-table7"].entries}
+    for name in ("lu2016-table7-readings", "lu2016-table7-usps-row-widths", "lu2016-table7-fogd-step"):
+        data = json.loads((results / f"reproduce_{name}.json").read_text())
+        spec = {e.label for e in tables()[name].entries}
+        flagged = [r for r in data["rows"] if r.get("per_seed") and is_flagged(r, name)]
+        assert flagged
+        for r in flagged:
+            assert r["algorithm"] in spec
+            reason, text = gap_reason(name, r)
+            assert reason != "unexplained", (name, r["algorithm"], r["dataset"])
+            if reason == "protocol":
+                row = text.split("lu2016-table7's row '")[1].split("'")[0]
+                assert row in base and r["algorithm"].startswith(row + " "), (name, r["algorithm"])
