@@ -351,21 +351,22 @@ def _reading(row, change):
                if row == "Perceptron" else ""))
 
 
-#: the rows each reading runs (lu2016-table7-readings' entries)
-_READING_ROWS = {"tie=lowest": ("Perceptron", "BPA-S", "Forgetron [code]", "Projectron++ [code]"),
-                 "rescaled": ("Perceptron", "BPA-S", "Forgetron [code]", "Projectron++ [code]"),
-                 "B=100": ("RBP", "Forgetron", "BPA-S")}
-for _suffix, _change in _READING_CHANGES.items():
-    for _row in _READING_ROWS[_suffix]:
-        for _ds in ("usps", "shuttle"):
-            EXPLAINED.setdefault((_READINGS_RUN, f"{_row} {_suffix}", _ds), _reading(_row, _change))
-for _f in (0.8, 1.5):
-    for _row in ("Perceptron", "BPA-S", "Forgetron [code]"):
+#: the keys come from the tables' own definitions (refsvm.reproduce.tables_lu), so a reading added there is named here
+from ..tables_lu import _LU7_FOGD_STEPS, _LU7_READINGS, _USPS_ROW_WIDTH_ROWS, _USPS_ROW_WIDTHS  # noqa: E402
+
+for _suffix, _rows, _per in _LU7_READINGS:
+    for _row in _rows:
+        for _ds in _per:
+            EXPLAINED.setdefault((_READINGS_RUN, f"{_row} {_suffix}", _ds), _reading(_row, _READING_CHANGES[_suffix]))
+for _f in _USPS_ROW_WIDTHS:
+    for _row in _USPS_ROW_WIDTH_ROWS:
         EXPLAINED.setdefault((_USPS_ROWS_RUN, f"{_row} gamma x{_f:g}", "usps"),
                              _reading(_row, f"usps at gamma = {_f:g}/128 in place of the table's 1/128"))
-for _eta, _script in ((0.5, "Experiment.m's options.eta, the kernel learners' step"),
-                      (0.001, "Experiment_B.m's options.eta_fou")):
+_FOGD_SCRIPTS = {0.5: "Experiment.m's options.eta, the kernel learners' step",
+                 0.001: "Experiment_B.m's options.eta_fou"}
+for _eta in _LU7_FOGD_STEPS:
     for _ds in ("dna", "satimage", "usps", "mnist", "letter", "shuttle"):
         EXPLAINED.setdefault(("lu2016-table7-fogd-step", f"FOGD eta={_eta:g}", _ds),
                              _reading("FOGD", f"the fixed step eta = {_eta:g} of the authors' released scripts "
-                                              f"({_script}) in place of the best point of the paper's grid"))
+                                              f"({_FOGD_SCRIPTS[_eta]}) in place of the best point of the paper's "
+                                              "grid"))
