@@ -19,5 +19,6 @@ from . import tables_wang_mp  # noqa: F401
 from . import tables_wang_bpa  # noqa: F401
 from . import tables_wang_idsvm  # noqa: F401
 from . import tables_lu3  # noqa: F401
+from . import tables_lu_usps  # noqa: F401
 
 __all__ = ["TABLES"]
