@@ -9,7 +9,8 @@ and the gap's reason (blank: not flagged; "n/a": a row this build does not run),
 :mod:`refsvm.reproduce.gaps` as ``refsvm reproduce --render`` prints them.  Block
 ``repro-lu2016-gaps``: the flagged rows of both tables with their reason and its text.  Blocks
 ``repro-lu2016-table7-mnist200`` (Table 7's mnist column at B = 200), ``repro-lu2016-table7-code-options``,
-``repro-lu2016-table7-usps-width``, ``repro-lu2016-table7-fogd-step``, ``repro-lu2016-table7-usps-row-widths``,
+``repro-lu2016-table7-usps-libsvm`` (usps on LIBSVM's pixels), ``usps-libsvm-blur`` (the blur, found and checked:
+``benchmarks/results/bench_usps_libsvm``), ``repro-lu2016-table7-usps-width``, ``repro-lu2016-table7-fogd-step``, ``repro-lu2016-table7-usps-row-widths``,
 ``repro-lu2016-table7-readings``, ``lu2016-fogd-selection``,
 ``lu2016-projectron-numerics`` and ``repro-lu2016-table9-eta`` (the readings that explain Table 7's and 9's
 gaps: the authors' step sizes, usps's kernel width, FOGD's released steps, the Projectron++ code's K^-1), ``repro-lu2016-figures`` (one line per
@@ -104,6 +105,34 @@ def _table7_mnist200(fmt):
 def _table7_code_options(fmt):
     """Table 7's step-size rows at the authors' Experiment.m options (``lu2016-table7-code-options``)."""
     return _rows(("reproduce_lu2016-table7-code-options",), fmt)
+
+
+@renderer("repro-lu2016-table7-usps-libsvm")
+def _table7_usps_libsvm(fmt):
+    """Table 7's usps column on LIBSVM's pixels reconstructed from the shared file (``lu2016-table7-usps-libsvm``)."""
+    return _rows(("reproduce_lu2016-table7-usps-libsvm",), fmt)
+
+
+@renderer("usps-libsvm-blur")
+def _usps_libsvm_blur(fmt):
+    """LIBSVM's usps against the shared one (``benchmarks/bench_usps_libsvm.py``): the free filters' held-out
+    error by window, the radius-3 fit against the Gaussian, the closed form against the file, the distances."""
+    data = load("bench_usps_libsvm")
+    fits = data["fits"]
+    rows = [[f"free {2 * int(r) + 1}x{2 * int(r) + 1} filter + offset, fitted on half the rows",
+             f"held-out max |error| {f['max_error']:.1e}, rms {f['rms_error']:.1e}"] for r, f in fits.items()]
+    cf = data["closed_form"]
+    rows += [["7x7 fit against the Gaussian (sigma = 0.75, normalised)",
+              f"max |weight difference| {data['fitted_vs_closed_form_max']:.1e}; log ratios "
+              + ", ".join(f"{v:.4f}" for v in data["log_ratios"]) + " (Gaussian: "
+              + ", ".join(f"{v:.4f}" for v in data["gaussian_log_ratios"]) + ")"],
+             [f"closed form against the file ({cf['values']} values, {data['file']['rows']} rows of "
+              f"{data['file']['split']})", f"max |difference| {cf['max_abs_difference']:.0e}, "
+                                           f"{100 * cf['share_equal']:.1f} % equal"],
+             ["labels: LIBSVM's - 1 equal the shared file's, row for row", str(data["labels_match"])],
+             ["mean squared distance between images, LIBSVM / shared",
+              f"{data['mean_squared_distance']['ratio']:.3f}"]]
+    return table(["check", "result"], rows, fmt)
 
 
 @renderer("repro-lu2016-table7-usps-width")

@@ -4,10 +4,10 @@ The shared ``usps`` / ``usps.t`` (``$REFSVM_DATA``) are the USPS digits of *The 
 Learning* (ESL's ``zip.train`` / ``zip.test``: 16 x 16 grey levels in [-1, 1], three decimals, the background
 exactly -1).  LIBSVM's ``usps`` / ``usps.t``, the files Lu et al. (2016) and Wang et al. (2012) ran, hold the
 same 7,291 / 2,007 digits in the same order (labels 1..10 for the digits 0..9), but not the same pixels: each
-LIBSVM image is the ESL image convolved with a normalised Gaussian,
+LIBSVM image is the ESL image convolved with a normalised Gaussian::
 
-    x_libsvm[i, j] = sum over |a|, |b| <= 3 of  w(a) w(b) x_esl[i + a, j + b],
-    w(a) = exp(-a^2 / (2 sigma^2)) / sum_{|c| <= 3} exp(-c^2 / (2 sigma^2)),  sigma = 0.75 pixel,
+    x_libsvm[i, j] = sum over a, b in -3..3 of w(a) w(b) x_esl[i + a, j + b],
+    w(a) = exp(-a^2 / (2 sigma^2)) / (sum over c in -3..3 of exp(-c^2 / (2 sigma^2))),  sigma = 0.75 pixel,
 
 with the pixels beyond the image's border at the background value -1, and printed with six decimals.
 
