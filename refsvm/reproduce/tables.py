@@ -20,5 +20,6 @@ from . import tables_wang_bpa  # noqa: F401
 from . import tables_wang_idsvm  # noqa: F401
 from . import tables_lu3  # noqa: F401
 from . import tables_lu_usps  # noqa: F401
+from . import tables_wang_usps  # noqa: F401
 
 __all__ = ["TABLES"]
