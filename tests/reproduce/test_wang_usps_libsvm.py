@@ -1,0 +1,56 @@
+"""wang2012-table4-usps-libsvm: Table 4's USPS column on LIBSVM's pixels (refsvm.io.usps), standardised on the
+training rows by the runner; the spec changes nothing but the pixels, and the runner hands on what it says."""
+
+import sys
+import types
+
+import numpy as np
+
+from refsvm.io.usps import libsvm_usps_pixels
+from refsvm.reproduce import tables
+from refsvm.reproduce.runners_usps import run_on_libsvm_usps
+
+
+def test_the_table_runs_table4s_rows_through_the_wrapper():
+    t4, t = tables()["wang2012-table4"], tables()["wang2012-table4-usps-libsvm"]
+    (ds,) = t.datasets
+    base_ds = next(d for d in t4.datasets if d.label == "USPS")
+    assert (ds.label, ds.file, ds.protocol, ds.multiclass) == ("USPS", base_ds.file, base_ds.protocol, True)
+    assert base_ds.standardize and not ds.standardize            # the runner standardises, after the blur
+    base = {e.label: e for e in t4.entries if e.runner is not None}
+    assert [e.label for e in t.entries] == list(base)
+    for e in t.entries:
+        b = base[e.label]
+        assert e.runner == "refsvm.reproduce.runners_usps:run_on_libsvm_usps"
+        assert e.params == {**b.params, "runner": b.runner, "standardize": True}
+        assert (e.grid, e.select, e.tuned_by, e.per_dataset) == (b.grid, b.select, b.tuned_by, b.per_dataset)
+    assert t.paper == {k: v for k, v in t4.paper.items() if k[1] == "USPS"}
+
+
+def test_the_wrapper_blurs_then_standardises_on_the_training_rows(monkeypatch):
+    seen = {}
+    fake = types.ModuleType("fake_usps_runner")
+
+    def spy(X, y, X_test, y_test, seed, **params):
+        seen.update(X=X, X_test=X_test, y=y, seed=seed, params=params)
+        return {"error": 0.0}
+
+    fake.spy = spy
+    monkeypatch.setitem(sys.modules, "fake_usps_runner", fake)
+    rng = np.random.default_rng(3)
+    X, X_test = np.round(rng.uniform(-1, 1, (6, 256)), 3), np.round(rng.uniform(-1, 1, (2, 256)), 3)
+    for r in range(4):                                 # background around the top-left corner in every image: its
+        X[:, 16 * r:16 * r + 4] = -1.0                 # blurred pixel is -1 in all, a constant column
+    out = run_on_libsvm_usps(X, np.arange(6), X_test, np.arange(2), 4, runner="fake_usps_runner:spy",
+                             standardize=True, C=2.0)
+    assert out == {"error": 0.0} and seen["seed"] == 4 and seen["params"] == {"C": 2.0}
+    B, Bt = libsvm_usps_pixels(X), libsvm_usps_pixels(X_test)
+    mean, std = B.mean(axis=0), B.std(axis=0)
+    assert std[0] == 0.0
+    std = np.where(std > 0, std, 1.0)                  # a constant column is only centred
+    np.testing.assert_allclose(seen["X"], (B - mean) / std, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(seen["X_test"], (Bt - mean) / std, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(seen["X"].mean(axis=0), 0.0, atol=1e-9)
+    run_on_libsvm_usps(X, np.arange(6), None, None, 0, runner="fake_usps_runner:spy")
+    np.testing.assert_array_equal(seen["X"], B)         # standardize=False: the blurred pixels as they are
+    assert seen["X_test"] is None
