@@ -27,7 +27,9 @@ goes decides the accuracy.  This script measures, per Table 4 removal cell (the 
   same argmin in long double on features stored as float; its choice is rounding noise too.
 
 ``--source wang2012-table4-usps-raw`` runs the cells on that table's data instead (USPS's pixels as distributed,
-not standardised) at the gamma its committed JSON records; the paper's columns stay Table 4's.
+not standardised) at the gamma its committed JSON records; ``--source wang2012-table4-usps-libsvm`` on LIBSVM's
+pixels (the paper's file, rebuilt from the shared one: :func:`refsvm.io.usps.libsvm_usps_pixels`), standardised on
+the training split as that table's runner does; the paper's columns stay Table 4's.
 
 Accuracy only: the times are not the result (shared machine; the load is recorded).
 """
@@ -54,11 +56,13 @@ from bench_wang_figure6_peer import write_libsvm  # noqa: E402
 MODULES = ["benchmarks/bench_wang_removal_ties.py", "benchmarks/bench_peers.py",
            "benchmarks/bench_wang_figure6_peer.py", "refsvm._fast.bsgd", "refsvm.bsgd", "refsvm.budget",
            "refsvm.io.datasets", "refsvm.reproduce.tables_core", "refsvm.reproduce.tables_wang_libsvm"]
+#: ... and with --source wang2012-table4-usps-libsvm (added to them in main)
+LIBSVM_USPS_MODULES = ["refsvm.io.usps", "refsvm.io.model_file"]
 RULES = ("computed", "newest", "oldest", "random", "peer")
 RESULTS = Path(__file__).resolve().parent / "results"
 #: the tables whose data and CV-chosen gamma a run can take (--source): the table itself and its USPS column on the
 #: pixels as distributed (not standardised)
-SOURCES = ("wang2012-table4", "wang2012-table4-usps-raw")
+SOURCES = ("wang2012-table4", "wang2012-table4-usps-raw", "wang2012-table4-usps-libsvm")
 DEFAULT_PEER = "/tmp/wd2_bsvm/bin"
 PEER_COMMIT = "cce05ffc"
 
@@ -214,6 +218,17 @@ def render(result):
     return "\n".join(lines)
 
 
+def libsvm_usps_standardised(X, Xt):
+    """The shared usps / usps.t rows as LIBSVM's pixels (refsvm.io.usps), every column standardised on ``X``'s
+    rows: the data of wang2012-table4-usps-libsvm's runner (refsvm.reproduce.runners_usps.run_on_libsvm_usps)."""
+    from refsvm.io.model_file import standardization
+    from refsvm.io.usps import libsvm_usps_pixels
+
+    X, Xt = libsvm_usps_pixels(X), libsvm_usps_pixels(Xt)
+    mean, std = standardization(X)
+    return (X - mean) / std, (Xt - mean) / std
+
+
 def main(argv=None):
     from refsvm.io.datasets import load_libsvm
     from refsvm.reproduce import tables
@@ -246,6 +261,8 @@ def main(argv=None):
     cells, load_start = [], load_average()
     for label in args.datasets:
         X, y, Xt, yt = load_libsvm(known[label].file, standardize=known[label].standardize)
+        if args.source == "wang2012-table4-usps-libsvm":            # LIBSVM's pixels, then standardised
+            X, Xt = libsvm_usps_standardised(X, Xt)
         classes = np.unique(y)
         y, yt = np.searchsorted(classes, y).astype(np.int64), np.searchsorted(classes, yt)
         for B in args.budgets:
@@ -272,7 +289,8 @@ def main(argv=None):
                      + shlex.join(sys.argv[1:] if argv is None else argv) + "\n")
             fh.write(f"load at start {result['load_start']}, at end {result['load_end']}; {SHARED_NOTE}\n")
             fh.write(f"peer: {result['peer']}\n\n{text}\n")
-    write_json(args.json, result, MODULES, note=SHARED_NOTE)
+    modules = MODULES + (LIBSVM_USPS_MODULES if args.source == "wang2012-table4-usps-libsvm" else [])
+    write_json(args.json, result, modules, note=SHARED_NOTE)
 
 
 if __name__ == "__main__":
