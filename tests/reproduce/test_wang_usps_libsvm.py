@@ -27,6 +27,23 @@ def test_the_table_runs_table4s_rows_through_the_wrapper():
     assert t.paper == {k: v for k, v in t4.paper.items() if k[1] == "USPS"}
 
 
+def test_the_companions_wrap_their_base_rows():
+    """wang2012-table4-mp-usps-libsvm and wang2012-libsvm-cv-usps-libsvm: the MP rows and LIBSVM's own CV, each row
+    its base row's runner and parameters behind the wrapper, on the same data set."""
+    t = tables()["wang2012-table4-usps-libsvm"]
+    mp, base_mp = tables()["wang2012-table4-mp-usps-libsvm"], tables()["wang2012-table4-mp"]
+    cv, base_cv = tables()["wang2012-libsvm-cv-usps-libsvm"], tables()["wang2012-libsvm-cv"]
+    for table, base in ((mp, base_mp), (cv, base_cv)):
+        assert table.datasets == t.datasets
+        by = {e.label: e for e in base.entries if e.runner is not None}
+        assert [e.label for e in table.entries] == list(by)
+        for e in table.entries:
+            b = by[e.label]
+            assert e.runner == "refsvm.reproduce.runners_usps:run_on_libsvm_usps"
+            assert e.params == {**b.params, "runner": b.runner, "standardize": True}
+            assert (e.grid, e.select, e.tuned_by) == (b.grid, b.select, b.tuned_by)
+
+
 def test_the_wrapper_blurs_then_standardises_on_the_training_rows(monkeypatch):
     seen = {}
     fake = types.ModuleType("fake_usps_runner")
