@@ -89,3 +89,31 @@ def test_the_removal_ties_bench_reads_the_same_data_as_the_table(monkeypatch):
     B, Bt = bench.libsvm_usps_standardised(X, Xt)
     np.testing.assert_array_equal(B, seen["X"])
     np.testing.assert_array_equal(Bt, seen["X_test"])
+
+
+def test_reasons_quoting_the_libsvm_pixel_run_quote_its_committed_rows():
+    """Every reason that cites wang2012-table4-usps-libsvm quotes a row's committed mean ± sd and the paper's, and
+    that row lies within the gap rule there (a 'data' reason: LIBSVM's pixels close the gap)."""
+    import json
+    import re
+    from pathlib import Path
+
+    from refsvm.reproduce.gaps import EXPLAINED, gap_reason
+
+    run = "wang2012-table4-usps-libsvm"
+    data = json.loads((Path(__file__).resolve().parents[2] / "benchmarks" / "results" / f"reproduce_{run}.json")
+                      .read_text())
+    assert data["table"] == run and not data["quick"] and data["seeds"] == 20
+    rows = {r["algorithm"]: r for r in data["rows"]}
+    cite = re.compile(r"the row gives ([0-9.]+) ± ([0-9.]+) where the paper has ([0-9.]+) ± ([0-9.]+) \("
+                      + re.escape(run) + ", ")
+    quoting = {k: v for k, v in EXPLAINED.items() if f"({run}, " in v[1]}
+    assert {(k[0], k[1]) for k in quoting} >= {("wang2012-table4", r) for r in (
+        "BPegasos+project B=500", "BPegasos+merge B=500", "BMP+merge B=500", "Pegasos")}
+    for (table, row, ds), (reason, text) in quoting.items():
+        assert ds == "USPS" and reason == "data", (table, row)
+        (mean, sd, paper, paper_sd), = cite.findall(text)
+        r = rows[row]
+        assert (mean, sd) == (f"{r['error_mean']:.2f}", f"{r['error_std']:.2f}"), (table, row)
+        assert (paper, paper_sd) == (f"{r['paper']['mean']:.2f}", f"{r['paper']['std']:.2f}"), (table, row)
+        assert gap_reason(run, r) is None, (table, row)
