@@ -20,6 +20,14 @@ __all__ = ["WANG2012_TABLE4_USPS_LIBSVM", "WANG2012_LIBSVM_CV_USPS_LIBSVM", "WAN
 
 ON_LIBSVM_USPS = "refsvm.reproduce.runners_usps:run_on_libsvm_usps"
 
+
+def _on_libsvm_usps(entries):
+    """The rows refsvm runs of ``entries``, each behind the wrapper: its runner and parameters handed on, standardised
+    after the blur (the data set itself is read as is)."""
+    return [replace(e, runner=ON_LIBSVM_USPS, params={**e.params, "runner": e.runner, "standardize": True})
+            for e in entries if e.runner is not None]
+
+
 WANG2012_TABLE4_USPS_LIBSVM = Table(
     name="wang2012-table4-usps-libsvm",
     title="Wang, Crammer & Vucetic (2012), JMLR 13, Table 4's USPS column on LIBSVM's usps (the paper's file), "
@@ -30,8 +38,7 @@ WANG2012_TABLE4_USPS_LIBSVM = Table(
                            "each 16 x 16 image blurred by a normalised Gaussian, sigma = 0.75 pixel "
                            "(refsvm.io.usps.libsvm_usps_pixels), then standardised on the training rows by the "
                            "runner (refsvm.reproduce.runners_usps.run_on_libsvm_usps)")],
-    entries=[replace(e, runner=ON_LIBSVM_USPS, params={**e.params, "runner": e.runner, "standardize": True})
-             for e in WANG2012_TABLE4.entries if e.runner is not None],
+    entries=_on_libsvm_usps(WANG2012_TABLE4.entries),
     paper={k: v for k, v in WANG2012_TABLE4.paper.items() if k[1] == "USPS"},
     seeds=20,
     quick_rows=300,
@@ -80,8 +87,7 @@ WANG2012_TABLE4_MP_USPS_LIBSVM = Table(
           "reconstructed): MP, MP+stop and MP+random (B = 100 / 500), gamma by a CV of their own; test error",
     metric="test error (%)",
     datasets=WANG2012_TABLE4_USPS_LIBSVM.datasets,
-    entries=[replace(e, runner=ON_LIBSVM_USPS, params={**e.params, "runner": e.runner, "standardize": True})
-             for e in _MP.entries if e.runner is not None],
+    entries=_on_libsvm_usps(_MP.entries),
     paper={k: v for k, v in _MP.paper.items() if k[1] == "USPS"},
     seeds=20,
     quick_rows=300,

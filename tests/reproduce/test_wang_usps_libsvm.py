@@ -5,43 +5,37 @@ import sys
 import types
 
 import numpy as np
+import pytest
 
 from refsvm.io.usps import libsvm_usps_pixels
 from refsvm.reproduce import tables
 from refsvm.reproduce.runners_usps import run_on_libsvm_usps
 
 
-def test_the_table_runs_table4s_rows_through_the_wrapper():
+def test_the_table_reads_usps_as_is_and_keeps_the_papers_column():
     t4, t = tables()["wang2012-table4"], tables()["wang2012-table4-usps-libsvm"]
     (ds,) = t.datasets
     base_ds = next(d for d in t4.datasets if d.label == "USPS")
     assert (ds.label, ds.file, ds.protocol, ds.multiclass) == ("USPS", base_ds.file, base_ds.protocol, True)
     assert base_ds.standardize and not ds.standardize            # the runner standardises, after the blur
-    base = {e.label: e for e in t4.entries if e.runner is not None}
-    assert [e.label for e in t.entries] == list(base)
-    for e in t.entries:
-        b = base[e.label]
-        assert e.runner == "refsvm.reproduce.runners_usps:run_on_libsvm_usps"
-        assert e.params == {**b.params, "runner": b.runner, "standardize": True}
-        assert (e.grid, e.select, e.tuned_by, e.per_dataset) == (b.grid, b.select, b.tuned_by, b.per_dataset)
     assert t.paper == {k: v for k, v in t4.paper.items() if k[1] == "USPS"}
 
 
-def test_the_companions_wrap_their_base_rows():
-    """wang2012-table4-mp-usps-libsvm and wang2012-libsvm-cv-usps-libsvm: the MP rows and LIBSVM's own CV, each row
-    its base row's runner and parameters behind the wrapper, on the same data set."""
-    t = tables()["wang2012-table4-usps-libsvm"]
-    mp, base_mp = tables()["wang2012-table4-mp-usps-libsvm"], tables()["wang2012-table4-mp"]
-    cv, base_cv = tables()["wang2012-libsvm-cv-usps-libsvm"], tables()["wang2012-libsvm-cv"]
-    for table, base in ((mp, base_mp), (cv, base_cv)):
-        assert table.datasets == t.datasets
-        by = {e.label: e for e in base.entries if e.runner is not None}
-        assert [e.label for e in table.entries] == list(by)
-        for e in table.entries:
-            b = by[e.label]
-            assert e.runner == "refsvm.reproduce.runners_usps:run_on_libsvm_usps"
-            assert e.params == {**b.params, "runner": b.runner, "standardize": True}
-            assert (e.grid, e.select, e.tuned_by) == (b.grid, b.select, b.tuned_by)
+@pytest.mark.parametrize("name, base", [("wang2012-table4-usps-libsvm", "wang2012-table4"),
+                                        ("wang2012-table4-mp-usps-libsvm", "wang2012-table4-mp"),
+                                        ("wang2012-libsvm-cv-usps-libsvm", "wang2012-libsvm-cv")])
+def test_each_row_is_its_base_row_behind_the_wrapper(name, base):
+    """Every row refsvm runs of the base table, in order, its runner and parameters handed on to the wrapper, its
+    grid and selection unchanged, on the same data set."""
+    table, base_table = tables()[name], tables()[base]
+    assert table.datasets == tables()["wang2012-table4-usps-libsvm"].datasets
+    by = {e.label: e for e in base_table.entries if e.runner is not None}
+    assert [e.label for e in table.entries] == list(by)
+    for e in table.entries:
+        b = by[e.label]
+        assert e.runner == "refsvm.reproduce.runners_usps:run_on_libsvm_usps"
+        assert e.params == {**b.params, "runner": b.runner, "standardize": True}
+        assert (e.grid, e.select, e.tuned_by, e.per_dataset) == (b.grid, b.select, b.tuned_by, b.per_dataset)
 
 
 def test_the_wrapper_blurs_then_standardises_on_the_training_rows(monkeypatch):
