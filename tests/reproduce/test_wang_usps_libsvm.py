@@ -111,3 +111,35 @@ def test_reasons_quoting_the_libsvm_pixel_run_quote_its_committed_rows():
         assert (mean, sd) == (f"{r['error_mean']:.2f}", f"{r['error_std']:.2f}"), (table, row)
         assert (paper, paper_sd) == (f"{r['paper']['mean']:.2f}", f"{r['paper']['std']:.2f}"), (table, row)
         assert gap_reason(run, r) is None, (table, row)
+
+
+def test_removal_at_b100_meets_the_paper_with_ties_to_the_newest_on_libsvm_pixels():
+    """bench_wang_removal_ties --source wang2012-table4-usps-libsvm: the computed choice is the table's row seed for
+    seed, ties broken towards the SV just added bring USPS's B = 100 cell within the gap rule, and the 'ties' reason
+    quotes every reading as committed."""
+    import json
+    from pathlib import Path
+
+    from refsvm.reproduce.gaps import EXPLAINED, GAP_POINTS
+    from refsvm.reproduce.gaps.wang import _W4_TIES_LIBSVM_ROWS, _W4_TIES_LIBSVM_SHARE
+
+    results = Path(__file__).resolve().parents[2] / "benchmarks" / "results"
+    bench = json.loads((results / "bench_wang_removal_ties_usps_libsvm.json").read_text())
+    assert bench["source"] == "wang2012-table4-usps-libsvm"
+    (c,) = bench["cells"]
+    assert (c["dataset"], c["budget"], len(c["errors"]["computed"])) == ("USPS", 100, 20)
+    rows = {r["algorithm"]: r for r in json.loads((results / "reproduce_wang2012-table4-usps-libsvm.json")
+                                                  .read_text())["rows"]}
+    assert c["gamma_scale"] == rows["BPegasos+remove B=100"]["chosen"]["gamma_scale"]
+    assert [s["error"] for s in rows["BPegasos+remove B=100"]["per_seed"]] == pytest.approx(c["errors"]["computed"])
+    summary = c["summary"]
+    for rule, quoted in _W4_TIES_LIBSVM_ROWS.items():
+        m = summary[rule]
+        assert quoted in (f"{m['mean']:.2f}", f"{m['mean']:.2f} ± {m['std']:.2f}"), rule
+    assert abs(summary["newest"]["mean"] - c["paper"]["mean"]) <= GAP_POINTS
+    assert all(abs(summary[r]["mean"] - c["paper"]["mean"]) > GAP_POINTS for r in ("computed", "oldest", "random"))
+    shares = [100 * v for v in c["newest_share"]]
+    assert _W4_TIES_LIBSVM_SHARE == f"{min(shares):.0f}-{max(shares):.0f}"
+    for table in ("wang2012-table4", "wang2012-table4-usps-raw", "wang2012-table4-usps-libsvm", "wang2012-table4-own-cv"):
+        reason, text = EXPLAINED[(table, "BPegasos+remove B=100", "USPS")]
+        assert reason == "ties" and "bench_wang_removal_ties_usps_libsvm.json" in text and "still flagged" not in text
