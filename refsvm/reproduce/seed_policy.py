@@ -40,6 +40,7 @@ TABLE_EXCEPTIONS = {
     "wang2012-libsvm-cv": "deterministic: LIBSVM (scikit-learn's SVC) on a fixed split gives one number",
     "wang2012-libsvm-bound": "deterministic: LIBSVM (scikit-learn's SVC) on a fixed split gives one number",
     "wang2012-libsvm-cv-adult": "deterministic: LIBSVM (scikit-learn's SVC) on a fixed split gives one number",
+    "wang2012-libsvm-cv-usps-libsvm": "deterministic: LIBSVM (scikit-learn's SVC) on a fixed split gives one number",
     "wang2012-table3-idsvm-51k": "deterministic: LIBSVM (scikit-learn's SVC) on a fixed split gives one number",
     "wang2012-table4-usps-raw-bound": "deterministic: LIBSVM (scikit-learn's SVC) on a fixed split gives one number",
     "wang2012-table5-waveform-long": "1M-row streams, 3 seeds: the rows it quotes are within or far outside the gap "

@@ -182,10 +182,13 @@ def test_table4_own_cv_reasons_match_the_committed_run():
     assert len(explained) >= 3
     for (_, algorithm, ds), (reason, text) in explained.items():
         r = rows[(algorithm, ds)]
-        if reason == "unexplained":
-            assert gap_reason(data["table"], r) is not None and "still flagged" in text, (algorithm, ds)
+        # USPS's rows rest on LIBSVM's pixels first (tests/reproduce/test_wang_usps_libsvm.py); the own CV is quoted after
+        libsvm = "(wang2012-table4-usps-libsvm, " in text or "bench_wang_removal_ties_usps_libsvm" in text
+        if reason == "unexplained" or (libsvm and gap_reason(data["table"], r) is not None):
+            assert gap_reason(data["table"], r) is not None and ("still flagged" in text or libsvm), (algorithm, ds)
         else:
-            assert reason == "parameters" and gap_reason(data["table"], r) is None, (algorithm, ds, r["error_mean"])
+            assert reason in (("parameters", "data") if libsvm else ("parameters",)), (algorithm, ds)
+            assert gap_reason(data["table"], r) is None, (algorithm, ds, r["error_mean"])
         assert f"{r['error_mean']:.2f}" in text and f"{r['paper']['mean']:.2f}" in text
         assert re.search(r"gamma = (\d+)/d", text)[1] == f"{r['chosen']['gamma_scale']:g}"
 
