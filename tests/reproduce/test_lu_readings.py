@@ -212,3 +212,15 @@ def test_usps_at_b100_errs_far_above_the_paper():
     for row in ("RBP", "Forgetron", "BPA-S"):
         b100, b200 = readings[f"{row} B=100"], t7[row]
         assert b100["error_mean"] > b100["paper"]["mean"] + 4 and b200["error_mean"] < b200["paper"]["mean"] + 2.5
+
+
+def test_table9_eta_bogd_on_abalone_quotes_its_code_row():
+    """lu2016-table9-eta's BOGD on abalone (its CV chose eta = 0.5, so it is not table 9's run): the authors-code reason
+    quotes the same table's 'BOGD [code]' row as committed, within the gap rule."""
+    data = json.loads((RESULTS / "reproduce_lu2016-table9-eta.json").read_text())
+    rows = {(r["algorithm"], r["dataset"]): r for r in data["rows"]}
+    bogd, code = rows[("BOGD", "abalone")], rows[("BOGD [code]", "abalone")]
+    assert bogd["chosen"]["eta"] != 0.1 and gap_reason("lu2016-table9-eta", code) is None
+    reason, text = gap_reason("lu2016-table9-eta", bogd)
+    assert reason == "authors-code"
+    assert f"the row 'BOGD [code]' gives {code['error_mean']:.5f} where the paper has {code['paper']['mean']:g}" in text
