@@ -24,6 +24,7 @@ by about 0.56 here), and it does so unevenly, so no kernel width of the shared f
 """
 
 import numpy as np
+import scipy.sparse as sp
 
 __all__ = ["USPS_BLUR_SIGMA", "USPS_BLUR_RADIUS", "USPS_BACKGROUND", "usps_blur_weights", "libsvm_usps_pixels"]
 
@@ -49,8 +50,9 @@ def libsvm_usps_pixels(X, *, decimals=6):
 
     Parameters
     ----------
-    X : array of shape (n, 256)
-        Rows of the shared ``usps`` or ``usps.t`` (16 x 16 images, row by row), dense.
+    X : array or sparse matrix of shape (n, 256)
+        Rows of the shared ``usps`` or ``usps.t`` (16 x 16 images, row by row); a sparse matrix (e.g.
+        ``load_libsvm("usps", sparse=True)``) is read densely (a blurred image has no zero pixels).
     decimals : int or None, default 6
         Round as LIBSVM's files print; None keeps the unrounded blur.
 
@@ -58,6 +60,8 @@ def libsvm_usps_pixels(X, *, decimals=6):
     -------
     ndarray of shape (n, 256), float64, C-contiguous
     """
+    if sp.issparse(X):
+        X = X.toarray()
     X = np.asarray(X, dtype=float)
     if X.ndim != 2 or X.shape[1] != _SIDE * _SIDE:
         raise ValueError(f"X must have shape (n, {_SIDE * _SIDE}) (16 x 16 usps images), got {X.shape}")

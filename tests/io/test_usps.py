@@ -64,6 +64,14 @@ def test_weights_are_the_normalised_gaussian():
     np.testing.assert_allclose(w, w[::-1], rtol=0, atol=0)
 
 
+def test_sparse_rows_give_the_dense_result():
+    import scipy.sparse as sp
+
+    rng = np.random.default_rng(1)
+    X = np.where(rng.random((3, 256)) < 0.6, 0.0, np.round(rng.uniform(-1, 1, (3, 256)), 3))
+    np.testing.assert_array_equal(libsvm_usps_pixels(sp.csr_matrix(X)), libsvm_usps_pixels(X))
+
+
 @pytest.mark.parametrize("bad, match", [(np.zeros((2, 255)), "shape"), (np.zeros(256), "shape"),
                                         (np.full((1, 256), np.nan), "NaN")])
 def test_bad_input_is_named(bad, match):
