@@ -126,7 +126,9 @@ def _lu7_datasets():
         ds("dna", "dna.scale", "dna.scale, the LIBSVM training file (2,000 rows, as Table 6), features in [0, 1]"),
         ds("satimage", "satimage", "the LIBSVM training file (4,435 rows), features min-max onto [-1, 1] "
                                    "(satimage.scale; the authors' satimage.mat)", minmax=(-1.0, 1.0)),
-        ds("usps", "usps", "the LIBSVM training file (7,291 rows), features in [-1, 1] as distributed"),
+        ds("usps", "usps", "the shared usps (7,291 rows): ESL's zip.train, the digits of LIBSVM's training file, not "
+                           "its pixels (LIBSVM's are the same images blurred: refsvm.io.usps; "
+                           "lu2016-table7-usps-libsvm runs those), features in [-1, 1] as distributed"),
         ds("mnist", "mnist.t", "mnist.t, LIBSVM's MNIST test file (10,000 rows, as Table 6), every pixel column "
                                "min-max onto [0, 1] (svm-scale)", minmax=(0.0, 1.0)),
         ds("letter", "letter", "the LIBSVM training file (15,000 rows), features min-max onto [-1, 1] "
