@@ -18,6 +18,15 @@ LIBSVM_TRAIN_ROW0 = [-1.0, -1.0, -1.0, -0.999997, -0.999729, -0.989537, -0.86016
                      -1.0]
 LIBSVM_TRAIN_ROW1 = [-0.999927, -0.993644, -0.900309, -0.632621, -0.443145, -0.454436, -0.474872, -0.431176,
                      -0.494539, -0.583648, -0.568653, -0.400266, -0.155455, -0.086001, -0.369077, -0.822611]
+#: ... and its last two rows' first 32 pixels (the same copy, its end; labels 1 and 2: the digits 0 and 1)
+LIBSVM_TRAIN_LAST = [
+    [-0.999999, -0.999893, -0.995429, -0.936965, -0.713894, -0.305757, 0.167694, 0.455352, 0.517687, 0.383637,
+     -0.066624, -0.584689, -0.899662, -0.989806, -0.999483, -0.999985, -0.999981, -0.998567, -0.968162, -0.73157,
+     -0.132419, 0.436198, 0.787456, 0.936013, 0.963343, 0.904196, 0.650612, 0.122815, -0.542332, -0.899886,
+     -0.988123, -0.999319],
+    [-1.0, -1.0, -0.999874, -0.988997, -0.822074, -0.269159, 0.26666, 0.156347, -0.397819, -0.775895, -0.947319,
+     -0.995359, -0.999849, -0.999999, -1.0, -1.0, -1.0, -1.0, -0.999844, -0.986346, -0.778288, -0.074786, 0.672298,
+     0.761322, 0.362212, -0.19456, -0.728143, -0.959561, -0.997945, -0.999977, -1.0, -1.0]]
 #: LIBSVM's usps.t, its first row's first 16 pixels (label 10, the digit 9; the copy in the public repository
 #: akshay25vyas/learning_from_unseen_features, usps.t at 10a1753, the file's first 299 rows)
 LIBSVM_TEST_ROW0 = [-0.999999, -0.999928, -0.997885, -0.973729, -0.855772, -0.597416, -0.289254, 0.001891, 0.199196,
@@ -85,6 +94,8 @@ def test_reproduces_values_printed_in_libsvm_files(require_data):
     train = libsvm_usps_pixels(X[:2])
     np.testing.assert_allclose(train[0, :32], LIBSVM_TRAIN_ROW0, rtol=0, atol=PRINTED)
     np.testing.assert_allclose(train[1, :16], LIBSVM_TRAIN_ROW1, rtol=0, atol=PRINTED)
+    assert len(y) == 7291 and list(y[-2:]) == [0, 1]
+    np.testing.assert_allclose(libsvm_usps_pixels(X[-2:])[:, :32], LIBSVM_TRAIN_LAST, rtol=0, atol=PRINTED)
     np.testing.assert_allclose(libsvm_usps_pixels(X_test[:1])[0, :16], LIBSVM_TEST_ROW0, rtol=0, atol=PRINTED)
     # and the shared file's own pixels are not LIBSVM's: the test would fail without the blur
     assert np.abs(X[0, :32] - LIBSVM_TRAIN_ROW0).max() > 0.1
