@@ -57,7 +57,7 @@ MODULES = ["benchmarks/bench_wang_removal_ties.py", "benchmarks/bench_peers.py",
            "benchmarks/bench_wang_figure6_peer.py", "refsvm._fast.bsgd", "refsvm.bsgd", "refsvm.budget",
            "refsvm.io.datasets", "refsvm.reproduce.tables_core", "refsvm.reproduce.tables_wang_libsvm"]
 #: ... and with --source wang2012-table4-usps-libsvm (added to them in main)
-LIBSVM_USPS_MODULES = ["refsvm.io.usps", "refsvm.io.model_file"]
+LIBSVM_USPS_MODULES = ["refsvm.io.usps", "refsvm.io.model_file", "refsvm.reproduce.runners_usps"]
 RULES = ("computed", "newest", "oldest", "random", "peer")
 RESULTS = Path(__file__).resolve().parent / "results"
 #: the tables whose data and CV-chosen gamma a run can take (--source): the table itself and its USPS column on the
@@ -218,19 +218,9 @@ def render(result):
     return "\n".join(lines)
 
 
-def libsvm_usps_standardised(X, Xt):
-    """The shared usps / usps.t rows as LIBSVM's pixels (refsvm.io.usps), every column standardised on ``X``'s
-    rows: the data of wang2012-table4-usps-libsvm's runner (refsvm.reproduce.runners_usps.run_on_libsvm_usps)."""
-    from refsvm.io.model_file import standardization
-    from refsvm.io.usps import libsvm_usps_pixels
-
-    X, Xt = libsvm_usps_pixels(X), libsvm_usps_pixels(Xt)
-    mean, std = standardization(X)
-    return (X - mean) / std, (Xt - mean) / std
-
-
 def main(argv=None):
     from refsvm.io.datasets import load_libsvm
+    from refsvm.reproduce.runners_usps import libsvm_usps_rows
     from refsvm.reproduce import tables
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -262,7 +252,7 @@ def main(argv=None):
     for label in args.datasets:
         X, y, Xt, yt = load_libsvm(known[label].file, standardize=known[label].standardize)
         if args.source == "wang2012-table4-usps-libsvm":            # LIBSVM's pixels, then standardised
-            X, Xt = libsvm_usps_standardised(X, Xt)
+            X, Xt = libsvm_usps_rows(X, Xt, standardize=True)
         classes = np.unique(y)
         y, yt = np.searchsorted(classes, y).astype(np.int64), np.searchsorted(classes, yt)
         for B in args.budgets:

@@ -13,7 +13,24 @@ import importlib
 from ..io.usps import libsvm_usps_pixels
 from .runners import run_estimator_scaled
 
-__all__ = ["run_estimator_libsvm_usps", "run_on_libsvm_usps"]
+__all__ = ["libsvm_usps_rows", "run_estimator_libsvm_usps", "run_on_libsvm_usps"]
+
+
+def libsvm_usps_rows(X, X_test=None, standardize=False):
+    """``(X, X_test)``: the shared usps / usps.t rows as LIBSVM's pixels (:func:`refsvm.io.usps.libsvm_usps_pixels`),
+    with ``standardize`` then every column scaled to mean 0 and standard deviation 1 over ``X``'s rows and the same
+    map applied to ``X_test`` (:func:`refsvm.io.model_file.standardization`, the rule of
+    ``load_libsvm(standardize=True)``); ``X_test`` None stays None.  The data of :func:`run_on_libsvm_usps` and of
+    ``benchmarks/bench_wang_removal_ties.py --source wang2012-table4-usps-libsvm``."""
+    from ..io.model_file import standardization
+
+    X = libsvm_usps_pixels(X)
+    X_test = None if X_test is None else libsvm_usps_pixels(X_test)
+    if standardize:
+        mean, std = standardization(X)
+        X = (X - mean) / std
+        X_test = None if X_test is None else (X_test - mean) / std
+    return X, X_test
 
 
 def run_estimator_libsvm_usps(X, y, X_test, y_test, seed, **params):
@@ -30,13 +47,6 @@ def run_on_libsvm_usps(X, y, X_test, y_test, seed, *, runner, standardize=False,
     standard deviation 1 over ``X``'s rows and the same map applied to ``X_test``
     (:func:`refsvm.io.model_file.standardization`, the rule of ``load_libsvm(standardize=True)``).  In a
     cross-validation task ``X`` is the fold's training rows, so the statistics are the fold's."""
-    from ..io.model_file import standardization
-
-    X = libsvm_usps_pixels(X)
-    X_test = None if X_test is None else libsvm_usps_pixels(X_test)
-    if standardize:
-        mean, std = standardization(X)
-        X = (X - mean) / std
-        X_test = None if X_test is None else (X_test - mean) / std
+    X, X_test = libsvm_usps_rows(X, X_test, standardize)
     module, _, func = runner.partition(":")
     return getattr(importlib.import_module(module), func)(X, y, X_test, y_test, seed, **params)

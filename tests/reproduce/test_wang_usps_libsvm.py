@@ -68,11 +68,16 @@ def test_the_wrapper_blurs_then_standardises_on_the_training_rows(monkeypatch):
 
 
 def test_the_removal_ties_bench_reads_the_same_data_as_the_table(monkeypatch):
-    """bench_wang_removal_ties --source wang2012-table4-usps-libsvm: its cells see what the table's runner hands on."""
+    """bench_wang_removal_ties --source wang2012-table4-usps-libsvm: its cells see what the table's runner hands on
+    (both take runners_usps.libsvm_usps_rows)."""
+    import inspect
+
     from _helpers import benchmark_module
+    from refsvm.reproduce.runners_usps import libsvm_usps_rows
 
     bench = benchmark_module("bench_wang_removal_ties")
     assert "wang2012-table4-usps-libsvm" in bench.SOURCES
+    assert "libsvm_usps_rows(X, Xt, standardize=True)" in inspect.getsource(bench.main)
     seen = {}
     fake = types.ModuleType("fake_usps_runner2")
     fake.spy = lambda X, y, X_test, y_test, seed, **params: seen.update(X=X, X_test=X_test) or {}
@@ -80,7 +85,7 @@ def test_the_removal_ties_bench_reads_the_same_data_as_the_table(monkeypatch):
     rng = np.random.default_rng(5)
     X, Xt = np.round(rng.uniform(-1, 1, (5, 256)), 3), np.round(rng.uniform(-1, 1, (3, 256)), 3)
     run_on_libsvm_usps(X, None, Xt, None, 0, runner="fake_usps_runner2:spy", standardize=True)
-    B, Bt = bench.libsvm_usps_standardised(X, Xt)
+    B, Bt = libsvm_usps_rows(X, Xt, standardize=True)
     np.testing.assert_array_equal(B, seen["X"])
     np.testing.assert_array_equal(Bt, seen["X_test"])
 
