@@ -45,6 +45,9 @@ Choices the paper leaves open (this module's, both paths):
 * **Examples are the rows in ``order``**, repeats included: a row visited twice is two examples
   (the SVM of the multiset).  The model's SVs are the examples with ``alpha_i > 0``, in the order
   they were seen; ``coef`` holds ``y_i alpha_i``.
+* **Continuing a run** (``state``): the result's :class:`IDSVMState` holds every example seen and the
+  bookkeeping; a later call starts from it, the state's examples first, as if its loop went on (the final
+  refinement of the earlier call stays in the coefficients).
 * **Weights.**  ``sample_weight`` gives example ``i`` the box ``C_i = C s_i`` (a weighted hinge loss);
   an example of weight 0 joins R (its ``alpha`` is 0 by its box) whatever its ``g``, and no condition
   of it ever binds (its box ``[0, 0]`` holds for every ``g``).
@@ -129,7 +132,9 @@ class IDSVMResult:
     ``trace``: ``n_steps``, ``mistakes`` (``y_c f(x_c) <= 0`` before learning c), ``events``
     (bookkeeping steps), ``event_kind`` / ``event_step`` / ``event_index`` (per event: kind, the
     step, the example index), ``n_margin`` (``|S|`` at the end), ``kkt_violation`` (the certificate,
-    :func:`kkt_violation`).
+    :func:`kkt_violation`).  ``state``: the bookkeeping (:class:`IDSVMState`) that continues the run.
+    After a call with ``state``, example ``i`` is the ``i``-th of the whole run (the state's first) and
+    ``support`` indexes the rows ``vstack(state.X, X)``; ``n_steps`` and ``mistakes`` count this call's.
     """
 
     sv: np.ndarray
@@ -140,6 +145,34 @@ class IDSVMResult:
     sets: np.ndarray
     gradients: np.ndarray
     trace: dict
+    state: "IDSVMState" = None
+
+
+@dataclass
+class IDSVMState:
+    """The bookkeeping after a call of :func:`idsvm`, which a later call continues (``state=``): the ``m``
+    examples seen, in visiting order: their rows ``X`` (m, d), labels ``y`` (+-1.0), boxes ``C_box``, kernel
+    matrix ``K`` (m, m), ``alpha``, ``g``, ``sets``, ``blocked`` (the S version a dependent row waits on),
+    the margin vectors ``S`` in ``Rinv``'s order and ``Rinv``, ``b``, ``version`` and the accumulated error
+    bounds ``g_err`` / ``a_err``; ``C`` and ``kernel`` (kind, gamma, degree, coef0), which a continuation
+    must repeat (``K`` holds that kernel's values).  It holds the kernel matrix: ``8 m^2`` bytes."""
+
+    X: np.ndarray
+    y: np.ndarray
+    C_box: np.ndarray
+    K: np.ndarray
+    alpha: np.ndarray
+    g: np.ndarray
+    sets: np.ndarray
+    blocked: np.ndarray
+    S: np.ndarray
+    Rinv: np.ndarray
+    b: float
+    version: int
+    g_err: float
+    a_err: float
+    C: float
+    kernel: tuple
 
 
 @dataclass(frozen=True)
@@ -158,9 +191,10 @@ class IDSVMOptions:
         return cls(kern, float(C), float(kernel_value_error(X, kern)), k_max)
 
 
-def check_idsvm_arguments(X, y, order, *, C, kernel, gamma, degree, coef0, sample_weight):
+def check_idsvm_arguments(X, y, order, *, C, kernel, gamma, degree, coef0, sample_weight, state=None):
     """The checks of :func:`idsvm` (both paths): dense finite X, labels in {-1, +1}, C > 0, the
-    kernel's parameters, room for the kernel matrix of the examples seen."""
+    kernel's parameters, room for the kernel matrix of the examples seen; a ``state`` of the same
+    kernel, C and number of features."""
     if sp.issparse(X):
         raise ValueError("X: idsvm takes a dense array (it keeps the dense kernel matrix of the examples "
                          "seen anyway); pass X.toarray()")
@@ -172,8 +206,43 @@ def check_idsvm_arguments(X, y, order, *, C, kernel, gamma, degree, coef0, sampl
         check_gaussian_rows(X)
     if sample_weight is not None:
         sample_weight = check_sample_weight(sample_weight, X.shape[0])
-    check_memory(8 * order.size ** 2, "order", "idsvm's kernel matrix of the examples seen")
+    seen = 0
+    if state is not None:
+        check_continuation(state, X, C=C, kernel=kernel, gamma=gamma, degree=degree, coef0=coef0)
+        seen = state.y.shape[0]
+    check_memory(8 * (seen + order.size) ** 2, "order", "idsvm's kernel matrix of the examples seen")
     return X, y, order, sample_weight
+
+
+def check_continuation(state, X, *, C, kernel, gamma, degree, coef0):
+    """A ``state`` continues only a run of the same kernel (its kernel matrix holds that kernel's values),
+    the same ``C`` (its boxes) and rows of the same number of features; the error names the parameter."""
+    if not isinstance(state, IDSVMState):
+        raise TypeError(f"state must be the IDSVMState of an earlier idsvm result (result.state); got "
+                        f"{type(state).__name__}")
+    if state.X.shape[1] != X.shape[1]:
+        raise ValueError(f"X has {X.shape[1]} features, the state's examples {state.X.shape[1]}")
+    given = Kernel.of(kernel, gamma, degree, coef0)
+    used = {"rbf": 2, "linear": 1, "poly": 4}[state.kernel[0]]       # the parameters the kernel reads
+    for name, was, now in list(zip(("kernel", "gamma", "degree", "coef0"), state.kernel,
+                                   (given.kind, given.gamma, given.degree, given.coef0)))[:used]:
+        if was != now:
+            raise ValueError(f"{name}: the state was built with {name}={was!r}, this call gives {now!r} (its "
+                             "kernel matrix holds the first kernel's values)")
+    if float(C) != state.C:
+        raise ValueError(f"C: the state was built with C={state.C!r}, this call gives {C!r} (the examples seen "
+                         "keep their boxes; one run has one C)")
+
+
+def continued_rows(state, X, y, order, C_box):
+    """The rows of a continued run: ``X`` and ``y`` after the state's examples (``vstack(state.X, X)``),
+    the order visiting the state's examples first (they are examples ``0 .. m0 - 1``, already learned) and
+    then ``m0 + order``, the boxes likewise.  Without a state: the arguments unchanged."""
+    if state is None:
+        return X, y, order, C_box
+    m0 = state.y.shape[0]
+    return (np.vstack((state.X, X)), np.concatenate((state.y.astype(np.int64), y)),
+            np.concatenate((np.arange(m0, dtype=np.int64), m0 + order)), np.concatenate((state.C_box, C_box)))
 
 
 def gradient_tolerance(k, a, bias, eps_K):
@@ -253,8 +322,23 @@ class IncrementalSVM:
         self.blocked = np.full(m, -1, dtype=np.int64)     # blocked[i] = v: i is dependent on S's version v
         self.version = 0                                   # S's version: +1 at every change of S
         self.m, self.b, self.g_err, self.a_err = 0, 0.0, 0.0, 0.0
+        self.first = 0                                     # the first example of this call (resume)
         self.S = []
         self.Rinv = np.zeros((1, 1))
+
+    def resume(self, state):
+        """Start from ``state`` (:class:`IDSVMState`): its ``m0`` examples are this run's first, learned;
+        returns ``m0``, the first example to see.  The bookkeeping is the state's bitwise."""
+        if state is None:
+            return 0
+        m0 = state.y.shape[0]
+        self.K[:m0, :m0] = state.K
+        for name in ("alpha", "g", "sets", "blocked"):
+            getattr(self, name)[:m0] = getattr(state, name)
+        self.S, self.Rinv = [int(j) for j in state.S], state.Rinv.copy()
+        self.m, self.b, self.version, self.g_err, self.a_err = m0, state.b, state.version, state.g_err, state.a_err
+        self.first = m0
+        return m0
 
     def Q(self, rows, cols):
         """``Q_ij = y_i y_j k(x_i, x_j)`` for the example indices ``rows`` x ``cols``."""
@@ -437,20 +521,27 @@ def least_step(candidates):
     return best[0], min(ties, key=lambda cand: (cand[2], cand[4]))
 
 
-def idsvm(X, y, order, *, C, kernel="rbf", gamma=1.0, degree=3, coef0=0.0, sample_weight=None):
+def idsvm(X, y, order, *, C, kernel="rbf", gamma=1.0, degree=3, coef0=0.0, sample_weight=None, state=None):
     """The incremental SVM (Cauwenberghs & Poggio 2000): after example ``t`` of ``order`` the model is
     the SVM (hinge loss, box ``C``, bias) of the first ``t`` examples.  The module docstring holds the
     equations, the choices and the decisions.  ``X`` dense (n, d), ``y`` in {-1, +1}, ``order`` the
     rows to visit (repeats are new examples), ``sample_weight`` (n,) or None (boxes ``C s_i``).
+    ``state``: an earlier result's :class:`IDSVMState` (same kernel and ``C``): the run continues it, its
+    examples first (the model after the call is the SVM of the state's examples and these).  The
+    earlier call's final refinement (:func:`refine`) stays in its coefficients, so the model equals a
+    single run over all the examples to the bookkeeping's accuracy (both within their certificates),
+    not bitwise; the two paths continue a state bitwise alike.
     Returns :class:`IDSVMResult`.
     """
     X, y, order, sample_weight = check_idsvm_arguments(X, y, order, C=C, kernel=kernel, gamma=gamma,
-                                                       degree=degree, coef0=coef0, sample_weight=sample_weight)
+                                                       degree=degree, coef0=coef0, sample_weight=sample_weight,
+                                                       state=state)
+    C_box = float(C) * weights_as_data(sample_weight, X.shape[0])[order]
+    X, y, order, C_box = continued_rows(state, X, y, order, C_box)
     o = IDSVMOptions.of(X, C=C, kernel=kernel, gamma=gamma, degree=degree, coef0=coef0)
-    C_box = o.C * weights_as_data(sample_weight, X.shape[0])[order]
     run = IncrementalSVM(X, y, order, C_box, o)
     mistakes, events = 0, []
-    for c in range(order.shape[0]):
+    for c in range(run.resume(state), order.shape[0]):
         f_c, tol_c = run.see(c)                                   # g_c = y_c f(x_c) - 1      (2)
         mistakes += run.y[c] * f_c <= 0.0
         if run.g[c] >= -tol_c or C_box[c] == 0.0:                 # KKT holds with alpha_c = 0: c in R
@@ -519,9 +610,21 @@ def _result(run, mistakes, events):
                       f"above LIBSVM's default tolerance {KKT_WARN:g}): the bookkeeping lost accuracy on an "
                       "ill-conditioned margin set (a rank-deficient kernel, or kernel values of very different "
                       "scales); scale the data or use the Gaussian kernel", RuntimeWarning, stacklevel=3)
-    trace = {"n_steps": m, "mistakes": int(mistakes), "events": int(ev.shape[0]),
+    trace = {"n_steps": m - run.first, "mistakes": int(mistakes), "events": int(ev.shape[0]),
              "event_kind": ev[:, 0].astype(np.int8), "event_step": ev[:, 1], "event_index": ev[:, 2],
              "n_margin": len(run.S), "kkt_violation": violation}
     return IDSVMResult(sv=run.X[run.order[support]], alpha=(run.y[support] * run.alpha[support])[:, None],
                        bias=float(run.b), support=run.order[support], alpha_all=run.alpha[:m].copy(),
-                       sets=run.sets[:m].copy(), gradients=run.g[:m].copy(), trace=trace)
+                       sets=run.sets[:m].copy(), gradients=run.g[:m].copy(), trace=trace,
+                       state=bookkeeping_state(run))
+
+
+def bookkeeping_state(run):
+    """The run's bookkeeping as an :class:`IDSVMState` (both paths; the kernel matrix is a view, not a
+    copy)."""
+    m, kern = run.m, run.o.kernel
+    return IDSVMState(X=run.X[run.order[:m]], y=run.y[:m].copy(), C_box=run.C_box[:m].copy(), K=run.K[:m, :m],
+                      alpha=run.alpha[:m].copy(), g=run.g[:m].copy(), sets=run.sets[:m].copy(),
+                      blocked=run.blocked[:m].copy(), S=np.array(run.S, dtype=np.int64), Rinv=run.Rinv.copy(),
+                      b=float(run.b), version=int(run.version), g_err=float(run.g_err), a_err=float(run.a_err),
+                      C=run.o.C, kernel=(kern.kind, kern.gamma, kern.degree, kern.coef0))

@@ -20,7 +20,8 @@ differs:
 import numpy as np
 
 from refsvm.constants import UNIT_ROUNDOFF
-from refsvm.idsvm import (IDSVMOptions, IDSVMResult, _result, check_idsvm_arguments, refine,  # noqa: F401
+from refsvm.idsvm import (IDSVMOptions, IDSVMResult, _result, check_idsvm_arguments, continued_rows,  # noqa: F401
+                          refine,
                           ERROR, MARGIN, RESERVE, GROWING, C_TO_MARGIN, C_TO_ERROR, MARGIN_TO_RESERVE,
                           MARGIN_TO_ERROR, ERROR_TO_MARGIN, RESERVE_TO_MARGIN, DEPENDENT, SCHUR_RTOL, max_events)
 from refsvm.validation import weights_as_data
@@ -42,7 +43,7 @@ cdef int E_DEPENDENT = DEPENDENT
 cdef struct Params:
     int kernel
     double gamma, degree, coef0, eps_K, k_max
-    Py_ssize_t m, d
+    Py_ssize_t m, d, first       # examples in all, features, the first example to see (a state's count)
 
 
 cdef struct State:
@@ -355,7 +356,7 @@ cdef Py_ssize_t run_pass(const Params* p, State* st, Cands* cs, Events* ev, Py_s
     cdef Py_ssize_t c, mm, n, w, k, it, limit
     cdef double f_c, tol_c, tol, step
     cdef int kind
-    for c in range(p.m):
+    for c in range(p.first, p.m):
         mm = c + 1
         see(p, st, c, &f_c, &tol_c)
         if st.y[c] * f_c <= 0.0:
@@ -405,13 +406,17 @@ cdef Py_ssize_t run_pass(const Params* p, State* st, Cands* cs, Events* ev, Py_s
     return 0
 
 
-def idsvm(X, y, order, *, C, kernel="rbf", gamma=1.0, degree=3, coef0=0.0, sample_weight=None):
+def idsvm(X, y, order, *, C, kernel="rbf", gamma=1.0, degree=3, coef0=0.0, sample_weight=None, state=None):
     """The incremental SVM (compiled; :func:`refsvm.idsvm.idsvm`, whose docstring this mirrors)."""
     X, y, order, sample_weight = check_idsvm_arguments(X, y, order, C=C, kernel=kernel, gamma=gamma,
-                                                       degree=degree, coef0=coef0, sample_weight=sample_weight)
+                                                       degree=degree, coef0=coef0, sample_weight=sample_weight,
+                                                       state=state)
+    C_box_a = float(C) * weights_as_data(sample_weight, X.shape[0])[order]
+    X, y, order, C_box_a = continued_rows(state, X, y, order, C_box_a)
+    C_box_a = np.ascontiguousarray(C_box_a)
     o = IDSVMOptions.of(X, C=C, kernel=kernel, gamma=gamma, degree=degree, coef0=coef0)
-    C_box_a = np.ascontiguousarray(o.C * weights_as_data(sample_weight, X.shape[0])[order])
     cdef Py_ssize_t m = order.shape[0], d = X.shape[1], room = max(m, 1)
+    cdef Py_ssize_t m0 = 0 if state is None else state.y.shape[0], nS0 = 0 if state is None else state.S.shape[0]
     cdef double[:, ::1] Xs = np.ascontiguousarray(X[order]).reshape(m, d) if m else np.zeros((1, max(d, 1)))
     cdef double[::1] yv = np.ascontiguousarray(y[order], dtype=np.float64) if m else np.zeros(1)
     cdef double[::1] C_box = C_box_a if m else np.zeros(1)
@@ -423,21 +428,29 @@ def idsvm(X, y, order, *, C, kernel="rbf", gamma=1.0, degree=3, coef0=0.0, sampl
     cdef double[::1] cand_delta = np.zeros(2 * room + 2), cand_err = np.zeros(2 * room + 2)
     cdef int[::1] cand_rank = np.zeros(2 * room + 2, dtype=np.intc), cand_kind = np.zeros(2 * room + 2, dtype=np.intc)
     cdef Py_ssize_t[::1] cand_index = np.zeros(2 * room + 2, dtype=np.intp)
+    cdef double[:, ::1] Rinv0
     cdef Params p
     cdef State st
     cdef Cands cs
     cdef Events ev
-    cdef Py_ssize_t mistakes = 0, fail = -1, rc
+    cdef Py_ssize_t mistakes = 0, fail = -1, rc, r, q
     p.kernel = kernel_code(kernel)
     p.gamma, p.degree, p.coef0 = o.kernel.gamma, o.kernel.degree, o.kernel.coef0
-    p.eps_K, p.k_max, p.m, p.d = o.eps_K, o.k_max, m, d
+    p.eps_K, p.k_max, p.m, p.d, p.first = o.eps_K, o.k_max, m, d, m0
     st.Xs, st.y, st.C_box, st.K = &Xs[0, 0], &yv[0], &C_box[0], &K[0, 0]
     st.alpha, st.g, st.sets, st.S, st.gam, st.blocked = &alpha[0], &g[0], &sets[0], &S[0], &gam[0], &blocked[0]
     st.nS, st.b, st.g_err, st.a_err, st.ld, st.version = 0, 0.0, 0.0, 0.0, 16, 0
+    if state is not None:                    # the reference's IncrementalSVM.resume
+        np.asarray(K)[:m0, :m0] = state.K
+        for name, view in (("alpha", alpha), ("g", g), ("sets", sets), ("blocked", blocked)):
+            np.asarray(view)[:m0] = getattr(state, name)
+        np.asarray(S)[:nS0] = state.S
+        st.nS, st.b, st.g_err, st.a_err, st.version = nS0, state.b, state.g_err, state.a_err, state.version
+        while st.ld < nS0 + 2:
+            st.ld *= 2
     st.Rinv = <double*> malloc(st.ld * st.ld * sizeof(double))
     st.beta = <double*> malloc(2 * st.ld * sizeof(double))
     st.v = st.beta + st.ld
-    st.Rinv[0] = 0.0
     cs.delta, cs.err, cs.rank = &cand_delta[0], &cand_err[0], &cand_rank[0]
     cs.kind, cs.index = &cand_kind[0], &cand_index[0]
     ev.cap, ev.n = 1024, 0
@@ -447,6 +460,12 @@ def idsvm(X, y, order, *, C, kernel="rbf", gamma=1.0, degree=3, coef0=0.0, sampl
         free(st.beta)
         free(ev.data)
         raise MemoryError("idsvm: no memory for the bookkeeping buffers")
+    st.Rinv[0] = 0.0
+    if state is not None:
+        Rinv0 = np.ascontiguousarray(state.Rinv, dtype=np.float64)
+        for r in range(nS0 + 1):
+            for q in range(nS0 + 1):
+                st.Rinv[r * st.ld + q] = Rinv0[r, q]
     try:
         with nogil:
             rc = run_pass(&p, &st, &cs, &ev, &mistakes, &fail)
@@ -470,5 +489,7 @@ def idsvm(X, y, order, *, C, kernel="rbf", gamma=1.0, degree=3, coef0=0.0, sampl
     run.m, run.alpha, run.sets, run.g = m, np.asarray(alpha), np.asarray(sets), np.asarray(g)
     run.S, run.X, run.order, run.y, run.b = list(np.asarray(S)[:st.nS]), X, order, np.asarray(yv), st.b
     run.K, run.C_box, run.Rinv = np.asarray(K), np.asarray(C_box), Rinv
+    run.blocked, run.version, run.g_err, run.a_err = np.asarray(blocked), st.version, st.g_err, st.a_err
+    run.o, run.first = o, m0
     refine(run)                              # the reference's function on this state (numpy, once per call)
     return _result(run, mistakes, events)
