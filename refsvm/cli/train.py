@@ -243,10 +243,13 @@ def _cmd_train_idsvm(args):
                               verbose=args.verbose)
 
     def report(est, X, seconds):
-        trace = est.trace_[0]
+        # the last call's trace (--stream keeps only the last chunk's); one against the rest: one per machine
+        trace = est.trace_[-1]
+        events = sum(t["events"] for t in trace.get("per_class", [trace]))
+        where = "; the last chunk: " if getattr(args, "stream", False) else ", "
         return _classifier_report(est, X, seconds, args, f"IDSVM (C {C:g}, {args.backend})",
-                                  time_note=f" ({trace['n_steps']} examples, {trace['events']} bookkeeping steps, "
-                                            f"KKT certificate {trace['kkt_violation']:.2g})")
+                                  time_note=f" ({est.t_} examples{where}{events} bookkeeping steps, KKT certificate "
+                                            f"{trace['kkt_violation']:.2g})")
 
     return _train_and_report(args, build, report)
 

@@ -2,12 +2,12 @@
 
 :class:`IncrementalSVC` is a thin layer over :func:`refsvm.idsvm.idsvm` (or its compiled mirror
 :func:`refsvm._fast.idsvm.idsvm`): it validates the input, maps the two labels to -1/+1, draws the
-visiting order and calls the algorithm once.  The bookkeeping is documented in :mod:`refsvm.idsvm`.
+visiting order and calls the algorithm once per machine, continuing the machines' bookkeeping
+(``state_``) on :meth:`partial_fit`.  The bookkeeping is documented in :mod:`refsvm.idsvm`.
 """
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.utils.metaestimators import available_if
 
 from ..backend import BACKENDS, get_module
 from ..validation import check_finite_real, check_gamma, check_int, check_option, check_positive
@@ -16,10 +16,6 @@ from ._base import BudgetedClassifierBase
 __all__ = ["IncrementalSVC"]
 
 KERNELS = ("rbf", "linear", "poly")
-
-
-def _never(self):
-    return False
 
 
 class IncrementalSVC(BudgetedClassifierBase):
@@ -66,15 +62,31 @@ class IncrementalSVC(BudgetedClassifierBase):
         As :class:`refsvm.BudgetedSVC`: ``f(x) = sum_j alpha_[j] k(sv_j, x) + bias_`` over the
         examples with a nonzero dual coefficient.
     trace_ : list of dict
-        The trace of :func:`refsvm.idsvm.idsvm` (one dict), with the KKT certificate
-        ``kkt_violation``; one-vs-rest: ``{"per_class": [...], "kkt_violation": largest}``.
+        The trace of :func:`refsvm.idsvm.idsvm` (one dict per call of :meth:`fit` or
+        :meth:`partial_fit`), with the KKT certificate ``kkt_violation``; one-vs-rest:
+        ``{"per_class": [...], "kkt_violation": largest}``.
     t_ : int
         Examples learned.
+    state_ : list of refsvm.idsvm.IDSVMState
+        The bookkeeping of each machine (one; one per class against the rest), which
+        :meth:`partial_fit` continues: every example seen and their kernel matrix (``8 m^2``
+        bytes, held once: the machines share the rows and the matrix).  Not saved by
+        :meth:`save`.
 
     Notes
     -----
-    There is no ``partial_fit``: the bookkeeping needs every example seen (the reserve vectors
-    can rejoin the margin), which the model does not keep.
+    :meth:`partial_fit` continues the exact SVM: after it the model is the SVM of every example
+    learned so far (those of :meth:`fit` and of every :meth:`partial_fit` call), each batch visited
+    in a random order drawn from the estimator's generator, ``max_examples`` applying per call.
+    Rows given again are new examples (the SVM of the multiset), so unlike the budgeted
+    estimators, ``k`` calls on the same data are not ``epochs=k``.  The bookkeeping needs every
+    example seen (the reserve vectors can rejoin the margin), so the estimator keeps them and their
+    kernel matrix (``state_``); a model read by :func:`refsvm.load` has no state and cannot be
+    continued.  The model after several calls equals a single :meth:`fit` on the same examples in the
+    same order to the bookkeeping's accuracy (each call ends with the final refinement of
+    :func:`refsvm.idsvm.refine`), not bitwise.  Each call copies the kernel matrix into the grown
+    one (``O(m^2)``): batches of many rows cost about what one :meth:`fit` does, single rows (river's
+    ``learn_one``) that copy each.
 
     Examples
     --------
@@ -102,10 +114,6 @@ class IncrementalSVC(BudgetedClassifierBase):
         self.random_state = random_state
         self.verbose = verbose
 
-    @available_if(_never)
-    def partial_fit(self, X, y, classes=None, sample_weight=None):  # pragma: no cover - not available
-        """Not available (the bookkeeping needs every example seen)."""
-
     def _algorithm_params(self):
         kernel = check_option(self.kernel, "kernel", KERNELS)
         check_option(self.backend, "backend", BACKENDS)
@@ -121,9 +129,14 @@ class IncrementalSVC(BudgetedClassifierBase):
     def _initial_state(self):
         return None
 
+    def _current_state(self):
+        """The machines' bookkeeping, which :meth:`partial_fit` continues."""
+        return self.state_
+
     def _one_pass(self, X, y, params, state):
         """The pass over the first ``max_examples`` rows of a random order (the same order for every
-        one-vs-rest machine); store the model (one column per machine over the union of their SVs)."""
+        one-vs-rest machine), continuing ``state`` (one :class:`refsvm.idsvm.IDSVMState` per machine, or
+        None); store the model (one column per machine over the union of their SVs) and the states."""
         order = self._rng.permutation(X.shape[0])
         if self.max_examples is not None:
             order = order[:self.max_examples]
@@ -135,14 +148,29 @@ class IncrementalSVC(BudgetedClassifierBase):
             problems = [y]
         else:
             problems = [np.where(y == r, 1, -1).astype(np.int64) for r in range(self.classes_.size)]
-        results = [idsvm(X, labels, order, sample_weight=weights, **params) for labels in problems]
+        results = []
+        for r, labels in enumerate(problems):
+            res = idsvm(X, labels, order, sample_weight=weights, state=None if state is None else state[r], **params)
+            if results:                      # the machines' rows and kernel matrix are one: keep them once
+                share_rows(res.state, results[0].state)
+            results.append(res)
+        rows = X if state is None else np.vstack((state[0].X, X))      # what the results' support indexes
         support = np.unique(np.concatenate([res.support for res in results]))
         coef = np.zeros((support.size, len(results)))
-        for r, res in enumerate(results):       # several examples may be one row (no: order is a permutation)
+        for r, res in enumerate(results):
             coef[np.searchsorted(support, res.support), r] = res.alpha[:, 0]
-        self._set_model(X[support], coef, np.array([res.bias for res in results]))
-        self.t_ = int(order.shape[0])
+        self._set_model(rows[support], coef, np.array([res.bias for res in results]))
+        self.state_ = [res.state for res in results]
+        self.t_ += int(order.shape[0])
         self.trace_.append(results[0].trace if len(results) == 1 else
                            {"per_class": [res.trace for res in results],
                             "kkt_violation": max(res.trace["kkt_violation"] for res in results)})
         return None
+
+
+def share_rows(state, first):
+    """Point ``state``'s rows and kernel matrix at ``first``'s when they are equal (every machine visits
+    the same examples in the same order, so they are, bitwise): one copy in memory, not one per class."""
+    for name in ("X", "K"):
+        if np.array_equal(getattr(state, name), getattr(first, name)):
+            setattr(state, name, getattr(first, name))

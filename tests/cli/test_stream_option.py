@@ -145,3 +145,27 @@ def test_shuffle_refusals(tmp_path, train_file, capsys, argv, message):
     assert exit_.value.code == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
+
+
+def test_idsvm_trains_streamed_and_on_several_classes(tmp_path, train_file, capsys):
+    """--solver idsvm: --stream continues the exact SVM chunk by chunk (IncrementalSVC.partial_fit), its model the
+    in-memory one's to the bookkeeping's accuracy; on three classes the report sums the machines' bookkeeping
+    steps (it read a binary trace's key and raised KeyError before)."""
+    from refsvm import IncrementalSVC
+
+    streamed, whole = tmp_path / "s.npz", tmp_path / "w.npz"
+    assert main(["train", str(train_file), str(streamed), "--solver", "idsvm", "--gamma", "0.5", "--stream",
+                 "--chunk-rows", "60"]) == 0
+    assert "(200 examples; the last chunk: " in capsys.readouterr().out
+    assert main(["train", str(train_file), str(whole), "--solver", "idsvm", "--gamma", "0.5"]) == 0
+    assert "(200 examples, " in capsys.readouterr().out
+    X, _ = read_libsvm(train_file)
+    np.testing.assert_allclose(IncrementalSVC.load(streamed).decision_function(X),
+                               IncrementalSVC.load(whole).decision_function(X), atol=1e-8)
+    lines = train_file.read_text().splitlines()
+    three = tmp_path / "three.svm"
+    three.write_text("\n".join(("2" + line[line.index(" "):]) if i % 3 == 0 else line
+                               for i, line in enumerate(lines)) + "\n")
+    assert main(["train", str(three), str(tmp_path / "t.npz"), "--solver", "idsvm", "--gamma", "0.5"]) == 0
+    out = capsys.readouterr().out
+    assert "3 classes" in out and "(200 examples, " in out and "bookkeeping steps" in out
