@@ -1,0 +1,228 @@
+#!/usr/bin/env python
+"""Lu et al. (2016), Table 7: the authors' released multi-class MATLAB code, run under GNU Octave, beside refsvm.
+
+The authors' repository (jingcoco/Online-Kernel-Learning) is read outside this one: ``--peer`` names a checkout
+whose ``multiclass/`` folder holds the ``.m`` files, or a git directory (the files are then written by ``git show``
+into a temporary folder).  Nothing of it is copied into refsvm; the run records the peer's commit and the SHA-256 of
+every ``.m`` file it called.  This script writes the data and a driver of its own (``DRIVER`` below: it loads the
+data, sets the options of the authors' ``multiclass/Experiment_large.m`` and ``Experiment.m`` -- ``Budget`` B,
+``sigma = 8``, ``n_label = max(Y)``, ``eta = 0.5`` and the rest as there -- and calls the learner once per
+permutation) and reads the mistake rate and seconds each call returns.
+
+Data and permutations are lu2016-table7's: the shared file through refsvm's loader (shuttle min-max onto [-1, 1],
+dna.scale as read), labels 1..c in sorted order, and for seed ``s`` the order ``default_rng(s).permutation(n)``,
+the one ``OnlineKernelClassifier(random_state=s)`` draws.  refsvm's side runs the same learner in the same reading
+(``variant="authors"``, compiled path) over the same orders, and the script checks that its errors are the committed
+lu2016-table7 row's seed for seed (``refsvm_is_table``).
+
+Learners (the ``.m`` function, Table 7's row): ``proplus`` (Projectron++ [code]), ``projectron`` (Projectron
+[code]).  Octave is not MATLAB: the same double arithmetic through another BLAS, so a run that divides by rounding
+noise (the rank-one ``K^-1`` of ``proplus.m``, benchmarks/bench_lu_projectron_numerics.py) may take other decisions
+than the authors' MATLAB did; the per-seed columns say how far Octave and refsvm differ on the same order.
+Timings: Octave's interpreter beside refsvm's compiled path, wall-clock, on the shared machine (not a speed claim).
+"""
+
+import argparse
+import hashlib
+import os
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+import numpy as np  # noqa: E402
+
+from _common import SHARED_NOTE, print_run_header, write_json  # noqa: E402
+
+#: What a run exercises (the fingerprint of its results: refsvm._provenance)
+MODULES = ["refsvm.io.datasets", "refsvm.online.multiclass", "refsvm.online.projection", "refsvm._fast.online"]
+
+#: lu2016-table7's data: file, min-max range (None: as read), budget B (Experiment.m: 200, Experiment_large.m: 100)
+DATA = {"dna": ("dna.scale", None, 200), "shuttle": ("shuttle", (-1.0, 1.0), 100)}
+GAMMA = 1.0 / 128                     # sigma = 8: exp(-||x - x'||^2 / (2 sigma^2))
+#: the .m function -> (Table 7's row, refsvm's estimator algorithm)
+LEARNERS = {"proplus": ("Projectron++ [code]", "projectron++"), "projectron": ("Projectron [code]", "projectron")}
+#: the .m files a run calls (the learner's and the kernel's)
+PEER_FILES = ("comp_K.m",)
+
+DRIVER = """\
+addpath('{peer}');
+load('{data}');
+options.C = 10; options.rho = 0.2; options.eta = 0.5; options.Budget = {budget}; options.k = 0.2;
+options.sigma = 8; options.n_label = max(Y); options.t_tick = round(size(Y, 1) / 10);
+options.lambda = 1e-5; options.gamma = inf; options.C_BPAs = 1;
+learners = {{{learners}}};
+for j = 1:numel(learners)
+  for i = 1:size(ID_list, 1)
+    [err_count, run_time] = feval(learners{{j}}, Y, X, ID_list(i, :), options);
+    printf('RESULT %s %d %.12f %.6f\\n', learners{{j}}, i - 1, err_count, run_time);
+    fflush(stdout);
+  end
+end
+"""
+
+
+def load(name):
+    """lu2016-table7's rows of ``name`` (dense), labels 0..c-1 in sorted order, and its budget."""
+    from refsvm.io.datasets import load_libsvm
+    file, minmax, budget = DATA[name]
+    X, y, _, _ = load_libsvm(file)
+    X = np.asarray(X.toarray() if hasattr(X, "toarray") else X, dtype=float)
+    if minmax is not None:                               # svm-scale over the file's rows
+        lo, hi = minmax
+        zmin, zmax = X.min(axis=0), X.max(axis=0)
+        X = lo + (hi - lo) * (X - zmin) / np.where(zmax > zmin, zmax - zmin, 1.0)
+    return X, np.searchsorted(np.unique(y), y), budget
+
+
+def peer_files(peer, commit, names, into):
+    """The ``multiclass/`` files ``names`` of the peer in folder ``into``; returns (commit, {name: sha256[:16]})."""
+    peer = Path(peer)
+    digests = {}
+    checkout = (peer / "multiclass").is_dir()
+    for name in names:
+        if checkout:
+            text = (peer / "multiclass" / name).read_bytes()
+        else:
+            text = subprocess.run(["git", "--git-dir", str(peer), "show", f"{commit}:multiclass/{name}"],
+                                  capture_output=True, check=True).stdout
+        (Path(into) / name).write_bytes(text)
+        digests[name] = hashlib.sha256(text).hexdigest()[:16]
+    git = ["git", "-C", str(peer)] if checkout else ["git", "--git-dir", str(peer)]
+    try:
+        full = subprocess.run(git + ["rev-parse", commit], capture_output=True, check=True, text=True).stdout.strip()
+    except (subprocess.CalledProcessError, FileNotFoundError):
+        full = "unknown (not a git checkout)"
+    return full, digests
+
+
+def run_octave(octave, peer_dir, X, y, orders, budget, learners, workdir):
+    """The authors' learners over ``orders`` in Octave: {learner: [(error %, seconds), ...]} in seed order."""
+    import scipy.io
+    data = Path(workdir) / "data.mat"
+    scipy.io.savemat(data, dict(X=X, Y=(y + 1).astype(float)[:, None], ID_list=np.asarray(orders, float) + 1))
+    driver = Path(workdir) / "driver.m"
+    driver.write_text(DRIVER.format(peer=peer_dir, data=data, budget=budget,
+                                    learners=", ".join(f"'{name}'" for name in learners)))
+    out = subprocess.run([octave, "--no-gui", "--quiet", "--no-window-system", str(driver)], capture_output=True,
+                         text=True, check=False, cwd=workdir)
+    found = {name: [] for name in learners}
+    for line in out.stdout.splitlines():
+        m = re.match(r"RESULT (\S+) (\d+) (\S+) (\S+)$", line)
+        if m:
+            found[m.group(1)].append((100.0 * float(m.group(3)), float(m.group(4))))
+    if any(len(v) != len(orders) for v in found.values()):
+        raise RuntimeError(f"octave: incomplete run (exit {out.returncode}):\n{out.stdout[-2000:]}\n{out.stderr[-2000:]}")
+    return found
+
+
+def run_refsvm(X, y, orders, budget, algorithm):
+    """refsvm's ``variant="authors"`` learner over the same orders (compiled path): [(error %, seconds), ...]."""
+    from refsvm.backend import get_module
+    fn = get_module("online", "fast").multiclass_projectron
+    rows = []
+    for order in orders:
+        start = time.perf_counter()
+        res = fn(X, y, order, n_classes=int(y.max()) + 1, eta=0.0, budget=budget, plusplus=algorithm == "projectron++",
+                 kernel="rbf", gamma=GAMMA, degree=3, coef0=0.0, variant="authors")
+        rows.append((100.0 * res.trace["mistakes"] / len(order), time.perf_counter() - start))
+    return rows
+
+
+def summary(values):
+    v = np.asarray(values, dtype=float)
+    return dict(mean=float(v.mean()), std=float(v.std(ddof=1)) if len(v) > 1 else 0.0, median=float(np.median(v)),
+                min=float(v.min()), max=float(v.max()))
+
+
+def table_errors(row, dataset):
+    """The committed lu2016-table7 row's per-seed errors (None when the results file is absent)."""
+    path = Path(__file__).resolve().parent / "results" / "reproduce_lu2016-table7.json"
+    if not path.exists():
+        return None
+    import json
+    for r in json.loads(path.read_text())["rows"]:
+        if (r["algorithm"], r["dataset"]) == (row, dataset):
+            return [s["error"] for s in r["per_seed"]]
+    return None
+
+
+def main(argv=None):
+    from refsvm.reproduce import tables
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--peer", default=os.environ.get("REFSVM_LU_PEER"),
+                    help="the authors' repository: a checkout, or a git directory (default: $REFSVM_LU_PEER)")
+    ap.add_argument("--peer-commit", default="HEAD", help="with a git directory: the commit to read")
+    ap.add_argument("--octave", default="octave-cli")
+    ap.add_argument("--datasets", nargs="+", default=["shuttle", "dna"], choices=list(DATA))
+    ap.add_argument("--learners", nargs="+", default=list(LEARNERS), choices=list(LEARNERS))
+    ap.add_argument("--seeds", type=int, default=20)
+    ap.add_argument("--json")
+    ap.add_argument("--output")
+    args = ap.parse_args(argv)
+    if not args.peer:
+        ap.error("--peer (or REFSVM_LU_PEER): the authors' repository jingcoco/Online-Kernel-Learning")
+    if args.seeds < 2:
+        ap.error("--seeds must be at least 2")
+    print_run_header("benchmarks/bench_lu_authors_octave.py", argv)
+    version = subprocess.run([args.octave, "--version"], capture_output=True, text=True, check=True).stdout
+    octave_version = version.splitlines()[0].strip()
+    paper = tables()["lu2016-table7"].paper
+    cells = []
+    with tempfile.TemporaryDirectory(prefix="refsvm-lu-octave-") as work:
+        peer_dir = Path(work) / "peer"
+        peer_dir.mkdir()
+        commit, digests = peer_files(args.peer, args.peer_commit, [f"{n}.m" for n in args.learners] + list(PEER_FILES),
+                                     peer_dir)
+        for name in args.datasets:
+            X, y, budget = load(name)
+            orders = [np.random.default_rng(seed).permutation(len(y)) for seed in range(args.seeds)]
+            octave = run_octave(args.octave, peer_dir, X, y, orders, budget, args.learners, work)
+            for learner in args.learners:
+                row, algorithm = LEARNERS[learner]
+                ours = run_refsvm(X, y, orders, budget, algorithm)
+                peer_err, ours_err = [e for e, _ in octave[learner]], [e for e, _ in ours]
+                committed = table_errors(row, name)
+                cells.append(dict(
+                    dataset=name, n=len(y), budget=budget, learner=learner, row=row,
+                    paper=dict(zip(("mean", "std"), paper[(row.replace(" [code]", ""), name)][:2])),
+                    errors=dict(peer=peer_err, refsvm=ours_err), peer=summary(peer_err), refsvm=summary(ours_err),
+                    max_seed_diff=float(np.max(np.abs(np.subtract(peer_err, ours_err)))),
+                    seconds=dict(peer=float(np.mean([t for _, t in octave[learner]])),
+                                 refsvm=float(np.mean([t for _, t in ours]))),
+                    refsvm_is_table=None if committed is None else bool(
+                        np.allclose(ours_err, committed[:args.seeds], rtol=0, atol=1e-9))))
+    build = (f"{octave_version} running jingcoco/Online-Kernel-Learning at {commit[:8]} (multiclass/: "
+             + ", ".join(f"{k} {v}" for k, v in digests.items()) + "; sha256[:16])")
+    lines = [f"peer: {build}", f"seeds 0-{args.seeds - 1}: default_rng(seed).permutation(n), lu2016-table7's orders",
+             "", f"{'data':8s} {'row':20s} {'paper':>12s} {'authors code (Octave)':>28s} {'refsvm':>14s} "
+             f"{'max |diff|':>10s} {'s/pass Octave / refsvm':>24s}  refsvm = table"]
+    for c in cells:
+        p, o, r = c["paper"], c["peer"], c["refsvm"]
+        lines.append(f"{c['dataset']:8s} {c['row']:20s} {p['mean']:6.1f} ± {p['std']:3.1f} "
+                     f"{o['mean']:6.2f} ± {o['std']:5.2f} [{o['min']:5.2f}, {o['max']:5.2f}] "
+                     f"{r['mean']:6.2f} ± {r['std']:5.2f} {c['max_seed_diff']:10.2f} "
+                     f"{c['seconds']['peer']:11.2f} / {c['seconds']['refsvm']:8.4f}  {c['refsvm_is_table']}")
+    lines += ["", "authors code: the .m function over each permutation under Octave (error = its err_count, the "
+              "online mistake rate); refsvm: OnlineKernelClassifier's multi-class learner, variant='authors', the "
+              "same orders; max |diff|: the largest per-seed difference; refsvm = table: refsvm's errors are the "
+              "committed lu2016-table7 row's, seed for seed; s/pass: wall-clock (Octave's interpreter)."]
+    text = "\n".join(lines)
+    print(text)
+    result = dict(seeds=args.seeds, peer=dict(repository="jingcoco/Online-Kernel-Learning", commit=commit,
+                                              files=digests, octave=octave_version), cells=cells)
+    if args.output:
+        with open(args.output, "w") as fh:
+            fh.write("command: python benchmarks/bench_lu_authors_octave.py "
+                     + shlex.join(sys.argv[1:] if argv is None else argv) + f"\n{SHARED_NOTE}\n\n{text}\n")
+    write_json(args.json, result, MODULES, note=SHARED_NOTE + "; peer: " + build)
+
+
+if __name__ == "__main__":
+    main()
