@@ -186,6 +186,18 @@ def _projectron_numerics(fmt):
     return table(["data", "reading", "ours", "range", "noisy additions", "paper"], rows, fmt)
 
 
+@renderer("lu2016-authors-octave")
+def _authors_octave(fmt):
+    """The authors' multiclass proplus.m / projectron.m under GNU Octave beside refsvm's authors reading on the same
+    data and orders (``bench_lu_authors_octave``): per data set and row, both means +- sd, the authors' range, the
+    largest per-seed difference and the paper's."""
+    data = load("bench_lu_authors_octave")
+    rows = [[c["dataset"], c["row"], f"{c['peer']['mean']:.2f} ± {c['peer']['std']:.2f}",
+             f"{c['peer']['min']:.2f}-{c['peer']['max']:.2f}", f"{c['refsvm']['mean']:.2f} ± {c['refsvm']['std']:.2f}",
+             f"{c['max_seed_diff']:.2f}", f"{c['paper']['mean']:g} ± {c['paper']['std']:g}"] for c in data["cells"]]
+    return table(["data", "row", "authors' code (Octave)", "range", "refsvm", "largest seed diff", "paper"], rows, fmt)
+
+
 @renderer("repro-lu2016-table9-eta")
 def _table9_eta(fmt):
     """Table 9's OGD and BOGD rows with OGD.m / BOGD.m's step tuned per data set (``lu2016-table9-eta``)."""

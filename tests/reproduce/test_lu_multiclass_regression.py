@@ -247,7 +247,9 @@ def test_table9_gap_reasons_are_measured():
 
 def test_table7_authors_code_reasons_match_the_committed_code_rows():
     """Every Table 7 row explained by 'authors-code' names its '[code]' row; in the committed run of those rows
-    that row is within 2 points of the paper and the number the reason quotes is the one measured."""
+    that row is within 2 points of the paper, or is itself 'authors-code-agrees' (the released code, run, gives that
+    row's number and not the paper's: tests/reproduce/test_lu_authors_octave.py), and the number the reason quotes is
+    the one measured."""
     import json
 
     from refsvm.reproduce.gaps import EXPLAINED
@@ -258,7 +260,10 @@ def test_table7_authors_code_reasons_match_the_committed_code_rows():
     assert explained
     for (_, algorithm, dataset), (reason, text) in explained:
         code = rows[(algorithm + " [code]", dataset)]
-        assert abs(code["error_mean"] - code["paper"]["mean"]) <= 2.0
+        if EXPLAINED.get(("lu2016-table7", algorithm + " [code]", dataset), ("",))[0] == "authors-code-agrees":
+            assert "authors-code-agrees" in text
+        else:
+            assert abs(code["error_mean"] - code["paper"]["mean"]) <= 2.0
         assert f"{code['error_mean']:.2f}" in text
 
 
@@ -284,6 +289,6 @@ def test_table7_mnist_budget_reasons_match_the_committed_b200_run():
     # the other readings (the authors' step sizes, usps's width) are tested in test_lu_readings.py, the
     # Projectron++ numerics in test_lu_projectron_numerics.py
     assert {v[0] for k, v in EXPLAINED.items() if k[0] == "lu2016-table7"} <= {
-        "authors-code", "parameters", "data", "degenerate", "numerics", "unexplained"}
+        "authors-code", "authors-code-agrees", "parameters", "data", "degenerate", "numerics", "unexplained"}
     assert {e.per_dataset["mnist"].get("budget") or e.per_dataset["mnist"]["n_components"] for e in
             tables()["lu2016-table7-mnist200"].entries} == {200, 800}        # B = 200; FOGD D = 4B
