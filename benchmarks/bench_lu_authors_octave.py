@@ -15,10 +15,14 @@ the one ``OnlineKernelClassifier(random_state=s)`` draws.  refsvm's side runs th
 (``variant="authors"``, compiled path) over the same orders, and the script checks that its errors are the committed
 lu2016-table7 row's seed for seed (``refsvm_is_table``).
 
-Learners (the ``.m`` function, Table 7's row): ``proplus`` (Projectron++ [code]), ``projectron`` (Projectron
-[code]).  Octave is not MATLAB: the same double arithmetic through another BLAS, so a run that divides by rounding
-noise (the rank-one ``K^-1`` of ``proplus.m``, benchmarks/bench_lu_projectron_numerics.py) may take other decisions
-than the authors' MATLAB did; the per-seed columns say how far Octave and refsvm differ on the same order.
+Learners (the ``.m`` function, the row): ``proplus`` (Projectron++ [code]), ``projectron`` (Projectron [code]),
+``forgetron`` (Forgetron [code]), ``BPAs`` (BPA-S, C = 1), ``perceptron`` (Perceptron), ``ogd`` (OGD at the code's
+``eta = 0.5``: no lu2016-table7 row, whose OGD takes the grid's step).  refsvm runs each twice: with the table's
+convention (a tie for the top score is a mistake: the table's run) and with the code's (MATLAB's ``max`` gives a tie
+to the lowest class index: ``zero_prediction="positive"``), the second compared permutation by permutation with the
+code (how many permutations give the same number of mistakes).  Octave is not MATLAB: the same double arithmetic
+through another BLAS, so a run that divides by rounding noise (the rank-one ``K^-1`` of ``proplus.m`` and
+``projectron.m``, benchmarks/bench_lu_projectron_numerics.py) may take other decisions than the authors' MATLAB did.
 Timings: Octave's interpreter beside refsvm's compiled path, wall-clock, on the shared machine (not a speed claim).
 """
 
@@ -44,11 +48,20 @@ from _common import SHARED_NOTE, print_run_header, write_json  # noqa: E402
 MODULES = ["refsvm.io.datasets", "refsvm.online.multiclass", "refsvm.online.projection", "refsvm._fast.online"]
 
 #: lu2016-table7's data: file, min-max range (None: as read), budget B (Experiment.m: 200, Experiment_large.m: 100)
-DATA = {"dna": ("dna.scale", None, 200), "shuttle": ("shuttle", (-1.0, 1.0), 100)}
+DATA = {"dna": ("dna.scale", None, 200), "satimage": ("satimage", (-1.0, 1.0), 200),
+        "shuttle": ("shuttle", (-1.0, 1.0), 100)}
 GAMMA = 1.0 / 128                     # sigma = 8: exp(-||x - x'||^2 / (2 sigma^2))
-#: the .m function -> (Table 7's row, refsvm's estimator algorithm)
-LEARNERS = {"proplus": ("Projectron++ [code]", "projectron++"), "projectron": ("Projectron [code]", "projectron")}
-#: the .m files a run calls (the learner's and the kernel's)
+#: the .m function -> (the row, refsvm's multi-class function, its arguments besides the kernel's and the budget)
+LEARNERS = {"proplus": ("Projectron++ [code]", "multiclass_projectron", dict(plusplus=True, eta=0.0, variant="authors")),
+            "projectron": ("Projectron [code]", "multiclass_projectron",
+                           dict(plusplus=False, eta=0.0, variant="authors")),
+            "forgetron": ("Forgetron [code]", "multiclass_forgetron", dict(variant="authors")),
+            "BPAs": ("BPA-S", "multiclass_bpas", dict(C=1.0)),
+            "perceptron": ("Perceptron", "multiclass_perceptron", {}),
+            "ogd": ("OGD eta=0.5", "multiclass_ogd", dict(eta=0.5))}
+#: the learners without a budget
+UNBUDGETED = ("perceptron", "ogd")
+#: the .m files a run calls besides the learners' (the kernel)
 PEER_FILES = ("comp_K.m",)
 
 DRIVER = """\
@@ -122,15 +135,19 @@ def run_octave(octave, peer_dir, X, y, orders, budget, learners, workdir):
     return found
 
 
-def run_refsvm(X, y, orders, budget, algorithm):
-    """refsvm's ``variant="authors"`` learner over the same orders (compiled path): [(error %, seconds), ...]."""
+def run_refsvm(X, y, orders, budget, learner, zero_prediction):
+    """refsvm's reading of ``learner`` over the same orders (compiled path): [(error %, seconds), ...]."""
     from refsvm.backend import get_module
-    fn = get_module("online", "fast").multiclass_projectron
+    _, name, extra = LEARNERS[learner]
+    fn = getattr(get_module("online", "fast"), name)
+    kwargs = dict(extra, n_classes=int(y.max()) + 1, kernel="rbf", gamma=GAMMA, degree=3, coef0=0.0,
+                  zero_prediction=zero_prediction)
+    if learner not in UNBUDGETED:
+        kwargs["budget"] = budget
     rows = []
     for order in orders:
         start = time.perf_counter()
-        res = fn(X, y, order, n_classes=int(y.max()) + 1, eta=0.0, budget=budget, plusplus=algorithm == "projectron++",
-                 kernel="rbf", gamma=GAMMA, degree=3, coef0=0.0, variant="authors")
+        res = fn(X, y, order, **kwargs)
         rows.append((100.0 * res.trace["mistakes"] / len(order), time.perf_counter() - start))
     return rows
 
@@ -173,7 +190,6 @@ def main(argv=None):
     print_run_header("benchmarks/bench_lu_authors_octave.py", argv)
     version = subprocess.run([args.octave, "--version"], capture_output=True, text=True, check=True).stdout
     octave_version = version.splitlines()[0].strip()
-    paper = tables()["lu2016-table7"].paper
     cells = []
     with tempfile.TemporaryDirectory(prefix="refsvm-lu-octave-") as work:
         peer_dir = Path(work) / "peer"
@@ -185,15 +201,21 @@ def main(argv=None):
             orders = [np.random.default_rng(seed).permutation(len(y)) for seed in range(args.seeds)]
             octave = run_octave(args.octave, peer_dir, X, y, orders, budget, args.learners, work)
             for learner in args.learners:
-                row, algorithm = LEARNERS[learner]
-                ours = run_refsvm(X, y, orders, budget, algorithm)
+                row = LEARNERS[learner][0]
+                ours = run_refsvm(X, y, orders, budget, learner, "mistake")
+                ties = [e for e, _ in run_refsvm(X, y, orders, budget, learner, "positive")]
                 peer_err, ours_err = [e for e, _ in octave[learner]], [e for e, _ in ours]
                 committed = table_errors(row, name)
+                paper = tables()["lu2016-table7"].paper.get((row.replace(" [code]", "").split(" eta=")[0], name))
+                same = [round(a * len(y) / 100) == round(b * len(y) / 100) for a, b in zip(peer_err, ties)]
                 cells.append(dict(
-                    dataset=name, n=len(y), budget=budget, learner=learner, row=row,
-                    paper=dict(zip(("mean", "std"), paper[(row.replace(" [code]", ""), name)][:2])),
-                    errors=dict(peer=peer_err, refsvm=ours_err), peer=summary(peer_err), refsvm=summary(ours_err),
+                    dataset=name, n=len(y), budget=None if learner in UNBUDGETED else budget, learner=learner,
+                    row=row, paper=None if paper is None else dict(zip(("mean", "std"), paper[:2])),
+                    errors=dict(peer=peer_err, refsvm=ours_err, refsvm_code_ties=ties), peer=summary(peer_err),
+                    refsvm=summary(ours_err), refsvm_code_ties=summary(ties),
                     max_seed_diff=float(np.max(np.abs(np.subtract(peer_err, ours_err)))),
+                    max_seed_diff_code_ties=float(np.max(np.abs(np.subtract(peer_err, ties)))),
+                    same_mistakes_code_ties=int(sum(same)),
                     seconds=dict(peer=float(np.mean([t for _, t in octave[learner]])),
                                  refsvm=float(np.mean([t for _, t in ours]))),
                     refsvm_is_table=None if committed is None else bool(
@@ -201,18 +223,23 @@ def main(argv=None):
     build = (f"{octave_version} running jingcoco/Online-Kernel-Learning at {commit[:8]} (multiclass/: "
              + ", ".join(f"{k} {v}" for k, v in digests.items()) + "; sha256[:16])")
     lines = [f"peer: {build}", f"seeds 0-{args.seeds - 1}: default_rng(seed).permutation(n), lu2016-table7's orders",
-             "", f"{'data':8s} {'row':20s} {'paper':>12s} {'authors code (Octave)':>28s} {'refsvm':>14s} "
-             f"{'max |diff|':>10s} {'s/pass Octave / refsvm':>24s}  refsvm = table"]
+             "", f"{'data':8s} {'row':20s} {'paper':>11s} {'authors code (Octave)':>29s} {'refsvm':>14s} "
+             f"{'max |diff|':>10s} {'code ties: same / max |diff|':>28s} {'s/pass Octave / refsvm':>24s}  refsvm = table"]
     for c in cells:
         p, o, r = c["paper"], c["peer"], c["refsvm"]
-        lines.append(f"{c['dataset']:8s} {c['row']:20s} {p['mean']:6.1f} ± {p['std']:3.1f} "
+        paper = "--" if p is None else f"{p['mean']:.1f} ± {p['std']:.1f}"
+        lines.append(f"{c['dataset']:8s} {c['row']:20s} {paper:>11s} "
                      f"{o['mean']:6.2f} ± {o['std']:5.2f} [{o['min']:5.2f}, {o['max']:5.2f}] "
                      f"{r['mean']:6.2f} ± {r['std']:5.2f} {c['max_seed_diff']:10.2f} "
+                     f"{c['same_mistakes_code_ties']:>14d} of {args.seeds:<3d} / {c['max_seed_diff_code_ties']:5.2f} "
                      f"{c['seconds']['peer']:11.2f} / {c['seconds']['refsvm']:8.4f}  {c['refsvm_is_table']}")
     lines += ["", "authors code: the .m function over each permutation under Octave (error = its err_count, the "
-              "online mistake rate); refsvm: OnlineKernelClassifier's multi-class learner, variant='authors', the "
-              "same orders; max |diff|: the largest per-seed difference; refsvm = table: refsvm's errors are the "
-              "committed lu2016-table7 row's, seed for seed; s/pass: wall-clock (Octave's interpreter)."]
+              "online mistake rate); refsvm: the multi-class learner of the row (variant='authors' for a [code] row), "
+              "the same orders, a tie for the top score a mistake (the table's convention); max |diff|: the largest "
+              "per-seed difference; code ties: refsvm with the code's tie rule (zero_prediction='positive'), the "
+              "permutations on which it makes as many mistakes as the code and the largest difference; refsvm = "
+              "table: refsvm's errors are the committed lu2016-table7 row's, seed for seed (None: no such row); "
+              "s/pass: wall-clock (Octave's interpreter)."]
     text = "\n".join(lines)
     print(text)
     result = dict(seeds=args.seeds, peer=dict(repository="jingcoco/Online-Kernel-Learning", commit=commit,
