@@ -87,3 +87,18 @@ def test_the_reasons_quote_the_committed_run(dataset, row, reason):
         assert (f"errs {p.mean():.2f} ± {p.std(ddof=1):.2f} (range {p.min():.2f}-{p.max():.2f}) over seeds 0-19 where "
                 f"refsvm's row (the table's run, seed for seed) errs {o.mean():.2f} ± {o.std(ddof=1):.2f}, at most "
                 f"{c['max_seed_diff']:.2f} points apart") in text
+
+
+def test_refsvm_under_the_codes_tie_rule_makes_the_codes_mistakes():
+    """The oracle check (bench_lu_authors_octave_oracle: dna and satimage, 5 permutations): under MATLAB's tie rule
+    refsvm's Perceptron, Forgetron [code], BPA-S and OGD at the code's step make exactly as many mistakes as the
+    authors' own code on every permutation, and its runs with the table's tie rule are the committed table's rows.
+    The Projectrons are not asked to: their code divides by rounding noise (test_dnas_spread_is_the_codes)."""
+    data = committed_result("bench_lu_authors_octave_oracle")
+    assert data["peer"]["commit"].startswith("fd3d4065") and data["seeds"] >= 5
+    exact = [c for c in data["cells"] if c["learner"] in ("perceptron", "forgetron", "BPAs", "ogd")]
+    assert {(c["dataset"], c["learner"]) for c in exact} == {(d, m) for d in ("dna", "satimage")
+                                                            for m in ("perceptron", "forgetron", "BPAs", "ogd")}
+    for c in exact:
+        assert c["same_mistakes_code_ties"] == data["seeds"] and c["max_seed_diff_code_ties"] < 1e-9, c["row"]
+        assert c["refsvm_is_table"] is (None if c["learner"] == "ogd" else True), c["row"]
