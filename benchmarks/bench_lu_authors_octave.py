@@ -23,6 +23,12 @@ to the lowest class index: ``zero_prediction="positive"``), the second compared 
 code (how many permutations give the same number of mistakes).  Octave is not MATLAB: the same double arithmetic
 through another BLAS, so a run that divides by rounding noise (the rank-one ``K^-1`` of ``proplus.m`` and
 ``projectron.m``, benchmarks/bench_lu_projectron_numerics.py) may take other decisions than the authors' MATLAB did.
+``--task binary`` does the same for Table 5's small data sets (german, spambase) with the authors' ``binary/``
+files and the options of their ``binary/experiment.m`` (eta = 0.2, gamma = 10, C_BPAs = 1) at Table 5's B = 100 and
+sigma = 8, labels -1 / +1 (the first sorted label -1, as the estimator), the error their err_count over n; Table 5's
+runs use the code's tie rule already (``zero_prediction="positive"``: sign(0) = +1).  spambase is unscaled (row
+norms up to 2.5e8): the authors' ``comp_K`` computes ``||x||^2 + ||x'||^2 - 2 x.x'``, whose kernel values there differ
+from a direct difference by up to 1.5e-11, enough to move a decision taken near a tie.
 Timings: Octave's interpreter beside refsvm's compiled path, wall-clock, on the shared machine (not a speed claim).
 """
 
@@ -35,6 +41,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
@@ -81,29 +88,78 @@ end
 """
 
 
-def load(name):
-    """lu2016-table7's rows of ``name`` (dense), labels 0..c-1 in sorted order, and its budget."""
+BINARY_DRIVER = """\
+addpath('{peer}');
+load('{data}');
+n = size(Y, 1);
+options.Budget = {budget}; options.eta = 0.2; options.lambda = 1 / n^2; options.gamma = 10;
+options.t_tick = round(n / 15); options.sigma = 8; options.C_BPAs = 1; options.eta_nogd = 0.2; options.k = 0.2;
+options.eta_fou = 0.002; options.D = 4;
+learners = {{{learners}}};
+for j = 1:numel(learners)
+  for i = 1:size(ID_list, 1)
+    [classifier, err_count, run_time] = feval(learners{{j}}, Y, X, options, ID_list(i, :));
+    printf('RESULT %s %d %.12f %.6f\\n', learners{{j}}, i - 1, err_count / n, run_time);
+    fflush(stdout);
+  end
+end
+"""
+
+
+@dataclass(frozen=True)
+class Task:
+    """One of the authors' folders beside one reproduced table."""
+
+    folder: str            # the peer's folder of .m files
+    table: str             # the reproduced table (its paper's numbers, its committed rows)
+    results: str           # the committed results file of that table holding these data sets
+    data: dict             # data set -> (file, min-max range or None, budget B)
+    learners: dict         # .m function -> (row, refsvm's function, its arguments besides the kernel's and B)
+    unbudgeted: tuple      # the learners without a budget
+    driver: str            # the Octave driver (format fields: peer, data, budget, learners)
+    signs: bool            # labels -1 / +1 (binary) instead of 1..c
+    table_ties: str        # the table's zero_prediction
+
+
+TASKS = {
+    "multiclass": Task("multiclass", "lu2016-table7", "reproduce_lu2016-table7", DATA, LEARNERS, UNBUDGETED, DRIVER,
+                       False, "mistake"),
+    "binary": Task("binary", "lu2016-table5", "reproduce_lu2016-table5_small",
+                   {"german": ("german.numer_scale", None, 100), "spambase": ("spambase", None, 100)},
+                   {"perceptron": ("Perceptron", "perceptron", {}), "OGD": ("OGD eta=0.2", "ogd", dict(eta=0.2)),
+                    "forgetron": ("Forgetron [code]", "forgetron", dict(variant="authors")),
+                    "projectron": ("Projectron [code]", "projectron", dict(plusplus=False, eta=0.0,
+                                                                              variant="authors")),
+                    "proplus": ("Projectron++ [code]", "projectron", dict(plusplus=True, eta=0.0, variant="authors")),
+                    "BPAs": ("BPA-S", "bpas", dict(C=1.0))},
+                   ("perceptron", "OGD"), BINARY_DRIVER, True, "positive"),
+}
+
+
+def load(name, task=TASKS["multiclass"]):
+    """``task``'s rows of ``name`` (dense), labels 0..c-1 in sorted order (binary: -1 / +1), and its budget."""
     from refsvm.io.datasets import load_libsvm
-    file, minmax, budget = DATA[name]
+    file, minmax, budget = task.data[name]
     X, y, _, _ = load_libsvm(file)
     X = np.asarray(X.toarray() if hasattr(X, "toarray") else X, dtype=float)
     if minmax is not None:                               # svm-scale over the file's rows
         lo, hi = minmax
         zmin, zmax = X.min(axis=0), X.max(axis=0)
         X = lo + (hi - lo) * (X - zmin) / np.where(zmax > zmin, zmax - zmin, 1.0)
-    return X, np.searchsorted(np.unique(y), y), budget
+    labels = np.searchsorted(np.unique(y), y)
+    return X, (2 * labels - 1 if task.signs else labels), budget
 
 
-def peer_files(peer, commit, names, into):
-    """The ``multiclass/`` files ``names`` of the peer in folder ``into``; returns (commit, {name: sha256[:16]})."""
+def peer_files(peer, commit, names, into, folder="multiclass"):
+    """The ``folder/`` files ``names`` of the peer in folder ``into``; returns (commit, {name: sha256[:16]})."""
     peer = Path(peer)
     digests = {}
-    checkout = (peer / "multiclass").is_dir()
+    checkout = (peer / folder).is_dir()
     for name in names:
         if checkout:
-            text = (peer / "multiclass" / name).read_bytes()
+            text = (peer / folder / name).read_bytes()
         else:
-            text = subprocess.run(["git", "--git-dir", str(peer), "show", f"{commit}:multiclass/{name}"],
+            text = subprocess.run(["git", "--git-dir", str(peer), "show", f"{commit}:{folder}/{name}"],
                                   capture_output=True, check=True).stdout
         (Path(into) / name).write_bytes(text)
         digests[name] = hashlib.sha256(text).hexdigest()[:16]
@@ -115,14 +171,15 @@ def peer_files(peer, commit, names, into):
     return full, digests
 
 
-def run_octave(octave, peer_dir, X, y, orders, budget, learners, workdir):
+def run_octave(octave, peer_dir, X, y, orders, budget, learners, workdir, task=TASKS["multiclass"]):
     """The authors' learners over ``orders`` in Octave: {learner: [(error %, seconds), ...]} in seed order."""
     import scipy.io
     data = Path(workdir) / "data.mat"
-    scipy.io.savemat(data, dict(X=X, Y=(y + 1).astype(float)[:, None], ID_list=np.asarray(orders, float) + 1))
+    Y = y if task.signs else y + 1                      # binary: -1 / +1; multi-class: 1..c
+    scipy.io.savemat(data, dict(X=X, Y=np.asarray(Y, float)[:, None], ID_list=np.asarray(orders, float) + 1))
     driver = Path(workdir) / "driver.m"
-    driver.write_text(DRIVER.format(peer=peer_dir, data=data, budget=budget,
-                                    learners=", ".join(f"'{name}'" for name in learners)))
+    driver.write_text(task.driver.format(peer=peer_dir, data=data, budget=budget,
+                                         learners=", ".join(f"'{name}'" for name in learners)))
     out = subprocess.run([octave, "--no-gui", "--quiet", "--no-window-system", str(driver)], capture_output=True,
                          text=True, check=False, cwd=workdir)
     found = {name: [] for name in learners}
@@ -135,14 +192,15 @@ def run_octave(octave, peer_dir, X, y, orders, budget, learners, workdir):
     return found
 
 
-def run_refsvm(X, y, orders, budget, learner, zero_prediction):
+def run_refsvm(X, y, orders, budget, learner, zero_prediction, task=TASKS["multiclass"]):
     """refsvm's reading of ``learner`` over the same orders (compiled path): [(error %, seconds), ...]."""
     from refsvm.backend import get_module
-    _, name, extra = LEARNERS[learner]
+    _, name, extra = task.learners[learner]
     fn = getattr(get_module("online", "fast"), name)
-    kwargs = dict(extra, n_classes=int(y.max()) + 1, kernel="rbf", gamma=GAMMA, degree=3, coef0=0.0,
-                  zero_prediction=zero_prediction)
-    if learner not in UNBUDGETED:
+    kwargs = dict(extra, kernel="rbf", gamma=GAMMA, degree=3, coef0=0.0, zero_prediction=zero_prediction)
+    if not task.signs:
+        kwargs["n_classes"] = int(y.max()) + 1
+    if learner not in task.unbudgeted:
         kwargs["budget"] = budget
     rows = []
     for order in orders:
@@ -158,9 +216,9 @@ def summary(values):
                 min=float(v.min()), max=float(v.max()))
 
 
-def table_errors(row, dataset):
-    """The committed lu2016-table7 row's per-seed errors (None when the results file is absent)."""
-    path = Path(__file__).resolve().parent / "results" / "reproduce_lu2016-table7.json"
+def table_errors(row, dataset, task=TASKS["multiclass"]):
+    """The committed table row's per-seed errors (None when the results file or the row is absent)."""
+    path = Path(__file__).resolve().parent / "results" / f"{task.results}.json"
     if not path.exists():
         return None
     import json
@@ -177,8 +235,9 @@ def main(argv=None):
                     help="the authors' repository: a checkout, or a git directory (default: $REFSVM_LU_PEER)")
     ap.add_argument("--peer-commit", default="HEAD", help="with a git directory: the commit to read")
     ap.add_argument("--octave", default="octave-cli")
-    ap.add_argument("--datasets", nargs="+", default=["shuttle", "dna"], choices=list(DATA))
-    ap.add_argument("--learners", nargs="+", default=list(LEARNERS), choices=list(LEARNERS))
+    ap.add_argument("--task", default="multiclass", choices=list(TASKS))
+    ap.add_argument("--datasets", nargs="+", help="default: multiclass shuttle dna, binary german spambase")
+    ap.add_argument("--learners", nargs="+", help="default: every learner of the task")
     ap.add_argument("--seeds", type=int, default=20)
     ap.add_argument("--json")
     ap.add_argument("--output")
@@ -187,6 +246,12 @@ def main(argv=None):
         ap.error("--peer (or REFSVM_LU_PEER): the authors' repository jingcoco/Online-Kernel-Learning")
     if args.seeds < 2:
         ap.error("--seeds must be at least 2")
+    task = TASKS[args.task]
+    args.datasets = args.datasets or (["shuttle", "dna"] if args.task == "multiclass" else list(task.data))
+    args.learners = args.learners or list(task.learners)
+    for name, given, known in (("--datasets", args.datasets, task.data), ("--learners", args.learners, task.learners)):
+        if set(given) - set(known):
+            ap.error(f"{name}: {sorted(set(given) - set(known))} not in the {args.task} task ({sorted(known)})")
     print_run_header("benchmarks/bench_lu_authors_octave.py", argv)
     version = subprocess.run([args.octave, "--version"], capture_output=True, text=True, check=True).stdout
     octave_version = version.splitlines()[0].strip()
@@ -195,21 +260,21 @@ def main(argv=None):
         peer_dir = Path(work) / "peer"
         peer_dir.mkdir()
         commit, digests = peer_files(args.peer, args.peer_commit, [f"{n}.m" for n in args.learners] + list(PEER_FILES),
-                                     peer_dir)
+                                     peer_dir, task.folder)
         for name in args.datasets:
-            X, y, budget = load(name)
+            X, y, budget = load(name, task)
             orders = [np.random.default_rng(seed).permutation(len(y)) for seed in range(args.seeds)]
-            octave = run_octave(args.octave, peer_dir, X, y, orders, budget, args.learners, work)
+            octave = run_octave(args.octave, peer_dir, X, y, orders, budget, args.learners, work, task)
             for learner in args.learners:
-                row = LEARNERS[learner][0]
-                ours = run_refsvm(X, y, orders, budget, learner, "mistake")
-                ties = [e for e, _ in run_refsvm(X, y, orders, budget, learner, "positive")]
+                row = task.learners[learner][0]
+                ours = run_refsvm(X, y, orders, budget, learner, task.table_ties, task)
+                ties = [e for e, _ in run_refsvm(X, y, orders, budget, learner, "positive", task)]
                 peer_err, ours_err = [e for e, _ in octave[learner]], [e for e, _ in ours]
-                committed = table_errors(row, name)
-                paper = tables()["lu2016-table7"].paper.get((row.replace(" [code]", "").split(" eta=")[0], name))
+                committed = table_errors(row, name, task)
+                paper = tables()[task.table].paper.get((row.replace(" [code]", "").split(" eta=")[0], name))
                 same = [round(a * len(y) / 100) == round(b * len(y) / 100) for a, b in zip(peer_err, ties)]
                 cells.append(dict(
-                    dataset=name, n=len(y), budget=None if learner in UNBUDGETED else budget, learner=learner,
+                    dataset=name, n=len(y), budget=None if learner in task.unbudgeted else budget, learner=learner,
                     row=row, paper=None if paper is None else dict(zip(("mean", "std"), paper[:2])),
                     errors=dict(peer=peer_err, refsvm=ours_err, refsvm_code_ties=ties), peer=summary(peer_err),
                     refsvm=summary(ours_err), refsvm_code_ties=summary(ties),
@@ -220,9 +285,9 @@ def main(argv=None):
                                  refsvm=float(np.mean([t for _, t in ours]))),
                     refsvm_is_table=None if committed is None else bool(
                         np.allclose(ours_err, committed[:args.seeds], rtol=0, atol=1e-9))))
-    build = (f"{octave_version} running jingcoco/Online-Kernel-Learning at {commit[:8]} (multiclass/: "
+    build = (f"{octave_version} running jingcoco/Online-Kernel-Learning at {commit[:8]} ({task.folder}/: "
              + ", ".join(f"{k} {v}" for k, v in digests.items()) + "; sha256[:16])")
-    lines = [f"peer: {build}", f"seeds 0-{args.seeds - 1}: default_rng(seed).permutation(n), lu2016-table7's orders",
+    lines = [f"peer: {build}", f"seeds 0-{args.seeds - 1}: default_rng(seed).permutation(n), {task.table}'s orders",
              "", f"{'data':8s} {'row':20s} {'paper':>11s} {'authors code (Octave)':>29s} {'refsvm':>14s} "
              f"{'max |diff|':>10s} {'code ties: same / max |diff|':>28s} {'s/pass Octave / refsvm':>24s}  refsvm = table"]
     for c in cells:
@@ -235,10 +300,11 @@ def main(argv=None):
                      f"{c['seconds']['peer']:11.2f} / {c['seconds']['refsvm']:8.4f}  {c['refsvm_is_table']}")
     lines += ["", "authors code: the .m function over each permutation under Octave (error = its err_count, the "
               "online mistake rate); refsvm: the multi-class learner of the row (variant='authors' for a [code] row), "
-              "the same orders, a tie for the top score a mistake (the table's convention); max |diff|: the largest "
+              "the same orders, " + ("a tie for the top score a mistake" if task.table_ties == "mistake" else
+                                     "sign(0) = +1") + " (the table's convention); max |diff|: the largest "
               "per-seed difference; code ties: refsvm with the code's tie rule (zero_prediction='positive'), the "
               "permutations on which it makes as many mistakes as the code and the largest difference; refsvm = "
-              "table: refsvm's errors are the committed lu2016-table7 row's, seed for seed (None: no such row); "
+              f"table: refsvm's errors are the committed {task.table} row's, seed for seed (None: no such row); "
               "s/pass: wall-clock (Octave's interpreter)."]
     text = "\n".join(lines)
     print(text)
