@@ -26,9 +26,10 @@ through another BLAS, so a run that divides by rounding noise (the rank-one ``K^
 ``--task binary`` does the same for Table 5's small data sets (german, spambase) with the authors' ``binary/``
 files and the options of their ``binary/experiment.m`` (eta = 0.2, gamma = 10, C_BPAs = 1) at Table 5's B = 100 and
 sigma = 8, labels -1 / +1 (the first sorted label -1, as the estimator), the error their err_count over n; Table 5's
-runs use the code's tie rule already (``zero_prediction="positive"``: sign(0) = +1).  spambase is unscaled (row
-norms up to 2.5e8): the authors' ``comp_K`` computes ``||x||^2 + ||x'||^2 - 2 x.x'``, whose kernel values there differ
-from a direct difference by up to 1.5e-11, enough to move a decision taken near a tie.
+runs use the code's tie rule already (``zero_prediction="positive"``: sign(0) = +1).  spambase is unscaled: rows far
+apart give kernel values that underflow to subnormal numbers, the code takes the sign of a score such as -1.6e-321,
+and refsvm reads a score within its rounding bound of 0 as a tie (DESIGN.md, discrete decisions), so the two part
+there.
 Timings: Octave's interpreter beside refsvm's compiled path, wall-clock, on the shared machine (not a speed claim).
 """
 
