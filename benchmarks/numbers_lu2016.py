@@ -211,6 +211,12 @@ def _authors_octave_oracle(fmt):
     return _octave_rows("bench_lu_authors_octave_oracle", fmt)
 
 
+@renderer("lu2016-authors-octave-binary")
+def _authors_octave_binary(fmt):
+    """Six of the authors' binary learners on Table 5's german and spambase (``bench_lu_authors_octave_binary``)."""
+    return _octave_rows("bench_lu_authors_octave_binary", fmt)
+
+
 @renderer("repro-lu2016-table9-eta")
 def _table9_eta(fmt):
     """Table 9's OGD and BOGD rows with OGD.m / BOGD.m's step tuned per data set (``lu2016-table9-eta``)."""
