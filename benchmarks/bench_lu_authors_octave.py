@@ -53,7 +53,9 @@ import numpy as np  # noqa: E402
 from _common import SHARED_NOTE, print_run_header, write_json  # noqa: E402
 
 #: What a run exercises (the fingerprint of its results: refsvm._provenance)
-MODULES = ["refsvm.io.datasets", "refsvm.online.multiclass", "refsvm.online.projection", "refsvm._fast.online"]
+MODULES = ["refsvm.io.datasets", "refsvm.reproduce.runners", "refsvm.online.common", "refsvm.online.multiclass",
+           "refsvm.online.perceptrons", "refsvm.online.gradient", "refsvm.online.passive_aggressive",
+           "refsvm.online.projection", "refsvm._fast.online"]
 
 #: lu2016-table7's data: file, min-max range (None: as read), budget B (Experiment.m: 200, Experiment_large.m: 100)
 DATA = {"dna": ("dna.scale", None, 200), "satimage": ("satimage", (-1.0, 1.0), 200),
@@ -140,13 +142,12 @@ TASKS = {
 def load(name, task=TASKS["multiclass"]):
     """``task``'s rows of ``name`` (dense), labels 0..c-1 in sorted order (binary: -1 / +1), and its budget."""
     from refsvm.io.datasets import load_libsvm
+    from refsvm.reproduce.runners import minmax_scale
     file, minmax, budget = task.data[name]
     X, y, _, _ = load_libsvm(file)
     X = np.asarray(X.toarray() if hasattr(X, "toarray") else X, dtype=float)
-    if minmax is not None:                               # svm-scale over the file's rows
-        lo, hi = minmax
-        zmin, zmax = X.min(axis=0), X.max(axis=0)
-        X = lo + (hi - lo) * (X - zmin) / np.where(zmax > zmin, zmax - zmin, 1.0)
+    if minmax is not None:                               # svm-scale over the file's rows, as the table's runner
+        X = minmax_scale(X, *minmax)
     labels = np.searchsorted(np.unique(y), y)
     return X, (2 * labels - 1 if task.signs else labels), budget
 
