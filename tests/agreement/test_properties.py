@@ -53,7 +53,7 @@ def test_the_known_disagreements_still_part():
     seeds = sorted(int(s) for s in KNOWN["seeds"])[:: max(1, len(KNOWN["seeds"]) // 12)]
     if not seeds:                      # none listed: the committed long run must have found none either
         result = pathlib.Path(__file__).resolve().parents[2] / "benchmarks" / "results" / "bench_agreement.json"
-        if not result.exists():
+        if not result.parent.parent.is_dir():      # a missing result in a source tree fails (read_text)
             pytest.skip("benchmarks/ is not part of this tree (installed package)")
         run = json.loads(result.read_text())
         assert (run["n"], run["start"]) == (KNOWN["n"], KNOWN["start"])

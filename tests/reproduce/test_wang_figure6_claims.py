@@ -14,7 +14,7 @@ RESULT = Path(__file__).parents[2] / "benchmarks" / "results" / "reproduce_wang2
 
 @pytest.fixture(scope="module")
 def rows():
-    if not RESULT.exists():
+    if not RESULT.parent.parent.is_dir():          # a missing result in a source tree fails (read_text)
         pytest.skip("benchmarks/ is not part of this tree (installed package)")
     return {r["algorithm"]: r for r in json.loads(RESULT.read_text())["rows"]}
 
